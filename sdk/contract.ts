@@ -1,0 +1,140 @@
+// The real-time contract shared by the server, the browser and agents: event names, payload schemas,
+// the shapes the server presents, and the ack union. docs/protocol.md documents it for other languages.
+import { z } from "zod";
+
+export const PROTOCOL_VERSION = 1;
+export const SOCKET_PATH = "/socket.io";
+
+/** Message bodies are limited to 32 KiB of UTF-8. */
+export const MAX_BODY_BYTES = 32 * 1024;
+
+const id = z.string().min(1).max(64);
+const clientMsgId = z.string().min(1).max(128);
+const seq = z.number().int().min(0);
+
+// ---- inputs (validated on every transport: tRPC and socket) ----
+
+export const sendMessageInput = z.strictObject({
+  roomId: id,
+  body: z.string(),
+  clientMsgId,
+  threadRootId: id.optional(),
+});
+export const editMessageInput = z.strictObject({ messageId: id, body: z.string() });
+export const deleteMessageInput = z.strictObject({ messageId: id });
+export const historyInput = z.strictObject({
+  roomId: id,
+  beforeSeq: seq.optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+});
+export const threadInput = z.strictObject({ messageId: id });
+export const syncInput = z.strictObject({
+  roomId: id,
+  afterSeq: seq,
+  limit: z.number().int().min(1).max(1000).default(500),
+});
+export const markReadInput = z.strictObject({ roomId: id, seq });
+export const typingInput = z.strictObject({ roomId: id, threadRootId: id.optional() });
+export const roomIdInput = z.strictObject({ roomId: id });
+
+const channelName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,79}$/, "lower-case letters, digits, - and _, up to 80 characters");
+
+export const createChannelInput = z.strictObject({
+  name: channelName,
+  visibility: z.enum(["public", "private"]).default("public"),
+  topic: z.string().trim().max(250).default(""),
+  memberIds: z.array(id).max(100).default([]),
+});
+export const inviteToRoomInput = z.strictObject({ roomId: id, participantIds: z.array(id).min(1).max(100) });
+export const openDirectInput = z.strictObject({ participantIds: z.array(id).min(1).max(8) });
+
+export type SendMessageInput = z.input<typeof sendMessageInput>;
+export type SyncInput = z.input<typeof syncInput>;
+
+// ---- what the server presents ----
+
+export type ParticipantKind = "human" | "agent";
+export type RoomKind = "channel" | "dm" | "group";
+
+export interface ParticipantView {
+  id: string;
+  kind: ParticipantKind;
+  handle: string;
+  displayName: string;
+  status: "active" | "suspended";
+  description: string;
+  framework: string | null;
+  ownerId: string | null;
+}
+
+export interface MessageView {
+  id: string;
+  roomId: string;
+  seq: number;
+  kind: "text" | "event" | "system";
+  author: { id: string; handle: string; displayName: string; kind: ParticipantKind };
+  body: string;
+  clientMsgId: string;
+  threadRootId: string | null;
+  replyCount: number;
+  lastReplyAt: string | null;
+  mentions: string[];
+  data: unknown;
+  createdAt: string;
+  editedAt: string | null;
+  deletedAt: string | null;
+}
+
+export interface RoomView {
+  id: string;
+  kind: RoomKind;
+  visibility: "public" | "private";
+  name: string | null;
+  /** What the viewer sees as the room's title: #name, or the other members' names. */
+  title: string;
+  topic: string;
+  lastSeq: number;
+  memberCount: number;
+}
+
+export interface RoomMemberView {
+  participant: ParticipantView;
+  role: "owner" | "member";
+  online: boolean;
+}
+
+// ---- events ----
+
+export interface ErrorShape {
+  code: string;
+  message: string;
+  retryable: boolean;
+  retryAfterMs?: number;
+}
+
+export type Ack<T> = { ok: true; data: T } | { ok: false; error: ErrorShape };
+
+export interface ServerToClientEvents {
+  "session:ready": (p: { protocol: number; participant: ParticipantView; workspaceId: string }) => void;
+  "message:new": (p: { roomId: string; seq: number; message: MessageView }) => void;
+  "message:updated": (p: { roomId: string; seq: number; message: MessageView }) => void;
+  "room:added": (p: { room: RoomView }) => void;
+  "room:removed": (p: { roomId: string }) => void;
+  "room:members": (p: { roomId: string; seq: number; joined: string[]; left: string[] }) => void;
+  "room:typing": (p: { roomId: string; threadRootId: string | null; participantId: string }) => void;
+  "presence:update": (p: { participantId: string; online: boolean }) => void;
+  "error": (p: ErrorShape & { event?: string }) => void;
+}
+
+export interface ClientToServerEvents {
+  "message:send": (p: SendMessageInput, ack: (r: Ack<MessageView>) => void) => void;
+  "message:edit": (p: z.input<typeof editMessageInput>, ack: (r: Ack<MessageView>) => void) => void;
+  "message:delete": (p: z.input<typeof deleteMessageInput>, ack: (r: Ack<MessageView>) => void) => void;
+  "room:sync": (p: SyncInput, ack: (r: Ack<{ messages: MessageView[]; hasMore: boolean; lastSeq: number }>) => void) => void;
+  "room:read": (p: z.input<typeof markReadInput>, ack?: (r: Ack<{ readSeq: number }>) => void) => void;
+  "room:typing": (p: z.input<typeof typingInput>) => void;
+}

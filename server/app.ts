@@ -1,0 +1,96 @@
+// Boots the one process: migrations, the demo seed, then Next.js pages, tRPC and Socket.IO on one port.
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createHTTPHandler } from "@trpc/server/adapters/standalone";
+import { SOCKET_PATH } from "../sdk/contract";
+import { closeDb, getDb } from "./db";
+import { env } from "./env";
+import { setSecurityHeaders } from "./http/security-headers";
+import { migrate } from "./migrate";
+import { bindRealtime } from "./realtime";
+import { seedDemo } from "./seed";
+import { attachSocketServer } from "./socket";
+import { createContext } from "./trpc/context";
+import { appRouter } from "./trpc/router";
+
+export interface StartOptions {
+  port?: number;
+  host?: string;
+  /** Serve the Next.js pages. Off for API-only processes (integration tests, agent gateways). */
+  withPages?: boolean;
+  dev?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  httpServer: HttpServer;
+  close(): Promise<void>;
+}
+
+const TRPC_PREFIX = "/api/trpc/";
+
+export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  const log = opts.log ?? ((line: string) => console.log(line));
+  const dev = opts.dev ?? env.NODE_ENV === "development";
+  process.env.DATABASE_URL = env.DATABASE_URL; // Auth.js, inside Next.js, reads the same database
+
+  await migrate(env.DATABASE_URL, { log });
+  getDb(env.DATABASE_URL);
+  if (env.SEED_DEMO) await seedDemo(log);
+
+  const httpServer = createServer();
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: TRPC_PREFIX,
+    createContext: ({ req }) => createContext(req, env.AUTH_SECRET),
+    maxBodySize: 256 * 1024,
+  });
+
+  let pages: { handle: ReturnType<import("next/dist/server/next").NextServer["getRequestHandler"]>; upgrade: ReturnType<import("next/dist/server/next").NextServer["getUpgradeHandler"]> } | null = null;
+  if (opts.withPages ?? true) {
+    const { default: next } = await import("next");
+    const app = next({ dev, hostname: opts.host ?? env.HOST, port: opts.port ?? env.PORT, httpServer });
+    await app.prepare();
+    pages = { handle: app.getRequestHandler(), upgrade: app.getUpgradeHandler() };
+  }
+
+  httpServer.on("request", (req, res) => {
+    setSecurityHeaders(res, dev);
+    const url = req.url ?? "/";
+    if (url.startsWith(TRPC_PREFIX)) return void trpc(req, res);
+    if (url === "/healthz") {
+      res.setHeader("Content-Type", "application/json");
+      return void res.end(JSON.stringify({ ok: true }));
+    }
+    if (url.startsWith(`${SOCKET_PATH}/`)) return; // engine.io answers its own requests
+    if (pages) return void pages.handle(req, res);
+    res.statusCode = 404;
+    res.end("Not found");
+  });
+
+  const io = attachSocketServer(httpServer, { authSecret: env.AUTH_SECRET });
+  httpServer.on("upgrade", (req, socket, head) => {
+    if ((req.url ?? "").startsWith(`${SOCKET_PATH}/`)) return; // Socket.IO's own listener takes it
+    if (pages) return void pages.upgrade(req, socket, head);
+    socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(opts.port ?? env.PORT, opts.host ?? env.HOST, resolve);
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const host = opts.host ?? env.HOST;
+  const url = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`;
+
+  return {
+    url,
+    httpServer,
+    async close() {
+      bindRealtime(null);
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await closeDb();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// Auth.js (next-auth v5): email + password sign-in with JWT sessions (Auth.js allows credentials only
+// with JWT). The same session cookie authenticates tRPC and the browser's socket (see ./session.ts).
+import NextAuth from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { z } from "zod";
+import { checkCredentials } from "../services/accounts";
+
+const credentials = z.object({ email: z.string().email().max(254), password: z.string().min(1).max(200) });
+
+export const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
+
+export const { handlers, auth, signIn, signOut } = NextAuth({
+  trustHost: true,
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
+  pages: { signIn: "/signin" },
+  providers: [
+    Credentials({
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(raw) {
+        const parsed = credentials.safeParse(raw);
+        if (!parsed.success) return null;
+        return checkCredentials(parsed.data.email, parsed.data.password);
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user?.id) token.sub = user.id;
+      return token;
+    },
+    session({ session, token }) {
+      if (token.sub) session.user.id = token.sub;
+      return session;
+    },
+  },
+});

@@ -1,0 +1,51 @@
+// The environment, validated once. Everything else reads `env`, never process.env.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("127.0.0.1"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(file:|postgres(ql)?:\/\/)/, "must be a file: (SQLite) or postgres:// URL")
+    .default("file:./data/switchboard.db"),
+  REDIS_URL: z.string().url().optional(),
+  AUTH_SECRET: z.string().min(16).optional(),
+  AUTH_URL: z.string().url().optional(),
+  SEED_DEMO: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+  DATA_DIR: z.string().default("data"),
+});
+
+export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; PUBLIC_URL: string };
+
+function load(): Env {
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const publicUrl = e.AUTH_URL ?? `http://${e.HOST === "0.0.0.0" ? "localhost" : e.HOST}:${e.PORT}`;
+  return { ...e, AUTH_SECRET: e.AUTH_SECRET ?? persistentSecret(e.DATA_DIR), PUBLIC_URL: publicUrl };
+}
+
+/** Without AUTH_SECRET, one is made on first start and kept under data/, so sessions survive restarts. */
+function persistentSecret(dataDir: string): string {
+  const file = path.resolve(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export const env: Env = load();
+// Auth.js reads these from process.env itself.
+process.env.AUTH_SECRET = env.AUTH_SECRET;
+process.env.AUTH_TRUST_HOST ??= "true";

@@ -1,0 +1,61 @@
+import type { ErrorShape as WireError } from "../sdk/contract";
+
+// Errors with stable codes. Every failure a client can see is an AppError; anything else is INTERNAL
+// and its details stay in the server log.
+export const ERROR_CODES = {
+  INVALID_PAYLOAD: { retryable: false, status: 400 },
+  UNAUTHENTICATED: { retryable: false, status: 401 },
+  FORBIDDEN: { retryable: false, status: 403 },
+  NOT_A_MEMBER: { retryable: false, status: 403 },
+  NOT_FOUND: { retryable: false, status: 404 },
+  ROOM_NOT_FOUND: { retryable: false, status: 404 },
+  MESSAGE_NOT_FOUND: { retryable: false, status: 404 },
+  PARTICIPANT_NOT_FOUND: { retryable: false, status: 404 },
+  MESSAGE_EMPTY: { retryable: false, status: 400 },
+  MESSAGE_TOO_LARGE: { retryable: false, status: 413 },
+  CONFLICT: { retryable: false, status: 409 },
+  NAME_TAKEN: { retryable: false, status: 409 },
+  EMAIL_TAKEN: { retryable: false, status: 409 },
+  INVITE_REQUIRED: { retryable: false, status: 403 },
+  INVITE_INVALID: { retryable: false, status: 404 },
+  UNKNOWN_EVENT: { retryable: false, status: 400 },
+  RATE_LIMITED: { retryable: true, status: 429 },
+  UNAVAILABLE: { retryable: true, status: 503 },
+  INTERNAL: { retryable: true, status: 500 },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorShape extends WireError {
+  code: ErrorCode;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly retryAfterMs?: number;
+
+  constructor(code: ErrorCode, message: string, opts: { retryAfterMs?: number } = {}) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.retryAfterMs = opts.retryAfterMs;
+  }
+
+  toShape(): ErrorShape {
+    const shape: ErrorShape = { code: this.code, message: this.message, retryable: ERROR_CODES[this.code].retryable };
+    if (this.retryAfterMs !== undefined) shape.retryAfterMs = this.retryAfterMs;
+    return shape;
+  }
+}
+
+/** The client-safe shape of any thrown value. Unknown errors are logged here and reported as INTERNAL. */
+export function toErrorShape(error: unknown, log: (e: unknown) => void = console.error): ErrorShape {
+  if (error instanceof AppError) return error.toShape();
+  log(error);
+  return { code: "INTERNAL", message: "Internal error", retryable: true };
+}
+
+/** Prisma's unique-constraint violation, whichever generated client threw it. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+}

@@ -1,0 +1,119 @@
+// Every decision about who may do what, for people and agents alike. Services call `authorize` before
+// they read or write; transports never decide. Each rule returns true, or the error the caller gets.
+import { AppError, type ErrorCode } from "../errors";
+import { isAdmin, type Actor } from "./actor";
+
+export type { Actor, WorkspaceRole } from "./actor";
+
+interface RoomFacts {
+  workspaceId: string;
+  kind: string;
+  visibility: string;
+  archivedAt: Date | null;
+}
+interface MembershipFacts {
+  role: string;
+}
+interface RoomSubject {
+  room: RoomFacts;
+  membership: MembershipFacts | null;
+}
+interface MessageSubject extends RoomSubject {
+  message: { authorId: string; kind: string; deletedAt: Date | null };
+}
+
+type Denial = { code: ErrorCode; message: string };
+type Decision = true | Denial;
+
+const deny = (code: ErrorCode, message: string): Denial => ({ code, message });
+
+const sameWorkspace = (actor: Actor, room: RoomFacts): boolean => actor.workspaceId === room.workspaceId;
+
+/** A private room's existence is not revealed to outsiders: they get ROOM_NOT_FOUND. */
+function member({ room, membership }: RoomSubject, actor: Actor): Decision {
+  if (!sameWorkspace(actor, room)) return deny("ROOM_NOT_FOUND", "No such room");
+  if (membership) return true;
+  if (room.visibility === "private") return deny("ROOM_NOT_FOUND", "No such room");
+  return deny("NOT_A_MEMBER", "Join the room first");
+}
+
+const rules = {
+  "room.read": (actor: Actor, s: RoomSubject): Decision => {
+    // Members read; anyone but a guest may preview a public channel before joining.
+    if (s.membership && sameWorkspace(actor, s.room)) return true;
+    if (sameWorkspace(actor, s.room) && s.room.kind === "channel" && s.room.visibility === "public" && actor.role !== "guest") {
+      return true;
+    }
+    return member(s, actor);
+  },
+  "room.post": (actor: Actor, s: RoomSubject): Decision => {
+    const m = member(s, actor);
+    if (m !== true) return m;
+    if (s.room.archivedAt) return deny("FORBIDDEN", "The room is archived");
+    return true;
+  },
+  "room.join": (actor: Actor, s: RoomSubject): Decision => {
+    if (!sameWorkspace(actor, s.room)) return deny("ROOM_NOT_FOUND", "No such room");
+    if (s.membership) return true;
+    if (s.room.kind !== "channel" || s.room.visibility !== "public") return deny("ROOM_NOT_FOUND", "No such room");
+    if (actor.role === "guest") return deny("FORBIDDEN", "Guests join channels by invitation");
+    return true;
+  },
+  "room.invite": (actor: Actor, s: RoomSubject): Decision => {
+    const m = member(s, actor);
+    if (m !== true) return m;
+    if (s.room.kind === "dm") return deny("FORBIDDEN", "A direct message has fixed members; start a group instead");
+    if (actor.role === "guest") return deny("FORBIDDEN", "Guests cannot invite");
+    return true;
+  },
+  "room.leave": (actor: Actor, s: RoomSubject): Decision => {
+    const m = member(s, actor);
+    if (m !== true) return m;
+    if (s.room.kind === "dm") return deny("FORBIDDEN", "A direct message cannot be left");
+    return true;
+  },
+  "message.edit": (actor: Actor, s: MessageSubject): Decision => {
+    const m = member(s, actor);
+    if (m !== true) return m;
+    if (s.message.kind !== "text" || s.message.deletedAt) return deny("FORBIDDEN", "This message cannot be edited");
+    if (s.message.authorId !== actor.participantId) return deny("FORBIDDEN", "Only the author can edit a message");
+    return true;
+  },
+  "message.delete": (actor: Actor, s: MessageSubject): Decision => {
+    const m = member(s, actor);
+    if (m !== true) return m;
+    if (s.message.kind !== "text") return deny("FORBIDDEN", "This message cannot be deleted");
+    if (s.message.authorId !== actor.participantId && !isAdmin(actor)) {
+      return deny("FORBIDDEN", "Only the author or an admin can delete a message");
+    }
+    return true;
+  },
+  "channel.create": (actor: Actor): Decision =>
+    actor.role === "guest" ? deny("FORBIDDEN", "Guests cannot create channels") : true,
+  "direct.open": (actor: Actor, s: { participants: { workspaceId: string }[] }): Decision =>
+    s.participants.every((p) => p.workspaceId === actor.workspaceId)
+      ? true
+      : deny("PARTICIPANT_NOT_FOUND", "No such participant"),
+  "invite.create": (actor: Actor): Decision =>
+    isAdmin(actor) && actor.kind === "human" ? true : deny("FORBIDDEN", "Only owners and admins can create invite links"),
+  "workspace.read": (actor: Actor, s: { workspaceId: string }): Decision =>
+    actor.workspaceId === s.workspaceId ? true : deny("FORBIDDEN", "Not in this workspace"),
+} as const;
+
+export type Action = keyof typeof rules;
+type SubjectOf<A extends Action> = Parameters<(typeof rules)[A]>[1];
+
+export function can<A extends Action>(actor: Actor, action: A, subject: SubjectOf<A>): boolean {
+  return decide(actor, action, subject) === true;
+}
+
+/** Throws the rule's error unless `actor` may do `action` on `subject`. */
+export function authorize<A extends Action>(actor: Actor, action: A, subject: SubjectOf<A>): void {
+  const decision = decide(actor, action, subject);
+  if (decision !== true) throw new AppError(decision.code, decision.message);
+}
+
+function decide<A extends Action>(actor: Actor, action: A, subject: SubjectOf<A>): Decision {
+  const rule = rules[action] as (a: Actor, s: SubjectOf<A>) => Decision;
+  return rule(actor, subject);
+}

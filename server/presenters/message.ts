@@ -1,0 +1,52 @@
+import type { MessageView } from "../../sdk/contract";
+
+interface MessageRow {
+  id: string;
+  roomId: string;
+  seq: number;
+  kind: string;
+  body: string;
+  clientMsgId: string;
+  threadRootId: string | null;
+  replyCount: number;
+  lastReplyAt: Date | null;
+  data: unknown;
+  createdAt: Date;
+  editedAt: Date | null;
+  deletedAt: Date | null;
+  author: { id: string; handle: string; displayName: string; kind: string };
+  mentions: { participantId: string }[];
+}
+
+/** What every transport returns for a message. A deleted message keeps its place but not its words. */
+export function presentMessage(m: MessageRow): MessageView {
+  const deleted = m.deletedAt !== null;
+  return {
+    id: m.id,
+    roomId: m.roomId,
+    seq: m.seq,
+    kind: m.kind as MessageView["kind"],
+    author: {
+      id: m.author.id,
+      handle: m.author.handle,
+      displayName: m.author.displayName,
+      kind: m.author.kind as MessageView["author"]["kind"],
+    },
+    body: deleted ? "" : m.body,
+    clientMsgId: m.clientMsgId,
+    threadRootId: m.threadRootId,
+    replyCount: m.replyCount,
+    lastReplyAt: m.lastReplyAt?.toISOString() ?? null,
+    mentions: deleted ? [] : m.mentions.map((x) => x.participantId),
+    data: deleted ? null : (m.data ?? null),
+    createdAt: m.createdAt.toISOString(),
+    editedAt: m.editedAt?.toISOString() ?? null,
+    deletedAt: m.deletedAt?.toISOString() ?? null,
+  };
+}
+
+/** The relations a presented message needs, for Prisma `include`. */
+export const messageInclude = {
+  author: { select: { id: true, handle: true, displayName: true, kind: true } },
+  mentions: { select: { participantId: true } },
+} as const;

@@ -1,0 +1,37 @@
+import type { ParticipantView } from "../../sdk/contract";
+
+interface ParticipantRow {
+  id: string;
+  kind: string;
+  handle: string;
+  displayName: string;
+  status: string;
+  description: string;
+  framework: string | null;
+  ownerId: string | null;
+}
+
+export function presentParticipant(p: ParticipantRow): ParticipantView {
+  return {
+    id: p.id,
+    kind: p.kind as ParticipantView["kind"],
+    handle: p.handle,
+    displayName: p.displayName,
+    status: p.status as ParticipantView["status"],
+    description: p.description,
+    framework: p.framework,
+    ownerId: p.ownerId,
+  };
+}
+
+/** The columns a presented participant needs, for Prisma `select`. */
+export const participantSelect = {
+  id: true,
+  kind: true,
+  handle: true,
+  displayName: true,
+  status: true,
+  description: true,
+  framework: true,
+  ownerId: true,
+} as const;

@@ -1,0 +1,48 @@
+// Fan-out. Services call `publish` only after their transaction committed, so nothing is delivered
+// that was not stored. With REDIS_URL the Socket.IO Redis adapter carries these to every process.
+import type { Server } from "socket.io";
+import type { ClientToServerEvents, ServerToClientEvents } from "../../sdk/contract";
+import { audience } from "./audiences";
+
+export { audience } from "./audiences";
+
+export type Io = Server<ClientToServerEvents, ServerToClientEvents>;
+type EventName = keyof ServerToClientEvents;
+type PayloadOf<E extends EventName> = Parameters<ServerToClientEvents[E]>[0];
+
+const holder = globalThis as unknown as { __switchboardIo?: Io | null };
+
+export function bindRealtime(io: Io | null): void {
+  holder.__switchboardIo = io;
+}
+
+export function getIo(): Io | null {
+  return holder.__switchboardIo ?? null;
+}
+
+export function publish<E extends EventName>(to: string | string[], event: E, payload: PayloadOf<E>): void {
+  const server = getIo();
+  if (!server) return;
+  // Socket.IO's emit is typed per event; the generic form needs one cast.
+  (server.to(to).emit as (e: E, p: PayloadOf<E>) => void)(event, payload);
+}
+
+/** For what may be dropped under load (typing): never for room history. */
+export function publishVolatile<E extends EventName>(to: string, event: E, payload: PayloadOf<E>): void {
+  const server = getIo();
+  if (!server) return;
+  (server.to(to).volatile.emit as (e: E, p: PayloadOf<E>) => void)(event, payload);
+}
+
+/** Subscribe every connected socket of these participants to a room's events (all processes). */
+export function subscribeToRoom(participantIds: string[], roomId: string): void {
+  const server = getIo();
+  if (!server || participantIds.length === 0) return;
+  server.in(participantIds.map(audience.participant)).socketsJoin(audience.room(roomId));
+}
+
+export function unsubscribeFromRoom(participantIds: string[], roomId: string): void {
+  const server = getIo();
+  if (!server || participantIds.length === 0) return;
+  server.in(participantIds.map(audience.participant)).socketsLeave(audience.room(roomId));
+}

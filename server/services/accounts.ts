@@ -1,0 +1,89 @@
+// People's accounts: sign-up (the first creates the workspace, later ones need an invite), and the
+// credentials check that Auth.js calls at sign-in.
+import { getDb, type Tx } from "../db";
+import { AppError, isUniqueViolation } from "../errors";
+import { newId, sha256 } from "../ids";
+import type { Actor, WorkspaceRole } from "../policies";
+import { isUsable } from "./invites";
+import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords";
+import { addToDefaultChannels, createWorkspace } from "./workspaces";
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  displayName: string;
+  handle: string;
+  workspaceName?: string;
+  inviteToken?: string;
+}
+
+export async function signUp(input: SignUpInput): Promise<{ accountId: string; workspaceId: string }> {
+  const db = getDb();
+  const email = input.email.trim().toLowerCase();
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.$transaction(async (tx) => {
+      const accountId = newId();
+      await tx.account.create({ data: { id: accountId, email, passwordHash } });
+      const { workspaceId, role } = await placeFor(tx, input);
+      const participantId = newId();
+      await tx.participant.create({
+        data: { id: participantId, workspaceId, kind: "human", handle: input.handle, displayName: input.displayName },
+      });
+      await tx.member.create({ data: { id: newId(), workspaceId, accountId, participantId, role } });
+      await addToDefaultChannels(tx, workspaceId, participantId);
+      return { accountId, workspaceId };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const taken = await db.account.findUnique({ where: { email } });
+      if (taken) throw new AppError("EMAIL_TAKEN", "An account with this email already exists");
+      throw new AppError("NAME_TAKEN", `@${input.handle} is taken`);
+    }
+    throw error;
+  }
+}
+
+/** Where a new account goes: a new workspace it owns, or the one its invite names. */
+async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: string; role: WorkspaceRole }> {
+  if (input.inviteToken) {
+    const invite = await tx.invite.findUnique({ where: { tokenHash: sha256(input.inviteToken) } });
+    if (!invite || !isUsable(invite)) throw new AppError("INVITE_INVALID", "This invite link is invalid or has expired");
+    await tx.invite.update({ where: { id: invite.id }, data: { uses: { increment: 1 } } });
+    return { workspaceId: invite.workspaceId, role: invite.role as WorkspaceRole };
+  }
+  if ((await tx.workspace.count()) > 0) {
+    throw new AppError("INVITE_REQUIRED", "This workspace is invite-only: ask an admin for an invite link");
+  }
+  const workspaceId = await createWorkspace(tx, input.workspaceName?.trim() || `${input.displayName}'s workspace`);
+  return { workspaceId, role: "owner" };
+}
+
+/** Auth.js's credentials check. Returns the account, or null (same time either way). */
+export async function checkCredentials(email: string, password: string): Promise<{ id: string; email: string } | null> {
+  const account = await getDb().account.findUnique({ where: { email: email.trim().toLowerCase() } });
+  if (!account) return verifyAgainstNothing(password).then(() => null);
+  return (await verifyPassword(password, account.passwordHash)) ? { id: account.id, email: account.email } : null;
+}
+
+/** Whether anyone has signed up yet: the sign-up page offers to create the workspace until then. */
+export async function isFirstRun(): Promise<boolean> {
+  return (await getDb().workspace.count()) === 0;
+}
+
+/** The participant an account acts as (its first workspace), or null. */
+export async function actorForAccount(accountId: string): Promise<Actor | null> {
+  const member = await getDb().member.findFirst({
+    where: { accountId },
+    orderBy: { createdAt: "asc" },
+    include: { participant: true },
+  });
+  if (!member || member.participant.status !== "active") return null;
+  return {
+    participantId: member.participantId,
+    workspaceId: member.workspaceId,
+    kind: "human",
+    role: member.role as WorkspaceRole,
+    handle: member.participant.handle,
+  };
+}

@@ -1,0 +1,262 @@
+// The one write path for everything that happens in a room. `appendToRoom` assigns the room's next
+// seq and stores the message in the caller's transaction; callers publish only after commit.
+import type { MessageView } from "../../sdk/contract";
+import { MAX_BODY_BYTES } from "../../sdk/contract";
+import { getDb, type Tx } from "../db";
+import { AppError, isUniqueViolation } from "../errors";
+import { newId } from "../ids";
+import { authorize, type Actor } from "../policies";
+import { messageInclude, presentMessage } from "../presenters/message";
+import { audience, publish } from "../realtime";
+import { resolveMentions } from "./mentions";
+import { loadRoomFor } from "./room-access";
+
+export interface AppendInput {
+  roomId: string;
+  authorId: string;
+  body: string;
+  clientMsgId: string;
+  kind?: "text" | "event" | "system";
+  threadRootId?: string | null;
+  mentions?: string[];
+  data?: object;
+}
+
+/** Stores one message with the room's next seq. Concurrent callers serialize on the room row. */
+export async function appendToRoom(tx: Tx, input: AppendInput): Promise<MessageView> {
+  const room = await tx.room.update({ where: { id: input.roomId }, data: { lastSeq: { increment: 1 } } });
+  const message = await tx.message.create({
+    data: {
+      id: newId(),
+      roomId: input.roomId,
+      seq: room.lastSeq,
+      authorId: input.authorId,
+      kind: input.kind ?? "text",
+      body: input.body,
+      clientMsgId: input.clientMsgId,
+      threadRootId: input.threadRootId ?? null,
+      data: input.data,
+      mentions: {
+        create: (input.mentions ?? []).map((participantId) => ({ participantId, roomId: input.roomId, seq: room.lastSeq })),
+      },
+    },
+    include: messageInclude,
+  });
+  if (input.threadRootId) {
+    await tx.message.update({
+      where: { id: input.threadRootId },
+      data: { replyCount: { increment: 1 }, lastReplyAt: message.createdAt },
+    });
+  }
+  // The author has seen what they wrote.
+  await tx.roomMember.updateMany({
+    where: { roomId: input.roomId, participantId: input.authorId },
+    data: { readSeq: room.lastSeq, deliveredSeq: room.lastSeq },
+  });
+  return presentMessage(message);
+}
+
+export function checkBody(body: string): void {
+  if (body.trim().length === 0) throw new AppError("MESSAGE_EMPTY", "A message needs some text");
+  const bytes = Buffer.byteLength(body, "utf8");
+  if (bytes > MAX_BODY_BYTES) {
+    throw new AppError("MESSAGE_TOO_LARGE", `A message is at most ${MAX_BODY_BYTES} bytes (this one is ${bytes})`);
+  }
+}
+
+export interface SendInput {
+  roomId: string;
+  body: string;
+  clientMsgId: string;
+  threadRootId?: string;
+}
+
+/**
+ * Sends a message. Returns the stored message; a repeated clientMsgId from the same author returns
+ * the original instead of storing a copy.
+ */
+export async function sendMessage(actor: Actor, input: SendInput): Promise<MessageView> {
+  const db = getDb();
+  const existing = await findByClientMsgId(actor.participantId, input.clientMsgId);
+  if (existing) return sameSendOrConflict(existing, input);
+
+  checkBody(input.body);
+  const subject = await loadRoomFor(actor, input.roomId);
+  authorize(actor, "room.post", subject);
+  if (input.threadRootId) await checkThreadRoot(input.roomId, input.threadRootId);
+
+  const members = await db.roomMember.findMany({
+    where: { roomId: input.roomId },
+    select: { participantId: true, participant: { select: { handle: true } } },
+  });
+  const mentions = resolveMentions(
+    input.body,
+    members.map((m) => ({ participantId: m.participantId, handle: m.participant.handle })),
+  );
+
+  let message: MessageView;
+  try {
+    message = await db.$transaction(
+      (tx) =>
+        appendToRoom(tx, {
+          roomId: input.roomId,
+          authorId: actor.participantId,
+          body: input.body,
+          clientMsgId: input.clientMsgId,
+          threadRootId: input.threadRootId,
+          mentions,
+        }),
+      TX_OPTIONS,
+    );
+  } catch (error) {
+    // A concurrent retry with the same clientMsgId won the race: its message is the answer.
+    if (isUniqueViolation(error)) {
+      const original = await findByClientMsgId(actor.participantId, input.clientMsgId);
+      if (original) return sameSendOrConflict(original, input);
+    }
+    throw error;
+  }
+
+  publishNew(message);
+  if (message.threadRootId) await publishUpdated(message.threadRootId);
+  return message;
+}
+
+/** Room writes wait for the room row under contention rather than failing fast. */
+export const TX_OPTIONS = { maxWait: 15_000, timeout: 20_000 } as const;
+
+export function publishNew(message: MessageView): void {
+  publish(audience.room(message.roomId), "message:new", { roomId: message.roomId, seq: message.seq, message });
+}
+
+async function publishUpdated(messageId: string): Promise<MessageView> {
+  const row = await getDb().message.findUniqueOrThrow({ where: { id: messageId }, include: messageInclude });
+  const message = presentMessage(row);
+  publish(audience.room(message.roomId), "message:updated", { roomId: message.roomId, seq: message.seq, message });
+  return message;
+}
+
+async function findByClientMsgId(authorId: string, clientMsgId: string): Promise<MessageView | null> {
+  const row = await getDb().message.findUnique({
+    where: { authorId_clientMsgId: { authorId, clientMsgId } },
+    include: messageInclude,
+  });
+  return row ? presentMessage(row) : null;
+}
+
+function sameSendOrConflict(existing: MessageView, input: SendInput): MessageView {
+  if (existing.roomId !== input.roomId || existing.threadRootId !== (input.threadRootId ?? null)) {
+    throw new AppError("CONFLICT", "This clientMsgId was already used for another message");
+  }
+  return existing;
+}
+
+async function checkThreadRoot(roomId: string, rootId: string): Promise<void> {
+  const root = await getDb().message.findUnique({ where: { id: rootId }, select: { roomId: true, threadRootId: true, kind: true } });
+  if (!root || root.roomId !== roomId) throw new AppError("MESSAGE_NOT_FOUND", "No such thread in this room");
+  if (root.threadRootId !== null) throw new AppError("INVALID_PAYLOAD", "Replies go to the thread's first message");
+  if (root.kind !== "text") throw new AppError("INVALID_PAYLOAD", "This message cannot have a thread");
+}
+
+async function loadMessageFor(actor: Actor, messageId: string) {
+  const message = await getDb().message.findUnique({ where: { id: messageId } });
+  if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
+  const subject = await loadRoomFor(actor, message.roomId);
+  return { ...subject, message };
+}
+
+export async function editMessage(actor: Actor, input: { messageId: string; body: string }): Promise<MessageView> {
+  const subject = await loadMessageFor(actor, input.messageId);
+  authorize(actor, "message.edit", subject);
+  checkBody(input.body);
+  const db = getDb();
+  const members = await db.roomMember.findMany({
+    where: { roomId: subject.message.roomId },
+    select: { participantId: true, participant: { select: { handle: true } } },
+  });
+  const mentions = resolveMentions(
+    input.body,
+    members.map((m) => ({ participantId: m.participantId, handle: m.participant.handle })),
+  );
+  await db.$transaction(async (tx) => {
+    await tx.messageMention.deleteMany({ where: { messageId: input.messageId } });
+    await tx.message.update({
+      where: { id: input.messageId },
+      data: {
+        body: input.body,
+        editedAt: new Date(),
+        mentions: {
+          create: mentions.map((participantId) => ({ participantId, roomId: subject.message.roomId, seq: subject.message.seq })),
+        },
+      },
+    });
+  });
+  return publishUpdated(input.messageId);
+}
+
+export async function deleteMessage(actor: Actor, input: { messageId: string }): Promise<MessageView> {
+  const subject = await loadMessageFor(actor, input.messageId);
+  authorize(actor, "message.delete", subject);
+  if (!subject.message.deletedAt) {
+    await getDb().$transaction(async (tx) => {
+      await tx.messageMention.deleteMany({ where: { messageId: input.messageId } });
+      await tx.message.update({ where: { id: input.messageId }, data: { body: "", data: undefined, deletedAt: new Date() } });
+    });
+  }
+  return publishUpdated(input.messageId);
+}
+
+/** A page of a room's main timeline (no thread replies), oldest first, ending before `beforeSeq`. */
+export async function history(actor: Actor, input: { roomId: string; beforeSeq?: number; limit: number }) {
+  authorize(actor, "room.read", await loadRoomFor(actor, input.roomId));
+  const rows = await getDb().message.findMany({
+    where: {
+      roomId: input.roomId,
+      threadRootId: null,
+      ...(input.beforeSeq !== undefined ? { seq: { lt: input.beforeSeq } } : {}),
+    },
+    orderBy: { seq: "desc" },
+    take: input.limit + 1,
+    include: messageInclude,
+  });
+  const hasMore = rows.length > input.limit;
+  return { messages: rows.slice(0, input.limit).reverse().map(presentMessage), hasMore };
+}
+
+export async function thread(actor: Actor, input: { messageId: string }) {
+  const subject = await loadMessageFor(actor, input.messageId);
+  authorize(actor, "room.read", subject);
+  const rootId = subject.message.threadRootId ?? subject.message.id;
+  const rows = await getDb().message.findMany({
+    where: { OR: [{ id: rootId }, { threadRootId: rootId }] },
+    orderBy: { seq: "asc" },
+    include: messageInclude,
+  });
+  const [root, ...replies] = rows.map(presentMessage);
+  return { root, replies };
+}
+
+/** Everything in a room after `afterSeq` (thread replies and events included), in seq order. */
+export async function sync(actor: Actor, input: { roomId: string; afterSeq: number; limit: number }) {
+  const subject = await loadRoomFor(actor, input.roomId);
+  authorize(actor, "room.read", subject);
+  const rows = await getDb().message.findMany({
+    where: { roomId: input.roomId, seq: { gt: input.afterSeq } },
+    orderBy: { seq: "asc" },
+    take: input.limit + 1,
+    include: messageInclude,
+  });
+  const hasMore = rows.length > input.limit;
+  return { messages: rows.slice(0, input.limit).map(presentMessage), hasMore, lastSeq: subject.room.lastSeq };
+}
+
+export async function markRead(actor: Actor, input: { roomId: string; seq: number }) {
+  const subject = await loadRoomFor(actor, input.roomId);
+  authorize(actor, "room.read", subject);
+  const target = Math.min(input.seq, subject.room.lastSeq);
+  await getDb().roomMember.updateMany({
+    where: { roomId: input.roomId, participantId: actor.participantId, readSeq: { lt: target } },
+    data: { readSeq: target },
+  });
+  return { readSeq: Math.max(target, subject.membership?.readSeq ?? 0) };
+}

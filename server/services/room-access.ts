@@ -1,0 +1,13 @@
+import { getDb } from "../db";
+import { AppError } from "../errors";
+import type { Actor } from "../policies";
+
+/** A room and the actor's membership in it: the facts every room policy decides on. */
+export async function loadRoomFor(actor: Actor, roomId: string) {
+  const room = await getDb().room.findUnique({ where: { id: roomId } });
+  if (!room || room.workspaceId !== actor.workspaceId) throw new AppError("ROOM_NOT_FOUND", "No such room");
+  const membership = await getDb().roomMember.findUnique({
+    where: { roomId_participantId: { roomId, participantId: actor.participantId } },
+  });
+  return { room, membership };
+}

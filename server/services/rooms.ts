@@ -1,0 +1,238 @@
+// Rooms: channels, direct messages and group conversations, and who is in them. Membership changes
+// are room events: they go through the same write path as messages and carry the room's seq.
+import type { RoomMemberView, RoomView } from "../../sdk/contract";
+import { getDb, type Tx } from "../db";
+import { AppError, isUniqueViolation } from "../errors";
+import { newId } from "../ids";
+import { authorize, type Actor } from "../policies";
+import { participantSelect, presentParticipant } from "../presenters/participant";
+import { presentRoom } from "../presenters/room";
+import { audience, publish, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
+import { onlineAmong } from "../realtime/presence";
+import { appendToRoom, publishNew, TX_OPTIONS } from "./messages";
+import { loadRoomFor } from "./room-access";
+
+export interface SidebarRoom extends RoomView {
+  unread: number;
+  mentions: number;
+  readSeq: number;
+}
+
+async function roomView(roomId: string, viewerId: string): Promise<RoomView> {
+  const room = await getDb().room.findUniqueOrThrow({
+    where: { id: roomId },
+    include: { members: { select: { participantId: true, participant: { select: { displayName: true } } } } },
+  });
+  return presentRoom(room, room.members.map((m) => ({ participantId: m.participantId, displayName: m.participant.displayName })), viewerId);
+}
+
+/** The rooms in the actor's sidebar, with unread and mention counts. */
+export async function listMine(actor: Actor): Promise<SidebarRoom[]> {
+  const db = getDb();
+  const memberships = await db.roomMember.findMany({
+    where: { participantId: actor.participantId, room: { archivedAt: null } },
+    include: {
+      room: { include: { members: { select: { participantId: true, participant: { select: { displayName: true } } } } } },
+    },
+  });
+  return Promise.all(
+    memberships.map(async (m) => {
+      const [unread, mentions] = await Promise.all([
+        db.message.count({
+          where: { roomId: m.roomId, seq: { gt: m.readSeq }, threadRootId: null, kind: "text", deletedAt: null, authorId: { not: actor.participantId } },
+        }),
+        db.messageMention.count({ where: { participantId: actor.participantId, roomId: m.roomId, seq: { gt: m.readSeq } } }),
+      ]);
+      const view = presentRoom(
+        m.room,
+        m.room.members.map((x) => ({ participantId: x.participantId, displayName: x.participant.displayName })),
+        actor.participantId,
+      );
+      return { ...view, unread, mentions, readSeq: m.readSeq };
+    }),
+  );
+}
+
+/** Public channels of the workspace, for the browser: joined or not. */
+export async function browseChannels(actor: Actor) {
+  const rows = await getDb().room.findMany({
+    where: { workspaceId: actor.workspaceId, kind: "channel", visibility: "public", archivedAt: null },
+    include: { _count: { select: { members: true } }, members: { where: { participantId: actor.participantId }, select: { participantId: true } } },
+    orderBy: { name: "asc" },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name ?? "",
+    topic: r.topic,
+    memberCount: r._count.members,
+    joined: r.members.length > 0,
+  }));
+}
+
+export async function getRoom(actor: Actor, roomId: string) {
+  const subject = await loadRoomFor(actor, roomId);
+  authorize(actor, "room.read", subject);
+  const view = await roomView(roomId, actor.participantId);
+  return { ...view, joined: subject.membership !== null, readSeq: subject.membership?.readSeq ?? 0 };
+}
+
+export async function listMembers(actor: Actor, roomId: string): Promise<RoomMemberView[]> {
+  authorize(actor, "room.read", await loadRoomFor(actor, roomId));
+  const rows = await getDb().roomMember.findMany({
+    where: { roomId },
+    include: { participant: { select: participantSelect } },
+    orderBy: { joinedAt: "asc" },
+  });
+  const online = await onlineAmong(rows.map((r) => r.participantId));
+  return rows.map((r) => ({
+    participant: presentParticipant(r.participant),
+    role: r.role as RoomMemberView["role"],
+    online: online.has(r.participantId),
+  }));
+}
+
+async function workspaceParticipants(actor: Actor, ids: string[]) {
+  const unique = [...new Set(ids)];
+  const rows = await getDb().participant.findMany({ where: { id: { in: unique } }, select: { id: true, workspaceId: true } });
+  if (rows.length !== unique.length) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
+  authorize(actor, "direct.open", { participants: rows });
+  return unique;
+}
+
+/** Adds members and records it as one room event; returns that event. Caller publishes. */
+async function addMembers(tx: Tx, roomId: string, byId: string, ids: string[], type: "member.joined" | "member.added") {
+  await tx.roomMember.createMany({ data: ids.map((participantId) => ({ roomId, participantId })) });
+  return appendToRoom(tx, {
+    roomId,
+    authorId: byId,
+    kind: "event",
+    body: "",
+    clientMsgId: `event:${newId()}`,
+    data: { type, participantIds: ids },
+  });
+}
+
+async function announceJoined(roomId: string, event: Awaited<ReturnType<typeof addMembers>>, joined: string[]) {
+  subscribeToRoom(joined, roomId);
+  publishNew(event);
+  publish(audience.room(roomId), "room:members", { roomId, seq: event.seq, joined, left: [] });
+  await Promise.all(joined.map(async (id) => publish(audience.participant(id), "room:added", { room: await roomView(roomId, id) })));
+}
+
+export async function createChannel(
+  actor: Actor,
+  input: { name: string; visibility: "public" | "private"; topic: string; memberIds: string[] },
+): Promise<RoomView> {
+  authorize(actor, "channel.create", undefined);
+  const others = (await workspaceParticipants(actor, input.memberIds)).filter((id) => id !== actor.participantId);
+  const roomId = newId();
+  let event;
+  try {
+    event = await getDb().$transaction(async (tx) => {
+      await tx.room.create({
+        data: {
+          id: roomId,
+          workspaceId: actor.workspaceId,
+          kind: "channel",
+          visibility: input.visibility,
+          name: input.name,
+          topic: input.topic,
+          createdById: actor.participantId,
+        },
+      });
+      await tx.roomMember.create({ data: { roomId, participantId: actor.participantId, role: "owner" } });
+      const created = await appendToRoom(tx, {
+        roomId,
+        authorId: actor.participantId,
+        kind: "event",
+        body: "",
+        clientMsgId: `event:${newId()}`,
+        data: { type: "room.created", name: input.name, visibility: input.visibility },
+      });
+      return others.length ? addMembers(tx, roomId, actor.participantId, others, "member.added") : created;
+    }, TX_OPTIONS);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("NAME_TAKEN", `#${input.name} already exists`);
+    throw error;
+  }
+  await announceJoined(roomId, event, [actor.participantId, ...others]);
+  return roomView(roomId, actor.participantId);
+}
+
+export async function joinRoom(actor: Actor, roomId: string): Promise<RoomView> {
+  const subject = await loadRoomFor(actor, roomId);
+  authorize(actor, "room.join", subject);
+  if (!subject.membership) {
+    const event = await getDb().$transaction((tx) => addMembers(tx, roomId, actor.participantId, [actor.participantId], "member.joined"), TX_OPTIONS);
+    await announceJoined(roomId, event, [actor.participantId]);
+  }
+  return roomView(roomId, actor.participantId);
+}
+
+export async function inviteToRoom(actor: Actor, roomId: string, participantIds: string[]): Promise<RoomView> {
+  const subject = await loadRoomFor(actor, roomId);
+  authorize(actor, "room.invite", subject);
+  const ids = await workspaceParticipants(actor, participantIds);
+  const present = await getDb().roomMember.findMany({ where: { roomId, participantId: { in: ids } }, select: { participantId: true } });
+  const fresh = ids.filter((id) => !present.some((p) => p.participantId === id));
+  if (fresh.length) {
+    const event = await getDb().$transaction((tx) => addMembers(tx, roomId, actor.participantId, fresh, "member.added"), TX_OPTIONS);
+    await announceJoined(roomId, event, fresh);
+  }
+  return roomView(roomId, actor.participantId);
+}
+
+export async function leaveRoom(actor: Actor, roomId: string): Promise<void> {
+  const subject = await loadRoomFor(actor, roomId);
+  authorize(actor, "room.leave", subject);
+  const event = await getDb().$transaction(async (tx) => {
+    await tx.roomMember.delete({ where: { roomId_participantId: { roomId, participantId: actor.participantId } } });
+    return appendToRoom(tx, {
+      roomId,
+      authorId: actor.participantId,
+      kind: "event",
+      body: "",
+      clientMsgId: `event:${newId()}`,
+      data: { type: "member.left", participantIds: [actor.participantId] },
+    });
+  }, TX_OPTIONS);
+  publishNew(event);
+  publish(audience.room(roomId), "room:members", { roomId, seq: event.seq, joined: [], left: [actor.participantId] });
+  unsubscribeFromRoom([actor.participantId], roomId);
+  publish(audience.participant(actor.participantId), "room:removed", { roomId });
+}
+
+/** Opens (or finds) the direct conversation between the actor and `participantIds`. */
+export async function openDirect(actor: Actor, participantIds: string[]): Promise<RoomView> {
+  const ids = await workspaceParticipants(actor, [actor.participantId, ...participantIds]);
+  const sorted = [...ids].sort();
+  const directKey = sorted.join(",");
+  const db = getDb();
+  const existing = await db.room.findUnique({ where: { workspaceId_directKey: { workspaceId: actor.workspaceId, directKey } } });
+  if (existing) return roomView(existing.id, actor.participantId);
+  const roomId = newId();
+  try {
+    await db.$transaction(async (tx) => {
+      await tx.room.create({
+        data: {
+          id: roomId,
+          workspaceId: actor.workspaceId,
+          kind: sorted.length > 2 ? "group" : "dm",
+          visibility: "private",
+          directKey,
+          createdById: actor.participantId,
+        },
+      });
+      await tx.roomMember.createMany({ data: sorted.map((participantId) => ({ roomId, participantId })) });
+    }, TX_OPTIONS);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const raced = await db.room.findUniqueOrThrow({ where: { workspaceId_directKey: { workspaceId: actor.workspaceId, directKey } } });
+      return roomView(raced.id, actor.participantId);
+    }
+    throw error;
+  }
+  subscribeToRoom(sorted, roomId);
+  await Promise.all(sorted.map(async (id) => publish(audience.participant(id), "room:added", { room: await roomView(roomId, id) })));
+  return roomView(roomId, actor.participantId);
+}

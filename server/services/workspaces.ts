@@ -1,0 +1,78 @@
+import { getDb, type Tx } from "../db";
+import { newId } from "../ids";
+import { authorize, type Actor } from "../policies";
+import { participantSelect, presentParticipant } from "../presenters/participant";
+import { onlineAmong } from "../realtime/presence";
+import { appendToRoom } from "./messages";
+
+export const DEFAULT_CHANNEL = "general";
+
+/** A new, empty workspace; its first member creates #general by joining it. */
+export async function createWorkspace(tx: Tx, name: string): Promise<string> {
+  const workspaceId = newId();
+  await tx.workspace.create({ data: { id: workspaceId, name } });
+  return workspaceId;
+}
+
+/**
+ * Everyone who joins lands in #general. The first person creates it; its creation is its first event.
+ */
+export async function addToDefaultChannels(tx: Tx, workspaceId: string, participantId: string): Promise<void> {
+  let room = await tx.room.findUnique({ where: { workspaceId_name: { workspaceId, name: DEFAULT_CHANNEL } } });
+  if (!room) {
+    room = await tx.room.create({
+      data: {
+        id: newId(),
+        workspaceId,
+        kind: "channel",
+        visibility: "public",
+        name: DEFAULT_CHANNEL,
+        topic: "Everyone, people and agents",
+        createdById: participantId,
+      },
+    });
+    await tx.roomMember.create({ data: { roomId: room.id, participantId, role: "owner" } });
+    await appendToRoom(tx, {
+      roomId: room.id,
+      authorId: participantId,
+      kind: "event",
+      body: "",
+      clientMsgId: `event:${newId()}`,
+      data: { type: "room.created", name: DEFAULT_CHANNEL, visibility: "public" },
+    });
+    return;
+  }
+  await tx.roomMember.create({ data: { roomId: room.id, participantId } });
+  await appendToRoom(tx, {
+    roomId: room.id,
+    authorId: participantId,
+    kind: "event",
+    body: "",
+    clientMsgId: `event:${newId()}`,
+    data: { type: "member.joined", participantIds: [participantId] },
+  });
+}
+
+export async function describeWorkspace(actor: Actor) {
+  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
+  const db = getDb();
+  const [workspace, me] = await Promise.all([
+    db.workspace.findUniqueOrThrow({ where: { id: actor.workspaceId } }),
+    db.participant.findUniqueOrThrow({ where: { id: actor.participantId }, select: participantSelect }),
+  ]);
+  return { workspace: { id: workspace.id, name: workspace.name }, me: presentParticipant(me), role: actor.role };
+}
+
+/** The workspace's people and agents, for pickers and the member list. */
+export async function listParticipants(actor: Actor, query?: string) {
+  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
+  const rows = await getDb().participant.findMany({
+    where: { workspaceId: actor.workspaceId },
+    select: participantSelect,
+    orderBy: [{ kind: "asc" }, { handle: "asc" }],
+  });
+  const q = query?.trim().toLowerCase();
+  const matched = q ? rows.filter((p) => p.handle.includes(q) || p.displayName.toLowerCase().includes(q)) : rows;
+  const online = await onlineAmong(matched.map((p) => p.id));
+  return matched.map((p) => ({ ...presentParticipant(p), online: online.has(p.id) }));
+}

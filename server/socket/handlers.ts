@@ -1,0 +1,68 @@
+// Socket events: validate, call one service, ack. No rules live here.
+import type { Socket } from "socket.io";
+import type { z } from "zod";
+import {
+  deleteMessageInput,
+  editMessageInput,
+  markReadInput,
+  sendMessageInput,
+  syncInput,
+  typingInput,
+  type Ack,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from "../../sdk/contract";
+import { AppError, toErrorShape } from "../errors";
+import type { Actor } from "../policies";
+import * as messages from "../services/messages";
+import { announceTyping } from "../services/typing";
+
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
+
+function invalid(error: z.ZodError): AppError {
+  const first = error.issues[0];
+  return new AppError("INVALID_PAYLOAD", first ? `${first.path.join(".") || "payload"}: ${first.message}` : "Invalid payload");
+}
+
+/** An acked request: validate the payload, run the service, answer { ok, data } or { ok, error }. */
+function request<S extends z.ZodType, R>(
+  socket: AppSocket,
+  event: string,
+  schema: S,
+  run: (actor: Actor, input: z.output<S>) => Promise<R>,
+) {
+  return async (payload: unknown, ack?: unknown) => {
+    const reply = (r: Ack<R>) => {
+      if (typeof ack === "function") ack(r);
+      else if (!r.ok) socket.emit("error", { ...r.error, event });
+    };
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) return reply({ ok: false, error: invalid(parsed.error).toShape() });
+    try {
+      reply({ ok: true, data: await run(socket.data.actor as Actor, parsed.data) });
+    } catch (error) {
+      reply({ ok: false, error: toErrorShape(error) });
+    }
+  };
+}
+
+const KNOWN = new Set(["message:send", "message:edit", "message:delete", "room:sync", "room:read", "room:typing"]);
+
+export function registerHandlers(socket: AppSocket): void {
+  // Socket.IO's typed `on` cannot express "any payload, validated later"; handlers take unknown.
+  const on = socket.on.bind(socket) as (event: string, fn: (...args: unknown[]) => void) => void;
+  on("message:send", request(socket, "message:send", sendMessageInput, messages.sendMessage));
+  on("message:edit", request(socket, "message:edit", editMessageInput, messages.editMessage));
+  on("message:delete", request(socket, "message:delete", deleteMessageInput, messages.deleteMessage));
+  on("room:sync", request(socket, "room:sync", syncInput, messages.sync));
+  on("room:read", request(socket, "room:read", markReadInput, messages.markRead));
+  on("room:typing", request(socket, "room:typing", typingInput, announceTyping));
+
+  socket.onAny((event: unknown, ...args: unknown[]) => {
+    if (typeof event === "string" && KNOWN.has(event)) return;
+    const error = new AppError("UNKNOWN_EVENT", `Unknown event: ${String(event).slice(0, 64)}`).toShape();
+    const ack = args.at(-1);
+    if (typeof ack === "function") ack({ ok: false, error });
+    else socket.emit("error", { ...error, event: String(event).slice(0, 64) });
+  });
+}

@@ -1,0 +1,14 @@
+import type { IncomingMessage } from "node:http";
+import { accountIdFromCookies } from "../auth/session";
+import type { Actor } from "../policies";
+import { actorForAccount } from "../services/accounts";
+
+export interface Context {
+  actor: Actor | null;
+  accountId: string | null;
+}
+
+export async function createContext(req: IncomingMessage, secret: string): Promise<Context> {
+  const accountId = await accountIdFromCookies(req.headers.cookie, secret);
+  return { accountId, actor: accountId ? await actorForAccount(accountId) : null };
+}

@@ -1,0 +1,58 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import superjson from "superjson";
+import { ZodError } from "zod";
+import { AppError, ERROR_CODES, toErrorShape, type ErrorShape } from "../errors";
+import type { Context } from "./context";
+
+const TRPC_CODE = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  429: "TOO_MANY_REQUESTS",
+  500: "INTERNAL_SERVER_ERROR",
+  503: "SERVICE_UNAVAILABLE",
+} as const;
+
+/** Every error leaves as { code, message, retryable } in `data.app`; no stack reaches the client. */
+function appShape(error: TRPCError): ErrorShape {
+  if (error.cause instanceof AppError) return error.cause.toShape();
+  if (error.cause instanceof ZodError) {
+    const first = error.cause.issues[0];
+    return { code: "INVALID_PAYLOAD", message: first ? `${first.path.join(".") || "input"}: ${first.message}` : "Invalid input", retryable: false };
+  }
+  if (error.code === "UNAUTHORIZED") return { code: "UNAUTHENTICATED", message: "Sign in first", retryable: false };
+  if (error.code === "NOT_FOUND" || error.code === "METHOD_NOT_SUPPORTED") return { code: "NOT_FOUND", message: error.message, retryable: false };
+  if (error.code === "PARSE_ERROR" || error.code === "BAD_REQUEST") return { code: "INVALID_PAYLOAD", message: "Malformed request", retryable: false };
+  if (error.code === "PAYLOAD_TOO_LARGE") return { code: "INVALID_PAYLOAD", message: "Request too large", retryable: false };
+  return toErrorShape(error.cause ?? error);
+}
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const app = appShape(error);
+    return { code: shape.code, message: app.message, data: { code: shape.data.code, httpStatus: ERROR_CODES[app.code].status, app } };
+  },
+});
+
+export const router = t.router;
+
+/** Turns an AppError thrown by a service into a tRPC error with the matching HTTP status. */
+const mapErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const status = ERROR_CODES[result.error.cause.code].status;
+    result.error = new TRPCError({ code: TRPC_CODE[status], message: result.error.cause.message, cause: result.error.cause });
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(mapErrors);
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first" });
+  return next({ ctx: { ...ctx, actor: ctx.actor } });
+});

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import * as accounts from "../../services/accounts";
+import * as invites from "../../services/invites";
+import * as workspaces from "../../services/workspaces";
+import { authedProcedure, publicProcedure, router } from "../init";
+
+const handle = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9][a-z0-9_-]{1,38}$/, "2-39 lower-case letters, digits, - and _");
+
+export const signUpInput = z.strictObject({
+  email: z.string().trim().email().max(254),
+  password: z.string().min(8, "at least 8 characters").max(200),
+  displayName: z.string().trim().min(1).max(80),
+  handle,
+  workspaceName: z.string().trim().min(1).max(80).optional(),
+  inviteToken: z.string().min(1).max(200).optional(),
+});
+
+export const workspaceRouter = router({
+  /** Who the session is: null when signed out (the pages redirect to sign-in). */
+  me: publicProcedure.query(({ ctx }) => (ctx.actor ? workspaces.describeWorkspace(ctx.actor) : null)),
+  firstRun: publicProcedure.query(() => accounts.isFirstRun()),
+  signUp: publicProcedure.input(signUpInput).mutation(async ({ input }) => {
+    const { workspaceId } = await accounts.signUp(input);
+    return { workspaceId };
+  }),
+  participants: authedProcedure
+    .input(z.strictObject({ query: z.string().max(100).optional() }).optional())
+    .query(({ ctx, input }) => workspaces.listParticipants(ctx.actor, input?.query)),
+  createInvite: authedProcedure
+    .input(
+      z.strictObject({
+        role: z.enum(["admin", "member", "guest"]).default("member"),
+        expiresInDays: z.number().int().min(1).max(30).default(7),
+        maxUses: z.number().int().min(1).max(1000).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => invites.createInvite(ctx.actor, input)),
+  invite: publicProcedure
+    .input(z.strictObject({ token: z.string().min(1).max(200) }))
+    .query(({ input }) => invites.describeInvite(input.token)),
+});

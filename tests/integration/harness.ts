@@ -1,0 +1,258 @@
+// Boots the real server as a child process on a free port, on a fresh SQLite file or a fresh
+// PostgreSQL schema, and hands out real clients (tRPC over HTTP, socket.io-client) signed in as people.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { encode } from "next-auth/jwt";
+import pg from "pg";
+import { io as connect, type Socket } from "socket.io-client";
+import superjson from "superjson";
+import type { AppRouter } from "../../server/trpc/router";
+import type { ClientToServerEvents, ServerToClientEvents } from "../../sdk/contract";
+
+export type Dialect = "sqlite" | "postgresql";
+export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const SECRET = "integration-test-secret-0123456789";
+export const PG_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+
+/** Whether PostgreSQL can be used. Under CI an unreachable PostgreSQL fails the run instead. */
+export async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch (error) {
+    if (process.env.CI === "true") throw new Error(`PostgreSQL at ${PG_URL} is unreachable under CI: ${String(error)}`);
+    console.warn(`\n!!! PostgreSQL at ${PG_URL} is unreachable: SKIPPING the PostgreSQL integration suite !!!\n`);
+    return false;
+  }
+}
+
+export const dialects: Dialect[] = ["sqlite", ...((await postgresAvailable()) ? (["postgresql"] as const) : [])];
+
+export interface TestServer {
+  url: string;
+  dialect: Dialect;
+  databaseUrl: string;
+  /** Stops the process (SIGTERM, or SIGKILL with `hard`) without dropping the database. */
+  stop(hard?: boolean): Promise<void>;
+  /** Starts a process again on the same database. */
+  restart(): Promise<void>;
+  /** Stops the process and drops its database. */
+  dispose(): Promise<void>;
+  output(): string;
+}
+
+export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<TestServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), "switchboard-it-"));
+  const schema = `it_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const databaseUrl = dialect === "sqlite" ? `file:${path.join(dir, "db.sqlite")}` : withSchema(PG_URL, schema);
+  let child: ChildProcess | null = null;
+  let log = "";
+  let url = "";
+
+  async function launch(port = 0): Promise<void> {
+    child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        SWITCHBOARD_API_ONLY: "1",
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dir,
+        AUTH_SECRET: SECRET,
+        SEED_DEMO: "false",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 60_000);
+      const onData = (chunk: Buffer) => {
+        log += chunk.toString();
+        const match = /running at (http:\/\/[^\s]+)/.exec(log);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      };
+      child!.stdout!.on("data", onData);
+      child!.stderr!.on("data", (c: Buffer) => (log += c.toString()));
+      child!.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`server exited with ${code}:\n${log}`));
+      });
+    });
+  }
+
+  async function stop(hard = false): Promise<void> {
+    const proc = child;
+    if (!proc || proc.exitCode !== null) return;
+    const exited = new Promise((resolve) => proc.once("exit", resolve));
+    proc.kill(hard ? "SIGKILL" : "SIGTERM");
+    await exited;
+    child = null;
+  }
+
+  await launch();
+  const server: TestServer = {
+    dialect,
+    databaseUrl,
+    get url() {
+      return url;
+    },
+    stop,
+    async restart() {
+      await stop();
+      await launch(Number(new URL(url).port));
+    },
+    async dispose() {
+      await stop();
+      if (dialect === "postgresql") {
+        const client = new pg.Client({ connectionString: PG_URL });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+    output: () => log,
+  };
+  return server;
+}
+
+function withSchema(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set("schema", schema);
+  return u.toString();
+}
+
+export type Api = ReturnType<typeof apiClient>;
+
+export function apiClient(baseUrl: string, cookie?: string) {
+  return createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${baseUrl}/api/trpc`, transformer: superjson, headers: () => (cookie ? { cookie } : {}) })],
+  });
+}
+
+/** A session cookie exactly as Auth.js issues it at sign-in. */
+export async function sessionCookie(accountId: string): Promise<string> {
+  const name = "authjs.session-token";
+  const token = await encode({ token: { sub: accountId }, secret: SECRET, salt: name });
+  return `${name}=${token}`;
+}
+
+export interface Person {
+  api: Api;
+  cookie: string;
+  participantId: string;
+  handle: string;
+  socket(): Promise<ClientSocket>;
+}
+
+let counter = 0;
+
+/** Signs a person up (first one creates the workspace) and signs them in. */
+export async function signUpPerson(server: TestServer, opts: { handle?: string; inviteToken?: string } = {}): Promise<Person> {
+  const handle = opts.handle ?? `person${++counter}`;
+  const email = `${handle}@example.test`;
+  const anonymous = apiClient(server.url);
+  await anonymous.workspace.signUp.mutate({
+    email,
+    password: "correct horse battery",
+    displayName: handle[0].toUpperCase() + handle.slice(1),
+    handle,
+    inviteToken: opts.inviteToken,
+    workspaceName: "Integration",
+  });
+  const accountId = await accountIdFor(server, email);
+  const cookie = await sessionCookie(accountId);
+  const api = apiClient(server.url, cookie);
+  const me = await api.workspace.me.query();
+  if (!me) throw new Error("signed-up person has no session");
+  return { api, cookie, participantId: me.me.id, handle, socket: () => openSocket(server.url, cookie) };
+}
+
+/** The account id for an email, read from the server's own database (tests only). */
+async function accountIdFor(server: TestServer, email: string): Promise<string> {
+  if (server.dialect === "sqlite") {
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(server.databaseUrl.slice("file:".length), { readonly: true });
+    try {
+      return (db.prepare("SELECT id FROM Account WHERE email = ?").get(email) as { id: string }).id;
+    } finally {
+      db.close();
+    }
+  }
+  const u = new URL(server.databaseUrl);
+  const schema = u.searchParams.get("schema")!;
+  u.searchParams.delete("schema");
+  const client = new pg.Client({ connectionString: u.toString() });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT id FROM "${schema}"."Account" WHERE email = $1`, [email]);
+    return rows[0].id as string;
+  } finally {
+    await client.end();
+  }
+}
+
+const openSockets = new Set<ClientSocket>();
+
+export async function openSocket(baseUrl: string, cookie?: string): Promise<ClientSocket> {
+  const socket: ClientSocket = connect(baseUrl, {
+    path: "/socket.io",
+    transports: ["websocket"],
+    extraHeaders: cookie ? { cookie } : {},
+    reconnection: false,
+  });
+  openSockets.add(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once("session:ready", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  return socket;
+}
+
+export function closeSockets(): void {
+  for (const s of openSockets) s.disconnect();
+  openSockets.clear();
+}
+
+/** Emits an acked event and resolves with the ack. */
+export function emitAck<T>(socket: ClientSocket, event: string, payload: unknown): Promise<T> {
+  return (socket.timeout(15_000).emitWithAck as (e: string, p: unknown) => Promise<T>)(event, payload);
+}
+
+/** Collects every event of one name, for later assertions. */
+export function collect<E extends keyof ServerToClientEvents>(socket: ClientSocket, event: E) {
+  const seen: Parameters<ServerToClientEvents[E]>[0][] = [];
+  (socket.on as (e: string, fn: (p: never) => void) => void)(event, (p: never) => seen.push(p));
+  return seen;
+}
+
+export async function waitFor(check: () => boolean, ms = 10_000, what = "condition"): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The app error code of a failed tRPC call. */
+export async function errorCode(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof TRPCClientError) return (error.data as { app?: { code: string } })?.app?.code ?? "NO_CODE";
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}

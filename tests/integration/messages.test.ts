@@ -1,0 +1,185 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Ack, MessageView } from "../../sdk/contract";
+import {
+  closeSockets,
+  collect,
+  dialects,
+  emitAck,
+  errorCode,
+  signUpPerson,
+  startTestServer,
+  waitFor,
+  type Person,
+  type TestServer,
+} from "./harness";
+
+describe.each(dialects)("messages on %s", (dialect) => {
+  let server: TestServer;
+  let ana: Person;
+  let ben: Person;
+  let cy: Person;
+  let roomId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    ana = await signUpPerson(server, { handle: "ana" });
+    const invite = async () => (await ana.api.workspace.createInvite.mutate({})).token;
+    ben = await signUpPerson(server, { handle: "ben", inviteToken: await invite() });
+    cy = await signUpPerson(server, { handle: "cy", inviteToken: await invite() });
+    const room = await ana.api.rooms.createChannel.mutate({ name: "launch", visibility: "private", memberIds: [ben.participantId] });
+    roomId = room.id;
+  });
+  afterAll(async () => {
+    closeSockets();
+    await server.dispose();
+  });
+
+  it("acks a socket send after commit with the stored message, and fans it out in seq order", async () => {
+    const [a, b] = await Promise.all([ana.socket(), ben.socket()]);
+    const seenByBen = collect(b, "message:new");
+    const sent: MessageView[] = [];
+    for (let i = 0; i < 5; i++) {
+      const ack = await emitAck<Ack<MessageView>>(a, "message:send", { roomId, body: `hello ${i}`, clientMsgId: randomUUID() });
+      expect(ack.ok).toBe(true);
+      if (ack.ok) sent.push(ack.data);
+    }
+    // tRPC sends take the same path.
+    sent.push(await ben.api.messages.send.mutate({ roomId, body: "from tRPC", clientMsgId: randomUUID() }));
+    const seqs = sent.map((m) => m.seq);
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    await waitFor(() => seenByBen.filter((e) => e.roomId === roomId && e.message.kind === "text").length >= 6, 10_000, "fan-out");
+    const texts = seenByBen.filter((e) => e.message.kind === "text").map((e) => [e.seq, e.message.body]);
+    expect(texts).toEqual(sent.map((m) => [m.seq, m.body]));
+    expect(sent[0].author).toMatchObject({ handle: "ana", kind: "human" });
+  });
+
+  it("returns the original message for a repeated clientMsgId, even sent 5 times at once", async () => {
+    const a = await ana.socket();
+    const clientMsgId = randomUUID();
+    const acks = await Promise.all(
+      Array.from({ length: 5 }, () => emitAck<Ack<MessageView>>(a, "message:send", { roomId, body: "once", clientMsgId })),
+    );
+    const ids = new Set(acks.map((r) => (r.ok ? r.data.id : r.error.code)));
+    expect(ids.size).toBe(1);
+    const again = await ana.api.messages.send.mutate({ roomId, body: "once", clientMsgId });
+    expect(ids.has(again.id)).toBe(true);
+    const { messages } = await ana.api.messages.sync.query({ roomId, afterSeq: 0, limit: 1000 });
+    expect(messages.filter((m) => m.clientMsgId === clientMsgId)).toHaveLength(1);
+  });
+
+  it("never skips or repeats a seq under concurrent writers", async () => {
+    const before = (await ana.api.rooms.get.query({ roomId })).lastSeq;
+    const writers = [ana, ben];
+    const sockets = await Promise.all([ana.socket(), ana.socket(), ben.socket(), ben.socket()]);
+    await Promise.all(
+      sockets.map((s, w) =>
+        Promise.all(
+          Array.from({ length: 15 }, (_, i) =>
+            emitAck<Ack<MessageView>>(s, "message:send", { roomId, body: `w${w} m${i} ${writers[w % 2].handle}`, clientMsgId: randomUUID() }),
+          ),
+        ),
+      ),
+    );
+    const { messages } = await ana.api.messages.sync.query({ roomId, afterSeq: before, limit: 1000 });
+    expect(messages).toHaveLength(60);
+    expect(messages.map((m) => m.seq)).toEqual(Array.from({ length: 60 }, (_, i) => before + 1 + i));
+  });
+
+  it("refuses bad input with stable codes and writes nothing", async () => {
+    const a = await ana.socket();
+    const c = await cy.socket();
+    const lastSeq = async () => (await ana.api.rooms.get.query({ roomId })).lastSeq;
+    const start = await lastSeq();
+    const send = (s: typeof a, payload: unknown) => emitAck<Ack<MessageView>>(s, "message:send", payload);
+    const code = (r: Ack<MessageView>) => (r.ok ? "OK" : r.error.code);
+
+    expect(code(await send(a, { roomId, body: "   ", clientMsgId: randomUUID() }))).toBe("MESSAGE_EMPTY");
+    expect(code(await send(a, { roomId, body: "x".repeat(32 * 1024 + 1), clientMsgId: randomUUID() }))).toBe("MESSAGE_TOO_LARGE");
+    expect(code(await send(a, { roomId: "no-such-room", body: "hi", clientMsgId: randomUUID() }))).toBe("ROOM_NOT_FOUND");
+    // A non-member is not told the private room exists.
+    expect(code(await send(c, { roomId, body: "let me in", clientMsgId: randomUUID() }))).toBe("ROOM_NOT_FOUND");
+    for (const bad of [null, 42, "text", [], { roomId }, { roomId, body: 5, clientMsgId: "x" }, { roomId, body: "hi", clientMsgId: "x", extra: 1 }]) {
+      expect(code(await send(a, bad))).toBe("INVALID_PAYLOAD");
+    }
+    const polluted = JSON.parse(`{"roomId":"${roomId}","body":"hi","clientMsgId":"p","__proto__":{"admin":true}}`);
+    expect(code(await send(a, polluted))).toBe("INVALID_PAYLOAD");
+    const unknown = await emitAck<Ack<unknown>>(a, "room:explode", { roomId });
+    expect(unknown.ok ? "OK" : unknown.error.code).toBe("UNKNOWN_EVENT");
+    expect(await errorCode(ana.api.messages.send.mutate({ roomId, body: "", clientMsgId: randomUUID() }))).toBe("MESSAGE_EMPTY");
+    expect(await errorCode(cy.api.messages.history.query({ roomId, limit: 10 }))).toBe("ROOM_NOT_FOUND");
+    expect(await errorCode(cy.api.messages.sync.query({ roomId, afterSeq: 0, limit: 10 }))).toBe("ROOM_NOT_FOUND");
+    expect(await errorCode(cy.api.rooms.members.query({ roomId }))).toBe("ROOM_NOT_FOUND");
+
+    // The connection survived all of it, and nothing was written.
+    expect(a.connected && c.connected).toBe(true);
+    expect(await lastSeq()).toBe(start);
+  });
+
+  it("keeps markup inert: bodies are stored and returned as text", async () => {
+    const body = `<img src=x onerror="alert(1)"><script>alert(1)</script>`;
+    const m = await ana.api.messages.send.mutate({ roomId, body, clientMsgId: randomUUID() });
+    expect(m.body).toBe(body);
+  });
+
+  it("threads replies under their root and refuses nested threads", async () => {
+    const root = await ana.api.messages.send.mutate({ roomId, body: "thread root", clientMsgId: randomUUID() });
+    const reply = await ben.api.messages.send.mutate({ roomId, body: "a reply", clientMsgId: randomUUID(), threadRootId: root.id });
+    await ana.api.messages.send.mutate({ roomId, body: "another", clientMsgId: randomUUID(), threadRootId: root.id });
+    const t = await ben.api.messages.thread.query({ messageId: reply.id });
+    expect(t.root.id).toBe(root.id);
+    expect(t.root.replyCount).toBe(2);
+    expect(t.replies.map((r) => r.body)).toEqual(["a reply", "another"]);
+    expect(
+      await errorCode(ana.api.messages.send.mutate({ roomId, body: "nested", clientMsgId: randomUUID(), threadRootId: reply.id })),
+    ).toBe("INVALID_PAYLOAD");
+    // Replies are not in the main timeline.
+    const { messages } = await ana.api.messages.history.query({ roomId, limit: 200 });
+    expect(messages.some((m) => m.id === reply.id)).toBe(false);
+  });
+
+  it("lets authors edit and delete their own messages, and tells the room", async () => {
+    const b = await ben.socket();
+    const updates = collect(b, "message:updated");
+    const m = await ana.api.messages.send.mutate({ roomId, body: "typo here", clientMsgId: randomUUID() });
+    const edited = await ana.api.messages.edit.mutate({ messageId: m.id, body: "fixed, @ben" });
+    expect(edited.editedAt).not.toBeNull();
+    expect(edited.mentions).toEqual([ben.participantId]);
+    expect(await errorCode(ben.api.messages.edit.mutate({ messageId: m.id, body: "mine now" }))).toBe("FORBIDDEN");
+    expect(await errorCode(ben.api.messages.delete.mutate({ messageId: m.id }))).toBe("FORBIDDEN");
+    const deleted = await ana.api.messages.delete.mutate({ messageId: m.id });
+    expect(deleted.deletedAt).not.toBeNull();
+    expect(deleted.body).toBe("");
+    await waitFor(() => updates.filter((u) => u.message.id === m.id).length === 2, 10_000, "updates");
+    expect(updates.map((u) => u.seq)).toEqual([m.seq, m.seq]);
+  });
+
+  it("pages history by seq and syncs from a cursor", async () => {
+    const { id } = await ana.api.rooms.createChannel.mutate({ name: `paging-${dialect}`, visibility: "public" });
+    for (let i = 0; i < 120; i++) await ana.api.messages.send.mutate({ roomId: id, body: `m${i}`, clientMsgId: randomUUID() });
+    const page1 = await ana.api.messages.history.query({ roomId: id, limit: 50 });
+    expect(page1.hasMore).toBe(true);
+    expect(page1.messages.at(-1)?.body).toBe("m119");
+    const page2 = await ana.api.messages.history.query({ roomId: id, beforeSeq: page1.messages[0].seq, limit: 50 });
+    const page3 = await ana.api.messages.history.query({ roomId: id, beforeSeq: page2.messages[0].seq, limit: 50 });
+    expect(page3.hasMore).toBe(false);
+    const all = [...page3.messages, ...page2.messages, ...page1.messages].filter((m) => m.kind === "text");
+    expect(all.map((m) => m.body)).toEqual(Array.from({ length: 120 }, (_, i) => `m${i}`));
+    const synced = await ana.api.messages.sync.query({ roomId: id, afterSeq: all[99].seq, limit: 10 });
+    expect(synced.messages.map((m) => m.body)).toEqual(Array.from({ length: 10 }, (_, i) => `m${100 + i}`));
+    expect(synced.hasMore).toBe(true);
+  });
+
+  it("counts unread messages and mentions per member until read", async () => {
+    const { id } = await ana.api.rooms.createChannel.mutate({ name: `unread-${dialect}`, visibility: "public", memberIds: [ben.participantId] });
+    await ana.api.messages.send.mutate({ roomId: id, body: "one", clientMsgId: randomUUID() });
+    await ana.api.messages.send.mutate({ roomId: id, body: "two @ben", clientMsgId: randomUUID() });
+    const last = await ana.api.messages.send.mutate({ roomId: id, body: "`@ben` in code is not a mention", clientMsgId: randomUUID() });
+    const benRoom = (await ben.api.rooms.mine.query()).find((r) => r.id === id)!;
+    expect(benRoom).toMatchObject({ unread: 3, mentions: 1 });
+    expect((await ana.api.rooms.mine.query()).find((r) => r.id === id)).toMatchObject({ unread: 0, mentions: 0 });
+    await ben.api.messages.markRead.mutate({ roomId: id, seq: last.seq });
+    expect((await ben.api.rooms.mine.query()).find((r) => r.id === id)).toMatchObject({ unread: 0, mentions: 0 });
+  });
+});
