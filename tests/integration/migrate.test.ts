@@ -1,0 +1,202 @@
+// The migration tooling against real databases: server/migrate.ts applies the committed SQL, the
+// generated Prisma clients work on the result, a second run is a no-op, two processes starting at
+// once apply each migration exactly once, and a tampered history is refused.
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { PrismaClient as PostgresClient } from "../../server/generated/postgresql/client";
+import { PrismaClient as SqliteClient } from "../../server/generated/sqlite/client";
+import { migrate } from "../../server/migrate";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const PG_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+const tmp = mkdtempSync(path.join(tmpdir(), "switchboard-migrate-"));
+
+type Dialect = "sqlite" | "postgresql";
+type Row = { migration_name: string; checksum: string; finished_at: unknown; rolled_back_at: unknown; applied_steps_count: number };
+
+function localMigrations(dialect: Dialect): { name: string; checksum: string }[] {
+  const dir = path.join(ROOT, "prisma/migrations", dialect);
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map(({ name }) => ({ name, checksum: createHash("sha256").update(readFileSync(path.join(dir, name, "migration.sql"))).digest("hex") }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function expectFullHistory(dialect: Dialect, rows: Row[]): void {
+  const recorded = rows.map((row) => ({ name: row.migration_name, checksum: row.checksum })).sort((a, b) => a.name.localeCompare(b.name));
+  expect(recorded).toEqual(localMigrations(dialect));
+  for (const row of rows) {
+    expect(row.finished_at).not.toBeNull();
+    expect(row.rolled_back_at).toBeNull();
+    expect(Number(row.applied_steps_count)).toBe(1);
+  }
+}
+
+// Runs the CLI as its own process, as a second server starting at the same moment would.
+function runMigrateCli(databaseUrl: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch (error) {
+    if (process.env.CI === "true") throw new Error(`PostgreSQL at ${PG_URL} is unreachable under CI: ${String(error)}`);
+    console.warn(`!!! PostgreSQL at ${PG_URL} is unreachable: SKIPPING the PostgreSQL migration tests !!!`);
+    return false;
+  }
+}
+const hasPostgres = await postgresReachable();
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("migration files", () => {
+  it("are up to date with prisma/schema.prisma (else run `npm run db:diff -- <name>`)", () => {
+    const pairs: [string, string][] = [
+      ["prisma/schema.prisma", "prisma/migrations/sqlite/schema.snapshot.prisma"],
+      ["prisma/postgresql/schema.prisma", "prisma/migrations/postgresql/schema.snapshot.prisma"],
+    ];
+    for (const [schema, snapshot] of pairs) {
+      expect(readFileSync(path.join(ROOT, snapshot), "utf8"), `${schema} changed without a migration`).toBe(readFileSync(path.join(ROOT, schema), "utf8"));
+    }
+    expect(localMigrations("sqlite").map((m) => m.name)).toEqual(localMigrations("postgresql").map((m) => m.name));
+  });
+});
+
+describe("migrate on SQLite", () => {
+  const url = `file:${path.join(tmp, "missing-dir", "app.db")}`; // the folder does not exist yet
+
+  it("applies every migration to a fresh file, then nothing the second time", async () => {
+    const first = await migrate(url);
+    expect(first.applied).toEqual(localMigrations("sqlite").map((m) => m.name));
+    expect((await migrate(url)).applied).toEqual([]);
+
+    const db = new Database(path.join(tmp, "missing-dir", "app.db"), { readonly: true });
+    try {
+      expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+      expectFullHistory("sqlite", db.prepare("SELECT * FROM _prisma_migrations").all() as Row[]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("gives the generated Prisma client a working database", async () => {
+    const prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url }) });
+    try {
+      await prisma.workspace.create({ data: { id: "ws1", name: "Acme" } });
+      await prisma.participant.create({
+        data: { id: "p1", workspaceId: "ws1", kind: "agent", handle: "bot", displayName: "Bot", capabilities: ["chat"] },
+      });
+      const workspace = await prisma.workspace.findUniqueOrThrow({ where: { id: "ws1" }, include: { participants: true } });
+      expect(workspace.name).toBe("Acme");
+      expect(workspace.participants).toMatchObject([{ handle: "bot", status: "active", capabilities: ["chat"] }]);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
+  it("refuses an edited or a missing migration", async () => {
+    const file = path.join(tmp, "tampered.db");
+    await migrate(`file:${file}`);
+    const db = new Database(file);
+    try {
+      db.prepare("UPDATE _prisma_migrations SET checksum = ?").run("0".repeat(64));
+      await expect(migrate(`file:${file}`)).rejects.toThrow(/edited after it was applied/);
+      db.prepare("DELETE FROM _prisma_migrations").run();
+      db.prepare("INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES ('x', 'y', 1, '29991231000000_gone', 1, 1)").run();
+      await expect(migrate(`file:${file}`)).rejects.toThrow(/29991231000000_gone is applied to the database but missing/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("applies each migration once when two processes start together", async () => {
+    const file = path.join(tmp, "race.db");
+    const results = await Promise.all([runMigrateCli(`file:${file}`), runMigrateCli(`file:${file}`)]);
+    console.log(results.map((r) => r.output.trim()).join("\n"));
+    expect(results.map((r) => r.code)).toEqual([0, 0]);
+    const db = new Database(file, { readonly: true });
+    try {
+      expectFullHistory("sqlite", db.prepare("SELECT * FROM _prisma_migrations").all() as Row[]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe.skipIf(!hasPostgres)("migrate on PostgreSQL", () => {
+  const schemas = ["mig_check", "mig_check_race"];
+  const withSchema = (schema: string) => {
+    const url = new URL(PG_URL);
+    url.searchParams.set("schema", schema);
+    return url.toString();
+  };
+  async function sql<T extends pg.QueryResultRow>(text: string): Promise<T[]> {
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    try {
+      return (await client.query<T>(text)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const dropSchemas = () => sql(schemas.map((s) => `DROP SCHEMA IF EXISTS "${s}" CASCADE;`).join(" "));
+
+  afterAll(async () => {
+    if (hasPostgres) await dropSchemas();
+  });
+
+  it("creates the schema, applies every migration, then nothing the second time", async () => {
+    await dropSchemas();
+    const first = await migrate(withSchema("mig_check"));
+    expect(first.applied).toEqual(localMigrations("postgresql").map((m) => m.name));
+    expect((await migrate(withSchema("mig_check"))).applied).toEqual([]);
+    expectFullHistory("postgresql", await sql<Row>(`SELECT * FROM mig_check._prisma_migrations`));
+    // Nothing leaked into the default schema.
+    expect(await sql(`SELECT 1 FROM pg_tables WHERE schemaname = 'public' AND tablename = 'Workspace'`)).toEqual([]);
+  });
+
+  it("gives the generated Prisma client a working database", async () => {
+    const prisma = new PostgresClient({ adapter: new PrismaPg({ connectionString: PG_URL }, { schema: "mig_check" }) });
+    try {
+      await prisma.workspace.create({ data: { id: "ws1", name: "Acme" } });
+      await prisma.participant.create({
+        data: { id: "p1", workspaceId: "ws1", kind: "agent", handle: "bot", displayName: "Bot", capabilities: ["chat"] },
+      });
+      const workspace = await prisma.workspace.findUniqueOrThrow({ where: { id: "ws1" }, include: { participants: true } });
+      expect(workspace.name).toBe("Acme");
+      expect(workspace.participants).toMatchObject([{ handle: "bot", status: "active", capabilities: ["chat"] }]);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
+  it("applies each migration once when two processes start together", async () => {
+    const url = withSchema("mig_check_race");
+    const results = await Promise.all([runMigrateCli(url), runMigrateCli(url)]);
+    console.log(results.map((r) => r.output.trim()).join("\n"));
+    expect(results.map((r) => r.code)).toEqual([0, 0]);
+    expectFullHistory("postgresql", await sql<Row>(`SELECT * FROM mig_check_race._prisma_migrations`));
+  });
+});
