@@ -2,6 +2,7 @@
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
+import type { NextServer } from "next/dist/server/next";
 import { SOCKET_PATH } from "../sdk/contract";
 import { closeDb, getDb } from "./db";
 import { env } from "./env";
@@ -30,6 +31,11 @@ export interface RunningServer {
 
 const TRPC_PREFIX = "/api/trpc/";
 
+interface Pages {
+  handle: ReturnType<NextServer["getRequestHandler"]>;
+  upgrade: ReturnType<NextServer["getUpgradeHandler"]>;
+}
+
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? ((line: string) => console.log(line));
   const dev = opts.dev ?? env.NODE_ENV === "development";
@@ -47,7 +53,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     maxBodySize: 256 * 1024,
   });
 
-  let pages: { handle: ReturnType<import("next/dist/server/next").NextServer["getRequestHandler"]>; upgrade: ReturnType<import("next/dist/server/next").NextServer["getUpgradeHandler"]> } | null = null;
+  let pages: Pages | null = null;
   if (opts.withPages ?? true) {
     const { default: next } = await import("next");
     const app = next({ dev, hostname: opts.host ?? env.HOST, port: opts.port ?? env.PORT, httpServer });

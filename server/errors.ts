@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   INVITE_REQUIRED: { retryable: false, status: 403 },
   INVITE_INVALID: { retryable: false, status: 404 },
   UNKNOWN_EVENT: { retryable: false, status: 400 },
+  PROTOCOL_UNSUPPORTED: { retryable: false, status: 400 },
   RATE_LIMITED: { retryable: true, status: 429 },
   UNAVAILABLE: { retryable: true, status: 503 },
   INTERNAL: { retryable: true, status: 500 },

@@ -6,12 +6,12 @@ const COOKIE_NAMES = ["__Secure-authjs.session-token", "authjs.session-token"];
 
 export function parseCookies(header: string | undefined): Map<string, string> {
   const jar = new Map<string, string>();
-  for (const part of (header ?? "").split(";")) {
+  for (const part of (header ?? "").split(";").map((p) => p.trim())) {
     const eq = part.indexOf("=");
     if (eq < 1) continue;
-    const name = part.slice(0, eq).trim();
+    const name = part.slice(0, eq);
     try {
-      jar.set(name, decodeURIComponent(part.slice(eq + 1).trim()));
+      jar.set(name, decodeURIComponent(part.slice(eq + 1)));
     } catch {
       // A malformed cookie is not ours; ignore it.
     }

@@ -22,7 +22,10 @@ export function presentRoom(
   const title =
     room.kind === "channel"
       ? (room.name ?? "")
-      : (others.length ? others : members).map((m) => m.displayName).join(", ");
+      : (others.length ? others : members)
+          .map((m) => m.displayName)
+          .sort((a, b) => a.localeCompare(b))
+          .join(", ");
   return {
     id: room.id,
     kind: room.kind as RoomView["kind"],

@@ -26,6 +26,10 @@ export function attachSocketServer(httpServer: HttpServer, opts: { authSecret: s
   });
 
   io.use(async (socket, next) => {
+    const requested = (socket.handshake.auth as { protocol?: unknown } | undefined)?.protocol;
+    if (requested !== undefined && requested !== PROTOCOL_VERSION) {
+      return next(authError("PROTOCOL_UNSUPPORTED", `This server speaks protocol ${PROTOCOL_VERSION}`));
+    }
     try {
       const accountId = await accountIdFromCookies(socket.handshake.headers.cookie, opts.authSecret);
       const actor = accountId ? await actorForAccount(accountId) : null;
@@ -58,7 +62,7 @@ export function attachSocketServer(httpServer: HttpServer, opts: { authSecret: s
 }
 
 /** Handshake refusals carry the same { code, message, retryable } as acks, in `err.data`. */
-function authError(code: "UNAUTHENTICATED" | "UNAVAILABLE", message: string): Error {
+function authError(code: "UNAUTHENTICATED" | "UNAVAILABLE" | "PROTOCOL_UNSUPPORTED", message: string): Error {
   const error = new Error(message) as Error & { data: unknown };
   error.data = new AppError(code, message).toShape();
   return error;

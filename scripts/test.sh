@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `npm test`: everything the suite needs that `npm install` does not bring, then every gate in order:
+# typecheck, lint, unit, integration (SQLite and PostgreSQL), production build, end-to-end in Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "prerequisites"
+[ -d node_modules ] || npm install --no-audit --no-fund
+[ -f server/generated/sqlite/client.ts ] && [ -f server/generated/postgresql/client.ts ] || node scripts/prisma-generate.mjs
+if [ ! -x /usr/bin/chromium ]; then
+  echo "Installing Debian's chromium for the end-to-end tests"
+  if [ "$(id -u)" -ne 0 ]; then echo "chromium is missing and installing it needs root: apt-get install chromium fonts-liberation" >&2; exit 1; fi
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null
+fi
+echo "PostgreSQL for the integration suite: ${TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/test}"
+
+step "typecheck"
+npm run -s typecheck
+
+step "lint"
+npm run -s lint
+
+step "unit tests"
+npx vitest run --project unit
+
+step "integration tests (real server, real clients; SQLite and PostgreSQL)"
+npx vitest run --project integration
+
+step "production build"
+npm run -s build
+
+step "end-to-end tests (Playwright, Chromium)"
+npx playwright test

@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { io as connect } from "socket.io-client";
+import {
+  closeSockets,
+  collect,
+  dialects,
+  errorCode,
+  signUpPerson,
+  startTestServer,
+  waitFor,
+  type Person,
+  type TestServer,
+} from "./harness";
+
+describe.each(dialects)("rooms on %s", (dialect) => {
+  let server: TestServer;
+  let ana: Person;
+  let ben: Person;
+  let gus: Person;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    ana = await signUpPerson(server, { handle: "ana" });
+    ben = await signUpPerson(server, { handle: "ben", inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
+    gus = await signUpPerson(server, {
+      handle: "gus",
+      inviteToken: (await ana.api.workspace.createInvite.mutate({ role: "guest" })).token,
+    });
+  });
+  afterAll(async () => {
+    closeSockets();
+    await server.dispose();
+  });
+
+  it("creates channels with unique names and lists them for browsing", async () => {
+    const room = await ana.api.rooms.createChannel.mutate({ name: "Design", visibility: "public", topic: "pixels" });
+    expect(room).toMatchObject({ name: "design", kind: "channel", visibility: "public", title: "design", memberCount: 1 });
+    expect(await errorCode(ben.api.rooms.createChannel.mutate({ name: "design" }))).toBe("NAME_TAKEN");
+    expect(await errorCode(ben.api.rooms.createChannel.mutate({ name: "Bad Name!" }))).toBe("INVALID_PAYLOAD");
+    expect(await errorCode(gus.api.rooms.createChannel.mutate({ name: "guests-own" }))).toBe("FORBIDDEN");
+    const browse = await ben.api.rooms.browse.query();
+    expect(browse.find((r) => r.name === "design")).toMatchObject({ joined: false, memberCount: 1, topic: "pixels" });
+    await ana.api.rooms.createChannel.mutate({ name: "secret", visibility: "private" });
+    expect((await ben.api.rooms.browse.query()).some((r) => r.name === "secret")).toBe(false);
+  });
+
+  it("lets people join and leave public channels, live, with membership as room events", async () => {
+    const room = await ana.api.rooms.createChannel.mutate({ name: `open-${dialect}`, visibility: "public" });
+    const [a, b] = await Promise.all([ana.socket(), ben.socket()]);
+    const members = collect(a, "room:members");
+    const added = collect(b, "room:added");
+    // A non-member may preview a public channel but not post in it.
+    expect((await ben.api.messages.history.query({ roomId: room.id, limit: 10 })).messages.length).toBeGreaterThan(0);
+    expect(await errorCode(ben.api.messages.send.mutate({ roomId: room.id, body: "hi", clientMsgId: randomUUID() }))).toBe("NOT_A_MEMBER");
+    await ben.api.rooms.join.mutate({ roomId: room.id });
+    await waitFor(() => added.some((e) => e.room.id === room.id), 10_000, "room:added");
+    await waitFor(() => members.some((e) => e.joined.includes(ben.participantId)), 10_000, "room:members");
+
+    // Once joined, the socket receives the room's messages without reconnecting.
+    const seen = collect(b, "message:new");
+    await ana.api.messages.send.mutate({ roomId: room.id, body: "welcome ben", clientMsgId: randomUUID() });
+    await waitFor(() => seen.some((e) => e.message.body === "welcome ben"), 10_000, "message after join");
+
+    await ben.api.rooms.leave.mutate({ roomId: room.id });
+    await waitFor(() => members.some((e) => e.left.includes(ben.participantId)), 10_000, "left");
+    const { messages } = await ana.api.messages.history.query({ roomId: room.id, limit: 50 });
+    expect(messages.filter((m) => m.kind === "event").map((m) => (m.data as { type: string }).type)).toEqual([
+      "room.created",
+      "member.joined",
+      "member.left",
+    ]);
+    const count = seen.length;
+    await ana.api.messages.send.mutate({ roomId: room.id, body: "after ben left", clientMsgId: randomUUID() });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen.length).toBe(count);
+  });
+
+  it("keeps private rooms private on every path and lets members invite", async () => {
+    const room = await ana.api.rooms.createChannel.mutate({ name: `private-${dialect}`, visibility: "private" });
+    const msg = await ana.api.messages.send.mutate({ roomId: room.id, body: "eyes only", clientMsgId: randomUUID() });
+    // Every path a non-member might read or enter by.
+    for (const call of [
+      () => ben.api.rooms.get.query({ roomId: room.id }),
+      () => ben.api.rooms.members.query({ roomId: room.id }),
+      () => ben.api.rooms.join.mutate({ roomId: room.id }),
+      () => ben.api.messages.history.query({ roomId: room.id, limit: 10 }),
+      () => ben.api.messages.sync.query({ roomId: room.id, afterSeq: 0, limit: 10 }),
+      () => ben.api.messages.thread.query({ messageId: msg.id }),
+      () => ben.api.rooms.invite.mutate({ roomId: room.id, participantIds: [ben.participantId] }),
+    ]) {
+      expect(await errorCode(call())).toBe("ROOM_NOT_FOUND");
+    }
+    const b = await ben.socket();
+    const live = collect(b, "message:new");
+    await ana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [ben.participantId] });
+    expect((await ben.api.messages.history.query({ roomId: room.id, limit: 10 })).messages.map((m) => m.body)).toContain("eyes only");
+    await ana.api.messages.send.mutate({ roomId: room.id, body: "now you see it", clientMsgId: randomUUID() });
+    await waitFor(() => live.some((e) => e.message.body === "now you see it"), 10_000, "invited member gets live messages");
+    const members = await ana.api.rooms.members.query({ roomId: room.id });
+    expect(members.map((m) => [m.participant.handle, m.role])).toEqual([
+      ["ana", "owner"],
+      ["ben", "member"],
+    ]);
+    expect(members.find((m) => m.participant.handle === "ben")?.online).toBe(true);
+    expect(await errorCode(gus.api.rooms.invite.mutate({ roomId: room.id, participantIds: [gus.participantId] }))).toBe("ROOM_NOT_FOUND");
+  });
+
+  it("opens one direct conversation per set of people, titled by the others", async () => {
+    const dm = await ana.api.rooms.openDirect.mutate({ participantIds: [ben.participantId] });
+    expect(dm).toMatchObject({ kind: "dm", visibility: "private", title: "Ben", memberCount: 2 });
+    const again = await ben.api.rooms.openDirect.mutate({ participantIds: [ana.participantId] });
+    expect(again.id).toBe(dm.id);
+    expect(again.title).toBe("Ana");
+    const group = await ana.api.rooms.openDirect.mutate({ participantIds: [ben.participantId, gus.participantId] });
+    expect(group).toMatchObject({ kind: "group", memberCount: 3, title: "Ben, Gus" });
+    expect(await errorCode(ana.api.rooms.invite.mutate({ roomId: dm.id, participantIds: [gus.participantId] }))).toBe("FORBIDDEN");
+    expect(await errorCode(ana.api.rooms.leave.mutate({ roomId: dm.id }))).toBe("FORBIDDEN");
+    expect(await errorCode(ana.api.rooms.openDirect.mutate({ participantIds: ["nobody"] }))).toBe("PARTICIPANT_NOT_FOUND");
+    expect(await errorCode(gus.api.messages.history.query({ roomId: dm.id, limit: 5 }))).toBe("ROOM_NOT_FOUND");
+  });
+
+  it("refuses sockets without a valid session, with a code", async () => {
+    for (const cookie of [undefined, "authjs.session-token=garbage"]) {
+      const socket = connect(server.url, {
+        path: "/socket.io",
+        transports: ["websocket"],
+        reconnection: false,
+        extraHeaders: cookie ? { cookie } : {},
+      });
+      const error = await new Promise<Error & { data?: { code: string } }>((resolve) => socket.once("connect_error", resolve));
+      expect(error.data?.code).toBe("UNAUTHENTICATED");
+      socket.disconnect();
+    }
+  });
+
+  it("refuses a protocol version it does not speak", async () => {
+    const socket = connect(server.url, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      reconnection: false,
+      auth: { protocol: 99 },
+      extraHeaders: { cookie: ana.cookie },
+    });
+    const error = await new Promise<Error & { data?: { code: string } }>((resolve) => socket.once("connect_error", resolve));
+    expect(error.data?.code).toBe("PROTOCOL_UNSUPPORTED");
+    socket.disconnect();
+  });
+
+  it("relays typing to the room's other members only", async () => {
+    const room = await ana.api.rooms.createChannel.mutate({ name: `typing-${dialect}`, visibility: "private", memberIds: [ben.participantId] });
+    const [a, b, g] = await Promise.all([ana.socket(), ben.socket(), gus.socket()]);
+    const benSees = collect(b, "room:typing");
+    const gusSees = collect(g, "room:typing");
+    a.emit("room:typing", { roomId: room.id });
+    g.emit("room:typing", { roomId: room.id });
+    await waitFor(() => benSees.length > 0, 10_000, "typing");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(benSees.map((e) => e.participantId)).toEqual([ana.participantId]);
+    expect(gusSees).toHaveLength(0);
+  });
+});
