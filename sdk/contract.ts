@@ -32,6 +32,8 @@ export const syncInput = z.strictObject({
   roomId: id,
   afterSeq: seq,
   limit: z.number().int().min(1).max(1000).default(500),
+  /** Only what the caller's delivery mode selects (agents); otherwise everything. */
+  selected: z.boolean().default(false),
 });
 export const markReadInput = z.strictObject({ roomId: id, seq });
 export const typingInput = z.strictObject({ roomId: id, threadRootId: id.optional() });
@@ -52,7 +54,36 @@ export const createChannelInput = z.strictObject({
 export const inviteToRoomInput = z.strictObject({ roomId: id, participantIds: z.array(id).min(1).max(100) });
 export const openDirectInput = z.strictObject({ participantIds: z.array(id).min(1).max(8) });
 
+export const deliveryModes = ["all", "mentions", "none"] as const;
+export type DeliveryMode = (typeof deliveryModes)[number];
+
+/** The client has handled everything in the room up to `seq`: the server's delivered cursor moves. */
+export const deliveryAckInput = z.strictObject({ roomId: id, seq });
+export const receiptInput = z.strictObject({
+  messageId: id,
+  state: z.enum(["processing", "processed", "failed"]),
+  reason: z.string().max(500).optional(),
+});
+export const setDeliveryModeInput = z.strictObject({ roomId: id, mode: z.enum(deliveryModes) });
+
+export const handleSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9][a-z0-9_-]{1,38}$/, "2-39 lower-case letters, digits, - and _");
+
+export const agentProfileInput = z.strictObject({
+  handle: handleSchema,
+  displayName: z.string().trim().min(1).max(80),
+  description: z.string().trim().max(500).default(""),
+  framework: z.string().trim().min(1).max(40).default("script"),
+  capabilities: z.array(z.string().trim().min(1).max(40)).max(32).default([]),
+});
+/** POST /api/v1/agents/register: a script onboards an agent with a person's onboarding token. */
+export const registerAgentInput = agentProfileInput.extend({ onboardingToken: z.string().min(1).max(200) });
+
 export type SendMessageInput = z.input<typeof sendMessageInput>;
+export type AgentProfileInput = z.input<typeof agentProfileInput>;
 export type SyncInput = z.input<typeof syncInput>;
 
 // ---- what the server presents ----
@@ -68,7 +99,30 @@ export interface ParticipantView {
   status: "active" | "suspended";
   description: string;
   framework: string | null;
+  capabilities: string[];
   ownerId: string | null;
+}
+
+export interface ApiKeyView {
+  id: string;
+  prefix: string;
+  label: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface AgentView extends ParticipantView {
+  owner: { id: string; displayName: string; handle: string } | null;
+  keys: ApiKeyView[];
+  lastSeenAt: string | null;
+}
+
+export interface ReceiptView {
+  participantId: string;
+  state: "processing" | "processed" | "failed";
+  reason: string | null;
+  at: string;
 }
 
 export interface MessageView {
@@ -87,6 +141,8 @@ export interface MessageView {
   createdAt: string;
   editedAt: string | null;
   deletedAt: string | null;
+  /** What each agent recipient did with it (empty for most messages). */
+  receipts: ReceiptView[];
 }
 
 export interface RoomView {
@@ -99,6 +155,15 @@ export interface RoomView {
   topic: string;
   lastSeq: number;
   memberCount: number;
+}
+
+/** A room as one member sees its delivery: mode and server-side cursors. */
+export interface MembershipView {
+  room: RoomView;
+  deliveryMode: DeliveryMode;
+  deliveredSeq: number;
+  readSeq: number;
+  processedSeq: number;
 }
 
 export interface RoomMemberView {
@@ -119,7 +184,10 @@ export interface ErrorShape {
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: ErrorShape };
 
 export interface ServerToClientEvents {
-  "session:ready": (p: { protocol: number; participant: ParticipantView; workspaceId: string }) => void;
+  "session:ready": (p: { protocol: number; participant: ParticipantView; workspaceId: string; rooms: MembershipView[] }) => void;
+  /** After session:ready, what the member missed since its delivered cursor, one page at a time. Ack each page. */
+  "room:replay": (p: ReplayPage, ack: (r: { ok: true }) => void) => void;
+  "message:receipt": (p: { roomId: string; seq: number; messageId: string; receipt: ReceiptView & { participantId: string } }) => void;
   "message:new": (p: { roomId: string; seq: number; message: MessageView }) => void;
   "message:updated": (p: { roomId: string; seq: number; message: MessageView }) => void;
   "room:added": (p: { room: RoomView }) => void;
@@ -130,6 +198,15 @@ export interface ServerToClientEvents {
   "error": (p: ErrorShape & { event?: string }) => void;
 }
 
+export interface ReplayPage {
+  roomId: string;
+  /** The selected messages, in seq order. */
+  messages: MessageView[];
+  /** The page covers the room up to this seq (messages the delivery mode skips included). */
+  throughSeq: number;
+  hasMore: boolean;
+}
+
 export interface ClientToServerEvents {
   "message:send": (p: SendMessageInput, ack: (r: Ack<MessageView>) => void) => void;
   "message:edit": (p: z.input<typeof editMessageInput>, ack: (r: Ack<MessageView>) => void) => void;
@@ -137,4 +214,8 @@ export interface ClientToServerEvents {
   "room:sync": (p: SyncInput, ack: (r: Ack<{ messages: MessageView[]; hasMore: boolean; lastSeq: number }>) => void) => void;
   "room:read": (p: z.input<typeof markReadInput>, ack?: (r: Ack<{ readSeq: number }>) => void) => void;
   "room:typing": (p: z.input<typeof typingInput>) => void;
+  "room:list": (p: Record<string, never>, ack: (r: Ack<MembershipView[]>) => void) => void;
+  "room:mode": (p: z.input<typeof setDeliveryModeInput>, ack: (r: Ack<MembershipView>) => void) => void;
+  "delivery:ack": (p: z.input<typeof deliveryAckInput>, ack?: (r: Ack<{ deliveredSeq: number }>) => void) => void;
+  "message:receipt": (p: z.input<typeof receiptInput>, ack?: (r: Ack<ReceiptView>) => void) => void;
 }

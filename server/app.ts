@@ -3,13 +3,15 @@ import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { NextServer } from "next/dist/server/next";
-import { SOCKET_PATH } from "../sdk/contract";
+import { registerAgentInput, SOCKET_PATH } from "../sdk/contract";
 import { closeDb, getDb } from "./db";
 import { env } from "./env";
+import { jsonEndpoint } from "./http/json-endpoint";
 import { setSecurityHeaders } from "./http/security-headers";
 import { migrate } from "./migrate";
 import { bindRealtime } from "./realtime";
 import { seedDemo } from "./seed";
+import { registerAgent } from "./services/agents";
 import { attachSocketServer } from "./socket";
 import { createContext } from "./trpc/context";
 import { appRouter } from "./trpc/router";
@@ -46,6 +48,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   if (env.SEED_DEMO) await seedDemo(log);
 
   const httpServer = createServer();
+  const registerEndpoint = jsonEndpoint(registerAgentInput, registerAgent);
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_PREFIX,
@@ -69,13 +72,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       res.setHeader("Content-Type", "application/json");
       return void res.end(JSON.stringify({ ok: true }));
     }
+    if (url === "/api/v1/agents/register") return void registerEndpoint(req, res);
     if (url.startsWith(`${SOCKET_PATH}/`)) return; // engine.io answers its own requests
     if (pages) return void pages.handle(req, res);
     res.statusCode = 404;
     res.end("Not found");
   });
 
-  const io = attachSocketServer(httpServer, { authSecret: env.AUTH_SECRET });
+  const sockets = await attachSocketServer(httpServer, { authSecret: env.AUTH_SECRET, redisUrl: env.REDIS_URL });
   httpServer.on("upgrade", (req, socket, head) => {
     if ((req.url ?? "").startsWith(`${SOCKET_PATH}/`)) return; // Socket.IO's own listener takes it
     if (pages) return void pages.upgrade(req, socket, head);
@@ -95,7 +99,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     httpServer,
     async close() {
       bindRealtime(null);
-      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await sockets.close();
       await closeDb();
     },
   };

@@ -96,6 +96,20 @@ const rules = {
       : deny("PARTICIPANT_NOT_FOUND", "No such participant"),
   "invite.create": (actor: Actor): Decision =>
     isAdmin(actor) && actor.kind === "human" ? true : deny("FORBIDDEN", "Only owners and admins can create invite links"),
+  "agent.create": (actor: Actor): Decision =>
+    actor.kind === "human" && actor.role !== "guest" ? true : deny("FORBIDDEN", "Only members can create agents"),
+  /** An agent's owner manages it; so do owners and admins of its workspace. */
+  "agent.manage": (actor: Actor, s: { workspaceId: string; ownerId: string | null }): Decision => {
+    if (s.workspaceId !== actor.workspaceId) return deny("PARTICIPANT_NOT_FOUND", "No such agent");
+    if (actor.kind === "human" && (s.ownerId === actor.participantId || isAdmin(actor))) return true;
+    return deny("FORBIDDEN", "Only the agent's owner or an admin can manage it");
+  },
+  /** Members set their own delivery mode; an agent's owner sets its mode too. */
+  "membership.configure": (actor: Actor, s: RoomSubject & { participant: { id: string; ownerId: string | null } }): Decision => {
+    if (!s.membership) return deny("ROOM_NOT_FOUND", "No such room");
+    if (s.participant.id === actor.participantId || s.participant.ownerId === actor.participantId) return true;
+    return deny("FORBIDDEN", "Only the member or its owner can change its delivery");
+  },
   "workspace.read": (actor: Actor, s: { workspaceId: string }): Decision =>
     actor.workspaceId === s.workspaceId ? true : deny("FORBIDDEN", "Not in this workspace"),
 } as const;

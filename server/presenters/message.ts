@@ -1,4 +1,4 @@
-import type { MessageView } from "../../sdk/contract";
+import type { MessageView, ReceiptView } from "../../sdk/contract";
 
 interface MessageRow {
   id: string;
@@ -16,6 +16,7 @@ interface MessageRow {
   deletedAt: Date | null;
   author: { id: string; handle: string; displayName: string; kind: string };
   mentions: { participantId: string }[];
+  receipts?: { participantId: string; state: string; reason: string | null; updatedAt: Date }[];
 }
 
 /** What every transport returns for a message. A deleted message keeps its place but not its words. */
@@ -42,11 +43,17 @@ export function presentMessage(m: MessageRow): MessageView {
     createdAt: m.createdAt.toISOString(),
     editedAt: m.editedAt?.toISOString() ?? null,
     deletedAt: m.deletedAt?.toISOString() ?? null,
+    receipts: (m.receipts ?? []).map(presentReceipt),
   };
+}
+
+export function presentReceipt(r: { participantId: string; state: string; reason: string | null; updatedAt: Date }): ReceiptView {
+  return { participantId: r.participantId, state: r.state as ReceiptView["state"], reason: r.reason, at: r.updatedAt.toISOString() };
 }
 
 /** The relations a presented message needs, for Prisma `include`. */
 export const messageInclude = {
   author: { select: { id: true, handle: true, displayName: true, kind: true } },
   mentions: { select: { participantId: true } },
+  receipts: { select: { participantId: true, state: true, reason: true, updatedAt: true }, orderBy: { participantId: "asc" } },
 } as const;

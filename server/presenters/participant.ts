@@ -8,6 +8,7 @@ interface ParticipantRow {
   status: string;
   description: string;
   framework: string | null;
+  capabilities?: unknown;
   ownerId: string | null;
 }
 
@@ -20,6 +21,7 @@ export function presentParticipant(p: ParticipantRow): ParticipantView {
     status: p.status as ParticipantView["status"],
     description: p.description,
     framework: p.framework,
+    capabilities: Array.isArray(p.capabilities) ? p.capabilities.filter((c): c is string => typeof c === "string") : [],
     ownerId: p.ownerId,
   };
 }
@@ -33,5 +35,6 @@ export const participantSelect = {
   status: true,
   description: true,
   framework: true,
+  capabilities: true,
   ownerId: true,
 } as const;

@@ -1,17 +1,18 @@
-// Agents: participants of kind "agent", each owned by a person. Keys and the socket API come with the
-// agent protocol; here an agent exists, is listed, and can act under its own identity.
+// Agents: participants of kind "agent", each owned by a person, who acts under its own identity with
+// its own API keys. Created in the browser by a person, or registered by a script holding one of that
+// person's onboarding tokens.
+import type { AgentProfileInput, AgentView } from "../../sdk/contract";
 import { getDb, type Tx } from "../db";
-import { AppError } from "../errors";
-import { newId } from "../ids";
-import type { Actor } from "../policies";
+import { AppError, isUniqueViolation } from "../errors";
+import { newId, newSecret, sha256 } from "../ids";
+import { authorize, type Actor } from "../policies";
+import { presentParticipant } from "../presenters/participant";
+import { disconnectKeysOf } from "../realtime/sessions";
+import { issueKey } from "./api-keys";
 
-export interface NewAgent {
-  handle: string;
-  displayName: string;
-  description: string;
-  framework: string;
-  capabilities: string[];
-}
+export type NewAgent = Required<AgentProfileInput>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export async function createAgent(tx: Tx, owner: Actor, agent: NewAgent): Promise<string> {
   const id = newId();
@@ -35,5 +36,146 @@ export async function createAgent(tx: Tx, owner: Actor, agent: NewAgent): Promis
 export async function actorForAgent(participantId: string): Promise<Actor> {
   const agent = await getDb().participant.findUnique({ where: { id: participantId } });
   if (!agent || agent.kind !== "agent") throw new AppError("PARTICIPANT_NOT_FOUND", "No such agent");
+  if (agent.status !== "active") throw new AppError("FORBIDDEN", "This agent is suspended");
   return { participantId: agent.id, workspaceId: agent.workspaceId, kind: "agent", role: "member", handle: agent.handle };
+}
+
+/** A person creates an agent they own; the API key is in the answer and nowhere else. */
+export async function createAgentWithKey(actor: Actor, profile: NewAgent): Promise<{ agent: AgentView; apiKey: string }> {
+  authorize(actor, "agent.create", undefined);
+  const { id, key } = await createWithKey(actor, profile, "created in the browser");
+  return { agent: await agentView(id), apiKey: key };
+}
+
+async function createWithKey(owner: Actor, profile: NewAgent, label: string) {
+  try {
+    return await getDb().$transaction(async (tx) => {
+      const id = await createAgent(tx, owner, profile);
+      const issued = await issueKey(tx, id, label);
+      return { id, key: issued.key };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("NAME_TAKEN", `@${profile.handle} is taken`);
+    throw error;
+  }
+}
+
+export async function listMyAgents(actor: Actor): Promise<AgentView[]> {
+  const rows = await getDb().participant.findMany({
+    where: { workspaceId: actor.workspaceId, kind: "agent", ownerId: actor.participantId },
+    orderBy: { handle: "asc" },
+    select: { id: true },
+  });
+  return Promise.all(rows.map((r) => agentView(r.id)));
+}
+
+export async function getAgent(actor: Actor, agentId: string): Promise<AgentView> {
+  await loadManaged(actor, agentId);
+  return agentView(agentId);
+}
+
+async function loadManaged(actor: Actor, agentId: string) {
+  const agent = await getDb().participant.findUnique({ where: { id: agentId } });
+  if (!agent || agent.kind !== "agent") throw new AppError("PARTICIPANT_NOT_FOUND", "No such agent");
+  authorize(actor, "agent.manage", agent);
+  return agent;
+}
+
+/** Revokes every active key of the agent and issues a new one. */
+export async function rotateKey(actor: Actor, agentId: string): Promise<{ apiKey: string; agent: AgentView }> {
+  await loadManaged(actor, agentId);
+  const { key } = await getDb().$transaction(async (tx) => {
+    await tx.apiKey.updateMany({ where: { participantId: agentId, revokedAt: null }, data: { revokedAt: new Date() } });
+    return issueKey(tx, agentId, "rotated");
+  });
+  await disconnectRevoked(agentId);
+  return { apiKey: key, agent: await agentView(agentId) };
+}
+
+export async function revokeKey(actor: Actor, agentId: string, keyId: string): Promise<AgentView> {
+  await loadManaged(actor, agentId);
+  const { count } = await getDb().apiKey.updateMany({
+    where: { id: keyId, participantId: agentId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (count === 0) throw new AppError("NOT_FOUND", "No such active key");
+  await disconnectRevoked(agentId);
+  return agentView(agentId);
+}
+
+/** Sockets authenticated by a key that is now revoked are closed at once. */
+async function disconnectRevoked(agentId: string): Promise<void> {
+  const active = await getDb().apiKey.findMany({ where: { participantId: agentId, revokedAt: null }, select: { id: true } });
+  disconnectKeysOf(agentId, new Set(active.map((k) => k.id)));
+}
+
+export async function createOnboardingToken(
+  actor: Actor,
+  input: { label: string; expiresInDays: number; maxUses?: number },
+): Promise<{ token: string; expiresAt: string }> {
+  authorize(actor, "agent.create", undefined);
+  const token = `sbo_${newSecret(24)}`;
+  const expiresAt = new Date(Date.now() + input.expiresInDays * DAY_MS);
+  await getDb().onboardingToken.create({
+    data: {
+      id: newId(),
+      workspaceId: actor.workspaceId,
+      createdById: actor.participantId,
+      tokenHash: sha256(token),
+      label: input.label,
+      expiresAt,
+      maxUses: input.maxUses ?? null,
+    },
+  });
+  return { token, expiresAt: expiresAt.toISOString() };
+}
+
+/** A script registers an agent for the person whose onboarding token it holds. */
+export async function registerAgent(
+  input: NewAgent & { onboardingToken: string },
+): Promise<{ agent: AgentView; apiKey: string; workspaceId: string }> {
+  const db = getDb();
+  const token = await db.onboardingToken.findUnique({ where: { tokenHash: sha256(input.onboardingToken) } });
+  const usable = token && !token.revokedAt && token.expiresAt > new Date() && (token.maxUses === null || token.uses < token.maxUses);
+  if (!usable) throw new AppError("UNAUTHENTICATED", "Invalid or expired onboarding token");
+  const owner = await db.member.findFirst({ where: { participantId: token.createdById }, include: { participant: true } });
+  if (!owner || owner.participant.status !== "active") throw new AppError("UNAUTHENTICATED", "Invalid or expired onboarding token");
+  const ownerActor: Actor = {
+    participantId: owner.participantId,
+    workspaceId: owner.workspaceId,
+    kind: "human",
+    role: owner.role as Actor["role"],
+    handle: owner.participant.handle,
+  };
+  const { onboardingToken: _secret, ...profile } = input;
+  const claimed = await db.onboardingToken.updateMany({
+    where: { id: token.id, ...(token.maxUses !== null ? { uses: { lt: token.maxUses } } : {}) },
+    data: { uses: { increment: 1 } },
+  });
+  if (claimed.count === 0) throw new AppError("UNAUTHENTICATED", "Invalid or expired onboarding token");
+  const { id, key } = await createWithKey(ownerActor, profile, "onboarded");
+  return { agent: await agentView(id), apiKey: key, workspaceId: ownerActor.workspaceId };
+}
+
+async function agentView(agentId: string): Promise<AgentView> {
+  const row = await getDb().participant.findUniqueOrThrow({
+    where: { id: agentId },
+    include: {
+      owner: { select: { id: true, displayName: true, handle: true } },
+      apiKeys: { orderBy: { createdAt: "desc" } },
+    },
+  });
+  return {
+    ...presentParticipant(row),
+    owner: row.owner,
+    lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
+    keys: row.apiKeys.map((k) => ({
+      id: k.id,
+      prefix: `sb_${k.prefix}`,
+      label: k.label,
+      createdAt: k.createdAt.toISOString(),
+      lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+      revokedAt: k.revokedAt?.toISOString() ?? null,
+    })),
+  };
 }

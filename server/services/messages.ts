@@ -8,6 +8,7 @@ import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { messageInclude, presentMessage } from "../presenters/message";
 import { audience, publish } from "../realtime";
+import { fanOutNew, syncSelected } from "./delivery";
 import { resolveMentions } from "./mentions";
 import { loadRoomFor } from "./room-access";
 
@@ -117,7 +118,7 @@ export async function sendMessage(actor: Actor, input: SendInput): Promise<Messa
     throw error;
   }
 
-  publishNew(message);
+  await fanOutNew(message);
   if (message.threadRootId) await publishUpdated(message.threadRootId);
   return message;
 }
@@ -125,9 +126,6 @@ export async function sendMessage(actor: Actor, input: SendInput): Promise<Messa
 /** Room writes wait for the room row under contention rather than failing fast. */
 export const TX_OPTIONS = { maxWait: 15_000, timeout: 20_000 } as const;
 
-export function publishNew(message: MessageView): void {
-  publish(audience.room(message.roomId), "message:new", { roomId: message.roomId, seq: message.seq, message });
-}
 
 async function publishUpdated(messageId: string): Promise<MessageView> {
   const row = await getDb().message.findUniqueOrThrow({ where: { id: messageId }, include: messageInclude });
@@ -236,8 +234,12 @@ export async function thread(actor: Actor, input: { messageId: string }) {
   return { root, replies };
 }
 
-/** Everything in a room after `afterSeq` (thread replies and events included), in seq order. */
-export async function sync(actor: Actor, input: { roomId: string; afterSeq: number; limit: number }) {
+/**
+ * Everything in a room after `afterSeq` (thread replies and events included), in seq order; with
+ * `selected`, only what the caller's delivery mode selects.
+ */
+export async function sync(actor: Actor, input: { roomId: string; afterSeq: number; limit: number; selected?: boolean }) {
+  if (input.selected) return syncSelected(actor, input);
   const subject = await loadRoomFor(actor, input.roomId);
   authorize(actor, "room.read", subject);
   const rows = await getDb().message.findMany({

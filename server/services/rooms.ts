@@ -9,7 +9,8 @@ import { participantSelect, presentParticipant } from "../presenters/participant
 import { presentRoom } from "../presenters/room";
 import { audience, publish, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
 import { onlineAmong } from "../realtime/presence";
-import { appendToRoom, publishNew, TX_OPTIONS } from "./messages";
+import { defaultMode, fanOutNew, followsWholeRoom } from "./delivery";
+import { appendToRoom, TX_OPTIONS } from "./messages";
 import { loadRoomFor } from "./room-access";
 
 export interface SidebarRoom extends RoomView {
@@ -101,7 +102,7 @@ async function workspaceParticipants(actor: Actor, ids: string[]) {
 
 /** Adds members and records it as one room event; returns that event. Caller publishes. */
 async function addMembers(tx: Tx, roomId: string, byId: string, ids: string[], type: "member.joined" | "member.added") {
-  await tx.roomMember.createMany({ data: ids.map((participantId) => ({ roomId, participantId })) });
+  await tx.roomMember.createMany({ data: await newMemberships(tx, roomId, ids) });
   return appendToRoom(tx, {
     roomId,
     authorId: byId,
@@ -112,9 +113,24 @@ async function addMembers(tx: Tx, roomId: string, byId: string, ids: string[], t
   });
 }
 
+/** Membership rows with each participant's default delivery mode. */
+async function newMemberships(tx: Tx, roomId: string, ids: string[]) {
+  const kinds = await tx.participant.findMany({ where: { id: { in: ids } }, select: { id: true, kind: true } });
+  return kinds.map((p) => ({ roomId, participantId: p.id, deliveryMode: defaultMode(p.kind) }));
+}
+
+/** Subscribes the new members' sockets that follow the whole room (people, agents in `all` mode). */
+async function subscribeNewMembers(roomId: string, ids: string[]): Promise<void> {
+  const rows = await getDb().roomMember.findMany({
+    where: { roomId, participantId: { in: ids } },
+    select: { participantId: true, deliveryMode: true, participant: { select: { kind: true } } },
+  });
+  subscribeToRoom(rows.filter((r) => followsWholeRoom(r.participant.kind, r.deliveryMode)).map((r) => r.participantId), roomId);
+}
+
 async function announceJoined(roomId: string, event: Awaited<ReturnType<typeof addMembers>>, joined: string[]) {
-  subscribeToRoom(joined, roomId);
-  publishNew(event);
+  await subscribeNewMembers(roomId, joined);
+  await fanOutNew(event);
   publish(audience.room(roomId), "room:members", { roomId, seq: event.seq, joined, left: [] });
   await Promise.all(joined.map(async (id) => publish(audience.participant(id), "room:added", { room: await roomView(roomId, id) })));
 }
@@ -196,7 +212,7 @@ export async function leaveRoom(actor: Actor, roomId: string): Promise<void> {
       data: { type: "member.left", participantIds: [actor.participantId] },
     });
   }, TX_OPTIONS);
-  publishNew(event);
+  await fanOutNew(event);
   publish(audience.room(roomId), "room:members", { roomId, seq: event.seq, joined: [], left: [actor.participantId] });
   unsubscribeFromRoom([actor.participantId], roomId);
   publish(audience.participant(actor.participantId), "room:removed", { roomId });
@@ -223,7 +239,7 @@ export async function openDirect(actor: Actor, participantIds: string[]): Promis
           createdById: actor.participantId,
         },
       });
-      await tx.roomMember.createMany({ data: sorted.map((participantId) => ({ roomId, participantId })) });
+      await tx.roomMember.createMany({ data: await newMemberships(tx, roomId, sorted) });
     }, TX_OPTIONS);
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -232,7 +248,7 @@ export async function openDirect(actor: Actor, participantIds: string[]): Promis
     }
     throw error;
   }
-  subscribeToRoom(sorted, roomId);
+  await subscribeNewMembers(roomId, sorted);
   await Promise.all(sorted.map(async (id) => publish(audience.participant(id), "room:added", { room: await roomView(roomId, id) })));
   return roomView(roomId, actor.participantId);
 }

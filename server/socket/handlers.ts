@@ -1,11 +1,14 @@
 // Socket events: validate, call one service, ack. No rules live here.
 import type { Socket } from "socket.io";
-import type { z } from "zod";
+import { z } from "zod";
 import {
+  deliveryAckInput,
   deleteMessageInput,
   editMessageInput,
   markReadInput,
+  receiptInput,
   sendMessageInput,
+  setDeliveryModeInput,
   syncInput,
   typingInput,
   type Ack,
@@ -15,6 +18,7 @@ import {
 import { AppError, toErrorShape } from "../errors";
 import type { Actor } from "../policies";
 import * as messages from "../services/messages";
+import * as delivery from "../services/delivery";
 import { announceTyping } from "../services/typing";
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
@@ -46,7 +50,7 @@ function request<S extends z.ZodType, R>(
   };
 }
 
-const KNOWN = new Set(["message:send", "message:edit", "message:delete", "room:sync", "room:read", "room:typing"]);
+const noInput = z.union([z.strictObject({}), z.undefined()]);
 
 export function registerHandlers(socket: AppSocket): void {
   // Socket.IO's typed `on` cannot express "any payload, validated later"; handlers take unknown.
@@ -57,9 +61,14 @@ export function registerHandlers(socket: AppSocket): void {
   on("room:sync", request(socket, "room:sync", syncInput, messages.sync));
   on("room:read", request(socket, "room:read", markReadInput, messages.markRead));
   on("room:typing", request(socket, "room:typing", typingInput, announceTyping));
+  on("room:list", request(socket, "room:list", noInput, (actor) => delivery.memberships(actor)));
+  on("room:mode", request(socket, "room:mode", setDeliveryModeInput, delivery.setDeliveryMode));
+  on("delivery:ack", request(socket, "delivery:ack", deliveryAckInput, delivery.ackDelivery));
+  on("message:receipt", request(socket, "message:receipt", receiptInput, delivery.recordReceipt));
 
+  const known = new Set(socket.eventNames());
   socket.onAny((event: unknown, ...args: unknown[]) => {
-    if (typeof event === "string" && KNOWN.has(event)) return;
+    if (typeof event === "string" && known.has(event)) return;
     const error = new AppError("UNKNOWN_EVENT", `Unknown event: ${String(event).slice(0, 64)}`).toShape();
     const ack = args.at(-1);
     if (typeof ack === "function") ack({ ok: false, error });

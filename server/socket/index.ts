@@ -1,69 +1,108 @@
 // The Socket.IO server: one protocol for browsers and agents. A browser authenticates with its
-// session cookie; agents (API keys) join through the same middleware in a later protocol step.
+// session cookie, an agent with its API key; both then use the same events and services.
 import type { Server as HttpServer } from "node:http";
-import { Server } from "socket.io";
-import { PROTOCOL_VERSION, SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from "../../sdk/contract";
-import { accountIdFromCookies } from "../auth/session";
+import { Server, type Socket } from "socket.io";
+import {
+  PROTOCOL_VERSION,
+  SOCKET_PATH,
+  type ClientToServerEvents,
+  type ReplayPage,
+  type ServerToClientEvents,
+} from "../../sdk/contract";
+import { authenticateHandshake } from "../auth/handshake";
 import { getDb } from "../db";
-import { AppError } from "../errors";
+import { AppError, toErrorShape } from "../errors";
 import type { Actor } from "../policies";
 import { participantSelect, presentParticipant } from "../presenters/participant";
 import { audience, bindRealtime } from "../realtime";
 import { connected, disconnected } from "../realtime/presence";
-import { actorForAccount } from "../services/accounts";
+import { useRedisAdapter } from "../realtime/redis";
+import { followsWholeRoom, memberships, replayMissed } from "../services/delivery";
 import { registerHandlers } from "./handlers";
 
 export const MAX_PACKET_BYTES = 256 * 1024;
+const REPLAY_ACK_TIMEOUT_MS = 30_000;
 
-export function attachSocketServer(httpServer: HttpServer, opts: { authSecret: string }) {
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
+
+export async function attachSocketServer(httpServer: HttpServer, opts: { authSecret: string; redisUrl?: string }) {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
     path: SOCKET_PATH,
     maxHttpBufferSize: MAX_PACKET_BYTES,
     // Other upgrade requests (Next.js's dev reload) belong to someone else: leave them alone.
     destroyUpgrade: false,
     serveClient: false,
-    connectionStateRecovery: undefined,
   });
 
   io.use(async (socket, next) => {
-    const requested = (socket.handshake.auth as { protocol?: unknown } | undefined)?.protocol;
-    if (requested !== undefined && requested !== PROTOCOL_VERSION) {
-      return next(authError("PROTOCOL_UNSUPPORTED", `This server speaks protocol ${PROTOCOL_VERSION}`));
+    const auth = (socket.handshake.auth ?? {}) as Record<string, unknown>;
+    if (auth.protocol !== undefined && auth.protocol !== PROTOCOL_VERSION) {
+      return next(refusal(new AppError("PROTOCOL_UNSUPPORTED", `This server speaks protocol ${PROTOCOL_VERSION}`)));
     }
     try {
-      const accountId = await accountIdFromCookies(socket.handshake.headers.cookie, opts.authSecret);
-      const actor = accountId ? await actorForAccount(accountId) : null;
-      if (!actor) return next(authError("UNAUTHENTICATED", "Sign in first"));
+      const { actor, keyId } = await authenticateHandshake(auth, socket.handshake.headers.cookie, opts.authSecret);
       socket.data.actor = actor;
       socket.data.participantId = actor.participantId;
+      socket.data.keyId = keyId;
       next();
-    } catch {
-      next(authError("UNAVAILABLE", "Could not check credentials; retry"));
+    } catch (error) {
+      next(refusal(error instanceof AppError ? error : new AppError("UNAVAILABLE", "Could not check credentials; retry")));
     }
   });
 
-  io.on("connection", async (socket) => {
-    const actor = socket.data.actor as Actor;
+  io.on("connection", (socket) => {
     registerHandlers(socket);
-    const rooms = await getDb().roomMember.findMany({ where: { participantId: actor.participantId }, select: { roomId: true } });
-    socket.join([
-      audience.participant(actor.participantId),
-      audience.workspace(actor.workspaceId),
-      ...rooms.map((r) => audience.room(r.roomId)),
-    ]);
-    connected(actor.participantId, actor.workspaceId);
-    socket.on("disconnect", () => disconnected(actor.participantId, actor.workspaceId));
-    const me = await getDb().participant.findUniqueOrThrow({ where: { id: actor.participantId }, select: participantSelect });
-    socket.emit("session:ready", { protocol: PROTOCOL_VERSION, participant: presentParticipant(me), workspaceId: actor.workspaceId });
+    void welcome(socket).catch((error) => {
+      socket.emit("error", { ...toErrorShape(error), event: "session:ready" });
+      socket.disconnect(true);
+    });
   });
 
+  const closeRedis = opts.redisUrl ? await useRedisAdapter(io, opts.redisUrl) : async () => {};
   bindRealtime(io);
-  return io;
+  return {
+    io,
+    async close() {
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await closeRedis();
+    },
+  };
+}
+
+/** Subscribes the socket to its audiences, says hello, then replays what an agent missed. */
+async function welcome(socket: AppSocket): Promise<void> {
+  const actor = socket.data.actor as Actor;
+  const rooms = await memberships(actor);
+  socket.join([
+    audience.participant(actor.participantId),
+    audience.workspace(actor.workspaceId),
+    ...rooms.filter((m) => followsWholeRoom(actor.kind, m.deliveryMode)).map((m) => audience.room(m.room.id)),
+  ]);
+  connected(actor.participantId, actor.workspaceId);
+  socket.on("disconnect", () => disconnected(actor.participantId, actor.workspaceId));
+  const db = getDb();
+  const me = await db.participant.update({
+    where: { id: actor.participantId },
+    data: { lastSeenAt: new Date() },
+    select: participantSelect,
+  });
+  socket.emit("session:ready", { protocol: PROTOCOL_VERSION, participant: presentParticipant(me), workspaceId: actor.workspaceId, rooms });
+  if (actor.kind === "agent") await replayMissed(actor, (page) => sendPage(socket, page));
+}
+
+async function sendPage(socket: AppSocket, page: ReplayPage): Promise<boolean> {
+  if (!socket.connected) return false;
+  try {
+    await socket.timeout(REPLAY_ACK_TIMEOUT_MS).emitWithAck("room:replay", page);
+    return true;
+  } catch {
+    return false; // no ack in time, or disconnected: the cursor stays, the next connection resumes
+  }
 }
 
 /** Handshake refusals carry the same { code, message, retryable } as acks, in `err.data`. */
-function authError(code: "UNAUTHENTICATED" | "UNAVAILABLE" | "PROTOCOL_UNSUPPORTED", message: string): Error {
-  const error = new Error(message) as Error & { data: unknown };
-  error.data = new AppError(code, message).toShape();
-  return error;
+function refusal(error: AppError): Error {
+  const wrapped = new Error(error.message) as Error & { data: unknown };
+  wrapped.data = error.toShape();
+  return wrapped;
 }

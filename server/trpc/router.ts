@@ -1,4 +1,5 @@
 import { router } from "./init";
+import { agentsRouter } from "./routers/agents";
 import { messagesRouter } from "./routers/messages";
 import { roomsRouter } from "./routers/rooms";
 import { workspaceRouter } from "./routers/workspace";
@@ -7,6 +8,7 @@ export const appRouter = router({
   workspace: workspaceRouter,
   rooms: roomsRouter,
   messages: messagesRouter,
+  agents: agentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -256,3 +256,31 @@ export async function errorCode(promise: Promise<unknown>): Promise<string> {
   }
   throw new Error("expected the call to fail");
 }
+
+/** A person creates an agent they own; returns its id and API key. */
+export async function createAgent(owner: Person, handle: string, extra: { framework?: string; capabilities?: string[] } = {}) {
+  const { agent, apiKey } = await owner.api.agents.create.mutate({
+    handle,
+    displayName: handle[0].toUpperCase() + handle.slice(1),
+    description: `${handle} for tests`,
+    framework: extra.framework ?? "script",
+    capabilities: extra.capabilities ?? [],
+  });
+  return { id: agent.id, apiKey, agent };
+}
+
+/** Connects a raw socket with an API key (no SDK), for protocol-level tests. */
+export async function openAgentSocket(baseUrl: string, apiKey: string, auth: Record<string, unknown> = {}): Promise<ClientSocket> {
+  const socket: ClientSocket = connect(baseUrl, {
+    path: "/socket.io",
+    transports: ["websocket"],
+    reconnection: false,
+    auth: { apiKey, protocol: 1, ...auth },
+  });
+  openSockets.add(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once("session:ready", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  return socket;
+}

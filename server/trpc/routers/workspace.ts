@@ -1,20 +1,16 @@
 import { z } from "zod";
+import { handleSchema } from "../../../sdk/contract";
 import * as accounts from "../../services/accounts";
 import * as invites from "../../services/invites";
 import * as workspaces from "../../services/workspaces";
 import { authedProcedure, publicProcedure, router } from "../init";
 
-const handle = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^[a-z0-9][a-z0-9_-]{1,38}$/, "2-39 lower-case letters, digits, - and _");
 
 export const signUpInput = z.strictObject({
   email: z.string().trim().email().max(254),
   password: z.string().min(8, "at least 8 characters").max(200),
   displayName: z.string().trim().min(1).max(80),
-  handle,
+  handle: handleSchema,
   workspaceName: z.string().trim().min(1).max(80).optional(),
   inviteToken: z.string().min(1).max(200).optional(),
 });

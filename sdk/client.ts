@@ -1,0 +1,378 @@
+// The Switchboard agent client. Connect with an API key, receive each message of your rooms exactly
+// once and in order (per room), send with safe retries, and report what you did with a message.
+//
+//   const agent = new SwitchboardClient({ url, apiKey });
+//   agent.onMessage(async (m) => { if (m.body.includes("ping")) await agent.reply(m, "pong"); });
+//   await agent.connect();
+//
+// How "exactly once, in order" holds: every message carries its room's seq. The client keeps a
+// cursor per room (the last seq its handler finished) in a CursorStore, and a room's messages go
+// through one queue: anything at or below the cursor is a duplicate and is dropped; a jump past the
+// next seq is a gap, filled with `room:sync` before going on. The server's own cursor (moved by
+// `delivery:ack`) lets an agent with no local state resume where the server saw it stop.
+import { randomUUID } from "node:crypto";
+import { io, type Socket } from "socket.io-client";
+import {
+  PROTOCOL_VERSION,
+  SOCKET_PATH,
+  type Ack,
+  type AgentView,
+  type ClientToServerEvents,
+  type DeliveryMode,
+  type ErrorShape,
+  type MembershipView,
+  type MessageView,
+  type ParticipantView,
+  type ReceiptView,
+  type ReplayPage,
+  type ServerToClientEvents,
+} from "./contract";
+import { MemoryCursorStore, type CursorStore } from "./cursors";
+
+export interface ClientOptions {
+  /** The server's base URL, e.g. http://127.0.0.1:3000 */
+  url: string;
+  apiKey: string;
+  /** Where cursors are kept; defaults to memory (resume from the server's cursor after a restart). */
+  cursors?: CursorStore;
+  /** Hand the agent's own messages to onMessage too (default false; they still move the cursor). */
+  includeOwn?: boolean;
+  /** Send processing/processed/failed receipts around the handler for messages addressed to the agent (default true). */
+  autoReceipts?: boolean;
+  /** Per-attempt ack timeout for sends and requests (default 10 s). */
+  requestTimeoutMs?: number;
+  /** Attempts for a send before it fails (default 8). */
+  sendAttempts?: number;
+  reconnectDelayMs?: { min: number; max: number };
+}
+
+export interface MessageContext {
+  /** The room as the agent is a member of it (kind, title, delivery mode). */
+  membership: MembershipView | undefined;
+  /** True when the message mentions the agent, or is in a dm or group with it. */
+  addressed: boolean;
+  /** True when delivered by replay after a (re)connect rather than live. */
+  replayed: boolean;
+}
+
+export type MessageHandler = (message: MessageView, ctx: MessageContext) => unknown;
+
+export class SwitchboardError extends Error {
+  readonly code: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  constructor(shape: ErrorShape) {
+    super(shape.message);
+    this.name = "SwitchboardError";
+    this.code = shape.code;
+    this.retryable = shape.retryable;
+    this.retryAfterMs = shape.retryAfterMs;
+  }
+}
+
+type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+type Listener<E extends keyof ServerToClientEvents> = ServerToClientEvents[E];
+
+export class SwitchboardClient {
+  readonly options: Required<Omit<ClientOptions, "cursors">>;
+  readonly cursors: CursorStore;
+  me: ParticipantView | null = null;
+  private socket: AgentSocket | null = null;
+  private handlers: MessageHandler[] = [];
+  private readonly rooms = new Map<string, MembershipView>();
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly ackTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  private ready: Promise<void> | null = null;
+  /** Room work waits for the first session:ready: cursors start from the server's until then. */
+  private firstSession!: Promise<void>;
+  private closed = false;
+  private fatal: SwitchboardError | null = null;
+
+  constructor(options: ClientOptions) {
+    this.options = {
+      includeOwn: false,
+      autoReceipts: true,
+      requestTimeoutMs: 10_000,
+      sendAttempts: 8,
+      reconnectDelayMs: { min: 250, max: 10_000 },
+      ...options,
+    };
+    this.cursors = options.cursors ?? new MemoryCursorStore();
+  }
+
+  /** Registers an agent with a person's onboarding token and returns its API key (shown once). */
+  static async register(
+    url: string,
+    input: { onboardingToken: string; handle: string; displayName: string; description?: string; framework?: string; capabilities?: string[] },
+  ): Promise<{ apiKey: string; agent: AgentView; workspaceId: string }> {
+    const res = await fetch(new URL("/api/v1/agents/register", url), {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(input),
+    });
+    const body = (await res.json()) as Ack<{ apiKey: string; agent: AgentView; workspaceId: string }>;
+    if (!body.ok) throw new SwitchboardError(body.error);
+    return body.data;
+  }
+
+  onMessage(handler: MessageHandler): this {
+    this.handlers.push(handler);
+    return this;
+  }
+
+  /** Any other server event: room:added, message:receipt, presence:update, ... */
+  on<E extends keyof ServerToClientEvents>(event: E, listener: Listener<E>): this {
+    this.requireSocket().on(event, listener as never);
+    return this;
+  }
+
+  get connected(): boolean {
+    return this.socket?.connected ?? false;
+  }
+
+  /** Connects and resolves on the first session:ready. Reconnects by itself until close(). */
+  connect(): Promise<ParticipantView> {
+    const socket = this.requireSocket();
+    const first = new Promise<ParticipantView>((resolve, reject) => {
+      socket.once("session:ready", (p) => resolve(p.participant));
+      const onError = (error: Error & { data?: ErrorShape }) => {
+        if (error.data && !error.data.retryable) {
+          socket.off("connect_error", onError);
+          reject(new SwitchboardError(error.data));
+        }
+      };
+      socket.on("connect_error", onError);
+    });
+    socket.connect();
+    return first;
+  }
+
+  private requireSocket(): AgentSocket {
+    if (this.socket) return this.socket;
+    const { min, max } = this.options.reconnectDelayMs;
+    const socket: AgentSocket = io(this.options.url, {
+      path: SOCKET_PATH,
+      transports: ["websocket"],
+      autoConnect: false,
+      auth: { apiKey: this.options.apiKey, protocol: PROTOCOL_VERSION },
+      reconnection: true,
+      reconnectionDelay: min,
+      reconnectionDelayMax: max,
+      randomizationFactor: 0.5, // jitter, so a fleet of agents does not reconnect in lockstep
+    });
+    this.firstSession = new Promise((resolve) => socket.once("session:ready", () => resolve()));
+    socket.on("session:ready", (p) => this.onReady(p.participant, p.rooms));
+    socket.on("room:replay", (page, ack) => {
+      void this.enqueue(page.roomId, () => this.handleReplay(page)).then(() => ack({ ok: true }));
+    });
+    socket.on("message:new", ({ roomId, message }) => void this.enqueue(roomId, () => this.handleLive(message)));
+    socket.on("room:added", ({ room }) => {
+      if (!this.rooms.has(room.id)) {
+        this.rooms.set(room.id, { room, deliveryMode: "mentions", deliveredSeq: 0, readSeq: 0, processedSeq: 0 });
+        void this.refreshRooms();
+      }
+    });
+    socket.on("room:removed", ({ roomId }) => this.rooms.delete(roomId));
+    socket.on("connect_error", (error: Error & { data?: ErrorShape }) => {
+      // A refusal by the server (bad key, suspended) is final; a transport failure is retried by the manager.
+      if (error.data && !error.data.retryable) this.fatal = new SwitchboardError(error.data);
+      else if (error.data) setTimeout(() => !this.closed && socket.connect(), this.backoff(1));
+    });
+    this.socket = socket;
+    return socket;
+  }
+
+  private onReady(me: ParticipantView, rooms: MembershipView[]): void {
+    this.me = me;
+    this.fatal = null;
+    this.rooms.clear();
+    for (const m of rooms) this.rooms.set(m.room.id, m);
+  }
+
+  private async refreshRooms(): Promise<void> {
+    try {
+      for (const m of await this.request("room:list", {})) this.rooms.set(m.room.id, m);
+    } catch {
+      // Next session:ready refreshes them.
+    }
+  }
+
+  private cursor(roomId: string): number {
+    return this.cursors.get(roomId) ?? this.rooms.get(roomId)?.deliveredSeq ?? 0;
+  }
+
+  /** Runs room work one at a time, in arrival order. */
+  private enqueue(roomId: string, work: () => Promise<void>): Promise<void> {
+    const next = (this.queues.get(roomId) ?? this.firstSession).then(work).catch((error: unknown) => {
+      console.error(`switchboard: room ${roomId}:`, error);
+    });
+    this.queues.set(roomId, next);
+    return next;
+  }
+
+  private async handleReplay(page: ReplayPage): Promise<void> {
+    for (const message of page.messages) await this.deliver(message, true);
+    this.advance(page.roomId, page.throughSeq);
+  }
+
+  private async handleLive(message: MessageView): Promise<void> {
+    const cursor = this.cursor(message.roomId);
+    if (message.seq <= cursor) return;
+    const mode = this.rooms.get(message.roomId)?.deliveryMode ?? "mentions";
+    if (message.seq === cursor + 1 && mode === "all") return this.deliver(message, false);
+    // A gap: something between our cursor and this message may be ours. Fill it in order.
+    await this.catchUp(message.roomId);
+    if (message.seq > this.cursor(message.roomId)) await this.deliver(message, false);
+  }
+
+  /** Fetches, in order, what the delivery mode selects after our cursor. */
+  private async catchUp(roomId: string): Promise<void> {
+    for (;;) {
+      const page = await this.request("room:sync", { roomId, afterSeq: this.cursor(roomId), limit: 500, selected: true });
+      for (const message of page.messages) await this.deliver(message, false);
+      this.advance(roomId, page.lastSeq);
+      if (!page.hasMore) return;
+    }
+  }
+
+  private async deliver(message: MessageView, replayed: boolean): Promise<void> {
+    if (message.seq <= this.cursor(message.roomId)) return;
+    const own = message.author.id === this.me?.id;
+    if (!own || this.options.includeOwn) {
+      const membership = this.rooms.get(message.roomId);
+      const addressed = !!this.me && (message.mentions.includes(this.me.id) || (membership !== undefined && membership.room.kind !== "channel"));
+      const receipts = this.options.autoReceipts && addressed && !own && message.kind === "text";
+      if (receipts) this.receipt(message, "processing");
+      try {
+        for (const handler of this.handlers) await handler(message, { membership, addressed, replayed });
+        if (receipts) this.receipt(message, "processed");
+      } catch (error) {
+        if (receipts) this.receipt(message, "failed", error instanceof Error ? error.message : String(error));
+        console.error("switchboard: onMessage handler failed:", error);
+      }
+    }
+    this.advance(message.roomId, message.seq);
+  }
+
+  /** Our cursor moves and is persisted; the server's follows shortly (batched). */
+  private advance(roomId: string, seq: number): void {
+    if (seq <= (this.cursors.get(roomId) ?? -1)) return;
+    this.cursors.set(roomId, seq);
+    this.cursors.flush?.();
+    if (this.ackTimers.has(roomId)) return;
+    this.ackTimers.set(
+      roomId,
+      setTimeout(() => {
+        this.ackTimers.delete(roomId);
+        this.flushAck(roomId);
+      }, 100),
+    );
+  }
+
+  private flushAck(roomId: string): void {
+    const seq = this.cursors.get(roomId);
+    if (seq !== undefined && this.socket?.connected) this.socket.emit("delivery:ack", { roomId, seq });
+  }
+
+  /** Sends a message; retries (same clientMsgId, so never twice) until acked or a final error. */
+  async send(roomId: string, body: string, opts: { threadRootId?: string; clientMsgId?: string } = {}): Promise<MessageView> {
+    const payload = { roomId, body, clientMsgId: opts.clientMsgId ?? randomUUID(), ...(opts.threadRootId ? { threadRootId: opts.threadRootId } : {}) };
+    return this.request("message:send", payload, this.options.sendAttempts);
+  }
+
+  /** Replies in the message's thread (or the thread it belongs to). */
+  reply(message: MessageView, body: string): Promise<MessageView> {
+    return this.send(message.roomId, body, { threadRootId: message.threadRootId ?? message.id });
+  }
+
+  processing(message: MessageView): Promise<ReceiptView> {
+    return this.request("message:receipt", { messageId: message.id, state: "processing" });
+  }
+  processed(message: MessageView): Promise<ReceiptView> {
+    return this.request("message:receipt", { messageId: message.id, state: "processed" });
+  }
+  failed(message: MessageView, reason: string): Promise<ReceiptView> {
+    return this.request("message:receipt", { messageId: message.id, state: "failed", reason: reason.slice(0, 500) });
+  }
+
+  private receipt(message: MessageView, state: ReceiptView["state"], reason?: string): void {
+    const payload = { messageId: message.id, state, ...(reason !== undefined ? { reason: reason.slice(0, 500) } : {}) };
+    this.request("message:receipt", payload, 3).catch(() => {});
+  }
+
+  /** The rooms the agent is in, with its delivery mode and cursors, fresh from the server. */
+  async listRooms(): Promise<MembershipView[]> {
+    await this.refreshRooms();
+    return [...this.rooms.values()];
+  }
+
+  async setDeliveryMode(roomId: string, mode: DeliveryMode): Promise<MembershipView> {
+    const view = await this.request("room:mode", { roomId, mode });
+    this.rooms.set(roomId, view);
+    return view;
+  }
+
+  /** An acked request with retries on timeouts, disconnects and retryable errors. */
+  async request<E extends RequestEvent>(event: E, payload: RequestPayload<E>, attempts = 3): Promise<RequestResult<E>> {
+    const socket = this.requireSocket();
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (this.closed) throw new SwitchboardError({ code: "CLOSED", message: "The client was closed", retryable: false });
+      if (this.fatal) throw this.fatal;
+      try {
+        await this.waitConnected();
+        const timed = socket.timeout(this.options.requestTimeoutMs);
+        const reply = await (timed.emitWithAck as (e: string, p: unknown) => Promise<Ack<RequestResult<E>>>).call(timed, event, payload);
+        if (reply.ok) return reply.data;
+        const error = new SwitchboardError(reply.error);
+        if (!error.retryable) throw error;
+        lastError = error;
+        await sleep(error.retryAfterMs ?? this.backoff(attempt));
+      } catch (error) {
+        if (error instanceof SwitchboardError && !error.retryable) throw error;
+        lastError = error;
+        await sleep(this.backoff(attempt));
+      }
+    }
+    throw lastError instanceof Error ? lastError : new Error(String(lastError));
+  }
+
+  private waitConnected(): Promise<void> {
+    const socket = this.requireSocket();
+    if (socket.connected && this.me) return Promise.resolve();
+    this.ready ??= new Promise<void>((resolve) => {
+      socket.once("session:ready", () => {
+        this.ready = null;
+        resolve();
+      });
+    });
+    return this.ready;
+  }
+
+  private backoff(attempt: number): number {
+    const { min, max } = this.options.reconnectDelayMs;
+    const base = Math.min(max, min * 2 ** (attempt - 1));
+    return base / 2 + Math.random() * (base / 2);
+  }
+
+  /** Waits for queued handlers, sends the last delivery acks, and disconnects. */
+  async close(): Promise<void> {
+    await Promise.all(this.queues.values());
+    for (const [roomId, timer] of this.ackTimers) {
+      clearTimeout(timer);
+      this.flushAck(roomId);
+    }
+    this.ackTimers.clear();
+    this.cursors.flush?.();
+    this.closed = true;
+    await sleep(20); // let the last acks leave
+    this.socket?.disconnect();
+  }
+}
+
+type RequestEvent = "message:send" | "message:receipt" | "room:sync" | "room:list" | "room:mode" | "delivery:ack" | "message:edit" | "message:delete";
+type RequestPayload<E extends RequestEvent> = Parameters<ClientToServerEvents[E]>[0];
+type AckOf<E extends RequestEvent> = NonNullable<Parameters<ClientToServerEvents[E]>[1]>;
+type RequestResult<E extends RequestEvent> = Extract<Parameters<AckOf<E>>[0], { ok: true }>["data"];
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { agentProfileInput, setDeliveryModeInput } from "../../../sdk/contract";
+import * as agents from "../../services/agents";
+import * as delivery from "../../services/delivery";
+import { authedProcedure, router } from "../init";
+
+const agentId = z.strictObject({ agentId: z.string().min(1).max(64) });
+
+export const agentsRouter = router({
+  mine: authedProcedure.query(({ ctx }) => agents.listMyAgents(ctx.actor)),
+  get: authedProcedure.input(agentId).query(({ ctx, input }) => agents.getAgent(ctx.actor, input.agentId)),
+  create: authedProcedure.input(agentProfileInput).mutation(({ ctx, input }) => agents.createAgentWithKey(ctx.actor, input)),
+  rotateKey: authedProcedure.input(agentId).mutation(({ ctx, input }) => agents.rotateKey(ctx.actor, input.agentId)),
+  revokeKey: authedProcedure
+    .input(agentId.extend({ keyId: z.string().min(1).max(64) }))
+    .mutation(({ ctx, input }) => agents.revokeKey(ctx.actor, input.agentId, input.keyId)),
+  createOnboardingToken: authedProcedure
+    .input(
+      z.strictObject({
+        label: z.string().trim().max(80).default(""),
+        expiresInDays: z.number().int().min(1).max(90).default(7),
+        maxUses: z.number().int().min(1).max(1000).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => agents.createOnboardingToken(ctx.actor, input)),
+  /** A member's (or its owner's) delivery mode in a room. */
+  setDeliveryMode: authedProcedure
+    .input(setDeliveryModeInput.extend({ participantId: z.string().min(1).max(64).optional() }))
+    .mutation(({ ctx, input }) => delivery.setDeliveryMode(ctx.actor, input)),
+});
