@@ -4,7 +4,7 @@ import { createAdapter } from "@socket.io/redis-adapter";
 import { createClient } from "redis";
 import type { Io } from "./index";
 
-export async function useRedisAdapter(io: Io, url: string): Promise<() => Promise<void>> {
+export async function attachRedisAdapter(io: Io, url: string): Promise<() => Promise<void>> {
   const pub = createClient({ url });
   const sub = pub.duplicate();
   for (const client of [pub, sub]) client.on("error", (error: unknown) => console.error("redis:", error));

@@ -16,7 +16,7 @@ import type { Actor } from "../policies";
 import { participantSelect, presentParticipant } from "../presenters/participant";
 import { audience, bindRealtime } from "../realtime";
 import { connected, disconnected } from "../realtime/presence";
-import { useRedisAdapter } from "../realtime/redis";
+import { attachRedisAdapter } from "../realtime/redis";
 import { followsWholeRoom, memberships, replayMissed } from "../services/delivery";
 import { registerHandlers } from "./handlers";
 
@@ -58,7 +58,7 @@ export async function attachSocketServer(httpServer: HttpServer, opts: { authSec
     });
   });
 
-  const closeRedis = opts.redisUrl ? await useRedisAdapter(io, opts.redisUrl) : async () => {};
+  const closeRedis = opts.redisUrl ? await attachRedisAdapter(io, opts.redisUrl) : async () => {};
   bindRealtime(io);
   return {
     io,
