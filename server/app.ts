@@ -79,7 +79,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     res.end("Not found");
   });
 
-  const sockets = await attachSocketServer(httpServer, { authSecret: env.AUTH_SECRET, redisUrl: env.REDIS_URL });
+  const sockets = await attachSocketServer(httpServer, {
+    authSecret: env.AUTH_SECRET,
+    redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
+  });
   httpServer.on("upgrade", (req, socket, head) => {
     if ((req.url ?? "").startsWith(`${SOCKET_PATH}/`)) return; // Socket.IO's own listener takes it
     if (pages) return void pages.upgrade(req, socket, head);

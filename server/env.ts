@@ -13,6 +13,8 @@ const schema = z.object({
     .regex(/^(file:|postgres(ql)?:\/\/)/, "must be a file: (SQLite) or postgres:// URL")
     .default("file:./data/switchboard.db"),
   REDIS_URL: z.string().url().optional(),
+  /** Prefix of the Redis channels; processes that should share fan-out use the same one. */
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default("switchboard"),
   AUTH_SECRET: z.string().min(16).optional(),
   AUTH_URL: z.string().url().optional(),
   SEED_DEMO: z

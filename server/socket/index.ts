@@ -25,7 +25,7 @@ const REPLAY_ACK_TIMEOUT_MS = 30_000;
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
-export async function attachSocketServer(httpServer: HttpServer, opts: { authSecret: string; redisUrl?: string }) {
+export async function attachSocketServer(httpServer: HttpServer, opts: { authSecret: string; redis?: { url: string; keyPrefix: string } }) {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
     path: SOCKET_PATH,
     maxHttpBufferSize: MAX_PACKET_BYTES,
@@ -58,7 +58,7 @@ export async function attachSocketServer(httpServer: HttpServer, opts: { authSec
     });
   });
 
-  const closeRedis = opts.redisUrl ? await attachRedisAdapter(io, opts.redisUrl) : async () => {};
+  const closeRedis = opts.redis ? await attachRedisAdapter(io, opts.redis.url, opts.redis.keyPrefix) : async () => {};
   bindRealtime(io);
   return {
     io,

@@ -39,6 +39,7 @@ export interface TestServer {
   url: string;
   dialect: Dialect;
   databaseUrl: string;
+  dataDir: string;
   /** Stops the process (SIGTERM, or SIGKILL with `hard`) without dropping the database. */
   stop(hard?: boolean): Promise<void>;
   /** Starts a process again on the same database. */
@@ -48,10 +49,19 @@ export interface TestServer {
   output(): string;
 }
 
-export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<TestServer> {
-  const dir = mkdtempSync(path.join(tmpdir(), "switchboard-it-"));
+/**
+ * Starts a server process. With `peerOf`, a second process on the same database (for several-process
+ * tests); disposing a peer leaves the database to its owner.
+ */
+export async function startTestServer(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  opts: { peerOf?: TestServer } = {},
+): Promise<TestServer> {
+  const owner = !opts.peerOf;
+  const dir = opts.peerOf?.dataDir ?? mkdtempSync(path.join(tmpdir(), "switchboard-it-"));
   const schema = `it_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const databaseUrl = dialect === "sqlite" ? `file:${path.join(dir, "db.sqlite")}` : withSchema(PG_URL, schema);
+  const databaseUrl = opts.peerOf?.databaseUrl ?? (dialect === "sqlite" ? `file:${path.join(dir, "db.sqlite")}` : withSchema(PG_URL, schema));
   let child: ChildProcess | null = null;
   let log = "";
   let url = "";
@@ -105,6 +115,7 @@ export async function startTestServer(dialect: Dialect, env: Record<string, stri
   const server: TestServer = {
     dialect,
     databaseUrl,
+    dataDir: dir,
     get url() {
       return url;
     },
@@ -115,6 +126,7 @@ export async function startTestServer(dialect: Dialect, env: Record<string, stri
     },
     async dispose() {
       await stop();
+      if (!owner) return;
       if (dialect === "postgresql") {
         const client = new pg.Client({ connectionString: PG_URL });
         await client.connect();
@@ -182,11 +194,17 @@ export async function signUpPerson(server: TestServer, opts: { handle?: string; 
 
 /** The account id for an email, read from the server's own database (tests only). */
 async function accountIdFor(server: TestServer, email: string): Promise<string> {
+  const rows = await queryDb<{ id: string }>(server, `SELECT id FROM "Account" WHERE email = $1`, [email]);
+  return rows[0].id;
+}
+
+/** Reads the server's database directly, to check what was stored. `$1`-style parameters. */
+export async function queryDb<T>(server: TestServer, sql: string, params: unknown[] = []): Promise<T[]> {
   if (server.dialect === "sqlite") {
     const { default: Database } = await import("better-sqlite3");
     const db = new Database(server.databaseUrl.slice("file:".length), { readonly: true });
     try {
-      return (db.prepare("SELECT id FROM Account WHERE email = ?").get(email) as { id: string }).id;
+      return db.prepare(sql.replace(/\$\d+/g, "?")).all(...params) as T[];
     } finally {
       db.close();
     }
@@ -194,11 +212,10 @@ async function accountIdFor(server: TestServer, email: string): Promise<string> 
   const u = new URL(server.databaseUrl);
   const schema = u.searchParams.get("schema")!;
   u.searchParams.delete("schema");
-  const client = new pg.Client({ connectionString: u.toString() });
+  const client = new pg.Client({ connectionString: u.toString(), options: `-c search_path="${schema}"` });
   await client.connect();
   try {
-    const { rows } = await client.query(`SELECT id FROM "${schema}"."Account" WHERE email = $1`, [email]);
-    return rows[0].id as string;
+    return (await client.query(sql, params)).rows as T[];
   } finally {
     await client.end();
   }

@@ -1,0 +1,238 @@
+// Continuity with real processes: agents killed and restarted, the server killed under load, and two
+// server processes sharing fan-out through Redis.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SwitchboardClient, type MessageView } from "../../sdk";
+import {
+  closeSockets,
+  collect,
+  createAgent,
+  dialects,
+  openSocket,
+  queryDb,
+  signUpPerson,
+  startTestServer,
+  waitFor,
+  type Person,
+  type TestServer,
+} from "./harness";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const work = mkdtempSync(path.join(tmpdir(), "switchboard-continuity-"));
+const children = new Set<ChildProcess>();
+
+function startAgent(server: TestServer, apiKey: string, files: { log: string; cursors?: string }, delayMs = 0): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "tests/integration/fixtures/recording-agent.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      SWITCHBOARD_URL: server.url,
+      SWITCHBOARD_API_KEY: apiKey,
+      LOG_FILE: files.log,
+      CURSOR_FILE: files.cursors ?? "",
+      HANDLER_DELAY_MS: String(delayMs),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  let out = "";
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (c: Buffer) => {
+      out += c.toString();
+      if (out.includes("agent ready")) resolve(child);
+    });
+    child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+    child.once("exit", (code) => reject(new Error(`agent exited (${code}): ${out}`)));
+  });
+}
+
+async function kill(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill(signal);
+  await exited;
+  children.delete(child);
+}
+
+/** The log's entries as "seq body", in the order the handler saw them. */
+function logged(file: string): { seq: number; body: string }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [, seq, ...body] = line.split(" ");
+      return { seq: Number(seq), body: body.join(" ") };
+    });
+}
+
+afterAll(async () => {
+  await Promise.all([...children].map((c) => kill(c)));
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe.each(dialects)("continuity on %s", (dialect) => {
+  let server: TestServer;
+  let ana: Person;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    ana = await signUpPerson(server, { handle: "ana" });
+  });
+  afterEach(() => closeSockets());
+  afterAll(() => server.dispose());
+
+  async function roomWithAgent(name: string, handle: string) {
+    const agent = await createAgent(ana, handle);
+    const room = await ana.api.rooms.createChannel.mutate({ name, visibility: "private", memberIds: [agent.id] });
+    await ana.api.agents.setDeliveryMode.mutate({ roomId: room.id, mode: "all", participantId: agent.id });
+    return { agent, room };
+  }
+
+  it("an agent killed mid-stream and restarted with its cursor file gets every message exactly once, in order", async () => {
+    const { agent, room } = await roomWithAgent(`crash-${dialect}`, "crashy");
+    const files = { log: path.join(work, `crash-${dialect}.log`), cursors: path.join(work, `crash-${dialect}.json`) };
+    let child = await startAgent(server, agent.apiKey, files, 3);
+    const socket = await ana.socket();
+    const sent: number[] = [];
+    const sendSome = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const ack = (await socket.timeout(10_000).emitWithAck("message:send", { roomId: room.id, body: `m${sent.length}`, clientMsgId: randomUUID() })) as { ok: boolean; data: MessageView };
+        sent.push(ack.data.seq);
+      }
+    };
+    const sending = sendSome(150);
+    await waitFor(() => logged(files.log).length >= 40, 20_000, "agent progress");
+    await kill(child); // mid-stream, mid-handler most likely
+    await sending;
+    await sendSome(30); // while it is down
+    child = await startAgent(server, agent.apiKey, files, 0);
+    await waitFor(() => logged(files.log).length >= sent.length, 20_000, "agent catch-up");
+    await new Promise((r) => setTimeout(r, 300)); // nothing more arrives
+    expect(logged(files.log).map((e) => e.seq)).toEqual(sent);
+    await kill(child, "SIGTERM");
+  });
+
+  it("an agent restarted with no local state resumes from its server cursor", async () => {
+    const { agent, room } = await roomWithAgent(`stateless-${dialect}`, "amnesiac");
+    const log = path.join(work, `stateless-${dialect}.log`);
+    const send = (body: string) => ana.api.messages.send.mutate({ roomId: room.id, body, clientMsgId: randomUUID() });
+    let child = await startAgent(server, agent.apiKey, { log });
+    for (let i = 0; i < 20; i++) await send(`before ${i}`);
+    await waitFor(() => logged(log).length === 20, 10_000, "first run");
+    await kill(child, "SIGTERM"); // a clean stop acks its cursor to the server
+    for (let i = 0; i < 20; i++) await send(`after ${i}`);
+    child = await startAgent(server, agent.apiKey, { log });
+    await waitFor(() => logged(log).length >= 40, 10_000, "replay from the server cursor");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(logged(log).map((e) => e.body)).toEqual([...Array.from({ length: 20 }, (_, i) => `before ${i}`), ...Array.from({ length: 20 }, (_, i) => `after ${i}`)]);
+
+    // Killed hard, it may not have acked its last messages: the replay starts right after the
+    // server's cursor, so what it sees again is exactly what the server had not been told.
+    for (let i = 0; i < 10; i++) await send(`burst ${i}`);
+    await waitFor(() => logged(log).length >= 50, 10_000, "burst");
+    await kill(child);
+    const [{ deliveredSeq }] = await queryDb<{ deliveredSeq: number }>(
+      server,
+      `SELECT "deliveredSeq" FROM "RoomMember" WHERE "roomId" = $1 AND "participantId" = $2`,
+      [room.id, agent.id],
+    );
+    const before = logged(log).length;
+    child = await startAgent(server, agent.apiKey, { log });
+    await send("after the crash");
+    await waitFor(() => logged(log).some((e) => e.body === "after the crash"), 10_000, "after crash");
+    const replayed = logged(log).slice(before);
+    const all = await ana.api.messages.sync.query({ roomId: room.id, afterSeq: deliveredSeq, limit: 100 });
+    expect(replayed.map((e) => e.body)).toEqual(all.messages.filter((m) => m.kind === "text").map((m) => m.body));
+    await kill(child, "SIGTERM");
+  });
+
+  it("loses no acked message and duplicates none when the server is killed under load", async () => {
+    const { agent: receiver, room } = await roomWithAgent(`sigkill-${dialect}`, "steady");
+    const sender = await createAgent(ana, "firehose");
+    await ana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [sender.id] });
+    const files = { log: path.join(work, `sigkill-${dialect}.log`), cursors: path.join(work, `sigkill-${dialect}.json`) };
+    const child = await startAgent(server, receiver.apiKey, files);
+    const client = new SwitchboardClient({ url: server.url, apiKey: sender.apiKey, sendAttempts: 60, reconnectDelayMs: { min: 100, max: 1000 }, requestTimeoutMs: 3000 });
+    await client.connect();
+
+    const acked: MessageView[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < 200) {
+        const i = next++;
+        acked.push(await client.send(room.id, `load ${i}`));
+      }
+    };
+    const load = Promise.all(Array.from({ length: 4 }, worker));
+    await waitFor(() => acked.length >= 60, 30_000, "load underway");
+    await server.stop(true); // SIGKILL
+    await new Promise((r) => setTimeout(r, 300));
+    await server.restart();
+    await load;
+    await client.close();
+
+    const stored = await queryDb<{ n: number }>(server, `SELECT COUNT(*) AS n FROM "Message" WHERE "roomId" = $1 AND "kind" = 'text'`, [room.id]);
+    expect(Number(stored[0].n)).toBe(200);
+    expect(new Set(acked.map((m) => m.id)).size).toBe(200);
+    await waitFor(() => logged(files.log).length >= 200, 30_000, "receiver caught up");
+    await new Promise((r) => setTimeout(r, 300));
+    const seen = logged(files.log).map((e) => e.seq);
+    expect(seen).toEqual([...acked.map((m) => m.seq)].sort((a, b) => a - b));
+    await kill(child, "SIGTERM");
+  });
+});
+
+describe.runIf(dialects.includes("postgresql"))("two server processes with Redis", () => {
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    const redis = { REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: `sb-test-${randomUUID()}` };
+    a = await startTestServer("postgresql", redis);
+    b = await startTestServer("postgresql", redis, { peerOf: a });
+  });
+  afterAll(async () => {
+    closeSockets();
+    await b.dispose();
+    await a.dispose();
+  });
+
+  it("delivers a sender's messages on one process to receivers on both, in the same order", async () => {
+    const ana = await signUpPerson(a, { handle: "ana" });
+    const ben = await signUpPerson(b, { handle: "ben", inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
+    const agent = await createAgent(ana, "twin");
+    const room = await ana.api.rooms.createChannel.mutate({ name: "shared", visibility: "private", memberIds: [ben.participantId, agent.id] });
+    await ana.api.agents.setDeliveryMode.mutate({ roomId: room.id, mode: "all", participantId: agent.id });
+
+    const onA = collect(await ana.socket(), "message:new");
+    const benOnB = await openSocket(b.url, ben.cookie);
+    const onB = collect(benOnB, "message:new");
+    const agentOnB = new SwitchboardClient({ url: b.url, apiKey: agent.apiKey });
+    const agentSeen: number[] = [];
+    agentOnB.onMessage((m) => void (m.kind === "text" && agentSeen.push(m.seq)));
+    await agentOnB.connect();
+
+    const sender = await ana.socket();
+    const seqs: number[] = [];
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, w) => {
+        for (let i = 0; i < 25; i++) {
+          const ack = (await sender.timeout(10_000).emitWithAck("message:send", { roomId: room.id, body: `w${w}-${i}`, clientMsgId: randomUUID() })) as { data: MessageView };
+          seqs.push(ack.data.seq);
+        }
+      }),
+    );
+    seqs.sort((x, y) => x - y);
+    const texts = (events: typeof onA) => events.filter((e) => e.message.kind === "text").map((e) => e.seq);
+    await waitFor(() => texts(onA).length === 100 && texts(onB).length === 100 && agentSeen.length === 100, 20_000, "fan-out on both processes");
+    expect(texts(onB).sort((x, y) => x - y)).toEqual(seqs);
+    expect(texts(onA).sort((x, y) => x - y)).toEqual(seqs);
+    expect(agentSeen).toEqual(seqs); // the SDK hands them over in seq order
+    await agentOnB.close();
+  });
+});
