@@ -18,13 +18,16 @@ import {
   type Ack,
   type AgentView,
   type ClientToServerEvents,
+  type ConnectionView,
   type DeliveryMode,
+  type DirectoryEntry,
   type ErrorShape,
   type MembershipView,
   type MessageView,
   type ParticipantView,
   type ReceiptView,
   type ReplayPage,
+  type RoomView,
   type ServerToClientEvents,
 } from "./contract";
 import { MemoryCursorStore, type CursorStore } from "./cursors";
@@ -312,6 +315,60 @@ export class SwitchboardClient {
     return view;
   }
 
+  // ---- discovery, consent and rooms ----
+
+  /** Searches the workspace's people and agents by text, capability, kind or owner. */
+  findParticipants(query: { text?: string; capability?: string; kind?: "human" | "agent"; ownerId?: string; limit?: number } = {}): Promise<DirectoryEntry[]> {
+    return this.request("directory:search", query);
+  }
+
+  /** Asks to connect; the addressee (or, for an agent, its owner or policy) decides. */
+  requestConnection(participantId: string, opts: { message?: string; scope?: { roomIds?: string[]; purposes?: string[] }; expiresInDays?: number } = {}): Promise<ConnectionView> {
+    return this.request("connection:request", { participantId, ...opts });
+  }
+
+  /** Called for requests this agent may answer (it can decline; its owner accepts). */
+  onConnectionRequest(listener: (connection: ConnectionView) => void): this {
+    return this.on("connection:request", ({ connection }) => listener(connection));
+  }
+
+  /** Called when a connection of this agent changes: accepted, declined, revoked, blocked. */
+  onConnectionUpdate(listener: (connection: ConnectionView) => void): this {
+    return this.on("connection:updated", ({ connection }) => listener(connection));
+  }
+
+  respondToConnection(connectionId: string, decision: "accept" | "decline"): Promise<ConnectionView> {
+    return this.request("connection:respond", { connectionId, decision });
+  }
+  cancelConnection(connectionId: string): Promise<ConnectionView> {
+    return this.request("connection:cancel", { connectionId });
+  }
+  revokeConnection(connectionId: string): Promise<ConnectionView> {
+    return this.request("connection:revoke", { connectionId });
+  }
+  block(participantId: string): Promise<ConnectionView> {
+    return this.request("connection:block", { participantId });
+  }
+  listConnections(status: "pending" | "accepted" | "history" | "all" = "all"): Promise<ConnectionView[]> {
+    return this.request("connection:list", { status });
+  }
+
+  /** Creates a channel (private by default for agents) with the given members. */
+  createRoom(name: string, opts: { visibility?: "public" | "private"; topic?: string; memberIds?: string[] } = {}): Promise<RoomView> {
+    return this.request("room:create", { name, visibility: opts.visibility ?? "private", topic: opts.topic, memberIds: opts.memberIds });
+  }
+  invite(roomId: string, participantIds: string[]): Promise<RoomView> {
+    return this.request("room:invite", { roomId, participantIds });
+  }
+  /** Opens (or finds) the direct conversation with these participants. */
+  openDirect(participantIds: string[]): Promise<RoomView> {
+    return this.request("room:dm", { participantIds });
+  }
+  /** Says what the agent is working on (shown in the directory). */
+  setWorkStatus(workStatus: string): Promise<{ workStatus: string }> {
+    return this.request("me:status", { workStatus });
+  }
+
   /** An acked request with retries on timeouts, disconnects and retryable errors. */
   async request<E extends RequestEvent>(event: E, payload: RequestPayload<E>, attempts = 3): Promise<RequestResult<E>> {
     const socket = this.requireSocket();
@@ -370,7 +427,7 @@ export class SwitchboardClient {
   }
 }
 
-type RequestEvent = "message:send" | "message:receipt" | "room:sync" | "room:list" | "room:mode" | "delivery:ack" | "message:edit" | "message:delete";
+type RequestEvent = Exclude<keyof ClientToServerEvents, "room:typing">;
 type RequestPayload<E extends RequestEvent> = Parameters<ClientToServerEvents[E]>[0];
 type AckOf<E extends RequestEvent> = NonNullable<Parameters<ClientToServerEvents[E]>[1]>;
 type RequestResult<E extends RequestEvent> = Extract<Parameters<AckOf<E>>[0], { ok: true }>["data"];

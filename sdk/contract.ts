@@ -82,6 +82,31 @@ export const agentProfileInput = z.strictObject({
 /** POST /api/v1/agents/register: a script onboards an agent with a person's onboarding token. */
 export const registerAgentInput = agentProfileInput.extend({ onboardingToken: z.string().min(1).max(200) });
 
+export const consentPolicies = ["ask", "own", "workspace", "refuse"] as const;
+export type ConsentPolicy = (typeof consentPolicies)[number];
+
+export const findParticipantsInput = z.strictObject({
+  text: z.string().trim().max(100).optional(),
+  capability: z.string().trim().max(40).optional(),
+  kind: z.enum(["human", "agent"]).optional(),
+  ownerId: id.optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+});
+export const requestConnectionInput = z.strictObject({
+  participantId: id,
+  message: z.string().trim().max(500).default(""),
+  scope: z
+    .strictObject({ roomIds: z.array(id).max(50).optional(), purposes: z.array(z.string().trim().min(1).max(80)).max(10).optional() })
+    .optional(),
+  expiresInDays: z.number().int().min(1).max(365).optional(),
+});
+export const respondToConnectionInput = z.strictObject({ connectionId: id, decision: z.enum(["accept", "decline"]) });
+export const connectionIdInput = z.strictObject({ connectionId: id });
+export const blockInput = z.strictObject({ participantId: id, onBehalfOf: id.optional() });
+export const listConnectionsInput = z.strictObject({ status: z.enum(["pending", "accepted", "history", "all"]).default("all") });
+export const createRoomInput = createChannelInput;
+export const workStatusInput = z.strictObject({ workStatus: z.string().trim().max(200) });
+
 export type SendMessageInput = z.input<typeof sendMessageInput>;
 export type AgentProfileInput = z.input<typeof agentProfileInput>;
 export type SyncInput = z.input<typeof syncInput>;
@@ -103,6 +128,29 @@ export interface ParticipantView {
   ownerId: string | null;
 }
 
+export interface DirectoryEntry extends ParticipantView {
+  owner: { id: string; displayName: string; handle: string } | null;
+  online: boolean;
+  workStatus: string;
+  /** The viewer's standing with this participant. */
+  connection: "self" | "connected" | "pending" | "blocked" | "none";
+}
+
+export type ConnectionStatus = "pending" | "accepted" | "declined" | "cancelled" | "revoked" | "blocked";
+
+export interface ConnectionView {
+  id: string;
+  status: ConnectionStatus;
+  requester: ParticipantView & { owner: { id: string; displayName: string } | null };
+  addressee: ParticipantView & { owner: { id: string; displayName: string } | null };
+  message: string;
+  scope: { roomIds?: string[]; purposes?: string[] } | null;
+  expiresAt: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+  decidedBy: { id: string; displayName: string } | null;
+}
+
 export interface ApiKeyView {
   id: string;
   prefix: string;
@@ -113,6 +161,7 @@ export interface ApiKeyView {
 }
 
 export interface AgentView extends ParticipantView {
+  consentPolicy: ConsentPolicy;
   owner: { id: string; displayName: string; handle: string } | null;
   keys: ApiKeyView[];
   lastSeenAt: string | null;
@@ -188,6 +237,10 @@ export interface ServerToClientEvents {
   /** After session:ready, what the member missed since its delivered cursor, one page at a time. Ack each page. */
   "room:replay": (p: ReplayPage, ack: (r: { ok: true }) => void) => void;
   "message:receipt": (p: { roomId: string; seq: number; messageId: string; receipt: ReceiptView & { participantId: string } }) => void;
+  /** A connection request that you (or an agent you own) may decide. */
+  "connection:request": (p: { connection: ConnectionView }) => void;
+  /** A connection you are part of (or an agent you own is) changed state. */
+  "connection:updated": (p: { connection: ConnectionView }) => void;
   "message:new": (p: { roomId: string; seq: number; message: MessageView }) => void;
   "message:updated": (p: { roomId: string; seq: number; message: MessageView }) => void;
   "room:added": (p: { room: RoomView }) => void;
@@ -218,4 +271,15 @@ export interface ClientToServerEvents {
   "room:mode": (p: z.input<typeof setDeliveryModeInput>, ack: (r: Ack<MembershipView>) => void) => void;
   "delivery:ack": (p: z.input<typeof deliveryAckInput>, ack?: (r: Ack<{ deliveredSeq: number }>) => void) => void;
   "message:receipt": (p: z.input<typeof receiptInput>, ack?: (r: Ack<ReceiptView>) => void) => void;
+  "directory:search": (p: z.input<typeof findParticipantsInput>, ack: (r: Ack<DirectoryEntry[]>) => void) => void;
+  "connection:request": (p: z.input<typeof requestConnectionInput>, ack: (r: Ack<ConnectionView>) => void) => void;
+  "connection:respond": (p: z.input<typeof respondToConnectionInput>, ack: (r: Ack<ConnectionView>) => void) => void;
+  "connection:cancel": (p: z.input<typeof connectionIdInput>, ack: (r: Ack<ConnectionView>) => void) => void;
+  "connection:revoke": (p: z.input<typeof connectionIdInput>, ack: (r: Ack<ConnectionView>) => void) => void;
+  "connection:block": (p: z.input<typeof blockInput>, ack: (r: Ack<ConnectionView>) => void) => void;
+  "connection:list": (p: z.input<typeof listConnectionsInput>, ack: (r: Ack<ConnectionView[]>) => void) => void;
+  "room:create": (p: z.input<typeof createRoomInput>, ack: (r: Ack<RoomView>) => void) => void;
+  "room:invite": (p: z.input<typeof inviteToRoomInput>, ack: (r: Ack<RoomView>) => void) => void;
+  "room:dm": (p: z.input<typeof openDirectInput>, ack: (r: Ack<RoomView>) => void) => void;
+  "me:status": (p: z.input<typeof workStatusInput>, ack?: (r: Ack<{ workStatus: string }>) => void) => void;
 }

@@ -7,6 +7,7 @@ export const ERROR_CODES = {
   UNAUTHENTICATED: { retryable: false, status: 401 },
   FORBIDDEN: { retryable: false, status: 403 },
   NOT_A_MEMBER: { retryable: false, status: 403 },
+  NOT_CONNECTED: { retryable: false, status: 403 },
   NOT_FOUND: { retryable: false, status: 404 },
   ROOM_NOT_FOUND: { retryable: false, status: 404 },
   MESSAGE_NOT_FOUND: { retryable: false, status: 404 },

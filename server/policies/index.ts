@@ -22,6 +22,18 @@ interface MessageSubject extends RoomSubject {
   message: { authorId: string; kind: string; deletedAt: Date | null };
 }
 
+interface Side {
+  id: string;
+  ownerId: string | null;
+}
+interface ConnectionSides {
+  requester: Side;
+  addressee: Side;
+}
+
+/** The actor is this side, or the person who owns it. */
+const speaksFor = (actor: Actor, side: Side): boolean => side.id === actor.participantId || side.ownerId === actor.participantId;
+
 type Denial = { code: ErrorCode; message: string };
 type Decision = true | Denial;
 
@@ -110,6 +122,22 @@ const rules = {
     if (s.participant.id === actor.participantId || s.participant.ownerId === actor.participantId) return true;
     return deny("FORBIDDEN", "Only the member or its owner can change its delivery");
   },
+  // Connections: a person decides for themselves and for the agents they own. An agent may decline
+  // or withdraw on its own but never accept: its owner (or its consent policy) does that.
+  "connection.accept": (actor: Actor, s: ConnectionSides): Decision =>
+    actor.kind === "human" && speaksFor(actor, s.addressee) ? true : deny("FORBIDDEN", "Only the addressee, or the agent's owner, can accept"),
+  "connection.decline": (actor: Actor, s: ConnectionSides): Decision =>
+    speaksFor(actor, s.addressee) ? true : deny("FORBIDDEN", "Only the addressee, or the agent's owner, can decline"),
+  "connection.cancel": (actor: Actor, s: ConnectionSides): Decision =>
+    speaksFor(actor, s.requester) ? true : deny("FORBIDDEN", "Only the asker can cancel a request"),
+  "connection.revoke": (actor: Actor, s: ConnectionSides): Decision =>
+    speaksFor(actor, s.requester) || speaksFor(actor, s.addressee) ? true : deny("FORBIDDEN", "Only either side can revoke a connection"),
+  "connection.block": (actor: Actor, s: { blocker: Side }): Decision =>
+    speaksFor(actor, s.blocker) ? true : deny("FORBIDDEN", "You can block only for yourself or an agent you own"),
+  "workspace.configure": (actor: Actor, s: { workspaceId: string }): Decision =>
+    actor.workspaceId === s.workspaceId && isAdmin(actor) && actor.kind === "human"
+      ? true
+      : deny("FORBIDDEN", "Only owners and admins can change workspace settings"),
   "workspace.read": (actor: Actor, s: { workspaceId: string }): Decision =>
     actor.workspaceId === s.workspaceId ? true : deny("FORBIDDEN", "Not in this workspace"),
 } as const;

@@ -1,7 +1,7 @@
 // Agents: participants of kind "agent", each owned by a person, who acts under its own identity with
 // its own API keys. Created in the browser by a person, or registered by a script holding one of that
 // person's onboarding tokens.
-import type { AgentProfileInput, AgentView } from "../../sdk/contract";
+import type { AgentProfileInput, AgentView, ConsentPolicy } from "../../sdk/contract";
 import { getDb, type Tx } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
@@ -9,6 +9,7 @@ import { authorize, type Actor } from "../policies";
 import { presentParticipant } from "../presenters/participant";
 import { disconnectKeysOf } from "../realtime/sessions";
 import { issueKey } from "./api-keys";
+import { recordAudit } from "./audit";
 
 export type NewAgent = Required<AgentProfileInput>;
 
@@ -109,6 +110,16 @@ async function disconnectRevoked(agentId: string): Promise<void> {
   disconnectKeysOf(agentId, new Set(active.map((k) => k.id)));
 }
 
+/** Who decides connection requests addressed to the agent: its owner (ask) or a standing rule. */
+export async function setConsentPolicy(actor: Actor, agentId: string, policy: ConsentPolicy): Promise<AgentView> {
+  await loadManaged(actor, agentId);
+  await getDb().$transaction(async (tx) => {
+    await tx.participant.update({ where: { id: agentId }, data: { consentPolicy: policy } });
+    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "agent.consent_policy", subjectType: "participant", subjectId: agentId, data: { policy } });
+  });
+  return agentView(agentId);
+}
+
 export async function createOnboardingToken(
   actor: Actor,
   input: { label: string; expiresInDays: number; maxUses?: number },
@@ -167,6 +178,7 @@ async function agentView(agentId: string): Promise<AgentView> {
   });
   return {
     ...presentParticipant(row),
+    consentPolicy: row.consentPolicy as ConsentPolicy,
     owner: row.owner,
     lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
     keys: row.apiKeys.map((k) => ({

@@ -8,6 +8,7 @@ import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { messageInclude, presentMessage } from "../presenters/message";
 import { audience, publish } from "../realtime";
+import { reachable } from "./connections";
 import { fanOutNew, syncSelected } from "./delivery";
 import { resolveMentions } from "./mentions";
 import { loadRoomFor } from "./room-access";
@@ -57,6 +58,19 @@ export async function appendToRoom(tx: Tx, input: AppendInput): Promise<MessageV
   return presentMessage(message);
 }
 
+/** The room members a body mentions whom the author may reach (others are left as plain text). */
+async function mentionsIn(actor: Actor, roomId: string, body: string): Promise<string[]> {
+  const members = await getDb().roomMember.findMany({
+    where: { roomId },
+    select: { participantId: true, participant: { select: { handle: true } } },
+  });
+  const named = resolveMentions(
+    body,
+    members.map((m) => ({ participantId: m.participantId, handle: m.participant.handle })),
+  );
+  return reachable(actor, named);
+}
+
 export function checkBody(body: string): void {
   if (body.trim().length === 0) throw new AppError("MESSAGE_EMPTY", "A message needs some text");
   const bytes = Buffer.byteLength(body, "utf8");
@@ -86,14 +100,7 @@ export async function sendMessage(actor: Actor, input: SendInput): Promise<Messa
   authorize(actor, "room.post", subject);
   if (input.threadRootId) await checkThreadRoot(input.roomId, input.threadRootId);
 
-  const members = await db.roomMember.findMany({
-    where: { roomId: input.roomId },
-    select: { participantId: true, participant: { select: { handle: true } } },
-  });
-  const mentions = resolveMentions(
-    input.body,
-    members.map((m) => ({ participantId: m.participantId, handle: m.participant.handle })),
-  );
+  const mentions = await mentionsIn(actor, input.roomId, input.body);
 
   let message: MessageView;
   try {
@@ -168,14 +175,7 @@ export async function editMessage(actor: Actor, input: { messageId: string; body
   authorize(actor, "message.edit", subject);
   checkBody(input.body);
   const db = getDb();
-  const members = await db.roomMember.findMany({
-    where: { roomId: subject.message.roomId },
-    select: { participantId: true, participant: { select: { handle: true } } },
-  });
-  const mentions = resolveMentions(
-    input.body,
-    members.map((m) => ({ participantId: m.participantId, handle: m.participant.handle })),
-  );
+  const mentions = await mentionsIn(actor, subject.message.roomId, input.body);
   await db.$transaction(async (tx) => {
     await tx.messageMention.deleteMany({ where: { messageId: input.messageId } });
     await tx.message.update({

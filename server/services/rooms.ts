@@ -9,6 +9,7 @@ import { participantSelect, presentParticipant } from "../presenters/participant
 import { presentRoom } from "../presenters/room";
 import { audience, publish, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
 import { onlineAmong } from "../realtime/presence";
+import { assertCanReach } from "./connections";
 import { defaultMode, fanOutNew, followsWholeRoom } from "./delivery";
 import { appendToRoom, TX_OPTIONS } from "./messages";
 import { loadRoomFor } from "./room-access";
@@ -142,6 +143,7 @@ export async function createChannel(
   authorize(actor, "channel.create", undefined);
   const others = (await workspaceParticipants(actor, input.memberIds)).filter((id) => id !== actor.participantId);
   const roomId = newId();
+  await assertCanReach(actor, others, roomId);
   let event;
   try {
     event = await getDb().$transaction(async (tx) => {
@@ -189,6 +191,7 @@ export async function inviteToRoom(actor: Actor, roomId: string, participantIds:
   const subject = await loadRoomFor(actor, roomId);
   authorize(actor, "room.invite", subject);
   const ids = await workspaceParticipants(actor, participantIds);
+  await assertCanReach(actor, ids, roomId);
   const present = await getDb().roomMember.findMany({ where: { roomId, participantId: { in: ids } }, select: { participantId: true } });
   const fresh = ids.filter((id) => !present.some((p) => p.participantId === id));
   if (fresh.length) {
@@ -221,6 +224,7 @@ export async function leaveRoom(actor: Actor, roomId: string): Promise<void> {
 /** Opens (or finds) the direct conversation between the actor and `participantIds`. */
 export async function openDirect(actor: Actor, participantIds: string[]): Promise<RoomView> {
   const ids = await workspaceParticipants(actor, [actor.participantId, ...participantIds]);
+  await assertCanReach(actor, ids);
   const sorted = [...ids].sort();
   const directKey = sorted.join(",");
   const db = getDb();

@@ -3,6 +3,7 @@ import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { participantSelect, presentParticipant } from "../presenters/participant";
 import { onlineAmong } from "../realtime/presence";
+import { recordAudit } from "./audit";
 import { appendToRoom } from "./messages";
 
 export const DEFAULT_CHANNEL = "general";
@@ -60,7 +61,20 @@ export async function describeWorkspace(actor: Actor) {
     db.workspace.findUniqueOrThrow({ where: { id: actor.workspaceId } }),
     db.participant.findUniqueOrThrow({ where: { id: actor.participantId }, select: participantSelect }),
   ]);
-  return { workspace: { id: workspace.id, name: workspace.name }, me: presentParticipant(me), role: actor.role };
+  return {
+    workspace: { id: workspace.id, name: workspace.name, peopleTalkFreely: workspace.peopleTalkFreely },
+    me: presentParticipant(me),
+    role: actor.role,
+  };
+}
+
+export async function updateSettings(actor: Actor, input: { name?: string; peopleTalkFreely?: boolean }) {
+  authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
+  await getDb().$transaction(async (tx) => {
+    await tx.workspace.update({ where: { id: actor.workspaceId }, data: input });
+    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "workspace.settings", subjectType: "workspace", subjectId: actor.workspaceId, data: input });
+  });
+  return describeWorkspace(actor);
 }
 
 /** The workspace's people and agents, for pickers and the member list. */

@@ -2,7 +2,17 @@
 import type { Socket } from "socket.io";
 import { z } from "zod";
 import {
+  blockInput,
+  connectionIdInput,
+  createRoomInput,
   deliveryAckInput,
+  findParticipantsInput,
+  inviteToRoomInput,
+  listConnectionsInput,
+  openDirectInput,
+  requestConnectionInput,
+  respondToConnectionInput,
+  workStatusInput,
   deleteMessageInput,
   editMessageInput,
   markReadInput,
@@ -18,7 +28,10 @@ import {
 import { AppError, toErrorShape } from "../errors";
 import type { Actor } from "../policies";
 import * as messages from "../services/messages";
+import * as connections from "../services/connections";
 import * as delivery from "../services/delivery";
+import * as directory from "../services/directory";
+import * as rooms from "../services/rooms";
 import { announceTyping } from "../services/typing";
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
@@ -65,6 +78,17 @@ export function registerHandlers(socket: AppSocket): void {
   on("room:mode", request(socket, "room:mode", setDeliveryModeInput, delivery.setDeliveryMode));
   on("delivery:ack", request(socket, "delivery:ack", deliveryAckInput, delivery.ackDelivery));
   on("message:receipt", request(socket, "message:receipt", receiptInput, delivery.recordReceipt));
+  on("directory:search", request(socket, "directory:search", findParticipantsInput, directory.findParticipants));
+  on("me:status", request(socket, "me:status", workStatusInput, directory.setWorkStatus));
+  on("connection:request", request(socket, "connection:request", requestConnectionInput, connections.requestConnection));
+  on("connection:respond", request(socket, "connection:respond", respondToConnectionInput, connections.respondToConnection));
+  on("connection:cancel", request(socket, "connection:cancel", connectionIdInput, connections.cancelConnection));
+  on("connection:revoke", request(socket, "connection:revoke", connectionIdInput, connections.revokeConnection));
+  on("connection:block", request(socket, "connection:block", blockInput, connections.blockParticipant));
+  on("connection:list", request(socket, "connection:list", listConnectionsInput, connections.listConnections));
+  on("room:create", request(socket, "room:create", createRoomInput, rooms.createChannel));
+  on("room:invite", request(socket, "room:invite", inviteToRoomInput, (actor, i) => rooms.inviteToRoom(actor, i.roomId, i.participantIds)));
+  on("room:dm", request(socket, "room:dm", openDirectInput, (actor, i) => rooms.openDirect(actor, i.participantIds)));
 
   const known = new Set(socket.eventNames());
   socket.onAny((event: unknown, ...args: unknown[]) => {

@@ -1,5 +1,6 @@
 import { router } from "./init";
 import { agentsRouter } from "./routers/agents";
+import { connectionsRouter, directoryRouter } from "./routers/connections";
 import { messagesRouter } from "./routers/messages";
 import { roomsRouter } from "./routers/rooms";
 import { workspaceRouter } from "./routers/workspace";
@@ -9,6 +10,8 @@ export const appRouter = router({
   rooms: roomsRouter,
   messages: messagesRouter,
   agents: agentsRouter,
+  directory: directoryRouter,
+  connections: connectionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -143,6 +143,9 @@ describe.each(dialects)("agents on %s", (dialect) => {
   it("delivers mentions made while it was offline, in order, when it connects", async () => {
     const { id, apiKey } = await createAgent(ana, "sleeper");
     const room = await ana.api.rooms.createChannel.mutate({ name: `offline-${dialect}`, visibility: "private", memberIds: [id, ben.participantId] });
+    // Ben may address Ana's agent once she has accepted his request.
+    const asked = await ben.api.connections.request.mutate({ participantId: id, message: "tasks for your agent" });
+    await ana.api.connections.respond.mutate({ connectionId: asked.id, decision: "accept" });
     const bodies: string[] = [];
     for (let i = 0; i < 30; i++) {
       const who = i % 2 ? ben : ana;

@@ -198,13 +198,19 @@ async function accountIdFor(server: TestServer, email: string): Promise<string> 
   return rows[0].id;
 }
 
-/** Reads the server's database directly, to check what was stored. `$1`-style parameters. */
+/** Reads (or, to simulate time passing or tampering, writes) the server's database directly. `$1`-style parameters. */
 export async function queryDb<T>(server: TestServer, sql: string, params: unknown[] = []): Promise<T[]> {
   if (server.dialect === "sqlite") {
     const { default: Database } = await import("better-sqlite3");
-    const db = new Database(server.databaseUrl.slice("file:".length), { readonly: true });
+    const writes = !/^\s*select/i.test(sql);
+    const db = new Database(server.databaseUrl.slice("file:".length), { readonly: !writes });
     try {
-      return db.prepare(sql.replace(/\$\d+/g, "?")).all(...params) as T[];
+      const statement = db.prepare(sql.replace(/\$\d+/g, "?"));
+      if (writes) {
+        statement.run(...params);
+        return [];
+      }
+      return statement.all(...params) as T[];
     } finally {
       db.close();
     }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { agentProfileInput, setDeliveryModeInput } from "../../../sdk/contract";
+import { agentProfileInput, consentPolicies, setDeliveryModeInput } from "../../../sdk/contract";
 import * as agents from "../../services/agents";
 import * as delivery from "../../services/delivery";
 import { authedProcedure, router } from "../init";
@@ -23,6 +23,9 @@ export const agentsRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => agents.createOnboardingToken(ctx.actor, input)),
+  setConsentPolicy: authedProcedure
+    .input(agentId.extend({ policy: z.enum(consentPolicies) }))
+    .mutation(({ ctx, input }) => agents.setConsentPolicy(ctx.actor, input.agentId, input.policy)),
   /** A member's (or its owner's) delivery mode in a room. */
   setDeliveryMode: authedProcedure
     .input(setDeliveryModeInput.extend({ participantId: z.string().min(1).max(64).optional() }))

@@ -19,6 +19,9 @@ export const workspaceRouter = router({
   /** Who the session is: null when signed out (the pages redirect to sign-in). */
   me: publicProcedure.query(({ ctx }) => (ctx.actor ? workspaces.describeWorkspace(ctx.actor) : null)),
   firstRun: publicProcedure.query(() => accounts.isFirstRun()),
+  updateSettings: authedProcedure
+    .input(z.strictObject({ name: z.string().trim().min(1).max(80).optional(), peopleTalkFreely: z.boolean().optional() }))
+    .mutation(({ ctx, input }) => workspaces.updateSettings(ctx.actor, input)),
   signUp: publicProcedure.input(signUpInput).mutation(async ({ input }) => {
     const { workspaceId } = await accounts.signUp(input);
     return { workspaceId };

@@ -1,0 +1,52 @@
+// The directory: every participant of the workspace, people and agents, searchable by text,
+// capability, kind and owner, with presence, work status and the viewer's connection standing.
+import type { DirectoryEntry } from "../../sdk/contract";
+import { getDb } from "../db";
+import { authorize, type Actor } from "../policies";
+import { participantSelect, presentParticipant } from "../presenters/participant";
+import { onlineAmong } from "../realtime/presence";
+import { standings } from "./connections";
+
+export interface DirectoryQuery {
+  text?: string;
+  capability?: string;
+  kind?: "human" | "agent";
+  ownerId?: string;
+  limit: number;
+}
+
+export async function findParticipants(actor: Actor, query: DirectoryQuery): Promise<DirectoryEntry[]> {
+  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
+  const rows = await getDb().participant.findMany({
+    where: {
+      workspaceId: actor.workspaceId,
+      ...(query.kind ? { kind: query.kind } : {}),
+      ...(query.ownerId ? { ownerId: query.ownerId } : {}),
+    },
+    select: { ...participantSelect, workStatus: true, owner: { select: { id: true, displayName: true, handle: true } } },
+    orderBy: [{ kind: "asc" }, { handle: "asc" }],
+  });
+  const text = query.text?.toLowerCase();
+  const capability = query.capability?.toLowerCase();
+  // Capabilities live in a JSON column that SQLite cannot index: filter them here (workspace-sized).
+  const matched = rows
+    .map((row) => ({ row, view: presentParticipant(row) }))
+    .filter(({ view }) => !text || [view.handle, view.displayName, view.description, ...view.capabilities].some((f) => f.toLowerCase().includes(text)))
+    .filter(({ view }) => !capability || view.capabilities.some((c) => c.toLowerCase() === capability))
+    .slice(0, query.limit);
+  const ids = matched.map(({ view }) => view.id);
+  const [online, standing] = await Promise.all([onlineAmong(ids), standings(actor, ids)]);
+  return matched.map(({ row, view }) => ({
+    ...view,
+    owner: row.owner,
+    online: online.has(view.id),
+    workStatus: row.workStatus,
+    connection: standing.get(view.id) ?? "none",
+  }));
+}
+
+/** What a participant says it is working on (shown in the directory and member lists). */
+export async function setWorkStatus(actor: Actor, input: { workStatus: string }): Promise<{ workStatus: string }> {
+  await getDb().participant.update({ where: { id: actor.participantId }, data: { workStatus: input.workStatus } });
+  return { workStatus: input.workStatus };
+}

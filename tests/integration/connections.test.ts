@@ -1,0 +1,170 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SwitchboardClient, type ConnectionView } from "../../sdk";
+import { closeSockets, collect, createAgent, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+
+describe.each(dialects)("discovery and consent on %s", (dialect) => {
+  let server: TestServer;
+  let ana: Person;
+  let ben: Person;
+  const clients: SwitchboardClient[] = [];
+
+  async function agentOf(owner: Person, handle: string, capabilities: string[] = [], framework = "script") {
+    const made = await createAgent(owner, handle, { capabilities, framework });
+    const client = new SwitchboardClient({ url: server.url, apiKey: made.apiKey, reconnectDelayMs: { min: 50, max: 500 } });
+    clients.push(client);
+    await client.connect();
+    return { ...made, client };
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    ana = await signUpPerson(server, { handle: "ana" });
+    ben = await signUpPerson(server, { handle: "ben", inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    closeSockets();
+  });
+  afterAll(() => server.dispose());
+
+  it("lists people and agents with owner, capabilities and standing, filtered every way", async () => {
+    const coder = await agentOf(ben, `coder-${dialect}`, ["code", "review"], "codex");
+    await coder.client.setWorkStatus("refactoring the router");
+    const all = await ana.api.directory.search.query({});
+    const entry = all.find((p) => p.id === coder.id)!;
+    expect(entry).toMatchObject({ kind: "agent", framework: "codex", capabilities: ["code", "review"], owner: { handle: "ben" }, online: true, workStatus: "refactoring the router", connection: "none" });
+    expect(all.find((p) => p.handle === "ben")?.connection).toBe("connected"); // people talk freely by default
+    expect((await ana.api.directory.search.query({ capability: "REVIEW" })).map((p) => p.id)).toContain(coder.id);
+    expect((await ana.api.directory.search.query({ kind: "human" })).every((p) => p.kind === "human")).toBe(true);
+    expect((await ana.api.directory.search.query({ ownerId: ben.participantId })).map((p) => p.id)).toContain(coder.id);
+    expect((await ana.api.directory.search.query({ text: "refactoring" })).map((p) => p.id)).toEqual([]);
+    expect((await ana.api.directory.search.query({ text: "coder" })).map((p) => p.id)).toEqual([coder.id]);
+    // Agents search over the socket with the same filters.
+    const found = await coder.client.findParticipants({ kind: "human", text: "ana" });
+    expect(found.map((p) => p.handle)).toEqual(["ana"]);
+  });
+
+  it("asks, lets the owner accept, and only then allows DMs, invites and mentions", async () => {
+    const asker = await agentOf(ben, `asker-${dialect}`);
+    const helper = await agentOf(ana, `helper-${dialect}`);
+    const anaSocket = await ana.socket();
+    const inbox = collect(anaSocket, "connection:request");
+    const updates: ConnectionView[] = [];
+    asker.client.onConnectionUpdate((c) => updates.push(c));
+
+    // Before consent: refused with a clear code.
+    await expect(asker.client.openDirect([helper.id])).rejects.toMatchObject({ code: "NOT_CONNECTED" });
+    const room = await asker.client.createRoom(`work-${dialect}`);
+    await expect(asker.client.invite(room.id, [helper.id])).rejects.toMatchObject({ code: "NOT_CONNECTED" });
+
+    const request = await asker.client.requestConnection(helper.id, { message: "Can I send you tasks?" });
+    expect(request.status).toBe("pending");
+    await waitFor(() => inbox.some((e) => e.connection.id === request.id), 10_000, "request in the owner's inbox");
+    const pending = await ana.api.connections.list.query({ status: "pending" });
+    expect(pending.map((c) => c.id)).toContain(request.id);
+    expect(pending.find((c) => c.id === request.id)).toMatchObject({ requester: { owner: { displayName: "Ben" } }, message: "Can I send you tasks?" });
+    // The agent itself cannot accept on its owner's behalf; a stranger cannot either.
+    await expect(helper.client.respondToConnection(request.id, "accept")).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(await errorCode(ben.api.connections.respond.mutate({ connectionId: request.id, decision: "accept" }))).toBe("FORBIDDEN");
+
+    const accepted = await ana.api.connections.respond.mutate({ connectionId: request.id, decision: "accept" });
+    expect(accepted).toMatchObject({ status: "accepted", decidedBy: { displayName: "Ana" } });
+    await waitFor(() => updates.some((c) => c.id === request.id && c.status === "accepted"), 10_000, "asker notified");
+
+    await asker.client.invite(room.id, [helper.id]);
+    const told: string[] = [];
+    helper.client.onMessage((m) => void told.push(m.body));
+    const sent = await asker.client.send(room.id, `@helper-${dialect} please summarise`);
+    expect(sent.mentions).toEqual([helper.id]);
+    await waitFor(() => told.includes(`@helper-${dialect} please summarise`), 10_000, "mention delivered");
+    expect((await asker.client.openDirect([helper.id])).kind).toBe("dm");
+
+    // Revoked: new DMs and invites stop at once, and mentions are no longer delivered.
+    await ana.api.connections.revoke.mutate({ connectionId: request.id });
+    const other = await asker.client.createRoom(`after-${dialect}`);
+    await expect(asker.client.invite(other.id, [helper.id])).rejects.toMatchObject({ code: "NOT_CONNECTED" });
+    await expect(asker.client.openDirect([helper.id])).rejects.toMatchObject({ code: "NOT_CONNECTED" });
+    const unheard = await asker.client.send(room.id, `@helper-${dialect} are you there?`);
+    expect(unheard.mentions).toEqual([]);
+
+    const audit = await queryDb<{ action: string }>(server, `SELECT action FROM "AuditEvent" WHERE "subjectId" = $1 ORDER BY seq`, [request.id]);
+    expect(audit.map((a) => a.action)).toEqual(["connection.requested", "connection.accepted", "connection.revoked"]);
+  });
+
+  it("applies each agent's consent policy: own, workspace, refuse, ask", async () => {
+    const mine1 = await agentOf(ana, `own1-${dialect}`);
+    const mine2 = await agentOf(ana, `own2-${dialect}`);
+    const theirs = await agentOf(ben, `theirs-${dialect}`);
+    await ana.api.agents.setConsentPolicy.mutate({ agentId: mine2.id, policy: "own" });
+    expect((await mine1.client.requestConnection(mine2.id)).status).toBe("accepted");
+    expect((await theirs.client.requestConnection(mine2.id)).status).toBe("pending");
+
+    const open = await agentOf(ana, `open-${dialect}`);
+    await ana.api.agents.setConsentPolicy.mutate({ agentId: open.id, policy: "workspace" });
+    expect((await theirs.client.requestConnection(open.id)).status).toBe("accepted");
+
+    const closed = await agentOf(ana, `closed-${dialect}`);
+    await ana.api.agents.setConsentPolicy.mutate({ agentId: closed.id, policy: "refuse" });
+    expect((await theirs.client.requestConnection(closed.id)).status).toBe("declined");
+    expect(await errorCode(ben.api.agents.setConsentPolicy.mutate({ agentId: closed.id, policy: "workspace" }))).toBe("FORBIDDEN");
+  });
+
+  it("lets exactly one of a concurrent accept and decline win", async () => {
+    for (let round = 0; round < 3; round++) {
+      const from = await agentOf(ben, `race-a${round}-${dialect}`);
+      const to = await agentOf(ana, `race-b${round}-${dialect}`);
+      const { id } = await from.client.requestConnection(to.id);
+      const results = await Promise.allSettled([
+        ana.api.connections.respond.mutate({ connectionId: id, decision: "accept" }),
+        ana.api.connections.respond.mutate({ connectionId: id, decision: "decline" }),
+        to.client.respondToConnection(id, "decline"),
+      ]);
+      const won = results.filter((r) => r.status === "fulfilled");
+      expect(won).toHaveLength(1);
+      const final = (await ana.api.connections.list.query({ status: "all" })).find((c) => c.id === id)!;
+      expect(final.status).toBe((won[0] as PromiseFulfilledResult<ConnectionView>).value.status);
+      const decisions = await queryDb<{ n: number }>(server, `SELECT COUNT(*) AS n FROM "AuditEvent" WHERE "subjectId" = $1 AND action IN ('connection.accepted', 'connection.declined')`, [id]);
+      expect(Number(decisions[0].n)).toBe(1);
+    }
+  });
+
+  it("expires connections, cancels requests, and blocks", async () => {
+    const a = await agentOf(ben, `exp-a-${dialect}`);
+    const b = await agentOf(ana, `exp-b-${dialect}`);
+    const req = await a.client.requestConnection(b.id, { expiresInDays: 1 });
+    await ana.api.connections.respond.mutate({ connectionId: req.id, decision: "accept" });
+    expect((await a.client.openDirect([b.id])).kind).toBe("dm");
+    // A day passes.
+    await queryDb(server, `UPDATE "Connection" SET "expiresAt" = $1 WHERE id = $2`, [dialect === "sqlite" ? Date.now() - 1000 : new Date(Date.now() - 1000), req.id]);
+    const room = await a.client.createRoom(`exp-${dialect}`);
+    await expect(a.client.invite(room.id, [b.id])).rejects.toMatchObject({ code: "NOT_CONNECTED" });
+    // Asking again replaces the expired edge.
+    const again = await a.client.requestConnection(b.id);
+    expect(again.status).toBe("pending");
+    expect((await a.client.cancelConnection(again.id)).status).toBe("cancelled");
+    await expect(b.client.cancelConnection(again.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
+
+    // Ana blocks the asker for her agent: no more requests.
+    const blocked = await ana.api.connections.block.mutate({ participantId: a.id, onBehalfOf: b.id });
+    expect(blocked.status).toBe("blocked");
+    await expect(a.client.requestConnection(b.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await ana.api.connections.revoke.mutate({ connectionId: blocked.id }); // unblock
+    expect((await a.client.requestConnection(b.id)).status).toBe("pending");
+  });
+
+  it("lets people talk freely unless the workspace asks for requests between people too", async () => {
+    expect((await ana.api.rooms.openDirect.mutate({ participantIds: [ben.participantId] })).kind).toBe("dm");
+    expect(await errorCode(ben.api.workspace.updateSettings.mutate({ peopleTalkFreely: false }))).toBe("FORBIDDEN");
+    await ana.api.workspace.updateSettings.mutate({ peopleTalkFreely: false });
+    const room = await ana.api.rooms.createChannel.mutate({ name: `people-${dialect}`, visibility: "private" });
+    expect(await errorCode(ana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [ben.participantId] }))).toBe("NOT_CONNECTED");
+    const req = await ana.api.connections.request.mutate({ participantId: ben.participantId, message: "hi", scope: { roomIds: [room.id] } });
+    await ben.api.connections.respond.mutate({ connectionId: req.id, decision: "accept" });
+    await ana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [ben.participantId] });
+    // The connection is scoped to that room: a DM is outside it.
+    expect(await errorCode(ana.api.rooms.openDirect.mutate({ participantIds: [ben.participantId] }))).toBe("NOT_CONNECTED");
+    await ana.api.workspace.updateSettings.mutate({ peopleTalkFreely: true });
+    await ana.api.messages.send.mutate({ roomId: room.id, body: "done", clientMsgId: randomUUID() });
+  });
+});
