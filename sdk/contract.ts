@@ -248,6 +248,8 @@ export interface ServerToClientEvents {
   "room:members": (p: { roomId: string; seq: number; joined: string[]; left: string[] }) => void;
   "room:typing": (p: { roomId: string; threadRootId: string | null; participantId: string }) => void;
   "presence:update": (p: { participantId: string; online: boolean }) => void;
+  /** A participant's profile or status changed (e.g. an agent was suspended or resumed). */
+  "participant:updated": (p: { participant: ParticipantView }) => void;
   "error": (p: ErrorShape & { event?: string }) => void;
 }
 

@@ -12,6 +12,7 @@ import { migrate } from "./migrate";
 import { bindRealtime } from "./realtime";
 import { seedDemo } from "./seed";
 import { registerAgent } from "./services/agents";
+import { configureLimits } from "./services/limits";
 import { attachSocketServer } from "./socket";
 import { createContext } from "./trpc/context";
 import { appRouter } from "./trpc/router";
@@ -79,6 +80,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     res.end("Not found");
   });
 
+  const closeLimits = await configureLimits({ redisUrl: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX });
   const sockets = await attachSocketServer(httpServer, {
     authSecret: env.AUTH_SECRET,
     redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
@@ -103,6 +105,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     async close() {
       bindRealtime(null);
       await sockets.close();
+      await closeLimits();
       await closeDb();
     },
   };

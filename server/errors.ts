@@ -8,6 +8,8 @@ export const ERROR_CODES = {
   FORBIDDEN: { retryable: false, status: 403 },
   NOT_A_MEMBER: { retryable: false, status: 403 },
   NOT_CONNECTED: { retryable: false, status: 403 },
+  AGENT_SUSPENDED: { retryable: false, status: 403 },
+  ROOM_PAUSED: { retryable: true, status: 409 },
   NOT_FOUND: { retryable: false, status: 404 },
   ROOM_NOT_FOUND: { retryable: false, status: 404 },
   MESSAGE_NOT_FOUND: { retryable: false, status: 404 },

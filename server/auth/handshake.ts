@@ -10,10 +10,11 @@ export async function authenticateHandshake(
   auth: Record<string, unknown>,
   cookieHeader: string | undefined,
   secret: string,
+  address: string | null = null,
 ): Promise<{ actor: Actor; keyId: string | null }> {
   if (auth.apiKey !== undefined) {
     if (typeof auth.apiKey !== "string" || auth.apiKey.length > 200) throw new AppError("UNAUTHENTICATED", "Invalid or revoked API key");
-    const { participantId, keyId } = await authenticateKey(auth.apiKey);
+    const { participantId, keyId } = await authenticateKey(auth.apiKey, address);
     return { actor: await actorForAgent(participantId), keyId };
   }
   const accountId = await accountIdFromCookies(cookieHeader, secret);

@@ -116,6 +116,12 @@ const rules = {
     if (actor.kind === "human" && (s.ownerId === actor.participantId || isAdmin(actor))) return true;
     return deny("FORBIDDEN", "Only the agent's owner or an admin can manage it");
   },
+  /** The kill switch: the agent's owner, or an owner or admin of the workspace. */
+  "agent.suspend": (actor: Actor, s: { workspaceId: string; ownerId: string | null }): Decision => {
+    if (s.workspaceId !== actor.workspaceId) return deny("PARTICIPANT_NOT_FOUND", "No such agent");
+    if (actor.kind === "human" && (s.ownerId === actor.participantId || isAdmin(actor))) return true;
+    return deny("FORBIDDEN", "Only the agent's owner or an admin can suspend it");
+  },
   /** Members set their own delivery mode; an agent's owner sets its mode too. */
   "membership.configure": (actor: Actor, s: RoomSubject & { participant: { id: string; ownerId: string | null } }): Decision => {
     if (!s.membership) return deny("ROOM_NOT_FOUND", "No such room");
@@ -138,6 +144,16 @@ const rules = {
     actor.workspaceId === s.workspaceId && isAdmin(actor) && actor.kind === "human"
       ? true
       : deny("FORBIDDEN", "Only owners and admins can change workspace settings"),
+  /** Owners set any role but owner; admins manage members and guests; nobody changes their own role or the owner's. */
+  "member.set_role": (actor: Actor, s: { target: { participantId: string; role: string }; role: string }): Decision => {
+    if (!isAdmin(actor) || actor.kind !== "human") return deny("FORBIDDEN", "Only owners and admins manage roles");
+    if (s.target.participantId === actor.participantId) return deny("FORBIDDEN", "You cannot change your own role");
+    if (s.target.role === "owner") return deny("FORBIDDEN", "The owner's role cannot be changed");
+    if (actor.role === "admin" && (s.target.role === "admin" || s.role === "admin")) return deny("FORBIDDEN", "Only the owner manages admins");
+    return true;
+  },
+  "audit.read": (actor: Actor, s: { workspaceId: string }): Decision =>
+    actor.workspaceId === s.workspaceId && isAdmin(actor) && actor.kind === "human" ? true : deny("FORBIDDEN", "Only owners and admins read the audit log"),
   "workspace.read": (actor: Actor, s: { workspaceId: string }): Decision =>
     actor.workspaceId === s.workspaceId ? true : deny("FORBIDDEN", "Not in this workspace"),
 } as const;

@@ -16,3 +16,8 @@ export function disconnectKeysOf(participantId: string, activeKeyIds: Set<string
     })
     .catch(() => {});
 }
+
+/** Disconnects every socket of a participant on every process (the kill switch). */
+export function disconnectParticipant(participantId: string): void {
+  getIo()?.in(audience.participant(participantId)).disconnectSockets(true);
+}

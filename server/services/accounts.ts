@@ -4,7 +4,9 @@ import { getDb, type Tx } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId, sha256 } from "../ids";
 import type { Actor, WorkspaceRole } from "../policies";
+import { recordAudit } from "./audit";
 import { isUsable } from "./invites";
+import { allowSignInAttempt } from "./limits";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords";
 import { addToDefaultChannels, createWorkspace } from "./workspaces";
 
@@ -32,6 +34,14 @@ export async function signUp(input: SignUpInput): Promise<{ accountId: string; w
       });
       await tx.member.create({ data: { id: newId(), workspaceId, accountId, participantId, role } });
       await addToDefaultChannels(tx, workspaceId, participantId);
+      await recordAudit(tx, {
+        workspaceId,
+        actorId: participantId,
+        action: role === "owner" ? "workspace.created" : "member.joined",
+        subjectType: "participant",
+        subjectId: participantId,
+        data: { role, email, viaInvite: Boolean(input.inviteToken) },
+      });
       return { accountId, workspaceId };
     });
   } catch (error) {
@@ -59,11 +69,26 @@ async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: stri
   return { workspaceId, role: "owner" };
 }
 
-/** Auth.js's credentials check. Returns the account, or null (same time either way). */
-export async function checkCredentials(email: string, password: string): Promise<{ id: string; email: string } | null> {
+/** Auth.js's credentials check. Returns the account, or null (same time either way). Audited. */
+export async function checkCredentials(email: string, password: string, address: string | null = null): Promise<{ id: string; email: string } | null> {
+  if (!(await allowSignInAttempt(email))) return null;
   const account = await getDb().account.findUnique({ where: { email: email.trim().toLowerCase() } });
   if (!account) return verifyAgainstNothing(password).then(() => null);
-  return (await verifyPassword(password, account.passwordHash)) ? { id: account.id, email: account.email } : null;
+  const ok = await verifyPassword(password, account.passwordHash);
+  const member = await getDb().member.findFirst({ where: { accountId: account.id }, orderBy: { createdAt: "asc" } });
+  if (member) {
+    await getDb().$transaction((tx) =>
+      recordAudit(tx, {
+        workspaceId: member.workspaceId,
+        actorId: member.participantId,
+        action: ok ? "auth.signin" : "auth.signin_failed",
+        subjectType: "account",
+        subjectId: account.id,
+        address,
+      }),
+    );
+  }
+  return ok ? { id: account.id, email: account.email } : null;
 }
 
 /** Whether anyone has signed up yet: the sign-up page offers to create the workspace until then. */

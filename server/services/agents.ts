@@ -7,7 +7,8 @@ import { AppError, isUniqueViolation } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { presentParticipant } from "../presenters/participant";
-import { disconnectKeysOf } from "../realtime/sessions";
+import { audience, publish } from "../realtime";
+import { disconnectKeysOf, disconnectParticipant } from "../realtime/sessions";
 import { issueKey } from "./api-keys";
 import { recordAudit } from "./audit";
 
@@ -37,7 +38,7 @@ export async function createAgent(tx: Tx, owner: Actor, agent: NewAgent): Promis
 export async function actorForAgent(participantId: string): Promise<Actor> {
   const agent = await getDb().participant.findUnique({ where: { id: participantId } });
   if (!agent || agent.kind !== "agent") throw new AppError("PARTICIPANT_NOT_FOUND", "No such agent");
-  if (agent.status !== "active") throw new AppError("FORBIDDEN", "This agent is suspended");
+  if (agent.status !== "active") throw new AppError("AGENT_SUSPENDED", "This agent is suspended");
   return { participantId: agent.id, workspaceId: agent.workspaceId, kind: "agent", role: "member", handle: agent.handle };
 }
 
@@ -53,6 +54,8 @@ async function createWithKey(owner: Actor, profile: NewAgent, label: string) {
     return await getDb().$transaction(async (tx) => {
       const id = await createAgent(tx, owner, profile);
       const issued = await issueKey(tx, id, label);
+      await recordAudit(tx, { workspaceId: owner.workspaceId, actorId: owner.participantId, action: "agent.created", subjectType: "participant", subjectId: id, data: { handle: profile.handle, via: label } });
+      await recordAudit(tx, { workspaceId: owner.workspaceId, actorId: owner.participantId, action: "key.created", subjectType: "api_key", subjectId: issued.id, data: { agentId: id, prefix: issued.prefix } });
       return { id, key: issued.key };
     });
   } catch (error) {
@@ -70,15 +73,25 @@ export async function listMyAgents(actor: Actor): Promise<AgentView[]> {
   return Promise.all(rows.map((r) => agentView(r.id)));
 }
 
+export async function listAllAgents(actor: Actor): Promise<AgentView[]> {
+  authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
+  const rows = await getDb().participant.findMany({
+    where: { workspaceId: actor.workspaceId, kind: "agent" },
+    orderBy: { handle: "asc" },
+    select: { id: true },
+  });
+  return Promise.all(rows.map((r) => agentView(r.id)));
+}
+
 export async function getAgent(actor: Actor, agentId: string): Promise<AgentView> {
   await loadManaged(actor, agentId);
   return agentView(agentId);
 }
 
-async function loadManaged(actor: Actor, agentId: string) {
+async function loadManaged(actor: Actor, agentId: string, action: "agent.manage" | "agent.suspend" = "agent.manage") {
   const agent = await getDb().participant.findUnique({ where: { id: agentId } });
   if (!agent || agent.kind !== "agent") throw new AppError("PARTICIPANT_NOT_FOUND", "No such agent");
-  authorize(actor, "agent.manage", agent);
+  authorize(actor, action, agent);
   return agent;
 }
 
@@ -87,7 +100,9 @@ export async function rotateKey(actor: Actor, agentId: string): Promise<{ apiKey
   await loadManaged(actor, agentId);
   const { key } = await getDb().$transaction(async (tx) => {
     await tx.apiKey.updateMany({ where: { participantId: agentId, revokedAt: null }, data: { revokedAt: new Date() } });
-    return issueKey(tx, agentId, "rotated");
+    const issued = await issueKey(tx, agentId, "rotated");
+    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "key.rotated", subjectType: "api_key", subjectId: issued.id, data: { agentId, prefix: issued.prefix } });
+    return issued;
   });
   await disconnectRevoked(agentId);
   return { apiKey: key, agent: await agentView(agentId) };
@@ -95,11 +110,17 @@ export async function rotateKey(actor: Actor, agentId: string): Promise<{ apiKey
 
 export async function revokeKey(actor: Actor, agentId: string, keyId: string): Promise<AgentView> {
   await loadManaged(actor, agentId);
-  const { count } = await getDb().apiKey.updateMany({
-    where: { id: keyId, participantId: agentId, revokedAt: null },
-    data: { revokedAt: new Date() },
+  const revoked = await getDb().$transaction(async (tx) => {
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: keyId, participantId: agentId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    if (count > 0) {
+      await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "key.revoked", subjectType: "api_key", subjectId: keyId, data: { agentId } });
+    }
+    return count > 0;
   });
-  if (count === 0) throw new AppError("NOT_FOUND", "No such active key");
+  if (!revoked) throw new AppError("NOT_FOUND", "No such active key");
   await disconnectRevoked(agentId);
   return agentView(agentId);
 }
@@ -108,6 +129,47 @@ export async function revokeKey(actor: Actor, agentId: string, keyId: string): P
 async function disconnectRevoked(agentId: string): Promise<void> {
   const active = await getDb().apiKey.findMany({ where: { participantId: agentId, revokedAt: null }, select: { id: true } });
   disconnectKeysOf(agentId, new Set(active.map((k) => k.id)));
+}
+
+/**
+ * The kill switch. Suspension commits first; then every socket of the agent, on every server process,
+ * is disconnected, and its keys are refused from then on. Sends racing the suspension are decided by
+ * the participant row: see `assertActiveAuthor`.
+ */
+export async function suspendAgent(actor: Actor, agentId: string, reason = ""): Promise<AgentView> {
+  await loadManaged(actor, agentId, "agent.suspend");
+  await getDb().$transaction(async (tx) => {
+    await tx.participant.update({ where: { id: agentId }, data: { status: "suspended" } });
+    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "agent.suspended", subjectType: "participant", subjectId: agentId, data: { reason } });
+  });
+  disconnectParticipant(agentId);
+  return announce(await agentView(agentId), actor.workspaceId);
+}
+
+export async function resumeAgent(actor: Actor, agentId: string): Promise<AgentView> {
+  await loadManaged(actor, agentId, "agent.suspend");
+  await getDb().$transaction(async (tx) => {
+    await tx.participant.update({ where: { id: agentId }, data: { status: "active" } });
+    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "agent.resumed", subjectType: "participant", subjectId: agentId });
+  });
+  return announce(await agentView(agentId), actor.workspaceId);
+}
+
+/** Everyone in the workspace sees the agent's new status at once. */
+function announce(agent: AgentView, workspaceId: string): AgentView {
+  const { owner: _owner, keys: _keys, lastSeenAt: _seen, consentPolicy: _policy, ...participant } = agent;
+  publish(audience.workspace(workspaceId), "participant:updated", { participant });
+  return agent;
+}
+
+/**
+ * Inside a message's transaction: the author is still active. The conditional update locks the
+ * participant row, so a suspension either committed first (the send is refused) or waits for the
+ * send to commit; nothing an agent sends commits after its suspension.
+ */
+export async function assertActiveAuthor(tx: Tx, participantId: string): Promise<void> {
+  const { count } = await tx.participant.updateMany({ where: { id: participantId, status: "active" }, data: { lastSeenAt: new Date() } });
+  if (count === 0) throw new AppError("AGENT_SUSPENDED", "This agent is suspended");
 }
 
 /** Who decides connection requests addressed to the agent: its owner (ask) or a standing rule. */

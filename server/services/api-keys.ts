@@ -4,6 +4,7 @@ import { timingSafeEqual } from "node:crypto";
 import { getDb, type Tx } from "../db";
 import { AppError } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
+import { recordAudit } from "./audit";
 
 const KEY_SHAPE = /^sb_([A-Za-z0-9_-]{10})_([A-Za-z0-9_-]{32,64})$/;
 
@@ -22,17 +23,29 @@ export async function issueKey(tx: Tx, participantId: string, label = ""): Promi
 }
 
 /** The agent a key belongs to, or an UNAUTHENTICATED error that does not say which part was wrong. */
-export async function authenticateKey(key: string): Promise<{ participantId: string; keyId: string }> {
+export async function authenticateKey(key: string, address: string | null = null): Promise<{ participantId: string; keyId: string }> {
   const refused = new AppError("UNAUTHENTICATED", "Invalid or revoked API key");
   const match = KEY_SHAPE.exec(key);
   if (!match) throw refused;
   const row = await getDb().apiKey.findUnique({ where: { prefix: match[1] } });
   const expected = Buffer.from(row?.hash ?? sha256("no such key"), "hex");
   const given = Buffer.from(sha256(key), "hex");
-  if (!timingSafeEqual(expected, given) || !row || row.revokedAt) throw refused;
+  if (!timingSafeEqual(expected, given) || !row || row.revokedAt) {
+    if (row) await auditFailedUse(row.id, row.participantId, row.revokedAt ? "revoked" : "mismatch", address);
+    throw refused;
+  }
   // Last use is informational: never let it fail or slow the handshake.
   void getDb()
     .apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } })
     .catch(() => {});
   return { participantId: row.participantId, keyId: row.id };
+}
+
+/** A failed use of a real key's prefix is worth an admin's attention: it goes to the audit log. */
+async function auditFailedUse(keyId: string, participantId: string, reason: string, address: string | null): Promise<void> {
+  const agent = await getDb().participant.findUnique({ where: { id: participantId }, select: { workspaceId: true } });
+  if (!agent) return;
+  await getDb().$transaction((tx) =>
+    recordAudit(tx, { workspaceId: agent.workspaceId, actorId: null, action: "key.failed", subjectType: "api_key", subjectId: keyId, data: { agentId: participantId, reason }, address }),
+  );
 }

@@ -2,6 +2,7 @@
 // the link; only its hash is stored.
 import { getDb } from "../db";
 import { newId, newSecret, sha256 } from "../ids";
+import { recordAudit } from "./audit";
 import { authorize, type Actor, type WorkspaceRole } from "../policies";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -24,16 +25,27 @@ export async function createInvite(
   authorize(actor, "invite.create", undefined);
   const token = newSecret();
   const expiresAt = new Date(Date.now() + input.expiresInDays * DAY_MS);
-  await getDb().invite.create({
-    data: {
-      id: newId(),
+  const id = newId();
+  await getDb().$transaction(async (tx) => {
+    await tx.invite.create({
+      data: {
+        id,
+        workspaceId: actor.workspaceId,
+        tokenHash: sha256(token),
+        role: input.role,
+        createdById: actor.participantId,
+        expiresAt,
+        maxUses: input.maxUses ?? null,
+      },
+    });
+    await recordAudit(tx, {
       workspaceId: actor.workspaceId,
-      tokenHash: sha256(token),
-      role: input.role,
-      createdById: actor.participantId,
-      expiresAt,
-      maxUses: input.maxUses ?? null,
-    },
+      actorId: actor.participantId,
+      action: "invite.created",
+      subjectType: "invite",
+      subjectId: id,
+      data: { role: input.role, expiresAt: expiresAt.toISOString(), maxUses: input.maxUses ?? null },
+    });
   });
   return { token, expiresAt: expiresAt.toISOString() };
 }

@@ -8,8 +8,10 @@ import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { messageInclude, presentMessage } from "../presenters/message";
 import { audience, publish } from "../realtime";
+import { assertActiveAuthor } from "./agents";
 import { reachable } from "./connections";
 import { fanOutNew, syncSelected } from "./delivery";
+import { checkLoopGuard, consumeAgentMessage, roomPaused, systemClientMsgId } from "./limits";
 import { resolveMentions } from "./mentions";
 import { loadRoomFor } from "./room-access";
 
@@ -101,19 +103,25 @@ export async function sendMessage(actor: Actor, input: SendInput): Promise<Messa
   if (input.threadRootId) await checkThreadRoot(input.roomId, input.threadRootId);
 
   const mentions = await mentionsIn(actor, input.roomId, input.body);
+  await consumeAgentMessage(actor);
+  const guard = await checkLoopGuard(actor, input.roomId);
+  if (guard.notice) await postSystemNotice(actor, input.roomId, guard.notice);
+  if (guard.paused) throw roomPaused();
 
   let message: MessageView;
   try {
     message = await db.$transaction(
-      (tx) =>
-        appendToRoom(tx, {
+      async (tx) => {
+        if (actor.kind === "agent") await assertActiveAuthor(tx, actor.participantId);
+        return appendToRoom(tx, {
           roomId: input.roomId,
           authorId: actor.participantId,
           body: input.body,
           clientMsgId: input.clientMsgId,
           threadRootId: input.threadRootId,
           mentions,
-        }),
+        });
+      },
       TX_OPTIONS,
     );
   } catch (error) {
@@ -127,7 +135,18 @@ export async function sendMessage(actor: Actor, input: SendInput): Promise<Messa
 
   await fanOutNew(message);
   if (message.threadRootId) await publishUpdated(message.threadRootId);
+  // A person speaking lets paused agents continue.
+  if (actor.kind === "human") await db.room.updateMany({ where: { id: input.roomId, agentsPausedAt: { not: null } }, data: { agentsPausedAt: null } });
   return message;
+}
+
+/** A notice from the system in a room's timeline (e.g. the loop guard pausing agents). */
+async function postSystemNotice(actor: Actor, roomId: string, body: string): Promise<void> {
+  const notice = await getDb().$transaction(
+    (tx) => appendToRoom(tx, { roomId, authorId: actor.participantId, kind: "system", body, clientMsgId: systemClientMsgId(), data: { type: "loop_guard.paused" } }),
+    TX_OPTIONS,
+  );
+  await fanOutNew(notice);
 }
 
 /** Room writes wait for the room row under contention rather than failing fast. */

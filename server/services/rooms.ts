@@ -9,6 +9,7 @@ import { participantSelect, presentParticipant } from "../presenters/participant
 import { presentRoom } from "../presenters/room";
 import { audience, publish, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
 import { onlineAmong } from "../realtime/presence";
+import { recordAudit } from "./audit";
 import { assertCanReach } from "./connections";
 import { defaultMode, fanOutNew, followsWholeRoom } from "./delivery";
 import { appendToRoom, TX_OPTIONS } from "./messages";
@@ -104,6 +105,7 @@ async function workspaceParticipants(actor: Actor, ids: string[]) {
 /** Adds members and records it as one room event; returns that event. Caller publishes. */
 async function addMembers(tx: Tx, roomId: string, byId: string, ids: string[], type: "member.joined" | "member.added") {
   await tx.roomMember.createMany({ data: await newMemberships(tx, roomId, ids) });
+  await auditRoom(tx, roomId, byId, type === "member.joined" ? "room.joined" : "room.members_added", { participantIds: ids });
   return appendToRoom(tx, {
     roomId,
     authorId: byId,
@@ -112,6 +114,11 @@ async function addMembers(tx: Tx, roomId: string, byId: string, ids: string[], t
     clientMsgId: `event:${newId()}`,
     data: { type, participantIds: ids },
   });
+}
+
+async function auditRoom(tx: Tx, roomId: string, actorId: string, action: string, data: Record<string, unknown>) {
+  const { workspaceId } = await tx.room.findUniqueOrThrow({ where: { id: roomId }, select: { workspaceId: true } });
+  await recordAudit(tx, { workspaceId, actorId, action, subjectType: "room", subjectId: roomId, data });
 }
 
 /** Membership rows with each participant's default delivery mode. */
@@ -159,6 +166,7 @@ export async function createChannel(
         },
       });
       await tx.roomMember.create({ data: { roomId, participantId: actor.participantId, role: "owner" } });
+      await auditRoom(tx, roomId, actor.participantId, "room.created", { name: input.name, visibility: input.visibility });
       const created = await appendToRoom(tx, {
         roomId,
         authorId: actor.participantId,
@@ -206,6 +214,7 @@ export async function leaveRoom(actor: Actor, roomId: string): Promise<void> {
   authorize(actor, "room.leave", subject);
   const event = await getDb().$transaction(async (tx) => {
     await tx.roomMember.delete({ where: { roomId_participantId: { roomId, participantId: actor.participantId } } });
+    await auditRoom(tx, roomId, actor.participantId, "room.left", {});
     return appendToRoom(tx, {
       roomId,
       authorId: actor.participantId,

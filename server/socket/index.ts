@@ -40,7 +40,7 @@ export async function attachSocketServer(httpServer: HttpServer, opts: { authSec
       return next(refusal(new AppError("PROTOCOL_UNSUPPORTED", `This server speaks protocol ${PROTOCOL_VERSION}`)));
     }
     try {
-      const { actor, keyId } = await authenticateHandshake(auth, socket.handshake.headers.cookie, opts.authSecret);
+      const { actor, keyId } = await authenticateHandshake(auth, socket.handshake.headers.cookie, opts.authSecret, socket.handshake.address);
       socket.data.actor = actor;
       socket.data.participantId = actor.participantId;
       socket.data.keyId = keyId;

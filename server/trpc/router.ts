@@ -1,4 +1,5 @@
 import { router } from "./init";
+import { adminRouter } from "./routers/admin";
 import { agentsRouter } from "./routers/agents";
 import { connectionsRouter, directoryRouter } from "./routers/connections";
 import { messagesRouter } from "./routers/messages";
@@ -12,6 +13,7 @@ export const appRouter = router({
   agents: agentsRouter,
   directory: directoryRouter,
   connections: connectionsRouter,
+  admin: adminRouter,
 });
 
 export type AppRouter = typeof appRouter;

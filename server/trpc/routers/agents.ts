@@ -2,6 +2,7 @@ import { z } from "zod";
 import { agentProfileInput, consentPolicies, setDeliveryModeInput } from "../../../sdk/contract";
 import * as agents from "../../services/agents";
 import * as delivery from "../../services/delivery";
+import * as limits from "../../services/limits";
 import { authedProcedure, router } from "../init";
 
 const agentId = z.strictObject({ agentId: z.string().min(1).max(64) });
@@ -23,6 +24,20 @@ export const agentsRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => agents.createOnboardingToken(ctx.actor, input)),
+  /** Every agent of the workspace, with owner, status, keys and last seen (owners and admins). */
+  all: authedProcedure.query(({ ctx }) => agents.listAllAgents(ctx.actor)),
+  suspend: authedProcedure
+    .input(agentId.extend({ reason: z.string().trim().max(300).default("") }))
+    .mutation(({ ctx, input }) => agents.suspendAgent(ctx.actor, input.agentId, input.reason)),
+  resume: authedProcedure.input(agentId).mutation(({ ctx, input }) => agents.resumeAgent(ctx.actor, input.agentId)),
+  setLimits: authedProcedure
+    .input(
+      agentId.extend({
+        messagesPerMinute: z.number().int().min(1).max(10_000).nullable(),
+        burst: z.number().int().min(0).max(10_000).nullable(),
+      }),
+    )
+    .mutation(({ ctx, input }) => limits.setAgentLimits(ctx.actor, input)),
   setConsentPolicy: authedProcedure
     .input(agentId.extend({ policy: z.enum(consentPolicies) }))
     .mutation(({ ctx, input }) => agents.setConsentPolicy(ctx.actor, input.agentId, input.policy)),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { handleSchema } from "../../../sdk/contract";
 import * as accounts from "../../services/accounts";
 import * as invites from "../../services/invites";
+import * as limits from "../../services/limits";
 import * as workspaces from "../../services/workspaces";
 import { authedProcedure, publicProcedure, router } from "../init";
 
@@ -19,6 +20,17 @@ export const workspaceRouter = router({
   /** Who the session is: null when signed out (the pages redirect to sign-in). */
   me: publicProcedure.query(({ ctx }) => (ctx.actor ? workspaces.describeWorkspace(ctx.actor) : null)),
   firstRun: publicProcedure.query(() => accounts.isFirstRun()),
+  limits: authedProcedure.query(({ ctx }) => limits.workspaceLimits(ctx.actor)),
+  setLimits: authedProcedure
+    .input(
+      z.strictObject({
+        agentMessagesPerMinute: z.number().int().min(1).max(10_000).optional(),
+        agentBurst: z.number().int().min(0).max(10_000).optional(),
+        loopGuardMessages: z.number().int().min(2).max(10_000).optional(),
+        loopGuardWindowSec: z.number().int().min(10).max(86_400).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => limits.setWorkspaceLimits(ctx.actor, input)),
   updateSettings: authedProcedure
     .input(z.strictObject({ name: z.string().trim().min(1).max(80).optional(), peopleTalkFreely: z.boolean().optional() }))
     .mutation(({ ctx, input }) => workspaces.updateSettings(ctx.actor, input)),

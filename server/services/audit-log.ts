@@ -1,0 +1,122 @@
+// Reading, exporting and verifying the audit log (writing is `recordAudit` in ./audit).
+import { getDb, type Prisma } from "../db";
+import { authorize, type Actor } from "../policies";
+import { auditHash } from "./audit";
+
+export interface AuditFilter {
+  action?: string;
+  actorId?: string;
+  subjectId?: string;
+  from?: Date;
+  to?: Date;
+  beforeSeq?: number;
+  limit: number;
+}
+
+function where(workspaceId: string, f: Omit<AuditFilter, "limit">): Prisma.AuditEventWhereInput {
+  return {
+    workspaceId,
+    ...(f.action ? { action: { startsWith: f.action } } : {}),
+    ...(f.actorId ? { actorId: f.actorId } : {}),
+    ...(f.subjectId ? { subjectId: f.subjectId } : {}),
+    ...(f.from || f.to ? { createdAt: { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lte: f.to } : {}) } } : {}),
+    ...(f.beforeSeq ? { seq: { lt: f.beforeSeq } } : {}),
+  };
+}
+
+export async function listAudit(actor: Actor, filter: AuditFilter) {
+  authorize(actor, "audit.read", { workspaceId: actor.workspaceId });
+  const rows = await getDb().auditEvent.findMany({
+    where: where(actor.workspaceId, filter),
+    orderBy: { seq: "desc" },
+    take: filter.limit,
+  });
+  const actorIds = [...new Set(rows.map((r) => r.actorId).filter((x): x is string => !!x))];
+  const actors = await getDb().participant.findMany({ where: { id: { in: actorIds } }, select: { id: true, handle: true, displayName: true, kind: true } });
+  const byId = new Map(actors.map((a) => [a.id, a]));
+  return rows.map((r) => ({
+    id: r.id,
+    seq: r.seq,
+    action: r.action,
+    actor: r.actorId ? (byId.get(r.actorId) ?? { id: r.actorId, handle: "unknown", displayName: "Unknown", kind: "human" }) : null,
+    subjectType: r.subjectType,
+    subjectId: r.subjectId,
+    data: r.data,
+    address: r.address,
+    createdAt: r.createdAt.toISOString(),
+    hash: r.hash,
+  }));
+}
+
+const CSV_COLUMNS = ["seq", "createdAt", "action", "actorHandle", "subjectType", "subjectId", "address", "data", "hash"] as const;
+
+function csvCell(value: unknown): string {
+  const text = value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value);
+  // Quote always; neutralise spreadsheet formulas.
+  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+export async function exportAudit(actor: Actor, filter: Omit<AuditFilter, "limit">, format: "csv" | "json"): Promise<string> {
+  const rows = await listAudit(actor, { ...filter, limit: 100_000 });
+  if (format === "json") return JSON.stringify(rows, null, 2);
+  const lines = rows.map((r) =>
+    [r.seq, r.createdAt, r.action, r.actor?.handle ?? "", r.subjectType, r.subjectId, r.address, r.data, r.hash].map(csvCell).join(","),
+  );
+  return [CSV_COLUMNS.join(","), ...lines].join("\n") + "\n";
+}
+
+export interface ChainReport {
+  workspaceId: string;
+  checked: number;
+  ok: boolean;
+  firstBroken: { seq: number; id: string | null; reason: string } | null;
+}
+
+/** Walks a workspace's chain from the start; names the first entry that is missing or altered. */
+export async function verifyChain(workspaceId: string): Promise<ChainReport> {
+  const db = getDb();
+  const ws = await db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { auditSeq: true, auditHead: true } });
+  let prevHash = "";
+  let expectedSeq = 1;
+  let checked = 0;
+  const broken = (seq: number, id: string | null, reason: string): ChainReport => ({ workspaceId, checked, ok: false, firstBroken: { seq, id, reason } });
+  for (let cursor = 0; ; ) {
+    const page = await db.auditEvent.findMany({ where: { workspaceId, seq: { gt: cursor } }, orderBy: { seq: "asc" }, take: 1000 });
+    if (page.length === 0) break;
+    for (const row of page) {
+      if (row.seq !== expectedSeq) return broken(expectedSeq, null, `entry ${expectedSeq} is missing (deleted)`);
+      if (row.prevHash !== prevHash) return broken(row.seq, row.id, "its link to the previous entry does not match");
+      const recomputed = auditHash({
+        workspaceId: row.workspaceId,
+        seq: row.seq,
+        actorId: row.actorId,
+        action: row.action,
+        subjectType: row.subjectType,
+        subjectId: row.subjectId,
+        data: row.data ?? null,
+        address: row.address,
+        createdAt: row.createdAt,
+        prevHash: row.prevHash,
+      });
+      if (recomputed !== row.hash) return broken(row.seq, row.id, "its content was changed after it was written");
+      prevHash = row.hash;
+      expectedSeq++;
+      checked++;
+    }
+    cursor = page[page.length - 1].seq;
+  }
+  if (checked !== ws.auditSeq) return broken(checked + 1, null, `entries after ${checked} are missing (deleted)`);
+  if (prevHash !== ws.auditHead) return broken(checked, null, "the chain's head does not match the last entry");
+  return { workspaceId, checked, ok: true, firstBroken: null };
+}
+
+export async function verifyWorkspaceChain(actor: Actor): Promise<ChainReport> {
+  authorize(actor, "audit.read", { workspaceId: actor.workspaceId });
+  return verifyChain(actor.workspaceId);
+}
+
+export async function verifyAllChains(): Promise<ChainReport[]> {
+  const workspaces = await getDb().workspace.findMany({ select: { id: true } });
+  return Promise.all(workspaces.map((w) => verifyChain(w.id)));
+}

@@ -1,0 +1,46 @@
+// People's roles in the workspace, managed by owners and admins.
+import { getDb } from "../db";
+import { AppError } from "../errors";
+import { authorize, type Actor, type WorkspaceRole } from "../policies";
+import { recordAudit } from "./audit";
+
+export async function listMembers(actor: Actor) {
+  authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
+  const rows = await getDb().member.findMany({
+    where: { workspaceId: actor.workspaceId },
+    include: {
+      account: { select: { email: true } },
+      participant: { select: { id: true, handle: true, displayName: true, status: true, lastSeenAt: true, _count: { select: { agents: true } } } },
+    },
+    orderBy: { createdAt: "asc" },
+  });
+  return rows.map((m) => ({
+    participantId: m.participantId,
+    handle: m.participant.handle,
+    displayName: m.participant.displayName,
+    email: m.account.email,
+    role: m.role as WorkspaceRole,
+    status: m.participant.status,
+    agents: m.participant._count.agents,
+    joinedAt: m.createdAt.toISOString(),
+    lastSeenAt: m.participant.lastSeenAt?.toISOString() ?? null,
+  }));
+}
+
+export async function setRole(actor: Actor, input: { participantId: string; role: Exclude<WorkspaceRole, "owner"> }) {
+  const member = await getDb().member.findUnique({ where: { participantId: input.participantId } });
+  if (!member || member.workspaceId !== actor.workspaceId) throw new AppError("PARTICIPANT_NOT_FOUND", "No such member");
+  authorize(actor, "member.set_role", { target: { participantId: member.participantId, role: member.role as WorkspaceRole }, role: input.role });
+  await getDb().$transaction(async (tx) => {
+    await tx.member.update({ where: { id: member.id }, data: { role: input.role } });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "member.role_changed",
+      subjectType: "participant",
+      subjectId: member.participantId,
+      data: { from: member.role, to: input.role },
+    });
+  });
+  return listMembers(actor);
+}
