@@ -85,6 +85,8 @@ export class SwitchboardClient {
   private readonly rooms = new Map<string, MembershipView>();
   private readonly queues = new Map<string, Promise<void>>();
   private readonly ackTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Receipts still being reported; close() waits for them. */
+  private readonly background = new Set<Promise<void>>();
   private ready: Promise<void> | null = null;
   /** Room work waits for the first session:ready: cursors start from the server's until then. */
   private firstSession!: Promise<void>;
@@ -245,12 +247,13 @@ export class SwitchboardClient {
       const membership = this.rooms.get(message.roomId);
       const addressed = !!this.me && (message.mentions.includes(this.me.id) || (membership !== undefined && membership.room.kind !== "channel"));
       const receipts = this.options.autoReceipts && addressed && !own && message.kind === "text";
-      if (receipts) this.receipt(message, "processing");
+      // The final receipt waits for "processing" to be stored, so the last state is the one that stays.
+      const processing = receipts ? this.receipt(message, "processing") : Promise.resolve();
       try {
         for (const handler of this.handlers) await handler(message, { membership, addressed, replayed });
-        if (receipts) this.receipt(message, "processed");
+        if (receipts) this.track(processing.then(() => this.receipt(message, "processed")));
       } catch (error) {
-        if (receipts) this.receipt(message, "failed", error instanceof Error ? error.message : String(error));
+        if (receipts) this.track(processing.then(() => this.receipt(message, "failed", error instanceof Error ? error.message : String(error))));
         console.error("switchboard: onMessage handler failed:", error);
       }
     }
@@ -298,9 +301,18 @@ export class SwitchboardClient {
     return this.request("message:receipt", { messageId: message.id, state: "failed", reason: reason.slice(0, 500) });
   }
 
-  private receipt(message: MessageView, state: ReceiptView["state"], reason?: string): void {
+  private track(work: Promise<void>): void {
+    this.background.add(work);
+    void work.finally(() => this.background.delete(work));
+  }
+
+  /** Reports a receipt in the background; resolves when stored (or given up on), never rejects. */
+  private receipt(message: MessageView, state: ReceiptView["state"], reason?: string): Promise<void> {
     const payload = { messageId: message.id, state, ...(reason !== undefined ? { reason: reason.slice(0, 500) } : {}) };
-    this.request("message:receipt", payload, 3).catch(() => {});
+    return this.request("message:receipt", payload, 3).then(
+      () => {},
+      () => {},
+    );
   }
 
   /** The rooms the agent is in, with its delivery mode and cursors, fresh from the server. */
@@ -415,6 +427,7 @@ export class SwitchboardClient {
   /** Waits for queued handlers, sends the last delivery acks, and disconnects. */
   async close(): Promise<void> {
     await Promise.all(this.queues.values());
+    await Promise.all(this.background);
     for (const [roomId, timer] of this.ackTimers) {
       clearTimeout(timer);
       this.flushAck(roomId);

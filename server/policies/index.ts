@@ -58,6 +58,8 @@ const rules = {
     }
     return member(s, actor);
   },
+  /** Cursors, replay and mode-selected sync belong to members only. */
+  "room.cursor": (actor: Actor, s: RoomSubject): Decision => member(s, actor),
   "room.post": (actor: Actor, s: RoomSubject): Decision => {
     const m = member(s, actor);
     if (m !== true) return m;

@@ -11,7 +11,7 @@ import { authorize, type Actor } from "../policies";
 import { messageInclude, presentMessage, presentReceipt } from "../presenters/message";
 import { presentRoom } from "../presenters/room";
 import { audience, publish, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
-import { loadRoomFor } from "./room-access";
+import { loadMembershipFor, loadRoomFor } from "./room-access";
 
 export const REPLAY_PAGE = 500;
 
@@ -109,9 +109,7 @@ export async function memberships(actor: Actor): Promise<MembershipView[]> {
 
 /** Sync for a member's delivery mode (agents catching up from their own cursor). */
 export async function syncSelected(actor: Actor, input: { roomId: string; afterSeq: number; limit: number }) {
-  const subject = await loadRoomFor(actor, input.roomId);
-  authorize(actor, "room.read", subject);
-  if (!subject.membership) throw new AppError("NOT_A_MEMBER", "Join the room first");
+  const subject = await loadMembershipFor(actor, input.roomId);
   const page = await selectPage(
     { participantId: actor.participantId, roomId: input.roomId, roomKind: subject.room.kind, mode: subject.membership.deliveryMode },
     input.afterSeq,
@@ -121,9 +119,7 @@ export async function syncSelected(actor: Actor, input: { roomId: string; afterS
 }
 
 export async function ackDelivery(actor: Actor, input: { roomId: string; seq: number }): Promise<{ deliveredSeq: number }> {
-  const subject = await loadRoomFor(actor, input.roomId);
-  authorize(actor, "room.read", subject);
-  if (!subject.membership) throw new AppError("NOT_A_MEMBER", "Join the room first");
+  const subject = await loadMembershipFor(actor, input.roomId);
   const target = Math.min(input.seq, subject.room.lastSeq);
   await getDb().roomMember.updateMany({
     where: { roomId: input.roomId, participantId: actor.participantId, deliveredSeq: { lt: target } },

@@ -1,6 +1,6 @@
 import { getDb } from "../db";
 import { AppError } from "../errors";
-import type { Actor } from "../policies";
+import { authorize, type Actor } from "../policies";
 
 /** A room and the actor's membership in it: the facts every room policy decides on. */
 export async function loadRoomFor(actor: Actor, roomId: string) {
@@ -10,4 +10,11 @@ export async function loadRoomFor(actor: Actor, roomId: string) {
     where: { roomId_participantId: { roomId, participantId: actor.participantId } },
   });
   return { room, membership };
+}
+
+/** A room the actor is a member of, with that membership (cursors and delivery mode). */
+export async function loadMembershipFor(actor: Actor, roomId: string) {
+  const subject = await loadRoomFor(actor, roomId);
+  authorize(actor, "room.cursor", subject);
+  return { room: subject.room, membership: subject.membership! };
 }

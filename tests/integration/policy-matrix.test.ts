@@ -1,0 +1,117 @@
+// Every read and write path into a room, for every kind of actor, over both transports, against one
+// table of expected outcomes. A non-member never reads a private room by any path.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Ack } from "../../sdk/contract";
+import {
+  closeSockets,
+  createAgent,
+  dialects,
+  emitAck,
+  errorCode,
+  openAgentSocket,
+  signUpPerson,
+  startTestServer,
+  type ClientSocket,
+  type Person,
+  type TestServer,
+} from "./harness";
+
+type Outcome = "OK" | string;
+type Actor = { name: string; role: "owner" | "admin" | "member" | "guest" | "agent"; person?: Person; socket?: ClientSocket; id: string };
+type Action = "history" | "sync" | "thread" | "members" | "send" | "read-cursor";
+type Transport = "trpc" | "socket";
+
+/** The rules, written out: what each actor gets for each action, by room visibility and membership. */
+function expected(room: "public" | "private", member: boolean, role: Actor["role"], action: Action): Outcome {
+  if (member) return "OK";
+  if (room === "private") return "ROOM_NOT_FOUND";
+  const reads: Action[] = ["history", "sync", "thread", "members"];
+  if (reads.includes(action)) return role === "guest" ? "NOT_A_MEMBER" : "OK";
+  return "NOT_A_MEMBER";
+}
+
+describe.each(dialects)("policy matrix on %s", (dialect) => {
+  let server: TestServer;
+  const actors: Actor[] = [];
+  const rooms: Record<"public" | "private", { id: string; members: Set<string>; rootId: string }> = {} as never;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    const owner = await signUpPerson(server, { handle: "owner" });
+    const invite = async (role: "admin" | "member" | "guest") => (await owner.api.workspace.createInvite.mutate({ role })).token;
+    const admin = await signUpPerson(server, { handle: "admin", inviteToken: await invite("admin") });
+    const insider = await signUpPerson(server, { handle: "insider", inviteToken: await invite("member") });
+    const outsider = await signUpPerson(server, { handle: "outsider", inviteToken: await invite("member") });
+    const guest = await signUpPerson(server, { handle: "guest", inviteToken: await invite("guest") });
+    const inAgent = await createAgent(insider, "inagent");
+    const outAgent = await createAgent(outsider, "outagent");
+    for (const [name, role, person] of [
+      ["owner", "owner", owner],
+      ["admin", "admin", admin],
+      ["insider", "member", insider],
+      ["outsider", "member", outsider],
+      ["guest", "guest", guest],
+    ] as const) {
+      actors.push({ name, role, person, socket: await person.socket(), id: person.participantId });
+    }
+    actors.push({ name: "inagent", role: "agent", socket: await openAgentSocket(server.url, inAgent.apiKey), id: inAgent.id });
+    actors.push({ name: "outagent", role: "agent", socket: await openAgentSocket(server.url, outAgent.apiKey), id: outAgent.id });
+
+    for (const visibility of ["public", "private"] as const) {
+      const members = [insider.participantId, inAgent.id];
+      const room = await insider.api.rooms.createChannel.mutate({ name: `${visibility}-room`, visibility, memberIds: [inAgent.id] });
+      const root = await insider.api.messages.send.mutate({ roomId: room.id, body: "root", clientMsgId: randomUUID() });
+      rooms[visibility] = { id: room.id, members: new Set(members), rootId: root.id };
+    }
+  });
+  afterAll(async () => {
+    closeSockets();
+    await server.dispose();
+  });
+
+  const cases: [string, "public" | "private", Action, Transport][] = [];
+  for (const name of ["owner", "admin", "insider", "outsider", "guest", "inagent", "outagent"]) {
+    for (const room of ["public", "private"] as const) {
+      for (const action of ["history", "sync", "thread", "members", "send", "read-cursor"] as const) {
+        for (const transport of ["trpc", "socket"] as const) {
+          const agent = name.endsWith("agent");
+          const socketCan = action === "sync" || action === "send" || action === "read-cursor";
+          if ((agent && transport === "trpc") || (transport === "socket" && !socketCan)) continue;
+          cases.push([name, room, action, transport]);
+        }
+      }
+    }
+  }
+
+  it.each(cases)("%s in the %s room: %s over %s", async (name, visibility, action, transport) => {
+    const actor = actors.find((a) => a.name === name)!;
+    const room = rooms[visibility];
+    const want = expected(visibility, room.members.has(actor.id), actor.role, action);
+    let got: Outcome;
+    if (transport === "trpc") {
+      const api = actor.person!.api;
+      const call = {
+        history: () => api.messages.history.query({ roomId: room.id, limit: 5 }),
+        sync: () => api.messages.sync.query({ roomId: room.id, afterSeq: 0, limit: 5 }),
+        thread: () => api.messages.thread.query({ messageId: room.rootId }),
+        members: () => api.rooms.members.query({ roomId: room.id }),
+        send: () => api.messages.send.mutate({ roomId: room.id, body: `from ${name}`, clientMsgId: randomUUID() }),
+        "read-cursor": () => api.messages.markRead.mutate({ roomId: room.id, seq: 1 }),
+      }[action];
+      got = await call().then(
+        () => "OK",
+        () => errorCode(call()),
+      );
+    } else {
+      const [event, payload] = {
+        sync: ["room:sync", { roomId: room.id, afterSeq: 0, limit: 5 }],
+        send: ["message:send", { roomId: room.id, body: `from ${name}`, clientMsgId: randomUUID() }],
+        "read-cursor": ["room:read", { roomId: room.id, seq: 1 }],
+      }[action as "sync" | "send" | "read-cursor"] as [string, unknown];
+      const reply = await emitAck<Ack<unknown>>(actor.socket!, event, payload);
+      got = reply.ok ? "OK" : reply.error.code;
+    }
+    expect(got).toBe(want);
+  });
+});
