@@ -7,11 +7,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SwitchboardClient, type MessageView } from "../../sdk";
+import type { Ack } from "../../sdk/contract";
 import {
   closeSockets,
   collect,
   createAgent,
   dialects,
+  openAgentSocket,
   openSocket,
   queryDb,
   signUpPerson,
@@ -190,11 +192,13 @@ describe.each(dialects)("continuity on %s", (dialect) => {
 describe.runIf(dialects.includes("postgresql"))("two server processes with Redis", () => {
   let a: TestServer;
   let b: TestServer;
+  let ana: Person;
 
   beforeAll(async () => {
     const redis = { REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: `sb-test-${randomUUID()}` };
     a = await startTestServer("postgresql", redis);
     b = await startTestServer("postgresql", redis, { peerOf: a });
+    ana = await signUpPerson(a, { handle: "ana" });
   });
   afterAll(async () => {
     closeSockets();
@@ -203,7 +207,6 @@ describe.runIf(dialects.includes("postgresql"))("two server processes with Redis
   });
 
   it("delivers a sender's messages on one process to receivers on both, in the same order", async () => {
-    const ana = await signUpPerson(a, { handle: "ana" });
     const ben = await signUpPerson(b, { handle: "ben", inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
     const agent = await createAgent(ana, "twin");
     const room = await ana.api.rooms.createChannel.mutate({ name: "shared", visibility: "private", memberIds: [ben.participantId, agent.id] });
@@ -234,5 +237,40 @@ describe.runIf(dialects.includes("postgresql"))("two server processes with Redis
     expect(texts(onA).sort((x, y) => x - y)).toEqual(seqs);
     expect(agentSeen).toEqual(seqs); // the SDK hands them over in seq order
     await agentOnB.close();
+  });
+
+  it("suspends an agent sending under load on the other process: nothing commits after the suspension, and it is cut off everywhere", async () => {
+    const owner = ana;
+    const agent = await createAgent(owner, "chatterbox");
+    await owner.api.workspace.setLimits.mutate({ agentMessagesPerMinute: 10_000, agentBurst: 1000, loopGuardMessages: 10_000 });
+    const room = await owner.api.rooms.createChannel.mutate({ name: "noisy", visibility: "private", memberIds: [agent.id] });
+    // The agent holds sockets on both processes and floods from the one on B.
+    const [onA, onB] = await Promise.all([openAgentSocket(a.url, agent.apiKey), openAgentSocket(b.url, agent.apiKey)]);
+    const cut = (s: typeof onA) => new Promise<number>((resolve) => s.once("disconnect", () => resolve(performance.now())));
+    const [cutA, cutB] = [cut(onA), cut(onB)];
+    let acked = 0;
+    let refused = "";
+    const flood = Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (!refused && onB.connected) {
+          const r = (await onB.timeout(5000).emitWithAck("message:send", { roomId: room.id, body: "spam", clientMsgId: randomUUID() }).catch(() => ({ ok: false, error: { code: "DISCONNECTED" } }))) as Ack<MessageView>;
+          if (r.ok) acked++;
+          else refused = r.error.code;
+        }
+      }),
+    );
+    await waitFor(() => acked >= 50, 20_000, "flood underway");
+    const start = performance.now();
+    await owner.api.agents.suspend.mutate({ agentId: agent.id }); // on process A
+    const committed = await queryDb<{ n: number }>(a, `SELECT COUNT(*) AS n FROM "Message" WHERE "authorId" = $1`, [agent.id]);
+    const [doneA, doneB] = await Promise.all([cutA, cutB]);
+    await flood;
+    const cutOffMs = Math.max(doneA, doneB) - start;
+    console.log(`kill switch: ${acked} messages acked before; all sockets cut ${cutOffMs.toFixed(0)} ms after the request`);
+    expect(cutOffMs).toBeLessThan(1000);
+    await new Promise((r) => setTimeout(r, 300));
+    const later = await queryDb<{ n: number }>(a, `SELECT COUNT(*) AS n FROM "Message" WHERE "authorId" = $1`, [agent.id]);
+    expect(Number(later[0].n)).toBe(Number(committed[0].n));
+    expect(Number(later[0].n)).toBeGreaterThanOrEqual(acked);
   });
 });
