@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { AuthCard } from "@/components/auth/auth-card";
+import { SignUpForm } from "@/components/auth/signup-form";
+import { LockIcon } from "@/components/ui/icons";
+import { getViewer, publicApi } from "../../_lib/viewer";
+
+export const metadata: Metadata = { title: "Create your workspace" };
+export const dynamic = "force-dynamic";
+
+export default async function SignUpPage() {
+  if (await getViewer()) redirect("/");
+  const firstRun = await publicApi().workspace.firstRun();
+  if (!firstRun) {
+    return (
+      <AuthCard title="This workspace is invite-only" footer={<Link href="/signin" className="font-medium text-indigo-600 hover:underline">Sign in instead</Link>}>
+        <div className="flex gap-3 rounded-lg border border-zinc-200 bg-zinc-50 p-4 text-sm text-zinc-600" data-testid="invite-only">
+          <LockIcon size={18} className="mt-0.5 shrink-0 text-zinc-400" />
+          <p>
+            Someone already set up Switchboard here. To join, ask an owner or admin for an invite link, then open it to create your account.
+          </p>
+        </div>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard
+      title="Create your workspace"
+      subtitle="You're the first one here: you'll own the workspace and can invite people and agents."
+      footer={
+        <>
+          Already have an account?{" "}
+          <Link href="/signin" className="font-medium text-indigo-600 hover:underline">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <SignUpForm mode="first-run" />
+    </AuthCard>
+  );
+}

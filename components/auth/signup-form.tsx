@@ -1,0 +1,113 @@
+"use client";
+// Sign-up: the first person also names the workspace; later people come with an invite token.
+import { useMutation } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button, Spinner } from "@/components/ui/button";
+import { appErrorOf } from "@/components/ui/errors";
+import { Field, FormError, TextInput } from "@/components/ui/field";
+import { signInAndEnter } from "./signin-form";
+
+const HANDLE = /^[a-z0-9][a-z0-9_-]{1,38}$/;
+
+const handleFrom = (name: string) =>
+  name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/\s+/g, "-")
+    .replace(/[^a-z0-9_-]/g, "")
+    .replace(/^[-_]+/, "")
+    .slice(0, 39);
+
+export function SignUpForm({ mode, inviteToken }: { mode: "first-run" | "invite"; inviteToken?: string }) {
+  const trpc = useTRPC();
+  const [displayName, setDisplayName] = useState("");
+  const [handle, setHandle] = useState("");
+  const [handleEdited, setHandleEdited] = useState(false);
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [workspaceName, setWorkspaceName] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const signUp = useMutation(trpc.workspace.signUp.mutationOptions());
+  const [entering, setEntering] = useState(false);
+
+  const handleError = handle && !HANDLE.test(handle) ? "2–39 lower-case letters, digits, - and _" : null;
+  const passwordError = password && password.length < 8 ? "At least 8 characters" : null;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (handleError || passwordError) return;
+    setError(null);
+    try {
+      await signUp.mutateAsync({
+        displayName: displayName.trim(),
+        handle,
+        email: email.trim(),
+        password,
+        ...(mode === "first-run" ? { workspaceName: workspaceName.trim() || undefined } : { inviteToken }),
+      });
+    } catch (err) {
+      setError(appErrorOf(err).message);
+      return;
+    }
+    setEntering(true);
+    const failure = await signInAndEnter(email.trim(), password);
+    if (failure) {
+      setEntering(false);
+      setError(`Your account was created, but signing in failed: ${failure}`);
+    }
+  };
+
+  const busy = signUp.isPending || entering;
+  return (
+    <form onSubmit={submit} className="space-y-4" data-testid="signup-form">
+      <FormError message={error} testId="signup-error" />
+      <Field label="Your name">
+        <TextInput
+          required
+          autoFocus
+          maxLength={80}
+          autoComplete="name"
+          value={displayName}
+          onChange={(e) => {
+            setDisplayName(e.target.value);
+            if (!handleEdited) setHandle(handleFrom(e.target.value));
+          }}
+          placeholder="Ada Lovelace"
+          data-testid="signup-name"
+        />
+      </Field>
+      <Field label="Handle" error={handleError} hint="How people and agents @mention you.">
+        <div className="relative">
+          <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-zinc-400">@</span>
+          <TextInput
+            required
+            value={handle}
+            onChange={(e) => {
+              setHandleEdited(true);
+              setHandle(e.target.value.toLowerCase());
+            }}
+            className="pl-7"
+            placeholder="ada"
+            data-testid="signup-handle"
+          />
+        </div>
+      </Field>
+      <Field label="Email">
+        <TextInput type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} data-testid="signup-email" />
+      </Field>
+      <Field label="Password" error={passwordError} hint="At least 8 characters.">
+        <TextInput type="password" required autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="signup-password" />
+      </Field>
+      {mode === "first-run" && (
+        <Field label="Workspace name" hint="Your team, company or project. You can invite people next.">
+          <TextInput required maxLength={80} value={workspaceName} onChange={(e) => setWorkspaceName(e.target.value)} placeholder="Acme Robotics" data-testid="signup-workspace" />
+        </Field>
+      )}
+      <Button type="submit" className="w-full" disabled={busy} data-testid="signup-submit">
+        {busy && <Spinner />} {mode === "first-run" ? "Create workspace" : "Join workspace"}
+      </Button>
+    </form>
+  );
+}

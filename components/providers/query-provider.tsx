@@ -1,0 +1,38 @@
+"use client";
+// React Query + the tRPC client (same origin, superjson, batched) for every page.
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { useState, type ReactNode } from "react";
+import superjson from "superjson";
+import type { AppRouter } from "@/server/trpc/router";
+import { appErrorOf } from "@/components/ui/errors";
+import { TRPCProvider } from "./trpc";
+
+function makeQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        refetchOnWindowFocus: false,
+        // Errors the server says are final (not found, forbidden, invalid) are not retried.
+        retry: (count, error) => count < 2 && appErrorOf(error).retryable,
+      },
+    },
+  });
+}
+
+export function QueryProvider({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(makeQueryClient);
+  const [trpcClient] = useState(() =>
+    createTRPCClient<AppRouter>({
+      links: [httpBatchLink({ url: "/api/trpc", transformer: superjson, fetch: (url, init) => fetch(url, { ...init, credentials: "same-origin" }) })],
+    }),
+  );
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        {children}
+      </TRPCProvider>
+    </QueryClientProvider>
+  );
+}

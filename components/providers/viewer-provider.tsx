@@ -1,0 +1,22 @@
+"use client";
+// The signed-in participant and their workspace, loaded by the server layout and shared below it.
+import { createContext, useContext, type ReactNode } from "react";
+import type { ParticipantView } from "@/sdk/contract";
+
+export interface Viewer {
+  workspace: { id: string; name: string };
+  me: ParticipantView;
+  role: "owner" | "admin" | "member" | "guest";
+}
+
+const ViewerContext = createContext<Viewer | null>(null);
+
+export function ViewerProvider({ viewer, children }: { viewer: Viewer; children: ReactNode }) {
+  return <ViewerContext.Provider value={viewer}>{children}</ViewerContext.Provider>;
+}
+
+export function useViewer(): Viewer {
+  const viewer = useContext(ViewerContext);
+  if (!viewer) throw new Error("useViewer outside ViewerProvider");
+  return viewer;
+}

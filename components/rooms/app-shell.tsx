@@ -1,0 +1,53 @@
+"use client";
+// The signed-in frame: one socket for the tab, the sidebar, and the page beside it. On narrow
+// screens the sidebar slides over the page and closes on navigation.
+import { usePathname } from "next/navigation";
+import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+import { SocketProvider, useSocket } from "@/components/providers/socket-provider";
+import { ViewerProvider, type Viewer } from "@/components/providers/viewer-provider";
+import { Sidebar } from "./sidebar";
+
+const NavContext = createContext<() => void>(() => {});
+
+/** Opens the sidebar on narrow screens (the header's menu button). */
+export const useOpenNav = () => useContext(NavContext);
+
+export function AppShell({ viewer, children }: { viewer: Viewer; children: ReactNode }) {
+  const [navOpen, setNavOpen] = useState(false);
+  const pathname = usePathname();
+  useEffect(() => setNavOpen(false), [pathname]);
+
+  return (
+    <ViewerProvider viewer={viewer}>
+      <SocketProvider>
+        <NavContext.Provider value={() => setNavOpen(true)}>
+          <div className="flex h-dvh overflow-hidden bg-white">
+            <div
+              className={`h-full shrink-0 max-md:fixed max-md:inset-y-0 max-md:left-0 max-md:z-40 max-md:transition-transform ${
+                navOpen ? "max-md:shadow-2xl" : "max-md:-translate-x-full"
+              }`}
+            >
+              <Sidebar />
+            </div>
+            {navOpen && <div className="fixed inset-0 z-30 bg-zinc-950/40 md:hidden" onClick={() => setNavOpen(false)} aria-hidden="true" />}
+            <main className="flex min-w-0 flex-1 flex-col">
+              <ConnectionBanner />
+              <div className="flex min-h-0 flex-1">{children}</div>
+            </main>
+          </div>
+        </NavContext.Provider>
+      </SocketProvider>
+    </ViewerProvider>
+  );
+}
+
+function ConnectionBanner() {
+  const { status } = useSocket();
+  if (status !== "reconnecting") return null;
+  return (
+    <div className="flex shrink-0 items-center justify-center gap-2 bg-amber-50 px-4 py-1.5 text-xs font-medium text-amber-800 ring-1 ring-amber-200" role="status" data-testid="reconnecting">
+      <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-amber-500" />
+      Reconnecting… messages you send will go out when the connection is back.
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+// How times, days and room events read in the timeline.
+import type { MessageView } from "@/sdk/contract";
+
+export function timeLabel(iso: string): string {
+  return new Date(iso).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
+}
+
+export function fullTimeLabel(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
+}
+
+export function dayKey(iso: string): string {
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+}
+
+export function dayLabel(iso: string): string {
+  const d = new Date(iso);
+  const today = new Date();
+  const yesterday = new Date(today);
+  yesterday.setDate(today.getDate() - 1);
+  if (dayKey(iso) === dayKey(today.toISOString())) return "Today";
+  if (dayKey(iso) === dayKey(yesterday.toISOString())) return "Yesterday";
+  return d.toLocaleDateString(undefined, {
+    weekday: "long",
+    month: "long",
+    day: "numeric",
+    ...(d.getFullYear() !== today.getFullYear() ? { year: "numeric" } : {}),
+  });
+}
+
+const GROUP_WINDOW_MS = 5 * 60 * 1000;
+
+/** Whether `m` continues `prev`'s block (same author, within minutes, same day, both text). */
+export function continuesGroup(prev: MessageView | undefined, m: MessageView): boolean {
+  if (!prev || prev.kind !== "text" || m.kind !== "text") return false;
+  if (prev.author.id !== m.author.id) return false;
+  if (dayKey(prev.createdAt) !== dayKey(m.createdAt)) return false;
+  return new Date(m.createdAt).getTime() - new Date(prev.createdAt).getTime() < GROUP_WINDOW_MS;
+}
+
+export function joinNames(names: string[]): string {
+  if (names.length <= 1) return names[0] ?? "someone";
+  if (names.length === 2) return `${names[0]} and ${names[1]}`;
+  if (names.length <= 4) return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return `${names.slice(0, 3).join(", ")} and ${names.length - 3} others`;
+}
+
+interface EventData {
+  type?: string;
+  participantIds?: string[];
+  name?: string;
+  visibility?: string;
+}
+
+/** "Dana joined", "Dana added Bob and Carol", "Dana created #ops". */
+export function eventText(m: MessageView, nameOf: (id: string) => string): string {
+  const data = (m.data ?? {}) as EventData;
+  const actor = m.author.displayName;
+  const ids = data.participantIds ?? [];
+  const others = ids.map(nameOf);
+  switch (data.type) {
+    case "room.created":
+      return data.name ? `${actor} created #${data.name}` : `${actor} started this conversation`;
+    case "member.joined":
+      return ids.length === 1 && ids[0] === m.author.id ? `${actor} joined` : `${joinNames(others)} joined`;
+    case "member.added":
+      return `${actor} added ${joinNames(others)}`;
+    case "member.left":
+      return ids.length === 1 && ids[0] === m.author.id ? `${actor} left` : `${joinNames(others)} left`;
+    default:
+      return m.body || `${actor} updated the room`;
+  }
+}
+
+export function replyLabel(n: number): string {
+  return n === 1 ? "1 reply" : `${n} replies`;
+}

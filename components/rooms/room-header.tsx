@@ -1,0 +1,125 @@
+"use client";
+// Title (#name, or the other people's names), topic, member count (toggles the members panel), leave.
+import { useState } from "react";
+import type { RoomMemberView, RoomView } from "@/sdk/contract";
+import { useSocket } from "@/components/providers/socket-provider";
+import { Avatar, KindBadge } from "@/components/ui/avatar";
+import { Button, Spinner } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { DoorIcon, HashIcon, LockIcon, MenuIcon, UsersIcon } from "@/components/ui/icons";
+import { useOpenNav } from "./app-shell";
+
+export function RoomHeader({
+  room,
+  peer,
+  membersOpen,
+  onToggleMembers,
+  onLeave,
+  leaving,
+}: {
+  room: RoomView;
+  /** The other participant of a direct message. */
+  peer: RoomMemberView | null;
+  membersOpen: boolean;
+  onToggleMembers: () => void;
+  onLeave?: () => void;
+  leaving: boolean;
+}) {
+  const [confirmLeave, setConfirmLeave] = useState(false);
+  const { presence } = useSocket();
+  const openNav = useOpenNav();
+  const channel = room.kind === "channel";
+  const isPrivate = room.visibility === "private";
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-3 border-b border-zinc-200 bg-white px-5" data-testid="room-header">
+      <button type="button" onClick={openNav} aria-label="Open navigation" className="-ml-2 rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 md:hidden">
+        <MenuIcon size={20} />
+      </button>
+      <div className="flex min-w-0 flex-1 items-center gap-3">
+        <h1 className="flex min-w-0 max-w-[70%] shrink-0 items-center gap-1.5 text-[17px] font-bold text-zinc-900" data-testid="room-title">
+          {channel &&
+            (isPrivate ? (
+              <LockIcon size={17} className="shrink-0 text-zinc-500" data-testid="room-private" aria-label="Private channel" />
+            ) : (
+              <HashIcon size={17} className="shrink-0 text-zinc-500" aria-label="Channel" />
+            ))}
+          {peer && (
+            <Avatar
+              id={peer.participant.id}
+              name={peer.participant.displayName}
+              kind={peer.participant.kind}
+              size={24}
+              online={presence.get(peer.participant.id) ?? peer.online}
+            />
+          )}
+          <span className="truncate">{room.title}</span>
+          {peer && <KindBadge kind={peer.participant.kind} />}
+        </h1>
+        {peer && (
+          <span className="truncate text-sm text-zinc-500 max-md:hidden">
+            @{peer.participant.handle}
+            {peer.participant.kind === "agent" && peer.participant.description ? ` · ${peer.participant.description}` : ""}
+          </span>
+        )}
+        {room.topic && (
+          <>
+            <span className="h-4 w-px shrink-0 bg-zinc-200 max-md:hidden" />
+            <p className="min-w-0 truncate text-sm text-zinc-500 max-md:hidden" title={room.topic} data-testid="room-topic">
+              {room.topic}
+            </p>
+          </>
+        )}
+      </div>
+      <div className="flex shrink-0 items-center gap-1">
+        <button
+          type="button"
+          onClick={onToggleMembers}
+          aria-pressed={membersOpen}
+          data-testid="toggle-members"
+          title="Members"
+          className={`inline-flex h-8 items-center gap-1.5 rounded-md border px-2.5 text-sm font-medium ${
+            membersOpen ? "border-indigo-200 bg-indigo-50 text-indigo-700" : "border-zinc-200 text-zinc-700 hover:bg-zinc-50"
+          }`}
+        >
+          <UsersIcon size={15} />
+          <span data-testid="member-count">{room.memberCount}</span>
+        </button>
+        {onLeave && (
+          <button
+            type="button"
+            onClick={() => setConfirmLeave(true)}
+            data-testid="leave-room"
+            title={channel ? "Leave channel" : "Leave conversation"}
+            className="inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+          >
+            <DoorIcon size={15} />
+            <span className="max-sm:hidden">Leave</span>
+          </button>
+        )}
+      </div>
+      <Dialog
+        open={confirmLeave}
+        onClose={() => setConfirmLeave(false)}
+        title={channel ? `Leave #${room.title}?` : "Leave this conversation?"}
+        description={
+          isPrivate
+            ? "It's private: you'll need someone to add you back."
+            : "You can join again at any time from Browse channels."
+        }
+        width="max-w-md"
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirmLeave(false)}>
+              Cancel
+            </Button>
+            <Button variant="danger" data-testid="confirm-leave" disabled={leaving} onClick={() => onLeave?.()}>
+              {leaving && <Spinner />} Leave
+            </Button>
+          </>
+        }
+      >
+        <p className="text-sm text-zinc-600">You will stop receiving its messages.</p>
+      </Dialog>
+    </header>
+  );
+}

@@ -1,0 +1,407 @@
+"use client";
+// /r/[roomId]: the header, the timeline, the composer and the side panels (thread, members).
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import type { MessageView, RoomView } from "@/sdk/contract";
+import { useDirectory } from "@/components/providers/directory";
+import { useSocket } from "@/components/providers/socket-provider";
+import { useTRPC, useTRPCClient } from "@/components/providers/trpc";
+import { useViewer } from "@/components/providers/viewer-provider";
+import { Button, Spinner } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { appErrorOf, errorMessage } from "@/components/ui/errors";
+import { documentTitle } from "@/components/ui/document-title";
+import { AlertIcon, LockIcon } from "@/components/ui/icons";
+import { Composer, type ComposerHandle } from "./composer";
+import { MembersPanel } from "./members-panel";
+import { MessageList } from "./message-list";
+import type { MessageActions } from "./message-row";
+import { RoomHeader } from "./room-header";
+import { RoomStore } from "./room-store";
+import { useSidebarCache } from "./sidebar-cache";
+import { ThreadPanel } from "./thread-panel";
+import { TypingLine } from "./typing-line";
+
+type RoomDetails = RoomView & { joined: boolean; readSeq: number };
+
+export function RoomScreen({ roomId }: { roomId: string }) {
+  const trpc = useTRPC();
+  const room = useQuery(trpc.rooms.get.queryOptions({ roomId }));
+
+  if (room.isPending) return <RoomSkeleton />;
+  if (room.isError) {
+    const error = appErrorOf(room.error);
+    if (error.code === "ROOM_NOT_FOUND" || error.code === "INVALID_PAYLOAD" || error.code === "NOT_FOUND") return <NoAccess />;
+    return (
+      <CenteredState title="Couldn't open this room" body={error.message}>
+        <Button variant="secondary" onClick={() => void room.refetch()}>
+          Try again
+        </Button>
+      </CenteredState>
+    );
+  }
+  return <RoomLoaded key={roomId} room={room.data} />;
+}
+
+function RoomLoaded({ room }: { room: RoomDetails }) {
+  const { me } = useViewer();
+  const trpc = useTRPC();
+  const trpcClient = useTRPCClient();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const { socket, readyEpoch, status: connection } = useSocket();
+  const { nameOf } = useDirectory();
+  const sidebar = useSidebarCache();
+  const composer = useRef<ComposerHandle>(null);
+
+  const [store] = useState(
+    () =>
+      new RoomStore(room.id, me.id, {
+        history: (input) => trpcClient.messages.history.query(input),
+        thread: (input) => trpcClient.messages.thread.query(input),
+      }),
+  );
+  const snap = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  const [membersOpen, setMembersOpen] = useState(false);
+  const members = useQuery(trpc.rooms.members.queryOptions({ roomId: room.id }));
+
+  // Where the reader left off: fixed when the first page arrives, not moved by live messages.
+  const [unreadMarker, setUnreadMarker] = useState<number | null | undefined>(undefined);
+  useEffect(() => {
+    if (snap.status !== "ready" || unreadMarker !== undefined) return;
+    const first = snap.items.find((m) => m.seq > room.readSeq && m.kind === "text" && m.author.id !== me.id);
+    setUnreadMarker(room.joined && first ? first.seq : null);
+  }, [snap.status, snap.items, unreadMarker, room.readSeq, room.joined, me.id]);
+  const [deleting, setDeleting] = useState<MessageView | null>(null);
+
+  // Live events first, then history: whatever arrives in between merges by seq.
+  useEffect(() => {
+    store.setSocket(socket);
+    if (!socket) return;
+    const onNew = (p: { roomId: string; message: MessageView }) => p.roomId === room.id && store.receiveLive(p.message, true);
+    const onUpdated = (p: { roomId: string; message: MessageView }) => p.roomId === room.id && store.receiveLive(p.message, false);
+    const onTyping = (p: { roomId: string; threadRootId: string | null; participantId: string }) => store.receiveTyping(p);
+    const onMembers = (p: { roomId: string }) => {
+      if (p.roomId !== room.id) return;
+      void queryClient.invalidateQueries({ queryKey: trpc.rooms.members.queryKey({ roomId: room.id }) });
+      void queryClient.invalidateQueries({ queryKey: trpc.rooms.get.queryKey({ roomId: room.id }) });
+    };
+    // Joined or left in another tab: what this page may show changes (preview, member, no access).
+    const onMembership = (p: { roomId?: string; room?: RoomView }) => {
+      if ((p.roomId ?? p.room?.id) === room.id) void queryClient.invalidateQueries({ queryKey: trpc.rooms.get.queryKey({ roomId: room.id }) });
+    };
+    const onReceipt = (p: Parameters<RoomStore["receiveReceipt"]>[0]) => store.receiveReceipt(p);
+    socket.on("message:receipt", onReceipt);
+    socket.on("room:added", onMembership);
+    socket.on("room:removed", onMembership);
+    socket.on("message:new", onNew);
+    socket.on("message:updated", onUpdated);
+    socket.on("room:typing", onTyping);
+    socket.on("room:members", onMembers);
+    return () => {
+      socket.off("message:receipt", onReceipt);
+      socket.off("room:added", onMembership);
+      socket.off("room:removed", onMembership);
+      socket.off("message:new", onNew);
+      socket.off("message:updated", onUpdated);
+      socket.off("room:typing", onTyping);
+      socket.off("room:members", onMembers);
+    };
+  }, [socket, store, room.id, queryClient, trpc]);
+
+  useEffect(() => {
+    void store.loadInitial();
+    return () => store.dispose();
+  }, [store]);
+
+  // After every (re)connection: fetch what happened while the socket was away.
+  useEffect(() => {
+    if (readyEpoch === 0) return;
+    void store.sync();
+    store.retryFailed();
+  }, [readyEpoch, store]);
+
+  // Mark read up to the newest seq seen, while the tab is visible.
+  const lastRead = useRef(room.readSeq);
+  const markRead = useCallback(() => {
+    if (!room.joined || !socket?.connected || document.visibilityState !== "visible") return;
+    const seq = store.getSnapshot().cursor;
+    sidebar.markRead(room.id, seq);
+    if (seq <= lastRead.current) return;
+    lastRead.current = seq;
+    socket.emit("room:read", { roomId: room.id, seq });
+  }, [room.joined, room.id, socket, store, sidebar]);
+  useEffect(() => {
+    const t = setTimeout(markRead, 300);
+    return () => clearTimeout(t);
+  }, [snap.cursor, markRead, connection]);
+  useEffect(() => {
+    document.addEventListener("visibilitychange", markRead);
+    return () => document.removeEventListener("visibilitychange", markRead);
+  }, [markRead]);
+
+  const title = room.kind === "channel" ? `#${room.title}` : room.title;
+  useEffect(() => documentTitle.setPage(title), [title]);
+
+  // Escape closes the thread (when nothing else claims the key).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented || document.querySelector("dialog[open]")) return;
+      if (store.getSnapshot().thread) {
+        store.closeThread();
+        composer.current?.focus();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [store]);
+
+  const sendTyping = useCallback(
+    (threadRootId: string | null) => socket?.emit("room:typing", threadRootId ? { roomId: room.id, threadRootId } : { roomId: room.id }),
+    [socket, room.id],
+  );
+
+  const actions = useMemo<MessageActions>(
+    () => ({
+      onReply: (m) => void store.openThread(m.id, m),
+      onEdit: (m, body) => store.edit(m.id, body),
+      onDelete: (m) => setDeleting(m),
+      onRetry: (id) => store.retry(id),
+      onDiscard: (id) => store.discard(id),
+    }),
+    [store],
+  );
+
+  const join = useMutation(
+    trpc.rooms.join.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.rooms.get.queryKey({ roomId: room.id }) });
+        void sidebar.refetch();
+        void store.sync();
+      },
+    }),
+  );
+  const leave = useMutation(
+    trpc.rooms.leave.mutationOptions({
+      onSuccess: async () => {
+        await sidebar.refetch();
+        router.push("/");
+      },
+    }),
+  );
+
+  const canInvite = room.joined && room.kind !== "dm";
+  const meView = { id: me.id, handle: me.handle, displayName: me.displayName, kind: me.kind };
+
+  return (
+    <div className="relative flex h-full min-w-0 flex-1" data-testid="room-view" data-room-id={room.id}>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <RoomHeader
+          room={room}
+          peer={room.kind === "dm" ? members.data?.find((m) => m.participant.id !== me.id) ?? null : null}
+          membersOpen={membersOpen}
+          onToggleMembers={() => setMembersOpen((v) => !v)}
+          onLeave={room.joined && room.kind !== "dm" ? () => leave.mutate({ roomId: room.id }) : undefined}
+          leaving={leave.isPending}
+        />
+        {leave.isError && (
+          <div className="border-b border-rose-200 bg-rose-50 px-5 py-2 text-sm text-rose-700">{errorMessage(leave.error)}</div>
+        )}
+        {snap.status === "loading" ? (
+          <TimelineSkeleton />
+        ) : snap.status === "error" ? (
+          <CenteredState title="Couldn't load messages" body={snap.error?.message ?? "Something went wrong"}>
+            <Button variant="secondary" onClick={() => void store.loadInitial(true)}>
+              Try again
+            </Button>
+          </CenteredState>
+        ) : (
+          <MessageList
+            room={room}
+            store={store}
+            items={snap.items}
+            pending={snap.pending}
+            hasMore={snap.hasMore}
+            loadingOlder={snap.loadingOlder}
+            me={meView}
+            nameOf={nameOf}
+            actions={actions}
+            unreadMarker={unreadMarker ?? null}
+          />
+        )}
+        {room.joined ? (
+          <div className="shrink-0">
+            <Composer
+              ref={composer}
+              key={room.id}
+              placeholder={`Message ${title}`}
+              mentionables={members.data?.map((m) => m.participant)}
+              onSend={(body) => store.send(body)}
+              onTyping={() => sendTyping(null)}
+              autoFocus
+            />
+            <TypingLine typing={snap.typing} nameOf={nameOf} threadRootId={null} />
+          </div>
+        ) : (
+          <div className="m-5 mt-2 flex items-center justify-between gap-4 rounded-lg border border-zinc-200 bg-zinc-50 px-4 py-3" data-testid="join-bar">
+            <div className="text-sm text-zinc-600">
+              You are previewing <b className="font-semibold text-zinc-900">{title}</b>.
+              {join.isError && <span className="ml-2 text-rose-600">{errorMessage(join.error)}</span>}
+            </div>
+            <Button onClick={() => join.mutate({ roomId: room.id })} disabled={join.isPending} data-testid="join-room">
+              {join.isPending && <Spinner />} Join channel
+            </Button>
+          </div>
+        )}
+      </div>
+      {snap.thread && (
+        <ThreadPanel
+          room={room}
+          thread={snap.thread}
+          pending={snap.pending}
+          typing={snap.typing}
+          me={meView}
+          nameOf={nameOf}
+          actions={actions}
+          canPost={room.joined}
+          mentionables={members.data?.map((m) => m.participant)}
+          onClose={() => store.closeThread()}
+          onSend={(body) => snap.thread && store.send(body, snap.thread.rootId)}
+          onTyping={() => snap.thread && sendTyping(snap.thread.rootId)}
+        />
+      )}
+      {membersOpen && <MembersPanel room={room} canInvite={canInvite} onClose={() => setMembersOpen(false)} />}
+      <DeleteDialog
+        message={deleting}
+        onClose={() => setDeleting(null)}
+        onConfirm={async (m) => {
+          const error = await store.remove(m.id);
+          if (!error) setDeleting(null);
+          return error?.message ?? null;
+        }}
+      />
+    </div>
+  );
+}
+
+function DeleteDialog({
+  message,
+  onClose,
+  onConfirm,
+}: {
+  message: MessageView | null;
+  onClose: () => void;
+  onConfirm: (m: MessageView) => Promise<string | null>;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => setError(null), [message]);
+  return (
+    <Dialog
+      open={message !== null}
+      onClose={onClose}
+      title="Delete message?"
+      description="Everyone in the room will see “message deleted” in its place. This can't be undone."
+      testId="delete-dialog"
+      width="max-w-md"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            disabled={busy}
+            data-testid="confirm-delete"
+            autoFocus
+            onClick={async () => {
+              if (!message) return;
+              setBusy(true);
+              setError(await onConfirm(message));
+              setBusy(false);
+            }}
+          >
+            {busy && <Spinner />} Delete
+          </Button>
+        </>
+      }
+    >
+      {message && (
+        <div className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm whitespace-pre-wrap text-zinc-700">
+          {message.body.length > 280 ? `${message.body.slice(0, 280)}…` : message.body}
+        </div>
+      )}
+      {error && <p className="mt-2 text-sm text-rose-600">{error}</p>}
+    </Dialog>
+  );
+}
+
+export function NoAccess() {
+  return (
+    <CenteredState
+      testId="no-access"
+      icon={<LockIcon size={22} />}
+      title="This room doesn't exist or you don't have access"
+      body="It may be private, or the link may be wrong. Ask a member of the room to add you."
+    >
+      <Link href="/" className="inline-flex h-10 items-center rounded-md bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500">
+        Back to your rooms
+      </Link>
+    </CenteredState>
+  );
+}
+
+export function CenteredState({
+  title,
+  body,
+  children,
+  icon = <AlertIcon size={22} />,
+  testId,
+}: {
+  title: string;
+  body: string;
+  children?: React.ReactNode;
+  icon?: React.ReactNode;
+  testId?: string;
+}) {
+  return (
+    <div className="flex flex-1 items-center justify-center p-8" data-testid={testId}>
+      <div className="max-w-sm text-center">
+        <div className="mx-auto mb-4 flex h-12 w-12 items-center justify-center rounded-xl bg-zinc-100 text-zinc-500">{icon}</div>
+        <h1 className="text-lg font-semibold text-zinc-900">{title}</h1>
+        <p className="mt-1 text-sm text-zinc-500">{body}</p>
+        {children && <div className="mt-5 flex justify-center gap-2">{children}</div>}
+      </div>
+    </div>
+  );
+}
+
+function RoomSkeleton() {
+  return (
+    <div className="flex min-w-0 flex-1 flex-col" aria-busy="true">
+      <div className="flex h-14 items-center gap-3 border-b border-zinc-200 px-5">
+        <div className="h-4 w-40 animate-pulse rounded bg-zinc-200" />
+        <div className="h-3 w-64 animate-pulse rounded bg-zinc-100" />
+      </div>
+      <TimelineSkeleton />
+    </div>
+  );
+}
+
+function TimelineSkeleton() {
+  return (
+    <div className="flex flex-1 flex-col justify-end gap-5 px-5 pb-6" aria-busy="true" aria-label="Loading messages">
+      {[0.7, 0.45, 0.85, 0.55].map((w, i) => (
+        <div key={i} className="flex gap-3">
+          <div className="h-9 w-9 animate-pulse rounded-full bg-zinc-200" />
+          <div className="flex-1 space-y-2 pt-1">
+            <div className="h-3 w-32 animate-pulse rounded bg-zinc-200" />
+            <div className="h-3 animate-pulse rounded bg-zinc-100" style={{ width: `${w * 100}%` }} />
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,475 @@
+// The state of one open room: its main timeline, the open thread, the outbox of sends in flight and
+// who is typing. Fetched history, sync replies and live socket events all merge here by seq, so the
+// order they arrive in does not matter: an event that lands while history is loading is kept, a
+// duplicate is dropped, and a gap in seq triggers a `room:sync` from the last seq seen.
+import type { ErrorShape, MessageView, ReceiptView } from "@/sdk/contract";
+import type { AppSocket } from "@/components/providers/socket-provider";
+
+export interface PendingMessage {
+  clientMsgId: string;
+  body: string;
+  threadRootId: string | null;
+  createdAt: string;
+  status: "sending" | "failed";
+  error: ErrorShape | null;
+}
+
+export interface ThreadState {
+  rootId: string;
+  root: MessageView | null;
+  replies: MessageView[];
+  status: "loading" | "ready" | "error";
+  error: ErrorShape | null;
+}
+
+export interface TypingEntry {
+  participantId: string;
+  threadRootId: string | null;
+  until: number;
+}
+
+export interface RoomSnapshot {
+  items: MessageView[];
+  pending: PendingMessage[];
+  status: "loading" | "ready" | "error";
+  error: ErrorShape | null;
+  hasMore: boolean;
+  loadingOlder: boolean;
+  /** Highest seq seen in the room (main timeline, threads and events). */
+  cursor: number;
+  thread: ThreadState | null;
+  typing: TypingEntry[];
+}
+
+export interface RoomApi {
+  history(input: { roomId: string; beforeSeq?: number; limit: number }): Promise<{ messages: MessageView[]; hasMore: boolean }>;
+  thread(input: { messageId: string }): Promise<{ root: MessageView; replies: MessageView[] }>;
+}
+
+export const PAGE_SIZE = 50;
+const ACK_TIMEOUT_MS = 15_000;
+const TYPING_SHOW_MS = 5_000;
+
+const timeOf = (iso: string | null): string => iso ?? "";
+
+/** Of two versions of one message, the later one: deletion is final, then the later edit wins. */
+export function fresher(a: MessageView, b: MessageView): MessageView {
+  if (a.deletedAt && !b.deletedAt) return a;
+  if (b.deletedAt && !a.deletedAt) return b;
+  const [newer, older] = timeOf(b.editedAt) >= timeOf(a.editedAt) ? [b, a] : [a, b];
+  if (older.replyCount > newer.replyCount) {
+    return { ...newer, replyCount: older.replyCount, lastReplyAt: older.lastReplyAt };
+  }
+  return newer;
+}
+
+function sameVersion(a: MessageView, b: MessageView): boolean {
+  return (
+    a.editedAt === b.editedAt &&
+    a.deletedAt === b.deletedAt &&
+    a.replyCount === b.replyCount &&
+    a.body === b.body &&
+    receiptsKey(a) === receiptsKey(b)
+  );
+}
+
+function receiptsKey(m: MessageView): string {
+  return (m.receipts ?? []).map((r) => `${r.participantId}:${r.state}:${r.at}`).join(",");
+}
+
+const transportError = (message: string): ErrorShape => ({ code: "UNAVAILABLE", message, retryable: true });
+
+export class RoomStore {
+  readonly roomId: string;
+  private readonly api: RoomApi;
+  private readonly meId: string;
+  private socket: AppSocket | null = null;
+
+  private bySeq = new Map<number, MessageView>();
+  private threadBySeq = new Map<number, MessageView>();
+  private outbox = new Map<string, PendingMessage>();
+  private typingMap = new Map<string, TypingEntry>();
+  private typingTimer: ReturnType<typeof setTimeout> | null = null;
+  private syncing: Promise<void> | null = null;
+  private syncAgain = false;
+  
+  private snapshot: RoomSnapshot = {
+    items: [],
+    pending: [],
+    status: "loading",
+    error: null,
+    hasMore: false,
+    loadingOlder: false,
+    cursor: 0,
+    thread: null,
+    typing: [],
+  };
+  private listeners = new Set<() => void>();
+
+  /** Called with messages that arrived in the room from other people (for read marks). */
+  onActivity: (() => void) | null = null;
+
+  constructor(roomId: string, meId: string, api: RoomApi) {
+    this.roomId = roomId;
+    this.meId = meId;
+    this.api = api;
+  }
+
+  // ---- external store protocol (useSyncExternalStore) ----
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  getSnapshot = (): RoomSnapshot => this.snapshot;
+
+  private set(patch: Partial<RoomSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  /** Stops timers; the store stays usable (React may mount the same component twice in development). */
+  dispose(): void {
+    if (this.typingTimer) clearTimeout(this.typingTimer);
+    this.typingTimer = null;
+  }
+
+  setSocket(socket: AppSocket | null): void {
+    this.socket = socket;
+  }
+
+  // ---- loading ----
+
+  private started = false;
+
+  /** The newest page of history; once per store unless `force` (a retry after an error). */
+  async loadInitial(force = false): Promise<void> {
+    if (this.started && !force) return;
+    this.started = true;
+    this.set({ status: "loading", error: null });
+    try {
+      const page = await this.api.history({ roomId: this.roomId, limit: PAGE_SIZE });
+      this.mergeMain(page.messages, { hasMore: page.hasMore });
+      this.set({ status: "ready" });
+      // Close the window between the history query and the socket's live feed.
+      void this.sync();
+    } catch (error) {
+      this.set({ status: "error", error: asShape(error) });
+    }
+  }
+
+  async loadOlder(): Promise<void> {
+    const { hasMore, loadingOlder, items, status } = this.snapshot;
+    if (!hasMore || loadingOlder || status !== "ready" || items.length === 0) return;
+    this.set({ loadingOlder: true });
+    try {
+      const page = await this.api.history({ roomId: this.roomId, beforeSeq: items[0].seq, limit: PAGE_SIZE });
+      this.mergeMain(page.messages, { hasMore: page.hasMore, loadingOlder: false });
+    } catch {
+      this.set({ loadingOlder: false });
+    }
+  }
+
+  /** Fetches everything after the cursor over the socket, page by page. One at a time. */
+  sync(): Promise<void> {
+    if (this.syncing) {
+      this.syncAgain = true;
+      return this.syncing;
+    }
+    // `finally` runs after this assignment even when runSync returns at once.
+    const run: Promise<void> = this.runSync().finally(() => {
+      if (this.syncing === run) this.syncing = null;
+    });
+    this.syncing = run;
+    return run;
+  }
+
+  private async runSync(): Promise<void> {
+    try {
+      do {
+        this.syncAgain = false;
+        for (;;) {
+          const socket = this.socket;
+          if (!socket?.connected || this.snapshot.status !== "ready") return;
+          const reply = await socket
+            .timeout(ACK_TIMEOUT_MS)
+            .emitWithAck("room:sync", { roomId: this.roomId, afterSeq: this.snapshot.cursor, limit: 500 });
+          if (!reply.ok) return;
+          this.receiveMany(reply.data.messages);
+          if (!reply.data.hasMore || reply.data.messages.length === 0) break;
+        }
+      } while (this.syncAgain);
+    } catch {
+      // Timed out or disconnected: the next session:ready syncs again.
+    }
+  }
+
+  // ---- merging ----
+
+  private mergeMain(messages: MessageView[], patch: Partial<RoomSnapshot> = {}): void {
+    let changed = false;
+    let appendOnly = true;
+    const last = this.snapshot.items.at(-1)?.seq ?? -1;
+    let cursor = this.snapshot.cursor;
+    for (const m of messages) {
+      cursor = Math.max(cursor, m.seq);
+      if (m.threadRootId) continue;
+      const existing = this.bySeq.get(m.seq);
+      const next = existing ? fresher(existing, m) : m;
+      if (existing && (existing === next || sameVersion(existing, next))) continue;
+      this.bySeq.set(m.seq, next);
+      changed = true;
+      if (existing || m.seq <= last) appendOnly = false;
+    }
+    if (changed) {
+      let items: MessageView[];
+      if (appendOnly) {
+        const added = messages.filter((m) => !m.threadRootId && m.seq > last).map((m) => this.bySeq.get(m.seq)!);
+        const unique = [...new Map(added.map((m) => [m.seq, m])).values()].sort((a, b) => a.seq - b.seq);
+        items = [...this.snapshot.items, ...unique];
+      } else {
+        items = [...this.bySeq.values()].sort((a, b) => a.seq - b.seq);
+      }
+      patch.items = items;
+      this.reconcileOutbox(messages, patch);
+    }
+    patch.cursor = cursor;
+    this.set(patch);
+  }
+
+  /** Applies stored messages from any source (socket, sync, ack). */
+  receiveMany(messages: MessageView[]): void {
+    if (messages.length === 0) return;
+    const patch: Partial<RoomSnapshot> = {};
+    this.mergeThread(messages, patch);
+    this.patchThreadRoot(messages, patch);
+    this.reconcileOutbox(messages, patch);
+    this.mergeMain(messages, patch);
+  }
+
+  /** A live message:new / message:updated. Detects a gap in seq and asks for what was missed. */
+  receiveLive(message: MessageView, isNew: boolean): void {
+    if (message.roomId !== this.roomId) return;
+    const gap = isNew && this.snapshot.status === "ready" && message.seq > this.snapshot.cursor + 1;
+    this.receiveMany([message]);
+    if (isNew && message.author.id !== this.meId) {
+      this.clearTyping(message.author.id);
+      this.onActivity?.();
+    }
+    if (gap) void this.sync();
+  }
+
+  /** An agent's processing receipt (message:receipt): replaces that agent's previous one on the message. */
+  receiveReceipt(p: { roomId: string; seq: number; messageId: string; receipt: ReceiptView }): void {
+    if (p.roomId !== this.roomId) return;
+    const withReceipt = (m: MessageView): MessageView => ({
+      ...m,
+      receipts: [...(m.receipts ?? []).filter((r) => r.participantId !== p.receipt.participantId), p.receipt].sort((a, b) =>
+        a.participantId.localeCompare(b.participantId),
+      ),
+    });
+    const patch: Partial<RoomSnapshot> = {};
+    const main = this.bySeq.get(p.seq);
+    if (main && main.id === p.messageId) {
+      this.bySeq.set(p.seq, withReceipt(main));
+      patch.items = this.snapshot.items.map((m) => (m.seq === p.seq ? this.bySeq.get(p.seq)! : m));
+    }
+    const reply = this.threadBySeq.get(p.seq);
+    const thread = this.snapshot.thread;
+    if (thread && reply && reply.id === p.messageId) {
+      this.threadBySeq.set(p.seq, withReceipt(reply));
+      patch.thread = { ...thread, replies: [...this.threadBySeq.values()].sort((a, b) => a.seq - b.seq) };
+    } else if (thread?.root?.id === p.messageId) {
+      patch.thread = { ...thread, root: withReceipt(thread.root) };
+    }
+    if (patch.items || patch.thread) this.set(patch);
+  }
+
+  private reconcileOutbox(messages: MessageView[], patch: Partial<RoomSnapshot>): void {
+    let changed = false;
+    for (const m of messages) {
+      if (m.author.id === this.meId && this.outbox.delete(m.clientMsgId)) changed = true;
+    }
+    if (changed) patch.pending = [...this.outbox.values()];
+  }
+
+  private patchThreadRoot(messages: MessageView[], patch: Partial<RoomSnapshot>): void {
+    const thread = patch.thread ?? this.snapshot.thread;
+    if (!thread) return;
+    const root = messages.find((m) => m.id === thread.rootId);
+    if (!root) return;
+    patch.thread = { ...thread, root: thread.root ? fresher(thread.root, root) : root };
+  }
+
+  private mergeThread(messages: MessageView[], patch: Partial<RoomSnapshot>): void {
+    const thread = this.snapshot.thread;
+    if (!thread) return;
+    let changed = false;
+    for (const m of messages) {
+      if (m.threadRootId !== thread.rootId) continue;
+      const existing = this.threadBySeq.get(m.seq);
+      const next = existing ? fresher(existing, m) : m;
+      if (existing && sameVersion(existing, next)) continue;
+      this.threadBySeq.set(m.seq, next);
+      changed = true;
+    }
+    if (changed) {
+      patch.thread = { ...thread, replies: [...this.threadBySeq.values()].sort((a, b) => a.seq - b.seq) };
+    }
+  }
+
+  // ---- threads ----
+
+  async openThread(rootId: string, knownRoot?: MessageView): Promise<void> {
+    if (this.snapshot.thread?.rootId === rootId) return;
+    this.threadBySeq = new Map();
+    const root = knownRoot ?? this.snapshot.items.find((m) => m.id === rootId) ?? null;
+    this.set({ thread: { rootId, root, replies: [], status: "loading", error: null } });
+    try {
+      const data = await this.api.thread({ messageId: rootId });
+      if (this.snapshot.thread?.rootId !== rootId) return;
+      const current = this.snapshot.thread;
+      for (const r of data.replies) {
+        const existing = this.threadBySeq.get(r.seq);
+        this.threadBySeq.set(r.seq, existing ? fresher(existing, r) : r);
+      }
+      this.set({
+        thread: {
+          rootId,
+          root: current.root ? fresher(current.root, data.root) : data.root,
+          replies: [...this.threadBySeq.values()].sort((a, b) => a.seq - b.seq),
+          status: "ready",
+          error: null,
+        },
+      });
+    } catch (error) {
+      if (this.snapshot.thread?.rootId !== rootId) return;
+      this.set({ thread: { ...this.snapshot.thread, status: "error", error: asShape(error) } });
+    }
+  }
+
+  closeThread(): void {
+    this.threadBySeq = new Map();
+    this.set({ thread: null });
+  }
+
+  // ---- sending ----
+
+  send(body: string, threadRootId: string | null = null): void {
+    const pending: PendingMessage = {
+      clientMsgId: crypto.randomUUID(),
+      body,
+      threadRootId,
+      createdAt: new Date().toISOString(),
+      status: "sending",
+      error: null,
+    };
+    this.outbox.set(pending.clientMsgId, pending);
+    this.set({ pending: [...this.outbox.values()] });
+    void this.transmit(pending.clientMsgId);
+  }
+
+  /** Sends again with the same clientMsgId, so the server stores it at most once. */
+  retry(clientMsgId: string): void {
+    const pending = this.outbox.get(clientMsgId);
+    if (!pending) return;
+    this.outbox.set(clientMsgId, { ...pending, status: "sending", error: null });
+    this.set({ pending: [...this.outbox.values()] });
+    void this.transmit(clientMsgId);
+  }
+
+  /** After a reconnect: resend what failed for a reason worth retrying (same clientMsgIds). */
+  retryFailed(): void {
+    for (const p of this.outbox.values()) if (p.status === "failed" && p.error?.retryable) this.retry(p.clientMsgId);
+  }
+
+  discard(clientMsgId: string): void {
+    if (this.outbox.delete(clientMsgId)) this.set({ pending: [...this.outbox.values()] });
+  }
+
+  /** Sends go out one after another, so a person's quick messages keep the order they were typed in. */
+  private queue: Promise<void> = Promise.resolve();
+
+  private transmit(clientMsgId: string): Promise<void> {
+    this.queue = this.queue.then(() => this.transmitNow(clientMsgId));
+    return this.queue;
+  }
+
+  private async transmitNow(clientMsgId: string): Promise<void> {
+    const pending = this.outbox.get(clientMsgId);
+    if (!pending) return;
+    const fail = (error: ErrorShape) => {
+      const current = this.outbox.get(clientMsgId);
+      if (!current) return;
+      this.outbox.set(clientMsgId, { ...current, status: "failed", error });
+      this.set({ pending: [...this.outbox.values()] });
+    };
+    const socket = this.socket;
+    // Offline: fail now rather than let the socket buffer it; it is resent on reconnect (retryFailed).
+    if (!socket?.connected) return fail(transportError("You're offline. It will be sent when the connection is back."));
+    try {
+      const reply = await socket.timeout(ACK_TIMEOUT_MS).emitWithAck("message:send", {
+        roomId: this.roomId,
+        body: pending.body,
+        clientMsgId,
+        ...(pending.threadRootId ? { threadRootId: pending.threadRootId } : {}),
+      });
+      if (reply.ok) this.receiveMany([reply.data]);
+      else fail(reply.error);
+    } catch {
+      fail(transportError("The server did not answer in time"));
+    }
+  }
+
+  async edit(messageId: string, body: string): Promise<ErrorShape | null> {
+    return this.request("message:edit", { messageId, body });
+  }
+
+  async remove(messageId: string): Promise<ErrorShape | null> {
+    return this.request("message:delete", { messageId });
+  }
+
+  private async request(event: "message:edit" | "message:delete", payload: { messageId: string; body?: string }): Promise<ErrorShape | null> {
+    const socket = this.socket;
+    if (!socket) return transportError("Not connected to the server");
+    try {
+      const reply =
+        event === "message:edit"
+          ? await socket.timeout(ACK_TIMEOUT_MS).emitWithAck("message:edit", { messageId: payload.messageId, body: payload.body ?? "" })
+          : await socket.timeout(ACK_TIMEOUT_MS).emitWithAck("message:delete", { messageId: payload.messageId });
+      if (!reply.ok) return reply.error;
+      this.receiveMany([reply.data]);
+      return null;
+    } catch {
+      return transportError("The server did not answer in time");
+    }
+  }
+
+  // ---- typing ----
+
+  receiveTyping(p: { roomId: string; threadRootId: string | null; participantId: string }): void {
+    if (p.roomId !== this.roomId || p.participantId === this.meId) return;
+    this.typingMap.set(p.participantId, { participantId: p.participantId, threadRootId: p.threadRootId, until: Date.now() + TYPING_SHOW_MS });
+    this.publishTyping();
+  }
+
+  private clearTyping(participantId: string): void {
+    if (this.typingMap.delete(participantId)) this.publishTyping();
+  }
+
+  private publishTyping(): void {
+    const now = Date.now();
+    for (const [id, t] of this.typingMap) if (t.until <= now) this.typingMap.delete(id);
+    this.set({ typing: [...this.typingMap.values()] });
+    if (this.typingTimer) clearTimeout(this.typingTimer);
+    if (this.typingMap.size > 0) {
+      const next = Math.min(...[...this.typingMap.values()].map((t) => t.until)) - now;
+      this.typingTimer = setTimeout(() => this.publishTyping(), Math.max(50, next));
+    }
+  }
+}
+
+function asShape(error: unknown): ErrorShape {
+  const data = (error as { data?: { app?: ErrorShape } } | null)?.data;
+  if (data?.app) return data.app;
+  return transportError("Could not reach the server");
+}

@@ -1,0 +1,420 @@
+"use client";
+// The left rail: workspace, channels, direct messages, with unread counts and @mention badges that
+// move live with socket events (message:new bumps, room:added / room:removed refetch).
+import { useQuery } from "@tanstack/react-query";
+import { signOut } from "next-auth/react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import type { RoomView } from "@/sdk/contract";
+import { useDirectory, type DirectoryEntry } from "@/components/providers/directory";
+import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
+import { useTRPC } from "@/components/providers/trpc";
+import { useViewer } from "@/components/providers/viewer-provider";
+import { Avatar } from "@/components/ui/avatar";
+import { documentTitle } from "@/components/ui/document-title";
+import { ChevronDownIcon, CompassIcon, HashIcon, LockIcon, LogOutIcon, PlusIcon, SearchIcon, UserPlusIcon, UsersIcon } from "@/components/ui/icons";
+import { BrowseChannelsDialog } from "./browse-channels-dialog";
+import { CreateChannelDialog } from "./create-channel-dialog";
+import { InviteDialog } from "./invite-dialog";
+import { NewDirectDialog } from "./new-direct-dialog";
+import { QuickSwitcher } from "./quick-switcher";
+import { useSidebarCache } from "./sidebar-cache";
+
+type SidebarRoom = RoomView & { unread: number; mentions: number; readSeq: number };
+type DialogName = "browse" | "create" | "direct" | "invite" | "switcher" | null;
+
+export function Sidebar() {
+  const trpc = useTRPC();
+  const { me, workspace, role } = useViewer();
+  const { readyEpoch, status, presence } = useSocket();
+  const { participants } = useDirectory();
+  const pathname = usePathname();
+  const activeRoomId = pathname.startsWith("/r/") ? pathname.slice(3).split("/")[0] : null;
+  const rooms = useQuery(trpc.rooms.mine.queryOptions());
+  const cache = useSidebarCache();
+  const [dialog, setDialog] = useState<DialogName>(null);
+
+  useSocketEvent("room:added", () => void cache.refetch());
+  useSocketEvent("room:removed", () => void cache.refetch());
+  useSocketEvent("room:members", (p) => {
+    const room = rooms.data?.find((r) => r.id === p.roomId);
+    if (room && room.kind !== "channel") void cache.refetch(); // a group's title is its members
+  });
+  useSocketEvent("message:new", ({ roomId, seq, message }) => {
+    if (!cache.has(roomId)) return void cache.refetch();
+    const viewing = roomId === activeRoomId && document.visibilityState === "visible";
+    if (viewing || message.author.id === me.id) return;
+    cache.bump(roomId, seq, {
+      unread: message.kind === "text" && !message.threadRootId,
+      mention: message.mentions.includes(me.id),
+    });
+  });
+  // Counts may have moved while the socket was away.
+  const firstReady = useRef(true);
+  useEffect(() => {
+    if (readyEpoch === 0) return;
+    if (firstReady.current) {
+      firstReady.current = false;
+      return;
+    }
+    void cache.refetch();
+  }, [readyEpoch, cache]);
+
+  // Cmd/Ctrl+K opens the quick switcher from anywhere.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.metaKey || e.ctrlKey) && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        setDialog((d) => (d === "switcher" ? null : "switcher"));
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const { channels, directs, totalUnread } = useMemo(() => {
+    const list = (rooms.data ?? []) as SidebarRoom[];
+    return {
+      channels: list.filter((r) => r.kind === "channel").sort((a, b) => a.title.localeCompare(b.title)),
+      directs: list.filter((r) => r.kind !== "channel").sort((a, b) => b.lastSeq - a.lastSeq || a.title.localeCompare(b.title)),
+      totalUnread: list.reduce((n, r) => n + (r.id === activeRoomId ? 0 : r.unread), 0),
+    };
+  }, [rooms.data, activeRoomId]);
+
+  useEffect(() => documentTitle.setUnread(totalUnread), [totalUnread]);
+
+  const isAdmin = role === "owner" || role === "admin";
+
+  return (
+    <nav className="flex h-full w-64 shrink-0 flex-col bg-zinc-900 text-zinc-300" aria-label="Workspace" data-testid="sidebar">
+      <div className="flex h-14 shrink-0 items-center gap-2 border-b border-white/10 px-3">
+        <WorkspaceMenu
+          name={workspace.name}
+          isAdmin={isAdmin}
+          onInvite={() => setDialog("invite")}
+          onCreate={() => setDialog("create")}
+          onBrowse={() => setDialog("browse")}
+        />
+        <span
+          className={`ml-auto h-2 w-2 shrink-0 rounded-full ${status === "connected" ? "bg-emerald-400" : "animate-pulse bg-amber-400"}`}
+          title={status === "connected" ? "Connected" : "Connecting…"}
+          data-testid="connection-status"
+          data-status={status}
+        />
+      </div>
+
+      <div className="px-3 pt-3">
+        <button
+          type="button"
+          onClick={() => setDialog("switcher")}
+          className="flex h-8 w-full items-center gap-2 rounded-md bg-white/5 px-2.5 text-sm text-zinc-400 ring-1 ring-white/10 ring-inset hover:bg-white/10 hover:text-zinc-200"
+          data-testid="open-switcher"
+        >
+          <SearchIcon size={14} />
+          <span className="flex-1 text-left">Jump to…</span>
+          <kbd className="rounded bg-white/10 px-1.5 py-px font-sans text-[10px] text-zinc-400">Ctrl K</kbd>
+        </button>
+      </div>
+
+      <div className="scroll-dark min-h-0 flex-1 overflow-y-auto px-2 pt-3 pb-4">
+        <Section title="Channels" onAdd={() => setDialog("create")} addLabel="Create a channel" addTestId="create-channel">
+          {rooms.isPending && <SidebarSkeleton />}
+          {channels.map((r) => (
+            <RoomLink key={r.id} room={r} active={r.id === activeRoomId} />
+          ))}
+          <SidebarAction onClick={() => setDialog("browse")} testId="browse-channels" icon={<CompassIcon size={15} />}>
+            Browse channels
+          </SidebarAction>
+        </Section>
+
+        <Section title="Direct messages" onAdd={() => setDialog("direct")} addLabel="New message" addTestId="new-direct">
+          {directs.map((r) => {
+            // RoomView has no member ids; a dm's title is the other participant's name.
+            const peer = r.kind === "dm" ? participants.find((p) => p.id !== me.id && p.displayName === r.title) : undefined;
+            return <RoomLink key={r.id} room={r} active={r.id === activeRoomId} peer={peer} online={peer ? (presence.get(peer.id) ?? peer.online) : undefined} />;
+          })}
+          <SidebarAction onClick={() => setDialog("direct")} testId="new-direct-inline" icon={<PlusIcon size={15} />}>
+            New message
+          </SidebarAction>
+        </Section>
+
+        {isAdmin && (
+          <div className="mt-4 px-1">
+            <button
+              type="button"
+              onClick={() => setDialog("invite")}
+              data-testid="invite-people"
+              className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-sm text-zinc-400 hover:bg-white/5 hover:text-zinc-100"
+            >
+              <UserPlusIcon size={15} /> Invite people
+            </button>
+          </div>
+        )}
+      </div>
+
+      <UserFooter me={me} online={status === "connected"} />
+
+      <BrowseChannelsDialog open={dialog === "browse"} onClose={() => setDialog(null)} />
+      <CreateChannelDialog open={dialog === "create"} onClose={() => setDialog(null)} />
+      <NewDirectDialog open={dialog === "direct"} onClose={() => setDialog(null)} />
+      <InviteDialog open={dialog === "invite"} onClose={() => setDialog(null)} />
+      <QuickSwitcher open={dialog === "switcher"} onClose={() => setDialog(null)} rooms={[...channels, ...directs]} />
+    </nav>
+  );
+}
+
+function Section({
+  title,
+  onAdd,
+  addLabel,
+  addTestId,
+  children,
+}: {
+  title: string;
+  onAdd: () => void;
+  addLabel: string;
+  addTestId: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className="mb-4" aria-label={title}>
+      <div className="group flex h-7 items-center justify-between px-2">
+        <h2 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">{title}</h2>
+        <button
+          type="button"
+          onClick={onAdd}
+          title={addLabel}
+          aria-label={addLabel}
+          data-testid={addTestId}
+          className="rounded p-0.5 text-zinc-500 hover:bg-white/10 hover:text-zinc-100"
+        >
+          <PlusIcon size={15} />
+        </button>
+      </div>
+      <ul className="space-y-px">{children}</ul>
+    </section>
+  );
+}
+
+function RoomLink({ room, active, peer, online }: { room: SidebarRoom; active: boolean; peer?: DirectoryEntry; online?: boolean }) {
+  const unread = active ? 0 : room.unread;
+  const mentions = active ? 0 : room.mentions;
+  const bold = unread > 0 || mentions > 0;
+  const icon =
+    room.kind === "channel" ? (
+      room.visibility === "private" ? (
+        <LockIcon size={15} className="shrink-0 opacity-70" />
+      ) : (
+        <HashIcon size={15} className="shrink-0 opacity-70" />
+      )
+    ) : room.kind === "group" ? (
+      <UsersIcon size={15} className="shrink-0 opacity-70" />
+    ) : (
+      <Avatar
+        id={peer?.id ?? room.id}
+        name={room.title}
+        kind={peer?.kind ?? "human"}
+        size={18}
+        online={online}
+        ring={active ? "ring-indigo-600" : "ring-zinc-900"}
+      />
+    );
+  return (
+    <li>
+      <Link
+        href={`/r/${room.id}`}
+        data-testid="sidebar-room"
+        data-room-id={room.id}
+        data-title={room.title}
+        data-unread={unread}
+        aria-current={active ? "page" : undefined}
+        className={`flex h-8 items-center gap-2 rounded-md px-2 text-[15px] ${
+          active
+            ? "bg-indigo-600 font-medium text-white"
+            : bold
+              ? "font-semibold text-white hover:bg-white/5"
+              : "text-zinc-400 hover:bg-white/5 hover:text-zinc-100"
+        }`}
+      >
+        {icon}
+        <span className="min-w-0 flex-1 truncate">{room.title}</span>
+        {mentions > 0 && (
+          <span
+            data-testid="mention-badge"
+            className="inline-flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-rose-500 px-1.5 text-[11px] font-bold text-white"
+            title={`${mentions} mention${mentions === 1 ? "" : "s"}`}
+          >
+            @{mentions}
+          </span>
+        )}
+        {unread > 0 && (
+          <span
+            data-testid="unread-count"
+            className="inline-flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-zinc-700 px-1.5 text-[11px] font-semibold text-zinc-100"
+            title={`${unread} unread`}
+          >
+            {unread > 99 ? "99+" : unread}
+          </span>
+        )}
+      </Link>
+    </li>
+  );
+}
+
+function SidebarAction({ onClick, children, icon, testId }: { onClick: () => void; children: ReactNode; icon: ReactNode; testId: string }) {
+  return (
+    <li>
+      <button
+        type="button"
+        onClick={onClick}
+        data-testid={testId}
+        className="flex h-8 w-full items-center gap-2 rounded-md px-2 text-[15px] text-zinc-500 hover:bg-white/5 hover:text-zinc-200"
+      >
+        {icon}
+        {children}
+      </button>
+    </li>
+  );
+}
+
+function SidebarSkeleton() {
+  return (
+    <>
+      {[60, 80, 50].map((w) => (
+        <li key={w} className="flex h-8 items-center gap-2 px-2">
+          <span className="h-3 w-3 animate-pulse rounded bg-white/10" />
+          <span className="h-3 animate-pulse rounded bg-white/10" style={{ width: `${w}%` }} />
+        </li>
+      ))}
+    </>
+  );
+}
+
+function useDismiss(open: boolean, close: () => void) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) close();
+    };
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && close();
+    document.addEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open, close]);
+  return ref;
+}
+
+function WorkspaceMenu({
+  name,
+  isAdmin,
+  onInvite,
+  onCreate,
+  onBrowse,
+}: {
+  name: string;
+  isAdmin: boolean;
+  onInvite: () => void;
+  onCreate: () => void;
+  onBrowse: () => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const ref = useDismiss(open, () => setOpen(false));
+  const pick = (fn: () => void) => () => {
+    setOpen(false);
+    fn();
+  };
+  return (
+    <div className="relative min-w-0" ref={ref}>
+      <button
+        type="button"
+        onClick={() => setOpen((v) => !v)}
+        aria-expanded={open}
+        aria-haspopup="menu"
+        data-testid="workspace-menu"
+        className="flex min-w-0 items-center gap-2 rounded-md px-1.5 py-1 text-left hover:bg-white/5"
+      >
+        <span className="flex h-7 w-7 shrink-0 items-center justify-center rounded-lg bg-indigo-500 text-sm font-bold text-white">
+          {name.trim().charAt(0).toUpperCase() || "S"}
+        </span>
+        <span className="truncate text-[15px] font-bold text-white" data-testid="workspace-name">
+          {name}
+        </span>
+        <ChevronDownIcon size={14} className="shrink-0 text-zinc-400" />
+      </button>
+      {open && (
+        <div role="menu" className="animate-pop absolute top-full left-0 z-30 mt-1 w-56 rounded-lg bg-white py-1 text-sm text-zinc-800 shadow-xl ring-1 ring-zinc-900/10">
+          {isAdmin && <MenuItem onClick={pick(onInvite)} icon={<UserPlusIcon size={15} />}>Invite people</MenuItem>}
+          <MenuItem onClick={pick(onCreate)} icon={<PlusIcon size={15} />}>Create a channel</MenuItem>
+          <MenuItem onClick={pick(onBrowse)} icon={<CompassIcon size={15} />}>Browse channels</MenuItem>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function MenuItem({ onClick, icon, children, testId }: { onClick: () => void; icon: ReactNode; children: ReactNode; testId?: string }) {
+  return (
+    <button
+      type="button"
+      role="menuitem"
+      onClick={onClick}
+      data-testid={testId}
+      className="flex w-full items-center gap-2.5 px-3 py-1.5 text-left hover:bg-indigo-600 hover:text-white focus-visible:bg-indigo-600 focus-visible:text-white focus-visible:outline-none"
+    >
+      <span className="opacity-70">{icon}</span>
+      {children}
+    </button>
+  );
+}
+
+function UserFooter({ me, online }: { me: { id: string; displayName: string; handle: string; kind: "human" | "agent" }; online: boolean }) {
+  const [open, setOpen] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+  const ref = useDismiss(open, () => setOpen(false));
+  return (
+    <div className="relative shrink-0 border-t border-white/10 p-2" ref={ref}>
+      {open && (
+        <div role="menu" className="animate-pop absolute right-2 bottom-full left-2 z-30 mb-1 rounded-lg bg-white py-1 text-sm text-zinc-800 shadow-xl ring-1 ring-zinc-900/10">
+          <div className="border-b border-zinc-100 px-3 pt-1 pb-2">
+            <div className="font-semibold text-zinc-900">{me.displayName}</div>
+            <div className="text-xs text-zinc-500">@{me.handle}</div>
+          </div>
+          <MenuItem
+            testId="sign-out"
+            icon={<LogOutIcon size={15} />}
+            onClick={async () => {
+              if (signingOut) return;
+              setSigningOut(true);
+              await signOut({ redirect: false });
+              window.location.assign("/signin");
+            }}
+          >
+            {signingOut ? "Signing out…" : "Sign out"}
+          </MenuItem>
+        </div>
+      )}
+      <button
+        type="button"
+        onClick={() => setOpen((v) => !v)}
+        aria-expanded={open}
+        aria-haspopup="menu"
+        data-testid="user-menu"
+        className="flex w-full items-center gap-2.5 rounded-md px-1.5 py-1.5 text-left hover:bg-white/5"
+      >
+        <Avatar id={me.id} name={me.displayName} kind={me.kind} size={30} online={online} ring="ring-zinc-900" />
+        <span className="min-w-0 flex-1">
+          <span className="block truncate text-sm font-semibold text-zinc-100" data-testid="me-name">
+            {me.displayName}
+          </span>
+          <span className="block truncate text-xs text-zinc-500">@{me.handle}</span>
+        </span>
+        <ChevronDownIcon size={14} className="rotate-180 text-zinc-500" />
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+"use client";
+// The right-hand thread: the root message, its replies (live), and a composer that replies in it.
+import { useLayoutEffect, useRef } from "react";
+import type { RoomView } from "@/sdk/contract";
+import { Spinner } from "@/components/ui/button";
+import { AlertIcon, XIcon } from "@/components/ui/icons";
+import { Composer, type Mentionable } from "./composer";
+import { continuesGroup, replyLabel } from "./format";
+import { MessageRow, PendingRow, type MessageActions } from "./message-row";
+import type { PendingMessage, ThreadState, TypingEntry } from "./room-store";
+import { TypingLine } from "./typing-line";
+
+export function ThreadPanel({
+  room,
+  thread,
+  pending,
+  typing,
+  me,
+  nameOf,
+  actions,
+  canPost,
+  mentionables,
+  onClose,
+  onSend,
+  onTyping,
+}: {
+  room: RoomView;
+  thread: ThreadState;
+  pending: PendingMessage[];
+  typing: TypingEntry[];
+  me: { id: string; handle: string; displayName: string; kind: "human" | "agent" };
+  nameOf: (id: string) => string;
+  actions: MessageActions;
+  canPost: boolean;
+  mentionables?: Mentionable[];
+  onClose: () => void;
+  onSend: (body: string) => void;
+  onTyping: () => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const mine = pending.filter((p) => p.threadRootId === thread.rootId);
+  const count = thread.replies.length + mine.length;
+
+  // Stay pinned to the newest reply while the reader is at the bottom.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+  }, [count, thread.status]);
+
+  return (
+    <aside
+      className="flex w-[380px] shrink-0 flex-col border-l border-zinc-200 bg-white max-lg:absolute max-lg:inset-y-0 max-lg:right-0 max-lg:z-20 max-lg:shadow-xl"
+      data-testid="thread-panel"
+      aria-label="Thread"
+    >
+      <header className="flex h-14 shrink-0 items-center justify-between border-b border-zinc-200 px-4">
+        <div className="min-w-0">
+          <h2 className="text-[15px] font-bold text-zinc-900">Thread</h2>
+          <p className="truncate text-xs text-zinc-500">{room.kind === "channel" ? `#${room.title}` : room.title}</p>
+        </div>
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label="Close thread"
+          data-testid="close-thread"
+          className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900"
+        >
+          <XIcon size={18} />
+        </button>
+      </header>
+      <div
+        ref={scrollRef}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+        className="scroll-quiet min-h-0 flex-1 overflow-y-auto pb-2"
+        data-testid="thread-messages"
+      >
+        {thread.root ? (
+          <div className="pt-2" data-testid="thread-root">
+            <MessageRow message={thread.root} prev={undefined} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={actions} inThread />
+          </div>
+        ) : null}
+        <div className="my-2 flex items-center gap-3 px-5">
+          <span className="text-xs font-medium text-zinc-500">{count > 0 ? replyLabel(count) : "No replies yet"}</span>
+          <span className="h-px flex-1 bg-zinc-200" />
+        </div>
+        {thread.status === "loading" && (
+          <div className="flex justify-center py-6 text-zinc-400">
+            <Spinner />
+          </div>
+        )}
+        {thread.status === "error" && (
+          <div className="mx-5 flex items-center gap-2 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700">
+            <AlertIcon size={16} /> {thread.error?.message ?? "Could not load this thread"}
+          </div>
+        )}
+        <div data-testid="thread-replies">
+          {thread.replies.map((r, i) => (
+            <MessageRow
+              key={r.seq}
+              message={r}
+              prev={thread.replies[i - 1]}
+              meId={me.id}
+              meHandle={me.handle}
+              nameOf={nameOf}
+              actions={actions}
+              inThread
+            />
+          ))}
+        </div>
+        {mine.map((p, i) => {
+          const last = thread.replies.at(-1);
+          const grouped = i > 0 || (!!last && last.author.id === me.id && continuesGroup(last, { ...last, createdAt: p.createdAt }));
+          return (
+            <PendingRow
+              key={p.clientMsgId}
+              pending={p}
+              me={me}
+              meHandle={me.handle}
+              grouped={grouped}
+              onRetry={() => actions.onRetry?.(p.clientMsgId)}
+              onDiscard={() => actions.onDiscard?.(p.clientMsgId)}
+            />
+          );
+        })}
+      </div>
+      {canPost && thread.root && !thread.root.deletedAt ? (
+        <div className="pt-2">
+          <Composer
+            placeholder="Reply…"
+            onSend={onSend}
+            onTyping={onTyping}
+            mentionables={mentionables}
+            testId="thread-composer"
+            autoFocus
+            compact
+          />
+          <TypingLine typing={typing} nameOf={nameOf} threadRootId={thread.rootId} />
+        </div>
+      ) : (
+        <div className="h-4" />
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,90 @@
+// Initials on a colour derived from the participant id. People are round; agents are rounded squares
+// with a small bot mark, so the two read apart at a glance.
+import type { ParticipantKind } from "@/sdk/contract";
+import { BotIcon } from "./icons";
+
+const PALETTE = [
+  "bg-rose-500",
+  "bg-orange-500",
+  "bg-amber-600",
+  "bg-emerald-600",
+  "bg-sky-600",
+  "bg-indigo-500",
+  "bg-fuchsia-600",
+  "bg-pink-600",
+  "bg-lime-700",
+  "bg-teal-600",
+  "bg-violet-500",
+  "bg-cyan-600",
+];
+const AGENT_PALETTE = ["bg-violet-600", "bg-sky-700", "bg-amber-600", "bg-rose-600", "bg-emerald-700", "bg-indigo-600", "bg-fuchsia-700", "bg-slate-700"];
+
+/** FNV-1a: a stable colour per participant id. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+export function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return "?";
+  if (parts.length === 1) return parts[0].slice(0, 2).toUpperCase();
+  return (parts[0][0] + parts[parts.length - 1][0]).toUpperCase();
+}
+
+export function Avatar({
+  id,
+  name,
+  kind,
+  size = 36,
+  online,
+  ring = "ring-white",
+}: {
+  id: string;
+  name: string;
+  kind: ParticipantKind;
+  size?: number;
+  online?: boolean;
+  ring?: string;
+}) {
+  const palette = kind === "agent" ? AGENT_PALETTE : PALETTE;
+  const color = palette[hash(id) % palette.length];
+  const shape = kind === "agent" ? "rounded-[28%]" : "rounded-full";
+  const dot = Math.max(8, Math.round(size * 0.3));
+  return (
+    <span className="relative inline-flex shrink-0" style={{ width: size, height: size }}>
+      <span
+        className={`${color} ${shape} inline-flex h-full w-full items-center justify-center font-semibold text-white select-none`}
+        style={{ fontSize: Math.round(size * 0.38) }}
+        aria-hidden="true"
+      >
+        {kind === "agent" && size >= 28 ? <BotIcon size={Math.round(size * 0.55)} strokeWidth={2} /> : initials(name)}
+      </span>
+      {online !== undefined && (
+        <span
+          data-testid="presence-dot"
+          data-online={online ? "true" : "false"}
+          className={`absolute -right-0.5 -bottom-0.5 rounded-full ring-2 ${ring} ${online ? "bg-emerald-500" : "bg-zinc-300"}`}
+          style={{ width: dot, height: dot }}
+          title={online ? "Online" : "Offline"}
+        />
+      )}
+    </span>
+  );
+}
+
+export function KindBadge({ kind, className = "" }: { kind: ParticipantKind; className?: string }) {
+  if (kind !== "agent") return null;
+  return (
+    <span
+      data-testid="kind-badge"
+      className={`inline-flex items-center rounded px-1 py-px text-[10px] font-semibold tracking-wide text-violet-700 uppercase ring-1 ring-violet-200 ring-inset bg-violet-50 ${className}`}
+    >
+      Agent
+    </span>
+  );
+}

@@ -1,0 +1,132 @@
+// Two people in two browsers: invite, a private channel, live chat in one order, a thread, a reload,
+// and a third person who is kept out of the private channel.
+import { mkdirSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import {
+  createInviteLink,
+  messageBodies,
+  messageWithText,
+  people,
+  send,
+  signUpFirstOrSignIn,
+  signUpWithInvite,
+  timeline,
+} from "./helpers";
+
+test("people chat live in a private channel, in one order, with threads and no access for outsiders", async ({ browser }) => {
+  const ctxA = await browser.newContext();
+  const ctxB = await browser.newContext();
+  const ctxC = await browser.newContext();
+  const a = await ctxA.newPage();
+  const b = await ctxB.newPage();
+  const c = await ctxC.newPage();
+
+  // A creates the workspace and an invite link; B and C join with it.
+  await signUpFirstOrSignIn(a, people.alice);
+  const invite = await createInviteLink(a);
+  expect(invite).toContain("/invite/");
+  await signUpWithInvite(b, invite, people.bob, people.alice.name);
+
+  // A creates a private channel with B in it.
+  await a.getByTestId("create-channel").click();
+  await a.getByTestId("channel-name").fill("launch-plan");
+  await a.getByTestId("visibility-private").check();
+  await a.getByTestId("channel-topic").fill("Shipping the agent SDK");
+  await a.locator('[data-testid="participant-option"][data-handle="bob"]').click();
+  await a.getByTestId("create-channel-submit").click();
+  await expect(a.getByTestId("room-title")).toHaveText("launch-plan");
+  await expect(a.getByTestId("room-private")).toBeVisible();
+  await expect(a.getByTestId("member-count")).toHaveText("2");
+  const roomUrl = a.url();
+
+  // B's sidebar gets the new room live.
+  const bRoomLink = b.locator('[data-testid="sidebar-room"][data-title="launch-plan"]');
+  await expect(bRoomLink).toBeVisible();
+  await bRoomLink.click();
+  await expect(b.getByTestId("room-title")).toHaveText("launch-plan");
+  await expect(b).toHaveURL(roomUrl);
+
+  // Typing shows on the other side.
+  await a.getByTestId("composer").fill("typing something");
+  await expect(b.getByTestId("typing-indicator")).toContainText(`${people.alice.name} is typing`);
+  await a.getByTestId("composer").fill("");
+
+  // Both chat; sends interleave, some back to back. The server's seq decides the order; both
+  // people must see the same one, live.
+  const script: [typeof a, string][] = [
+    [a, "Morning Bob! Ready to plan the launch?"],
+    [b, "Morning. Yes: the SDK docs are the last blocker."],
+    [a, "I'll take the **protocol** page."],
+    [a, "Can you own the `examples/` folder?"],
+    [b, "On it."],
+    [b, "Draft PR by noon."],
+  ];
+  for (const [page, text] of script) await send(page, text);
+  const texts = script.map(([, text]) => text.replace(/\*\*|`/g, ""));
+  await expect(messageBodies(a)).toHaveCount(texts.length);
+  await expect(messageBodies(b)).toHaveCount(texts.length);
+  await expect(a.getByTestId("pending-message")).toHaveCount(0);
+  await expect(b.getByTestId("pending-message")).toHaveCount(0);
+  const order = await messageBodies(a).allInnerTexts();
+  expect([...order].sort()).toEqual([...texts].sort());
+  await expect(messageBodies(b)).toHaveText(order);
+  // Each person's own messages keep the order they were typed in.
+  for (const page of [a, b]) {
+    const own = script.filter(([p]) => p === page).map(([, t]) => t.replace(/\*\*|`/g, ""));
+    expect(order.filter((t) => own.includes(t))).toEqual(own);
+  }
+
+  // A thread: B opens it first, A replies, B sees the reply arrive in the panel.
+  const root = "Morning Bob! Ready to plan the launch?";
+  await messageWithText(b, root).hover();
+  await messageWithText(b, root).getByTestId("action-reply").click();
+  await expect(b.getByTestId("thread-panel")).toBeVisible();
+  await expect(b.getByTestId("thread-root")).toContainText(root);
+
+  await messageWithText(a, root).hover();
+  await messageWithText(a, root).getByTestId("action-reply").click();
+  await send(a, "Thread: protocol page outline is in the doc.", "thread-composer");
+  await expect(b.getByTestId("thread-replies")).toContainText("Thread: protocol page outline is in the doc.");
+  await expect(messageWithText(b, root).getByTestId("thread-summary")).toHaveText(/1 reply/);
+  await send(b, "Thread: great, reviewing now.", "thread-composer");
+  await expect(a.getByTestId("thread-replies").getByTestId("message-body")).toHaveText([
+    "Thread: protocol page outline is in the doc.",
+    "Thread: great, reviewing now.",
+  ]);
+  // Replies stay out of the main timeline.
+  await expect(timeline(a).getByText("Thread: great, reviewing now.")).toHaveCount(0);
+  await expect(messageBodies(a)).toHaveText(order);
+
+  mkdirSync("artifacts", { recursive: true });
+  await a.screenshot({ path: "artifacts/room-view.png" });
+
+  // After a reload, both see the same stored history.
+  await Promise.all([a.reload(), b.reload()]);
+  await expect(messageBodies(a)).toHaveText(order);
+  await expect(messageBodies(b)).toHaveText(order);
+  await expect(messageWithText(a, root).getByTestId("thread-summary")).toHaveText(/2 replies/);
+
+  // C joins the workspace but is not in the private channel: the URL shows the no-access page.
+  await signUpWithInvite(c, invite, people.carol, people.alice.name);
+  await expect(c.locator('[data-testid="sidebar-room"][data-title="launch-plan"]')).toHaveCount(0);
+  await c.goto(roomUrl);
+  await expect(c.getByTestId("no-access")).toBeVisible();
+  await expect(c.getByTestId("no-access")).toContainText("This room doesn't exist or you don't have access");
+  await expect(c.getByTestId("composer")).toHaveCount(0);
+
+  await Promise.all([ctxA.close(), ctxB.close(), ctxC.close()]);
+});
+
+test("HTML and script in a message render as inert text", async ({ page }) => {
+  await signUpFirstOrSignIn(page, people.alice);
+  const payload = `<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>`;
+  await send(page, payload);
+  const message = messageWithText(page, payload);
+  await expect(message).toBeVisible();
+  await expect(message.getByTestId("message-body")).toHaveText(payload);
+  await expect(timeline(page).locator("img, script")).toHaveCount(0);
+  await expect(page.getByTestId("pending-message")).toHaveCount(0);
+  await page.reload();
+  await expect(messageWithText(page, payload)).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+});

@@ -1,0 +1,105 @@
+// Steps the e2e tests share: signing up and in through the UI, sending, reading a timeline.
+import { expect, type Locator, type Page } from "@playwright/test";
+
+export interface Person {
+  name: string;
+  handle: string;
+  email: string;
+  password: string;
+}
+
+export const WORKSPACE = "Acme Robotics";
+
+export const people = {
+  alice: { name: "Alice Moreau", handle: "alice", email: "alice@example.com", password: "alice-password-1" },
+  bob: { name: "Bob Okafor", handle: "bob", email: "bob@example.com", password: "bob-password-12" },
+  carol: { name: "Carol Nguyen", handle: "carol", email: "carol@example.com", password: "carol-password-1" },
+  maya: { name: "Maya Chen", handle: "maya", email: "maya@example.com", password: "maya-password-12" },
+} satisfies Record<string, Person>;
+
+async function fillSignUp(page: Page, person: Person) {
+  await page.getByTestId("signup-name").fill(person.name);
+  await page.getByTestId("signup-handle").fill(person.handle);
+  await page.getByTestId("signup-email").fill(person.email);
+  await page.getByTestId("signup-password").fill(person.password);
+}
+
+export async function expectInGeneral(page: Page) {
+  await page.waitForURL(/\/r\/[^/]+$/);
+  await expect(page.getByTestId("room-title")).toHaveText("general");
+}
+
+/** The first person creates the workspace; if it already exists (tests run alone), they sign in. */
+export async function signUpFirstOrSignIn(page: Page, person: Person) {
+  await page.goto("/signup");
+  const workspaceField = page.getByTestId("signup-workspace");
+  const inviteOnly = page.getByTestId("invite-only");
+  await expect(workspaceField.or(inviteOnly)).toBeVisible();
+  if (await workspaceField.isVisible()) {
+    await fillSignUp(page, person);
+    await workspaceField.fill(WORKSPACE);
+    await page.getByTestId("signup-submit").click();
+  } else {
+    await signIn(page, person);
+  }
+  await expectInGeneral(page);
+}
+
+export async function signIn(page: Page, person: Person) {
+  await page.goto("/signin");
+  await page.getByTestId("signin-email").fill(person.email);
+  await page.getByTestId("signin-password").fill(person.password);
+  await page.getByTestId("signin-submit").click();
+  await page.waitForURL(/\/r\//);
+}
+
+export async function signUpWithInvite(page: Page, link: string, person: Person, invitedBy: string) {
+  await page.goto(link);
+  await expect(page.getByTestId("invite-details")).toContainText(WORKSPACE);
+  await expect(page.getByTestId("invite-details")).toContainText(invitedBy);
+  await fillSignUp(page, person);
+  await page.getByTestId("signup-submit").click();
+  await expectInGeneral(page);
+}
+
+export async function createInviteLink(page: Page): Promise<string> {
+  await page.getByTestId("invite-people").click();
+  await page.getByTestId("create-invite").click();
+  const field = page.getByTestId("invite-link");
+  await expect(field).toHaveValue(/\/invite\/.+/);
+  const link = await field.inputValue();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("invite-dialog")).toBeHidden();
+  return link;
+}
+
+export function timeline(page: Page): Locator {
+  return page.getByTestId("timeline");
+}
+
+/** The texts of the main timeline's messages, top to bottom (no events, no pending sends). */
+export function messageBodies(page: Page): Locator {
+  return timeline(page).locator('[data-testid="message"][data-kind="text"] [data-testid="message-body"]');
+}
+
+export async function send(page: Page, text: string, composer = "composer") {
+  const box = page.getByTestId(composer);
+  await box.fill(text);
+  await box.press("Enter");
+  await expect(box).toHaveValue("");
+}
+
+export function messageWithText(page: Page, text: string): Locator {
+  return timeline(page).locator('[data-testid="message"][data-kind="text"]').filter({ has: page.getByTestId("message-body").getByText(text, { exact: true }) });
+}
+
+/** Calls a tRPC procedure with the page's session cookie (setup steps the UI is not under test for). */
+export async function trpc<T>(page: Page, path: string, input: unknown, kind: "query" | "mutation" = "mutation"): Promise<T> {
+  const response =
+    kind === "mutation"
+      ? await page.request.post(`/api/trpc/${path}`, { data: { json: input } })
+      : await page.request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`);
+  const body = (await response.json()) as { result?: { data: { json: T } }; error?: unknown };
+  if (!body.result) throw new Error(`${path} failed: ${JSON.stringify(body.error)}`);
+  return body.result.data.json;
+}
