@@ -11,6 +11,13 @@ export const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
 
 export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
+  logger: {
+    // A wrong password is routine (and audited); only real failures belong in the error log.
+    error(error) {
+      if (error.name === "CredentialsSignin" || (error as { type?: string }).type === "CredentialsSignin") return;
+      console.error("[auth]", error);
+    },
+  },
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
   pages: { signIn: "/signin" },
   providers: [

@@ -65,10 +65,25 @@ function request<S extends z.ZodType, R>(
 
 const noInput = z.union([z.strictObject({}), z.undefined()]);
 
+/**
+ * One sender's messages to one room are stored in the order they were sent: each waits for the
+ * previous one from the same socket (other rooms and other senders run in parallel).
+ */
+function inSendOrder<I extends { roomId: string }, R>(run: (actor: Actor, input: I) => Promise<R>) {
+  const tails = new Map<string, Promise<unknown>>();
+  return (actor: Actor, input: I): Promise<R> => {
+    const previous = tails.get(input.roomId) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(() => run(actor, input));
+    tails.set(input.roomId, next);
+    void next.catch(() => {}).finally(() => tails.get(input.roomId) === next && tails.delete(input.roomId));
+    return next;
+  };
+}
+
 export function registerHandlers(socket: AppSocket): void {
   // Socket.IO's typed `on` cannot express "any payload, validated later"; handlers take unknown.
   const on = socket.on.bind(socket) as (event: string, fn: (...args: unknown[]) => void) => void;
-  on("message:send", request(socket, "message:send", sendMessageInput, messages.sendMessage));
+  on("message:send", request(socket, "message:send", sendMessageInput, inSendOrder(messages.sendMessage)));
   on("message:edit", request(socket, "message:edit", editMessageInput, messages.editMessage));
   on("message:delete", request(socket, "message:delete", deleteMessageInput, messages.deleteMessage));
   on("room:sync", request(socket, "room:sync", syncInput, messages.sync));

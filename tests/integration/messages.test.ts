@@ -55,6 +55,15 @@ describe.each(dialects)("messages on %s", (dialect) => {
     expect(sent[0].author).toMatchObject({ handle: "ana", kind: "human" });
   });
 
+  it("stores one sender's messages in the order sent, even without waiting for acks", async () => {
+    const a = await ana.socket();
+    const acks = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => emitAck<Ack<MessageView>>(a, "message:send", { roomId, body: `burst ${i}`, clientMsgId: randomUUID() })),
+    );
+    const seqs = acks.map((r) => (r.ok ? r.data.seq : -1));
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+  });
+
   it("returns the original message for a repeated clientMsgId, even sent 5 times at once", async () => {
     const a = await ana.socket();
     const clientMsgId = randomUUID();
