@@ -28,6 +28,7 @@ import {
   type ReceiptView,
   type ReplayPage,
   type RoomView,
+  type UsageView,
   type ServerToClientEvents,
 } from "./contract";
 import { MemoryCursorStore, type CursorStore } from "./cursors";
@@ -88,6 +89,7 @@ export class SwitchboardClient {
   /** Receipts still being reported; close() waits for them. */
   private readonly background = new Set<Promise<void>>();
   private ready: Promise<void> | null = null;
+  private rejectReady: ((error: SwitchboardError) => void) | null = null;
   /** Room work waits for the first session:ready: cursors start from the server's until then. */
   private firstSession!: Promise<void>;
   private closed = false;
@@ -148,6 +150,7 @@ export class SwitchboardClient {
       };
       socket.on("connect_error", onError);
     });
+    this.fatal = null;
     socket.connect();
     return first;
   }
@@ -180,8 +183,14 @@ export class SwitchboardClient {
     socket.on("room:removed", ({ roomId }) => this.rooms.delete(roomId));
     socket.on("connect_error", (error: Error & { data?: ErrorShape }) => {
       // A refusal by the server (bad key, suspended) is final; a transport failure is retried by the manager.
-      if (error.data && !error.data.retryable) this.fatal = new SwitchboardError(error.data);
+      if (error.data && !error.data.retryable) this.fail(new SwitchboardError(error.data));
       else if (error.data) setTimeout(() => !this.closed && socket.connect(), this.backoff(1));
+    });
+    socket.on("disconnect", (reason) => {
+      // The server itself closed us (suspended, key revoked): do not retry blindly; requests fail now.
+      if (reason === "io server disconnect" && !this.closed) {
+        this.fail(new SwitchboardError({ code: "DISCONNECTED", message: "The server closed the connection (suspended or key revoked?)", retryable: false }));
+      }
     });
     this.socket = socket;
     return socket;
@@ -376,6 +385,25 @@ export class SwitchboardClient {
   openDirect(participantIds: string[]): Promise<RoomView> {
     return this.request("room:dm", { participantIds });
   }
+  /**
+   * Reports one model call for attribution and cost. Pass `reportId` to make retries safe across
+   * restarts (one is generated otherwise); leave out `costUsd` to have the server price it.
+   */
+  reportUsage(report: {
+    model: string;
+    inputTokens: number;
+    outputTokens: number;
+    cachedTokens?: number;
+    costUsd?: number;
+    roomId?: string;
+    messageId?: string;
+    taskId?: string;
+    occurredAt?: string;
+    reportId?: string;
+  }): Promise<UsageView> {
+    return this.request("usage:report", { ...report, reportId: report.reportId ?? randomUUID() }, this.options.sendAttempts);
+  }
+
   /** Says what the agent is working on (shown in the directory). */
   setWorkStatus(workStatus: string): Promise<{ workStatus: string }> {
     return this.request("me:status", { workStatus });
@@ -408,14 +436,25 @@ export class SwitchboardClient {
 
   private waitConnected(): Promise<void> {
     const socket = this.requireSocket();
+    if (this.fatal) return Promise.reject(this.fatal);
     if (socket.connected && this.me) return Promise.resolve();
-    this.ready ??= new Promise<void>((resolve) => {
+    this.ready ??= new Promise<void>((resolve, reject) => {
+      this.rejectReady = reject;
       socket.once("session:ready", () => {
         this.ready = null;
+        this.rejectReady = null;
         resolve();
       });
     });
     return this.ready;
+  }
+
+  /** A final refusal: remembered, and every request waiting for a connection fails with it. */
+  private fail(error: SwitchboardError): void {
+    this.fatal = error;
+    this.rejectReady?.(error);
+    this.ready = null;
+    this.rejectReady = null;
   }
 
   private backoff(attempt: number): number {

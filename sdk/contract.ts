@@ -107,6 +107,24 @@ export const listConnectionsInput = z.strictObject({ status: z.enum(["pending", 
 export const createRoomInput = createChannelInput;
 export const workStatusInput = z.strictObject({ workStatus: z.string().trim().max(200) });
 
+const tokens = z.number().int().min(0).max(1_000_000_000);
+
+/** One model call an agent made, reported for attribution and cost. `reportId` makes it idempotent. */
+export const usageReportInput = z.strictObject({
+  reportId: z.string().min(1).max(128),
+  model: z.string().trim().min(1).max(100),
+  inputTokens: tokens,
+  outputTokens: tokens,
+  cachedTokens: tokens.default(0),
+  /** Dollars; when absent the server prices the call from the workspace's price table. */
+  costUsd: z.number().min(0).max(1_000_000).optional(),
+  roomId: id.optional(),
+  /** The message this call served, or produced (then the message carries the usage). */
+  messageId: id.optional(),
+  taskId: z.string().trim().min(1).max(128).optional(),
+  occurredAt: z.iso.datetime().optional(),
+});
+
 export type SendMessageInput = z.input<typeof sendMessageInput>;
 export type AgentProfileInput = z.input<typeof agentProfileInput>;
 export type SyncInput = z.input<typeof syncInput>;
@@ -149,6 +167,34 @@ export interface ConnectionView {
   createdAt: string;
   decidedAt: string | null;
   decidedBy: { id: string; displayName: string } | null;
+}
+
+export interface UsageView {
+  id: string;
+  reportId: string;
+  agentId: string;
+  ownerId: string | null;
+  roomId: string | null;
+  messageId: string | null;
+  taskId: string | null;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  costUsd: number;
+  costSource: "reported" | "priced" | "unpriced";
+  occurredAt: string;
+}
+
+export interface BudgetView {
+  id: string;
+  subjectType: "agent" | "person";
+  subjectId: string;
+  period: "day" | "month";
+  unit: "usd" | "tokens";
+  amount: number;
+  spent: number;
+  state: "ok" | "warned" | "exceeded";
 }
 
 export interface ApiKeyView {
@@ -250,6 +296,10 @@ export interface ServerToClientEvents {
   "presence:update": (p: { participantId: string; online: boolean }) => void;
   /** A participant's profile or status changed (e.g. an agent was suspended or resumed). */
   "participant:updated": (p: { participant: ParticipantView }) => void;
+  /** Usage you may see was recorded (your agents', or any for admins): dashboards update live. */
+  "usage:recorded": (p: { usage: UsageView }) => void;
+  /** A budget crossed 80% (warned) or 100% (exceeded), or was reset. */
+  "budget:updated": (p: { budget: BudgetView; transition: "warned" | "exceeded" | "ok" }) => void;
   "error": (p: ErrorShape & { event?: string }) => void;
 }
 
@@ -284,4 +334,5 @@ export interface ClientToServerEvents {
   "room:invite": (p: z.input<typeof inviteToRoomInput>, ack: (r: Ack<RoomView>) => void) => void;
   "room:dm": (p: z.input<typeof openDirectInput>, ack: (r: Ack<RoomView>) => void) => void;
   "me:status": (p: z.input<typeof workStatusInput>, ack?: (r: Ack<{ workStatus: string }>) => void) => void;
+  "usage:report": (p: z.input<typeof usageReportInput>, ack: (r: Ack<UsageView>) => void) => void;
 }

@@ -4,6 +4,7 @@ import { AppError, type ErrorCode } from "../errors";
 import { isAdmin, type Actor } from "./actor";
 
 export type { Actor, WorkspaceRole } from "./actor";
+export { isAdmin } from "./actor";
 
 interface RoomFacts {
   workspaceId: string;

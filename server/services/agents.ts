@@ -155,6 +155,20 @@ export async function resumeAgent(actor: Actor, agentId: string): Promise<AgentV
   return announce(await agentView(agentId), actor.workspaceId);
 }
 
+/** The budget's kill switch: no person acted, so the audit entry has no actor. */
+export async function suspendForBudget(workspaceId: string, agentIds: string[], reason: string): Promise<void> {
+  for (const agentId of agentIds) {
+    const changed = await getDb().$transaction(async (tx) => {
+      const { count } = await tx.participant.updateMany({ where: { id: agentId, status: "active" }, data: { status: "suspended" } });
+      if (count) await recordAudit(tx, { workspaceId, actorId: null, action: "agent.suspended", subjectType: "participant", subjectId: agentId, data: { reason, by: "budget" } });
+      return count > 0;
+    });
+    if (!changed) continue;
+    disconnectParticipant(agentId);
+    announce(await agentView(agentId), workspaceId);
+  }
+}
+
 /** Everyone in the workspace sees the agent's new status at once. */
 function announce(agent: AgentView, workspaceId: string): AgentView {
   const { owner: _owner, keys: _keys, lastSeenAt: _seen, consentPolicy: _policy, ...participant } = agent;

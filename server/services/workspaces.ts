@@ -5,6 +5,7 @@ import { participantSelect, presentParticipant } from "../presenters/participant
 import { onlineAmong } from "../realtime/presence";
 import { recordAudit } from "./audit";
 import { appendToRoom } from "./messages";
+import { seedPrices } from "./usage";
 
 export const DEFAULT_CHANNEL = "general";
 
@@ -12,6 +13,7 @@ export const DEFAULT_CHANNEL = "general";
 export async function createWorkspace(tx: Tx, name: string): Promise<string> {
   const workspaceId = newId();
   await tx.workspace.create({ data: { id: workspaceId, name } });
+  await seedPrices(tx, workspaceId);
   return workspaceId;
 }
 

@@ -10,6 +10,7 @@ import {
   inviteToRoomInput,
   listConnectionsInput,
   openDirectInput,
+  usageReportInput,
   requestConnectionInput,
   respondToConnectionInput,
   workStatusInput,
@@ -33,6 +34,7 @@ import * as delivery from "../services/delivery";
 import * as directory from "../services/directory";
 import * as rooms from "../services/rooms";
 import { announceTyping } from "../services/typing";
+import { reportUsage } from "../services/usage";
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
@@ -103,6 +105,7 @@ export function registerHandlers(socket: AppSocket): void {
   on("connection:list", request(socket, "connection:list", listConnectionsInput, connections.listConnections));
   on("room:create", request(socket, "room:create", createRoomInput, rooms.createChannel));
   on("room:invite", request(socket, "room:invite", inviteToRoomInput, (actor, i) => rooms.inviteToRoom(actor, i.roomId, i.participantIds)));
+  on("usage:report", request(socket, "usage:report", usageReportInput, reportUsage));
   on("room:dm", request(socket, "room:dm", openDirectInput, (actor, i) => rooms.openDirect(actor, i.participantIds)));
 
   const known = new Set(socket.eventNames());

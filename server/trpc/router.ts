@@ -4,6 +4,7 @@ import { agentsRouter } from "./routers/agents";
 import { connectionsRouter, directoryRouter } from "./routers/connections";
 import { messagesRouter } from "./routers/messages";
 import { roomsRouter } from "./routers/rooms";
+import { usageRouter } from "./routers/usage";
 import { workspaceRouter } from "./routers/workspace";
 
 export const appRouter = router({
@@ -14,6 +15,7 @@ export const appRouter = router({
   directory: directoryRouter,
   connections: connectionsRouter,
   admin: adminRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

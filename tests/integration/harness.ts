@@ -261,11 +261,14 @@ export function collect<E extends keyof ServerToClientEvents>(socket: ClientSock
   return seen;
 }
 
-export async function waitFor(check: () => boolean, ms = 10_000, what = "condition"): Promise<void> {
+/** Polls `check` (after `refresh`, when given) until it holds. */
+export async function waitFor(check: () => boolean, ms = 10_000, what = "condition", refresh?: () => Promise<void>): Promise<void> {
   const until = Date.now() + ms;
-  while (!check()) {
+  for (;;) {
+    await refresh?.();
+    if (check()) return;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, refresh ? 100 : 20));
   }
 }
 

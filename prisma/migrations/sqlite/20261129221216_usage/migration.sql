@@ -1,0 +1,77 @@
+-- CreateTable
+CREATE TABLE "ModelPrice" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "workspaceId" TEXT NOT NULL,
+    "model" TEXT NOT NULL,
+    "inputPerMTok" REAL NOT NULL,
+    "outputPerMTok" REAL NOT NULL,
+    "cachedPerMTok" REAL NOT NULL DEFAULT 0,
+    "updatedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
+-- CreateTable
+CREATE TABLE "UsageRecord" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "workspaceId" TEXT NOT NULL,
+    "agentId" TEXT NOT NULL,
+    "reportId" TEXT NOT NULL,
+    "ownerId" TEXT,
+    "roomId" TEXT,
+    "messageId" TEXT,
+    "taskId" TEXT,
+    "model" TEXT NOT NULL,
+    "inputTokens" INTEGER NOT NULL,
+    "outputTokens" INTEGER NOT NULL,
+    "cachedTokens" INTEGER NOT NULL DEFAULT 0,
+    "costUsd" REAL NOT NULL,
+    "costSource" TEXT NOT NULL,
+    "occurredAt" DATETIME NOT NULL,
+    "day" TEXT NOT NULL,
+    "month" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
+-- CreateTable
+CREATE TABLE "Budget" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "workspaceId" TEXT NOT NULL,
+    "subjectType" TEXT NOT NULL,
+    "subjectId" TEXT NOT NULL,
+    "period" TEXT NOT NULL,
+    "unit" TEXT NOT NULL,
+    "amount" REAL NOT NULL,
+    "periodKey" TEXT NOT NULL DEFAULT '',
+    "state" TEXT NOT NULL DEFAULT 'ok',
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "ModelPrice_workspaceId_model_key" ON "ModelPrice"("workspaceId", "model");
+
+-- CreateIndex
+CREATE INDEX "UsageRecord_workspaceId_day_idx" ON "UsageRecord"("workspaceId", "day");
+
+-- CreateIndex
+CREATE INDEX "UsageRecord_workspaceId_agentId_day_idx" ON "UsageRecord"("workspaceId", "agentId", "day");
+
+-- CreateIndex
+CREATE INDEX "UsageRecord_workspaceId_ownerId_day_idx" ON "UsageRecord"("workspaceId", "ownerId", "day");
+
+-- CreateIndex
+CREATE INDEX "UsageRecord_workspaceId_roomId_day_idx" ON "UsageRecord"("workspaceId", "roomId", "day");
+
+-- CreateIndex
+CREATE INDEX "UsageRecord_workspaceId_taskId_day_idx" ON "UsageRecord"("workspaceId", "taskId", "day");
+
+-- CreateIndex
+CREATE INDEX "UsageRecord_workspaceId_model_day_idx" ON "UsageRecord"("workspaceId", "model", "day");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "UsageRecord_agentId_reportId_key" ON "UsageRecord"("agentId", "reportId");
+
+-- CreateIndex
+CREATE INDEX "Budget_workspaceId_idx" ON "Budget"("workspaceId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Budget_subjectType_subjectId_period_unit_key" ON "Budget"("subjectType", "subjectId", "period", "unit");

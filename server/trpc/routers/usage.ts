@@ -1,0 +1,48 @@
+import { z } from "zod";
+import * as budgets from "../../services/budgets";
+import * as reports from "../../services/usage-reports";
+import * as usage from "../../services/usage";
+import { authedProcedure, router } from "../init";
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
+const range = z.strictObject({ from: day, to: day });
+const query = range.extend({
+  bucket: z.enum(["day", "week", "month"]).default("day"),
+  agentId: z.string().max(64).optional(),
+  ownerId: z.string().max(64).optional(),
+  roomId: z.string().max(64).optional(),
+  taskId: z.string().max(128).optional(),
+  model: z.string().max(100).optional(),
+});
+const money = z.number().min(0).max(1_000_000);
+
+export const usageRouter = router({
+  overview: authedProcedure.input(query).query(({ ctx, input }) => reports.usageOverview(ctx.actor, input)),
+  room: authedProcedure.input(range.extend({ roomId: z.string().min(1).max(64) })).query(({ ctx, input }) => reports.roomUsage(ctx.actor, input.roomId, input)),
+  task: authedProcedure.input(range.extend({ taskId: z.string().min(1).max(128) })).query(({ ctx, input }) => reports.taskUsage(ctx.actor, input.taskId, input)),
+  exportCsv: authedProcedure
+    .input(query.extend({ view: z.enum(["series", "byAgent", "byPerson", "byRoom", "byTask", "byModel"]) }))
+    .query(({ ctx, input }) => {
+      const { view, ...q } = input;
+      return reports.exportUsage(ctx.actor, q, view);
+    }),
+  prices: authedProcedure.query(({ ctx }) => usage.listPrices(ctx.actor)),
+  setPrice: authedProcedure
+    .input(z.strictObject({ model: z.string().trim().min(1).max(100), inputPerMTok: money, outputPerMTok: money, cachedPerMTok: money.default(0) }))
+    .mutation(({ ctx, input }) => usage.setPrice(ctx.actor, input)),
+  deletePrice: authedProcedure.input(z.strictObject({ model: z.string().min(1).max(100) })).mutation(({ ctx, input }) => usage.deletePrice(ctx.actor, input.model)),
+  budgets: authedProcedure
+    .input(z.strictObject({ subjectId: z.string().max(64).optional() }).optional())
+    .query(({ ctx, input }) => budgets.listBudgets(ctx.actor, input?.subjectId)),
+  setBudget: authedProcedure
+    .input(
+      z.strictObject({
+        subjectType: z.enum(["agent", "person"]),
+        subjectId: z.string().min(1).max(64),
+        period: z.enum(["day", "month"]),
+        unit: z.enum(["usd", "tokens"]),
+        amount: z.number().min(0).max(1_000_000_000),
+      }),
+    )
+    .mutation(({ ctx, input }) => budgets.setBudget(ctx.actor, input)),
+});
