@@ -154,6 +154,8 @@ describe.each(dialects)("continuity on %s", (dialect) => {
   });
 
   it("loses no acked message and duplicates none when the server is killed under load", async () => {
+    // Two agents alone in a room: lift the rate limit and the loop guard, which would (rightly) slow them.
+    await ana.api.workspace.setLimits.mutate({ agentMessagesPerMinute: 10_000, agentBurst: 1000, loopGuardMessages: 10_000 });
     const { agent: receiver, room } = await roomWithAgent(`sigkill-${dialect}`, "steady");
     const sender = await createAgent(ana, "firehose");
     await ana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [sender.id] });

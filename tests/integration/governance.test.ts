@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -51,7 +51,10 @@ describe.each(dialects)("governance on %s", (dialect) => {
     other = await signUpPerson(server, { handle: "ned", inviteToken: await invite() });
   });
   afterEach(() => closeSockets());
-  afterAll(() => server.dispose());
+  afterAll(async () => {
+    if (process.env.DEBUG_SERVER_LOG) console.log(server.output());
+    await server.dispose();
+  });
 
   it("suspends an agent at once: sockets cut, keys and sends refused, everyone told; resume restores", async () => {
     const agent = await createAgent(member, `bot-${dialect}`);
@@ -128,6 +131,7 @@ describe.each(dialects)("governance on %s", (dialect) => {
 
   it("records privileged actions in a hash chain, exports them, and names the first broken entry", async () => {
     const agent = await createAgent(member, `audited-${dialect}`);
+    await member.api.rooms.createChannel.mutate({ name: `audited-${dialect}`, visibility: "private" });
     await member.api.agents.rotateKey.mutate({ agentId: agent.id });
     expect(await refusalCode(server.url, agent.apiKey)).toBe("UNAUTHENTICATED"); // failed use of a revoked key
     const actions = (await owner.api.admin.audit.query({ limit: 500 })).map((e) => e.action);
@@ -143,14 +147,20 @@ describe.each(dialects)("governance on %s", (dialect) => {
     expect(csv.trim().split("\n")).toHaveLength(json.length + 1);
     expect(await owner.api.admin.verifyAudit.query()).toMatchObject({ ok: true, firstBroken: null });
 
-    const verify = () => spawnSync(process.execPath, ["--import", "tsx", "scripts/audit-verify.ts"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: server.databaseUrl }, encoding: "utf8" });
-    expect(verify().status).toBe(0);
+    // Run the CLI without blocking this process (a blocked client would reuse stale keep-alive sockets).
+    const verify = () =>
+      new Promise<{ status: number; stdout: string }>((resolve) => {
+        execFile(process.execPath, ["--import", "tsx", "scripts/audit-verify.ts"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: server.databaseUrl } }, (error, stdout) =>
+          resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }),
+        );
+      });
+    expect((await verify()).status).toBe(0);
 
     // Someone edits an entry in the database...
     const [victim] = await queryDb<{ id: string; seq: number }>(server, `SELECT id, seq FROM "AuditEvent" WHERE action = 'key.rotated'`);
     await queryDb(server, `UPDATE "AuditEvent" SET action = 'key.harmless' WHERE id = $1`, [victim.id]);
     expect(await owner.api.admin.verifyAudit.query()).toMatchObject({ ok: false, firstBroken: { seq: victim.seq, id: victim.id } });
-    const edited = verify();
+    const edited = await verify();
     expect(edited.status).toBe(1);
     expect(edited.stdout).toContain(`BROKEN at entry ${victim.seq}`);
     await queryDb(server, `UPDATE "AuditEvent" SET action = 'key.rotated' WHERE id = $1`, [victim.id]);
