@@ -20,6 +20,7 @@ import { InviteDialog } from "./invite-dialog";
 import { NewDirectDialog } from "./new-direct-dialog";
 import { QuickSwitcher } from "./quick-switcher";
 import { useSidebarCache } from "./sidebar-cache";
+import { WorkspaceNav } from "@/components/nav/workspace-nav";
 
 type SidebarRoom = RoomView & { unread: number; mentions: number; readSeq: number };
 type DialogName = "browse" | "create" | "direct" | "invite" | "switcher" | null;
@@ -118,6 +119,7 @@ export function Sidebar() {
       </div>
 
       <div className="scroll-dark min-h-0 flex-1 overflow-y-auto px-2 pt-3 pb-4">
+        <WorkspaceNav />
         <Section title="Channels" onAdd={() => setDialog("create")} addLabel="Create a channel" addTestId="create-channel">
           {rooms.isPending && <SidebarSkeleton />}
           {channels.map((r) => (

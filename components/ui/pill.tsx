@@ -1,9 +1,10 @@
 // Small rounded labels: statuses, frameworks, capabilities, counts.
 import type { ReactNode } from "react";
 
-export type Tone = "zinc" | "indigo" | "emerald" | "amber" | "rose" | "violet" | "sky";
+export type Tone = "muted" | "zinc" | "indigo" | "emerald" | "amber" | "rose" | "violet" | "sky";
 
 const TONES: Record<Tone, string> = {
+  muted: "bg-white text-zinc-500 ring-zinc-200",
   zinc: "bg-zinc-100 text-zinc-700 ring-zinc-200",
   indigo: "bg-indigo-50 text-indigo-700 ring-indigo-200",
   emerald: "bg-emerald-50 text-emerald-700 ring-emerald-200",

@@ -1,0 +1,175 @@
+"use client";
+// Workspace settings (name, whether people may talk without a connection request) and the limits that
+// keep agents in check (message rate and burst, the loop guard).
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent, type ReactNode } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button, Spinner } from "@/components/ui/button";
+import { errorMessage } from "@/components/ui/errors";
+import { Field, FormError, TextInput } from "@/components/ui/field";
+import { ErrorState, SkeletonRows } from "@/components/ui/states";
+import { toast } from "@/components/ui/toast";
+import type { WorkspaceLimits } from "./types";
+
+export function SettingsTab() {
+  const trpc = useTRPC();
+  const me = useQuery(trpc.workspace.me.queryOptions());
+  const limits = useQuery(trpc.workspace.limits.queryOptions());
+  return (
+    <div className="space-y-6">
+      {me.isPending ? (
+        <SkeletonRows rows={2} />
+      ) : me.isError || !me.data ? (
+        <ErrorState error={me.error} onRetry={() => void me.refetch()} title="Couldn't load the settings" />
+      ) : (
+        <GeneralForm key={`${me.data.workspace.name}:${me.data.workspace.peopleTalkFreely}`} name={me.data.workspace.name} peopleTalkFreely={me.data.workspace.peopleTalkFreely} />
+      )}
+      {limits.isPending ? (
+        <SkeletonRows rows={2} />
+      ) : limits.isError ? (
+        <ErrorState error={limits.error} onRetry={() => void limits.refetch()} title="Couldn't load the limits" />
+      ) : (
+        <LimitsForm key={JSON.stringify(limits.data)} limits={limits.data} />
+      )}
+    </div>
+  );
+}
+
+function Card({ title, description, children, footer, onSubmit, testId }: { title: string; description: string; children: ReactNode; footer: ReactNode; onSubmit: (e: FormEvent) => void; testId: string }) {
+  return (
+    <form onSubmit={onSubmit} className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs" data-testid={testId}>
+      <div className="p-5">
+        <h2 className="text-[15px] font-semibold text-zinc-900">{title}</h2>
+        <p className="mt-0.5 mb-4 text-sm text-zinc-500">{description}</p>
+        {children}
+      </div>
+      <div className="flex items-center justify-end gap-3 border-t border-zinc-100 bg-zinc-50/60 px-5 py-3">{footer}</div>
+    </form>
+  );
+}
+
+function GeneralForm({ name: initialName, peopleTalkFreely: initialFree }: { name: string; peopleTalkFreely: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const [name, setName] = useState(initialName);
+  const [free, setFree] = useState(initialFree);
+  const save = useMutation(
+    trpc.workspace.updateSettings.mutationOptions({
+      onSuccess: (data) => {
+        queryClient.setQueryData(trpc.workspace.me.queryKey(), data);
+        void queryClient.invalidateQueries(trpc.directory.pathFilter());
+        toast("Settings saved");
+        router.refresh(); // the sidebar shows the workspace's name from the server
+      },
+    }),
+  );
+  const dirty = name.trim() !== initialName || free !== initialFree;
+  return (
+    <Card
+      title="Workspace"
+      description="How the workspace is called and how people reach each other."
+      testId="settings-general"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!dirty || save.isPending) return;
+        save.mutate({ ...(name.trim() !== initialName ? { name: name.trim() } : {}), ...(free !== initialFree ? { peopleTalkFreely: free } : {}) });
+      }}
+      footer={
+        <Button type="submit" size="sm" disabled={!dirty || save.isPending || !name.trim()} data-testid="save-settings">
+          {save.isPending && <Spinner />} Save changes
+        </Button>
+      }
+    >
+      <div className="space-y-4">
+        <FormError message={save.error ? errorMessage(save.error) : null} />
+        <Field label="Name">
+          <TextInput value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required className="max-w-sm" data-testid="settings-name" />
+        </Field>
+        <label className="flex max-w-xl cursor-pointer items-start gap-3">
+          <input type="checkbox" checked={free} onChange={(e) => setFree(e.target.checked)} className="mt-0.5 h-4 w-4 rounded border-zinc-300 accent-indigo-600" data-testid="settings-people-free" />
+          <span>
+            <span className="block text-sm font-medium text-zinc-800">People may talk without a connection request</span>
+            <span className="block text-xs text-zinc-500">
+              People of this workspace can message, invite and mention each other directly. Agents always need a connection (except with their owner).
+            </span>
+          </span>
+        </label>
+      </div>
+    </Card>
+  );
+}
+
+const LIMIT_FIELDS: { key: keyof WorkspaceLimits; label: string; hint: string; min: number; max: number; unit: string }[] = [
+  { key: "agentMessagesPerMinute", label: "Agent messages per minute", hint: "The sustained rate each agent may send.", min: 1, max: 10_000, unit: "/ min" },
+  { key: "agentBurst", label: "Burst", hint: "Extra messages allowed in a short spike.", min: 0, max: 10_000, unit: "msgs" },
+  { key: "loopGuardMessages", label: "Loop guard: messages", hint: "Agents-only messages in a room before agents pause there.", min: 2, max: 10_000, unit: "msgs" },
+  { key: "loopGuardWindowSec", label: "Loop guard: window", hint: "Within this many seconds, since a person last spoke.", min: 10, max: 86_400, unit: "sec" },
+];
+
+function LimitsForm({ limits }: { limits: WorkspaceLimits }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<Record<keyof WorkspaceLimits, string>>({
+    agentMessagesPerMinute: String(limits.agentMessagesPerMinute),
+    agentBurst: String(limits.agentBurst),
+    loopGuardMessages: String(limits.loopGuardMessages),
+    loopGuardWindowSec: String(limits.loopGuardWindowSec),
+  });
+  const save = useMutation(
+    trpc.workspace.setLimits.mutationOptions({
+      onSuccess: (data) => {
+        queryClient.setQueryData(trpc.workspace.limits.queryKey(), data);
+        toast("Limits saved");
+      },
+    }),
+  );
+  const changed = LIMIT_FIELDS.filter((f) => values[f.key] !== String(limits[f.key]));
+  const invalid = LIMIT_FIELDS.find((f) => {
+    const n = Number(values[f.key]);
+    return values[f.key].trim() === "" || !Number.isInteger(n) || n < f.min || n > f.max;
+  });
+  return (
+    <Card
+      title="Agent limits"
+      description="Every agent's defaults; the loop guard pauses agents that talk only to each other until a person continues."
+      testId="settings-limits"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (invalid || changed.length === 0 || save.isPending) return;
+        save.mutate(Object.fromEntries(changed.map((f) => [f.key, Number(values[f.key])])));
+      }}
+      footer={
+        <>
+          {invalid && <span className="mr-auto text-xs text-rose-600">{invalid.label}: a whole number from {invalid.min} to {invalid.max.toLocaleString()}.</span>}
+          <Button type="submit" size="sm" disabled={!!invalid || changed.length === 0 || save.isPending} data-testid="save-limits">
+            {save.isPending && <Spinner />} Save limits
+          </Button>
+        </>
+      }
+    >
+      <FormError message={save.error ? errorMessage(save.error) : null} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        {LIMIT_FIELDS.map((f) => (
+          <Field key={f.key} label={f.label} hint={f.hint}>
+            <div className="relative max-w-[14rem]">
+              <TextInput
+                type="number"
+                inputMode="numeric"
+                min={f.min}
+                max={f.max}
+                step={1}
+                value={values[f.key]}
+                onChange={(e) => setValues((v) => ({ ...v, [f.key]: e.target.value }))}
+                className="pr-14"
+                data-testid={`limit-${f.key}`}
+              />
+              <span className="pointer-events-none absolute top-1/2 right-3 -translate-y-1/2 text-xs text-zinc-400">{f.unit}</span>
+            </div>
+          </Field>
+        ))}
+      </div>
+    </Card>
+  );
+}

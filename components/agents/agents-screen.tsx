@@ -1,0 +1,96 @@
+"use client";
+// /agents: the agents the viewer owns, with creation, keys, the kill switch, consent policies and
+// programmatic onboarding.
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { AgentView, ApiKeyView } from "@/sdk/contract";
+import { PageFrame } from "@/components/nav/page-frame";
+import { useSocketEvent } from "@/components/providers/socket-provider";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button } from "@/components/ui/button";
+import { TerminalIcon } from "@/components/ui/extra-icons";
+import { BotIcon, PlusIcon } from "@/components/ui/icons";
+import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { AgentCard } from "./agent-card";
+import { CreateAgentDialog } from "./create-agent-dialog";
+import { RevokeKeyDialog, RotateKeyDialog } from "./key-dialogs";
+import { OnboardingDialog } from "./onboarding-dialog";
+import { SuspendDialog } from "./suspend-dialog";
+
+export function AgentsScreen() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const agents = useQuery({ ...trpc.agents.mine.queryOptions(), refetchInterval: 60_000 });
+  const [dialog, setDialog] = useState<"create" | "onboard" | null>(null);
+  const [rotating, setRotating] = useState<AgentView | null>(null);
+  const [revoking, setRevoking] = useState<{ agent: AgentView; key: ApiKeyView } | null>(null);
+  const [suspending, setSuspending] = useState<AgentView | null>(null);
+
+  // A suspension or resume by an admin elsewhere shows at once.
+  useSocketEvent("participant:updated", ({ participant }) => {
+    if (agents.data?.some((a) => a.id === participant.id)) void queryClient.invalidateQueries({ queryKey: trpc.agents.mine.queryKey() });
+  });
+
+  const list = agents.data ?? [];
+  const suspended = list.filter((a) => a.status === "suspended").length;
+
+  return (
+    <PageFrame
+      title="My agents"
+      icon={<BotIcon size={18} />}
+      subtitle={agents.data ? `${list.length} agent${list.length === 1 ? "" : "s"}${suspended ? ` · ${suspended} suspended` : ""}` : "Agents you own"}
+      testId="agents-page"
+      actions={
+        <>
+          <Button variant="secondary" size="sm" onClick={() => setDialog("onboard")} data-testid="open-onboarding" aria-label="Onboard programmatically" title="Onboard programmatically">
+            <TerminalIcon size={15} /> <span className="max-sm:hidden">Onboard programmatically</span>
+          </Button>
+          <Button size="sm" onClick={() => setDialog("create")} data-testid="open-create-agent">
+            <PlusIcon size={15} /> Create agent
+          </Button>
+        </>
+      }
+    >
+      <p className="mb-5 text-sm text-zinc-600">
+        Each agent acts under its own name with its own API keys. You decide who may connect to it, and you can stop it at once with <strong className="font-semibold">Suspend</strong>.
+      </p>
+      {agents.isPending ? (
+        <SkeletonRows rows={3} />
+      ) : agents.isError ? (
+        <ErrorState error={agents.error} onRetry={() => void agents.refetch()} title="Couldn't load your agents" />
+      ) : list.length === 0 ? (
+        <EmptyState
+          icon={<BotIcon size={22} />}
+          title="You don't have any agents yet"
+          body="Create one here and give its API key to the process that runs it, or let a script register agents with an onboarding token."
+          testId="agents-empty"
+        >
+          <Button size="sm" onClick={() => setDialog("create")}>
+            <PlusIcon size={15} /> Create agent
+          </Button>
+          <Button variant="secondary" size="sm" onClick={() => setDialog("onboard")}>
+            <TerminalIcon size={15} /> Onboard programmatically
+          </Button>
+        </EmptyState>
+      ) : (
+        <div className="space-y-4" data-testid="agents-list">
+          {list.map((agent) => (
+            <AgentCard
+              key={agent.id}
+              agent={agent}
+              onRotate={() => setRotating(agent)}
+              onRevoke={(key) => setRevoking({ agent, key })}
+              onSuspend={() => setSuspending(agent)}
+            />
+          ))}
+        </div>
+      )}
+
+      <CreateAgentDialog open={dialog === "create"} onClose={() => setDialog(null)} />
+      <OnboardingDialog open={dialog === "onboard"} onClose={() => setDialog(null)} />
+      <RotateKeyDialog agent={rotating} onClose={() => setRotating(null)} />
+      <RevokeKeyDialog target={revoking} onClose={() => setRevoking(null)} />
+      <SuspendDialog agent={suspending} onClose={() => setSuspending(null)} />
+    </PageFrame>
+  );
+}

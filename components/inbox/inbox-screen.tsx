@@ -1,0 +1,354 @@
+"use client";
+// /inbox: the consent inbox. Requests addressed to the viewer or to agents they own (accept or
+// decline in one click), requests they or their agents sent (cancel), and the history of decided
+// connections (revoke). Live through connection:request and connection:updated.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import type { ConnectionView } from "@/sdk/contract";
+import { PageFrame } from "@/components/nav/page-frame";
+import { useTRPC } from "@/components/providers/trpc";
+import { useViewer } from "@/components/providers/viewer-provider";
+import { Button, Spinner } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { errorMessage } from "@/components/ui/errors";
+import { ClockIcon, InboxIcon } from "@/components/ui/extra-icons";
+import { FormError } from "@/components/ui/field";
+import { CheckIcon, SendIcon, XIcon } from "@/components/ui/icons";
+import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { TabPanel, Tabs } from "@/components/ui/tabs";
+import { dateTime, relativeTime } from "@/components/ui/time";
+import { toast } from "@/components/ui/toast";
+import { Expiry, RequesterBlock, Scope, StatusPill, Who, addresseeLabel } from "./connection-card";
+import { isExpired, speaksFor, useConnectionEvents, usePendingConnections } from "./use-inbox";
+
+type Tab = "requests" | "sent" | "history";
+
+export function InboxScreen() {
+  const { me } = useViewer();
+  const [tab, setTab] = useState<Tab>("requests");
+  useConnectionEvents();
+  const { query, incoming, outgoing } = usePendingConnections();
+  const expiredIncoming = useMemo(() => (query.data ?? []).filter((c) => speaksFor(me.id, c.addressee) && isExpired(c)), [query.data, me.id]);
+
+  return (
+    <PageFrame title="Inbox" icon={<InboxIcon size={18} />} subtitle="Who may reach you and your agents" testId="inbox-page">
+      <div className="mb-5 border-b border-zinc-200">
+        <Tabs<Tab>
+          label="Inbox"
+          idPrefix="inbox"
+          active={tab}
+          onChange={setTab}
+          tabs={[
+            { key: "requests", label: "Requests", icon: <InboxIcon size={15} />, count: incoming.length },
+            { key: "sent", label: "Sent", icon: <SendIcon size={15} />, count: outgoing.length },
+            { key: "history", label: "History", icon: <ClockIcon size={15} /> },
+          ]}
+        />
+      </div>
+      {tab === "history" ? (
+        <TabPanel id="history" idPrefix="inbox">
+          <History />
+        </TabPanel>
+      ) : (
+        <TabPanel id={tab} idPrefix="inbox">
+          {query.isPending ? (
+            <SkeletonRows rows={3} />
+          ) : query.isError ? (
+            <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Couldn't load your inbox" />
+          ) : tab === "requests" ? (
+            <Requests incoming={incoming} expired={expiredIncoming} />
+          ) : (
+            <Sent outgoing={outgoing} />
+          )}
+        </TabPanel>
+      )}
+    </PageFrame>
+  );
+}
+
+function useRefresh() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries(trpc.connections.pathFilter());
+    void queryClient.invalidateQueries(trpc.directory.pathFilter());
+  };
+}
+
+function Requests({ incoming, expired }: { incoming: ConnectionView[]; expired: ConnectionView[] }) {
+  if (incoming.length === 0 && expired.length === 0) {
+    return (
+      <EmptyState
+        icon={<InboxIcon size={22} />}
+        title="No requests waiting"
+        body="When a person or an agent asks to connect with you or one of your agents, it lands here for you to accept or decline."
+        testId="requests-empty"
+      />
+    );
+  }
+  return (
+    <div className="space-y-3" data-testid="requests-list">
+      {incoming.map((c) => (
+        <IncomingCard key={c.id} connection={c} />
+      ))}
+      {expired.length > 0 && (
+        <>
+          <h2 className="pt-3 text-xs font-semibold tracking-wide text-zinc-500 uppercase">Expired before a decision</h2>
+          {expired.map((c) => (
+            <IncomingCard key={c.id} connection={c} expired />
+          ))}
+        </>
+      )}
+    </div>
+  );
+}
+
+function IncomingCard({ connection: c, expired = false }: { connection: ConnectionView; expired?: boolean }) {
+  const trpc = useTRPC();
+  const { me } = useViewer();
+  const refresh = useRefresh();
+  const respond = useMutation(
+    trpc.connections.respond.mutationOptions({
+      onSuccess: (r) => {
+        refresh();
+        toast(r.status === "accepted" ? `Connected: @${r.requester.handle} can now reach ${r.addressee.id === me.id ? "you" : `@${r.addressee.handle}`}` : `Declined @${r.requester.handle}'s request`);
+      },
+      onError: (e) => {
+        refresh();
+        toast(errorMessage(e), "error");
+      },
+    }),
+  );
+  const decide = (decision: "accept" | "decline") => respond.mutate({ connectionId: c.id, decision });
+  const busy = respond.isPending ? respond.variables?.decision : null;
+  return (
+    <article
+      className={`rounded-xl border bg-white shadow-xs ${expired ? "border-zinc-200 opacity-70" : "border-zinc-200"}`}
+      data-testid="request-card"
+      data-connection-id={c.id}
+      data-requester={c.requester.handle}
+      data-addressee={c.addressee.handle}
+    >
+      <div className="flex flex-col gap-4 p-4 sm:flex-row sm:items-start">
+        <div className="min-w-0 flex-1 space-y-3">
+          <RequesterBlock side={c.requester} />
+          <p className="text-sm text-zinc-600">
+            asks to connect with {addresseeLabel(c, me.id)} <span className="text-zinc-400">· {relativeTime(c.createdAt)}</span>
+          </p>
+          {c.message && (
+            <blockquote className="rounded-lg border-l-4 border-indigo-300 bg-indigo-50/40 px-3 py-2 text-sm whitespace-pre-wrap text-zinc-800" data-testid="request-message">
+              {c.message}
+            </blockquote>
+          )}
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-zinc-500">Scope</dt>
+            <dd>
+              <Scope scope={c.scope} />
+            </dd>
+            <dt className="text-zinc-500">Lasts</dt>
+            <dd>
+              <Expiry expiresAt={c.expiresAt} />
+            </dd>
+          </dl>
+        </div>
+        {!expired && (
+          <div className="flex shrink-0 gap-2 sm:flex-col sm:items-stretch">
+            <Button size="sm" onClick={() => decide("accept")} disabled={respond.isPending} data-testid="accept-request" aria-label={`Accept ${c.requester.displayName}'s request`}>
+              {busy === "accept" ? <Spinner /> : <CheckIcon size={15} />} Accept
+            </Button>
+            <Button variant="secondary" size="sm" onClick={() => decide("decline")} disabled={respond.isPending} data-testid="decline-request" aria-label={`Decline ${c.requester.displayName}'s request`}>
+              {busy === "decline" ? <Spinner /> : <XIcon size={15} />} Decline
+            </Button>
+          </div>
+        )}
+      </div>
+    </article>
+  );
+}
+
+function Sent({ outgoing }: { outgoing: ConnectionView[] }) {
+  const trpc = useTRPC();
+  const { me } = useViewer();
+  const refresh = useRefresh();
+  const cancel = useMutation(
+    trpc.connections.cancel.mutationOptions({
+      onSuccess: (r) => {
+        refresh();
+        toast(`Request to @${r.addressee.handle} cancelled`);
+      },
+      onError: (e) => {
+        refresh();
+        toast(errorMessage(e), "error");
+      },
+    }),
+  );
+  if (outgoing.length === 0) {
+    return (
+      <EmptyState
+        icon={<SendIcon size={22} />}
+        title="Nothing waiting on others"
+        body="Requests you or your agents send stay here until they are answered. Find someone to connect with in the Directory."
+        testId="sent-empty"
+      />
+    );
+  }
+  return (
+    <ul className="divide-y divide-zinc-100 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs" data-testid="sent-list">
+      {outgoing.map((c) => (
+        <li key={c.id} className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center" data-testid="sent-row" data-addressee={c.addressee.handle}>
+          <div className="min-w-0 flex-1 space-y-1 text-sm">
+            <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+              <Who side={c.requester} meId={me.id} />
+              <span className="text-zinc-400">→</span>
+              <Who side={c.addressee} meId={me.id} />
+            </div>
+            <div className="text-xs text-zinc-500">
+              Sent {relativeTime(c.createdAt)} ·{" "}
+              {c.addressee.kind === "agent" && c.addressee.owner ? `${c.addressee.owner.displayName} decides` : `${c.addressee.displayName} decides`} · <Expiry expiresAt={c.expiresAt} />
+            </div>
+            {c.message && <p className="line-clamp-2 text-zinc-600">“{c.message}”</p>}
+          </div>
+          <Button variant="secondary" size="sm" onClick={() => cancel.mutate({ connectionId: c.id })} disabled={cancel.isPending && cancel.variables?.connectionId === c.id} data-testid="cancel-request">
+            {cancel.isPending && cancel.variables?.connectionId === c.id && <Spinner />} Cancel
+          </Button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function History() {
+  const trpc = useTRPC();
+  const { me } = useViewer();
+  const history = useQuery(trpc.connections.list.queryOptions({ status: "history" }));
+  const [revoking, setRevoking] = useState<ConnectionView | null>(null);
+  if (history.isPending) return <SkeletonRows rows={4} />;
+  if (history.isError) return <ErrorState error={history.error} onRetry={() => void history.refetch()} title="Couldn't load the history" />;
+  if (history.data.length === 0) {
+    return (
+      <EmptyState
+        icon={<ClockIcon size={22} />}
+        title="No decisions yet"
+        body="Accepted, declined, cancelled, revoked and blocked connections of you and your agents are listed here."
+        testId="history-empty"
+      />
+    );
+  }
+  return (
+    <>
+      <ul className="divide-y divide-zinc-100 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs" data-testid="history-list">
+        {history.data.map((c) => (
+          <li
+            key={c.id}
+            className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center"
+            data-testid="history-row"
+            data-connection-id={c.id}
+            data-status={c.status}
+            data-requester={c.requester.handle}
+            data-addressee={c.addressee.handle}
+          >
+            <div className="shrink-0 sm:w-24">
+              <StatusPill status={c.status} />
+            </div>
+            <div className="min-w-0 flex-1 space-y-1 text-sm">
+              <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                <Who side={c.requester} meId={me.id} />
+                <span className="text-zinc-400">{c.status === "blocked" ? "blocked" : "→"}</span>
+                <Who side={c.addressee} meId={me.id} />
+              </div>
+              <div className="text-xs text-zinc-500" title={c.decidedAt ? dateTime(c.decidedAt) : undefined}>
+                <Decision connection={c} meId={me.id} />
+                {c.status === "accepted" && c.expiresAt && (
+                  <>
+                    {" · "}
+                    <Expiry expiresAt={c.expiresAt} />
+                  </>
+                )}
+              </div>
+            </div>
+            {(c.status === "accepted" || c.status === "blocked") && (
+              <Button variant="secondary" size="sm" onClick={() => setRevoking(c)} data-testid="revoke-connection">
+                {c.status === "blocked" ? "Unblock" : "Revoke"}
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <RevokeDialog connection={revoking} onClose={() => setRevoking(null)} />
+    </>
+  );
+}
+
+function Decision({ connection: c, meId }: { connection: ConnectionView; meId: string }) {
+  const by = c.decidedBy ? (c.decidedBy.id === meId ? "you" : c.decidedBy.displayName) : null;
+  const when = c.decidedAt ? relativeTime(c.decidedAt) : relativeTime(c.createdAt);
+  switch (c.status) {
+    case "accepted":
+      return <>{by ? `Accepted by ${by}` : "Accepted automatically by the agent's consent policy"} · {when}</>;
+    case "declined":
+      return <>{by ? `Declined by ${by}` : "Declined automatically by the agent's consent policy"} · {when}</>;
+    case "blocked":
+      return <>Blocked{by ? ` by ${by}` : ""} · {when}</>;
+    case "cancelled":
+      return <>Withdrawn by the asker before a decision · asked {relativeTime(c.createdAt)}</>;
+    case "revoked":
+      return <>Revoked{by ? ` (had been accepted by ${by} ${when})` : ""}</>;
+    default:
+      return <>{when}</>;
+  }
+}
+
+function RevokeDialog({ connection: c, onClose }: { connection: ConnectionView | null; onClose: () => void }) {
+  const trpc = useTRPC();
+  const { me } = useViewer();
+  const refresh = useRefresh();
+  const revoke = useMutation(
+    trpc.connections.revoke.mutationOptions({
+      onSuccess: (r) => {
+        refresh();
+        toast(r.status === "revoked" ? "Connection revoked" : "Done");
+        close();
+      },
+    }),
+  );
+  const close = () => {
+    revoke.reset();
+    onClose();
+  };
+  const other = c ? (speaksFor(me.id, c.requester) ? c.addressee : c.requester) : null;
+  const blocked = c?.status === "blocked";
+  return (
+    <Dialog
+      open={c !== null}
+      onClose={close}
+      title={blocked ? "Unblock?" : "Revoke this connection?"}
+      width="max-w-md"
+      testId="revoke-connection-dialog"
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant={blocked ? "primary" : "danger"} disabled={revoke.isPending} onClick={() => c && revoke.mutate({ connectionId: c.id })} data-testid="confirm-revoke-connection">
+            {revoke.isPending && <Spinner />} {blocked ? "Unblock" : "Revoke"}
+          </Button>
+        </>
+      }
+    >
+      {c && other && (
+        <div className="space-y-3 text-sm text-zinc-600">
+          <FormError message={revoke.error ? errorMessage(revoke.error) : null} />
+          {blocked ? (
+            <p>
+              {other.displayName} (@{other.handle}) may ask to connect again. Nothing else changes until someone accepts.
+            </p>
+          ) : (
+            <p>
+              From now on {other.displayName} (@{other.handle}) can no longer open a direct message with, invite or mention the other side. Rooms you already share stay as they are. They can ask again.
+            </p>
+          )}
+        </div>
+      )}
+    </Dialog>
+  );
+}

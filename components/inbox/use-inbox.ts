@@ -1,0 +1,48 @@
+"use client";
+// The consent inbox's data: pending connection requests the viewer can decide (addressed to them or to
+// an agent they own) and the ones they (or their agents) sent. Socket events refetch it live; the
+// sidebar badge and the /inbox page share the one query.
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo } from "react";
+import type { ConnectionView } from "@/sdk/contract";
+import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
+import { useTRPC } from "@/components/providers/trpc";
+import { useViewer } from "@/components/providers/viewer-provider";
+
+export const isExpired = (c: Pick<ConnectionView, "expiresAt">, now = Date.now()) => !!c.expiresAt && new Date(c.expiresAt).getTime() <= now;
+
+/** The viewer speaks for this side: it is them, or an agent they own. */
+export const speaksFor = (meId: string, side: ConnectionView["requester"]) => side.id === meId || side.ownerId === meId;
+
+/** Refetches connections (and the directory's standings) when a request arrives or changes. */
+export function useConnectionEvents() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { readyEpoch } = useSocket();
+  const refresh = () => {
+    void queryClient.invalidateQueries(trpc.connections.pathFilter());
+    void queryClient.invalidateQueries(trpc.directory.pathFilter());
+  };
+  useSocketEvent("connection:request", refresh);
+  useSocketEvent("connection:updated", refresh);
+  // Events may have been missed before the socket subscribed (a request arriving between the first
+  // fetch and session:ready) or while it was away: every session:ready refetches.
+  useEffect(() => {
+    if (readyEpoch === 0) return;
+    void queryClient.invalidateQueries(trpc.connections.pathFilter());
+  }, [readyEpoch, queryClient, trpc]);
+}
+
+export function usePendingConnections() {
+  const trpc = useTRPC();
+  const { me } = useViewer();
+  const query = useQuery({ ...trpc.connections.list.queryOptions({ status: "pending" }), staleTime: 15_000 });
+  const { incoming, outgoing } = useMemo(() => {
+    const list = query.data ?? [];
+    return {
+      incoming: list.filter((c) => speaksFor(me.id, c.addressee) && !isExpired(c)),
+      outgoing: list.filter((c) => speaksFor(me.id, c.requester)),
+    };
+  }, [query.data, me.id]);
+  return { query, incoming, outgoing };
+}
