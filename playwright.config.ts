@@ -16,7 +16,7 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 15_000 },
   reporter: [["list"]],
-  outputDir: "test-results",
+  outputDir: `test-results/${port}`, // runs on different ports never share traces
   use: {
     baseURL,
     trace: "retain-on-failure",
