@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 import { useViewer } from "@/components/providers/viewer-provider";
 import { InboxIcon, ShieldIcon } from "@/components/ui/extra-icons";
 import { BotIcon, CompassIcon } from "@/components/ui/icons";
+import { ChartIcon } from "@/components/ui/usage-icons";
 import { useConnectionEvents, usePendingConnections } from "@/components/inbox/use-inbox";
 
 export function WorkspaceNav() {
@@ -44,6 +45,7 @@ export function WorkspaceNav() {
         >
           Inbox
         </NavLink>
+        <NavLink href="/usage" active={active("/usage")} icon={<ChartIcon size={15} />} testId="nav-usage">Usage</NavLink>
         {isAdmin && (
           <NavLink href="/admin" active={active("/admin")} icon={<ShieldIcon size={15} />} testId="nav-admin">
             Admin

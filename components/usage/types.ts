@@ -1,0 +1,19 @@
+// The usage API's answers as the browser sees them (inferred from the router, never redeclared).
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/trpc/router";
+
+type Usage = inferRouterOutputs<AppRouter>["usage"];
+
+export type Overview = Usage["overview"];
+export type Totals = Overview["totals"];
+export type SeriesPoint = Overview["series"][number];
+/** One row of any breakdown (by agent, person, room, task or model). */
+export interface BreakdownRow extends Totals {
+  id: string | null;
+  name: string;
+}
+export type RoomUsage = Usage["room"];
+export type TaskUsage = Usage["task"];
+export type Price = Usage["prices"][number];
+
+export type CsvView = "series" | "byAgent" | "byPerson" | "byRoom" | "byTask" | "byModel";

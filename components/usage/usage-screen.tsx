@@ -1,0 +1,157 @@
+"use client";
+// /usage: what agents cost and who drove the work. Range, bucket and filters (in the URL) apply to
+// every widget and every CSV export; reports arriving over the socket move the numbers live.
+// Members see their own agents' usage (the API scopes it); owners and admins see the workspace.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { PageFrame } from "@/components/nav/page-frame";
+import { useTRPC } from "@/components/providers/trpc";
+import { useViewer } from "@/components/providers/viewer-provider";
+import { Button, Spinner } from "@/components/ui/button";
+import { DownloadIcon } from "@/components/ui/extra-icons";
+import { ErrorState } from "@/components/ui/states";
+import { ChartIcon, PersonIcon } from "@/components/ui/usage-icons";
+import { BreakdownTable, TopSpenders, type BreakdownKind } from "./breakdowns";
+import { BudgetAlerts, BudgetsSection, useBudgetAlerts } from "./budgets";
+import { useCsvExport } from "./csv";
+import { DetailDialog, type DetailTarget } from "./detail-dialog";
+import { UsageEmpty } from "./empty";
+import { bucketKeys, previousRange } from "./format";
+import { KpiTiles } from "./kpis";
+import { ModelChart } from "./model-chart";
+import { DashboardSkeleton, LiveIndicator } from "./parts";
+import { PricesSection } from "./prices";
+import { UsageToolbar, type FilterOptions } from "./toolbar";
+import { UsageChart, type ChartPoint } from "./usage-chart";
+import type { BreakdownRow } from "./types";
+import { FILTER_KEYS, useUsageParams } from "./use-usage-params";
+import { useLiveUsage } from "./use-live-usage";
+
+export function UsageScreen() {
+  const { role } = useViewer();
+  const isAdmin = role === "owner" || role === "admin";
+  const trpc = useTRPC();
+  const params = useUsageParams();
+  const live = useLiveUsage();
+  const budgetAlerts = useBudgetAlerts();
+  const csv = useCsvExport(params.query);
+  const [detail, setDetail] = useState<DetailTarget | null>(null);
+
+  const overview = useQuery({ ...trpc.usage.overview.queryOptions(params.query), placeholderData: keepPreviousData });
+  // The filter menus list what has usage in the range, whatever is already filtered (same query when nothing is).
+  const everything = useQuery({ ...trpc.usage.overview.queryOptions({ ...params.range, bucket: params.bucket }), placeholderData: keepPreviousData });
+  const prev = previousRange(params.range);
+  const previous = useQuery({ ...trpc.usage.overview.queryOptions({ ...params.query, ...prev }), placeholderData: keepPreviousData });
+  const prices = useQuery(trpc.usage.prices.queryOptions());
+
+  const filtered = FILTER_KEYS.some((k) => params.filters[k]);
+  const data = overview.data;
+
+  const series = useMemo<ChartPoint[]>(() => {
+    const got = new Map((data?.series ?? []).map((s) => [s.bucket, s]));
+    return bucketKeys(params.range, params.bucket).map((bucket) => {
+      const s = got.get(bucket) ?? { bucket, costUsd: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0 };
+      return { ...s, uncachedTokens: Math.max(0, s.inputTokens - s.cachedTokens) };
+    });
+  }, [data?.series, params.range, params.bucket]);
+
+  const options = useMemo<FilterOptions>(() => {
+    const all = everything.data;
+    const opt = (rows: BreakdownRow[] | undefined) => (rows ?? []).filter((r) => r.id).map((r) => ({ value: r.id!, label: r.name || r.id! }));
+    return { agent: opt(all?.byAgent), person: opt(all?.byPerson), room: opt(all?.byRoom), task: opt(all?.byTask), model: opt(all?.byModel) };
+  }, [everything.data]);
+
+  const unpriced = useMemo(() => {
+    if (!prices.data || !everything.data) return [];
+    const priced = new Set(prices.data.map((p) => p.model));
+    return everything.data.byModel.map((m) => m.id).filter((m): m is string => !!m && !priced.has(m));
+  }, [prices.data, everything.data]);
+
+  const breakdown: Record<BreakdownKind, BreakdownRow[]> | null = data
+    ? { room: data.byRoom, task: data.byTask, agent: data.byAgent, person: data.byPerson, model: data.byModel }
+    : null;
+  const periodLabel = params.preset === "month" ? "period" : params.preset === "custom" ? "period" : `${params.preset.replace("d", "")} days`;
+  const filterBy = (kind: "agent" | "person" | "model", id: string) => params.setFilter(kind, id);
+
+  return (
+    <PageFrame
+      title="Usage & cost"
+      icon={<ChartIcon size={18} />}
+      subtitle={isAdmin ? "What agents cost, and who drove the work" : "What your agents cost"}
+      testId="usage-page"
+      wide
+      actions={
+        <>
+          <LiveIndicator status={live.status} live={live.live} lastEventAt={live.lastEventAt} fetching={overview.isFetching} />
+          <Button size="sm" variant="secondary" onClick={() => void csv.exportView("series")} disabled={csv.exporting !== null} data-testid="export-csv">
+            {csv.exporting === "series" ? <Spinner className="h-3.5 w-3.5" /> : <DownloadIcon size={15} />}
+            <span className="max-sm:hidden">Export CSV</span>
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-4">
+        <BudgetAlerts alerts={budgetAlerts.alerts} onDismiss={budgetAlerts.dismiss} />
+        {!isAdmin && (
+          <div className="flex items-center gap-2 rounded-lg bg-sky-50 px-3.5 py-2 text-[13px] text-sky-900 ring-1 ring-sky-200 ring-inset" data-testid="member-scope">
+            <PersonIcon size={15} className="shrink-0 text-sky-600" />
+            You&apos;re seeing the usage of the agents you own. Owners and admins see the whole workspace.
+          </div>
+        )}
+
+        <div className="sticky top-0 z-20 -mx-2 -mt-2 bg-gradient-to-b from-[#fcfcfd] via-[#fcfcfd]/95 to-transparent px-2 py-2">
+          <UsageToolbar params={params} options={options} showPerson={isAdmin} />
+        </div>
+
+        {overview.isPending ? (
+          <DashboardSkeleton />
+        ) : overview.isError && !data ? (
+          <ErrorState error={overview.error} onRetry={() => void overview.refetch()} title="Couldn't load usage" testId="usage-error" />
+        ) : !data || !breakdown ? null : data.totals.calls === 0 ? (
+          <UsageEmpty filtered={filtered} onClear={params.clearFilters} onWiden={!filtered && params.preset !== "90d" ? () => params.setPreset("90d") : undefined} />
+        ) : (
+          <div className={`space-y-4 transition-opacity ${overview.isPlaceholderData ? "opacity-60" : ""}`} data-testid="usage-dashboard">
+            <KpiTiles overview={data} previous={previous.data?.totals} series={series} periodLabel={periodLabel} />
+            <div className="grid gap-4 lg:grid-cols-3">
+              <div className="min-w-0 lg:col-span-2">
+                <UsageChart series={series} bucket={params.bucket} onExport={() => void csv.exportView("series")} exporting={csv.exporting === "series"} />
+              </div>
+              <ModelChart
+                rows={data.byModel}
+                total={data.totals.costUsd}
+                unpriced={new Set(unpriced)}
+                onPick={(m) => params.setFilter("model", m)}
+                onExport={() => void csv.exportView("byModel")}
+                exporting={csv.exporting === "byModel"}
+              />
+            </div>
+            <TopSpenders agents={data.byAgent} people={data.byPerson} total={data.totals.costUsd} onFilter={filterBy} isAdmin={isAdmin} />
+            <BreakdownTable
+              data={breakdown}
+              total={data.totals.costUsd}
+              isAdmin={isAdmin}
+              onOpen={(kind, row) => row.id && setDetail({ kind, id: row.id, name: row.name })}
+              onFilter={filterBy}
+              onExport={(view) => void csv.exportView(view)}
+              exporting={csv.exporting}
+            />
+          </div>
+        )}
+
+        <div className="space-y-4 pt-2">
+          <BudgetsSection isAdmin={isAdmin} />
+          <PricesSection isAdmin={isAdmin} unpriced={unpriced} />
+        </div>
+      </div>
+      <DetailDialog
+        target={detail}
+        range={params.range}
+        onClose={() => setDetail(null)}
+        onFilterAgent={(id) => {
+          setDetail(null);
+          params.setFilter("agent", id);
+        }}
+      />
+    </PageFrame>
+  );
+}
