@@ -6,7 +6,7 @@ import { newId, sha256 } from "../ids";
 import type { Actor, WorkspaceRole } from "../policies";
 import { recordAudit } from "./audit";
 import { isUsable } from "./invites";
-import { allowSignInAttempt } from "./limits";
+import { recordFailedSignIn, signInBlocked } from "./limits";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords";
 import { addToDefaultChannels, createWorkspace } from "./workspaces";
 
@@ -71,10 +71,14 @@ async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: stri
 
 /** Auth.js's credentials check. Returns the account, or null (same time either way). Audited. */
 export async function checkCredentials(email: string, password: string, address: string | null = null): Promise<{ id: string; email: string } | null> {
-  if (!(await allowSignInAttempt(email))) return null;
+  if (await signInBlocked(email)) return null;
   const account = await getDb().account.findUnique({ where: { email: email.trim().toLowerCase() } });
-  if (!account) return verifyAgainstNothing(password).then(() => null);
+  if (!account) {
+    await recordFailedSignIn(email);
+    return verifyAgainstNothing(password).then(() => null);
+  }
   const ok = await verifyPassword(password, account.passwordHash);
+  if (!ok) await recordFailedSignIn(email);
   const member = await getDb().member.findFirst({ where: { accountId: account.id }, orderBy: { createdAt: "asc" } });
   if (member) {
     await getDb().$transaction((tx) =>

@@ -80,15 +80,19 @@ export async function consumeAgentMessage(actor: Actor): Promise<void> {
 const SIGN_IN_ATTEMPTS = 10;
 const SIGN_IN_WINDOW_S = 15 * 60;
 
-/** Sign-in attempts per email: false once the window's attempts are spent. */
-export async function allowSignInAttempt(email: string): Promise<boolean> {
-  const attempts = cached("signin", () => limiter("signin", SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_S));
+/** Failed sign-ins per email: after SIGN_IN_ATTEMPTS in the window, sign-in is refused until it passes. */
+export async function signInBlocked(email: string): Promise<boolean> {
+  const failures = cached("signin", () => limiter("signin", SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_S));
+  const res = await failures.get(email.toLowerCase());
+  return res !== null && res.consumedPoints >= SIGN_IN_ATTEMPTS;
+}
+
+export async function recordFailedSignIn(email: string): Promise<void> {
+  const failures = cached("signin", () => limiter("signin", SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_S));
   try {
-    await attempts.consume(email.toLowerCase());
-    return true;
+    await failures.consume(email.toLowerCase());
   } catch (res) {
-    if (res instanceof RateLimiterRes) return false;
-    throw res;
+    if (!(res instanceof RateLimiterRes)) throw res; // already blocked: nothing more to count
   }
 }
 
