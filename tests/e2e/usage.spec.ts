@@ -1,0 +1,248 @@
+// The usage dashboard, live: a person opens /usage while two agents (driven by the SDK) report model
+// calls; the totals and the chart move without a reload; the CSV export adds up to what the screen
+// says; a room's detail shows each agent's share and how much people took part; a budget crossing
+// 80% and then 100% raises a banner; a price is added and removed; a member sees only their agents.
+import { mkdirSync, readFileSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { SwitchboardClient } from "../../sdk";
+import type { RoomView } from "../../sdk/contract";
+import { addDays, formatUsd, todayUtc } from "../../components/usage/format";
+import { createInviteLink, people, signUpFirstOrSignIn, signUpWithInvite, trpc, type Person } from "./helpers";
+
+const run = Date.now().toString(36).slice(-6);
+const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+interface Totals {
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  calls: number;
+}
+
+/** What the dashboard's default view (last 30 days, UTC) adds up to right now, straight from the API. */
+async function apiTotals(page: Page, from = addDays(todayUtc(), -29), to = todayUtc()): Promise<Totals> {
+  const overview = await trpc<{ totals: Totals }>(page, "usage.overview", { from, to, bucket: "day" }, "query");
+  return overview.totals;
+}
+
+async function createAgent(page: Page, handle: string, displayName: string) {
+  return trpc<{ agent: { id: string; handle: string }; apiKey: string }>(page, "agents.create", {
+    handle,
+    displayName,
+    description: `${displayName} for the usage dashboard test`,
+    framework: "claude-code",
+    capabilities: [],
+  });
+}
+
+/** Splits one CSV line of quoted cells ("a","b",...). */
+const cells = (line: string) => line.split(",").map((c) => c.replace(/^"|"$/g, "").replace(/""/g, '"'));
+
+test("usage dashboard moves live with SDK reports, exports CSV that matches, and explains a room's cost", async ({ browser, baseURL }) => {
+  test.setTimeout(180_000);
+  mkdirSync("artifacts", { recursive: true });
+  const clients: SwitchboardClient[] = [];
+  const ctx = await browser.newContext({ acceptDownloads: true });
+  const page = await ctx.newPage();
+  const today = todayUtc();
+
+  try {
+    // ---- Setup: Alice (owner), two agents she owns, a channel with both in it.
+    await signUpFirstOrSignIn(page, people.alice);
+    const scout = await createAgent(page, `scout-${run}`, "Scout");
+    const writer = await createAgent(page, `writer-${run}`, "Writer");
+    const room = await trpc<RoomView>(page, "rooms.createChannel", {
+      name: `launch-${run}`,
+      visibility: "public",
+      topic: "Shipping the launch",
+      memberIds: [scout.agent.id, writer.agent.id],
+    });
+    const base = await apiTotals(page);
+    const baseToday = await apiTotals(page, today, today);
+
+    // ---- The dashboard is open before any of these reports.
+    await page.goto("/usage");
+    await expect(page.getByTestId("usage-page")).toBeVisible();
+    await expect(page.getByTestId("usage-live")).toHaveAttribute("data-status", "live");
+    if (base.calls === 0) {
+      await expect(page.getByTestId("usage-empty")).toBeVisible();
+      await expect(page.getByTestId("usage-snippet")).toContainText("reportUsage");
+    } else {
+      await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(base.costUsd));
+    }
+
+    const scoutClient = new SwitchboardClient({ url: baseURL!, apiKey: scout.apiKey });
+    const writerClient = new SwitchboardClient({ url: baseURL!, apiKey: writer.apiKey });
+    clients.push(scoutClient, writerClient);
+    await Promise.all([scoutClient.connect(), writerClient.connect()]);
+
+    // ---- 1. One report moves the total and puts today's point on the chart, without a reload.
+    const r1 = await scoutClient.reportUsage({ model: "claude-sonnet-4.5", inputTokens: 12_000, outputTokens: 1_800, cachedTokens: 4_000, costUsd: 1.25, roomId: room.id, taskId: `launch-plan-${run}` });
+    expect(r1.costSource).toBe("reported");
+    let expected = round6(base.costUsd + 1.25);
+    await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(expected));
+    await expect(page.getByTestId("usage-dashboard")).toBeVisible();
+    const todayRow = page.locator(`[data-testid="series-row"][data-bucket="${today}"]`);
+    await expect(todayRow).toHaveCount(1);
+    await expect.poll(async () => Number(await todayRow.getAttribute("data-cost"))).toBeCloseTo(baseToday.costUsd + 1.25, 6);
+    await expect(page.locator(`[data-testid="chart-point"][data-bucket="${today}"]`)).toHaveCount(1);
+
+    // ---- 2. More reports: one priced by the server, two on earlier days (new points on the chart).
+    const pointsBefore = Number(await page.getByTestId("usage-chart").getAttribute("data-points"));
+    const r2 = await writerClient.reportUsage({ model: "claude-opus-4.1", inputTokens: 20_000, outputTokens: 4_000, cachedTokens: 8_000, roomId: room.id, taskId: `launch-plan-${run}` });
+    expect(r2.costSource).toBe("priced");
+    const threeDaysAgo = addDays(today, -3);
+    const sixDaysAgo = addDays(today, -6);
+    const r3 = await scoutClient.reportUsage({ model: "gpt-5", inputTokens: 30_000, outputTokens: 6_000, costUsd: 0.8, occurredAt: `${threeDaysAgo}T10:00:00.000Z`, taskId: `research-${run}` });
+    const r4 = await writerClient.reportUsage({ model: "claude-haiku-4.5", inputTokens: 9_000, outputTokens: 2_500, costUsd: 0.35, roomId: room.id, occurredAt: `${sixDaysAgo}T15:30:00.000Z` });
+    expected = round6(expected + r2.costUsd + r3.costUsd + r4.costUsd);
+    await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(expected));
+    await expect(page.locator(`[data-testid="chart-point"][data-bucket="${threeDaysAgo}"]`)).toHaveCount(1);
+    await expect(page.locator(`[data-testid="chart-point"][data-bucket="${sixDaysAgo}"]`)).toHaveCount(1);
+    await expect.poll(async () => Number(await page.getByTestId("usage-chart").getAttribute("data-points"))).toBeGreaterThanOrEqual(Math.min(pointsBefore + 2, 30));
+    await expect(page.getByTestId("total-calls")).toHaveAttribute("data-value", String(base.calls + 4));
+    await expect(page.getByTestId("tokens-input")).toHaveAttribute("data-value", String(base.inputTokens + 12_000 + 20_000 + 30_000 + 9_000));
+    await expect(page.getByTestId("tokens-cached")).toHaveAttribute("data-value", String(base.cachedTokens + 4_000 + 8_000));
+    await expect(page.getByTestId("top-agents").getByTestId("spender").first()).toBeVisible();
+
+    // People and agents talk in the room: 3 messages by Alice, 5 by the agents.
+    for (const body of ["Kicking off the launch plan", "Scout, can you check the competitors?", "Writer, draft the announcement"]) {
+      await trpc(page, "messages.send", { roomId: room.id, body, clientMsgId: `alice-${run}-${body.length}-${body.slice(0, 6)}` });
+    }
+    await scoutClient.send(room.id, "Competitor scan done: three launches this month.");
+    await scoutClient.send(room.id, "Pricing pages summarised in the doc.");
+    await writerClient.send(room.id, "Draft one of the announcement is ready.");
+    await writerClient.send(room.id, "Tightened the intro.");
+    await writerClient.send(room.id, "Added the changelog link.");
+
+    // ---- 3. CSV export of the view: a file whose totals equal the on-screen totals.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
+    expect(download.suggestedFilename()).toMatch(/^usage-over-time-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync(await download.path(), "utf8").trim().split("\n");
+    expect(csv[0]).toBe("bucket,costUsd,inputTokens,outputTokens,cachedTokens,calls");
+    const rows = csv.slice(1).map(cells);
+    const sum = (i: number) => rows.reduce((s, r) => s + Number(r[i]), 0);
+    expect(rows.map((r) => r[0])).toEqual(expect.arrayContaining([today, threeDaysAgo, sixDaysAgo]));
+    const screen = {
+      spend: Number(await page.getByTestId("total-spend").getAttribute("data-value")),
+      input: Number(await page.getByTestId("tokens-input").getAttribute("data-value")),
+      output: Number(await page.getByTestId("tokens-output").getAttribute("data-value")),
+      cached: Number(await page.getByTestId("tokens-cached").getAttribute("data-value")),
+      calls: Number(await page.getByTestId("total-calls").getAttribute("data-value")),
+    };
+    expect(sum(1)).toBeCloseTo(screen.spend, 6);
+    expect(formatUsd(round6(sum(1)))).toBe(await page.getByTestId("total-spend").innerText());
+    expect(sum(2)).toBe(screen.input);
+    expect(sum(3)).toBe(screen.output);
+    expect(sum(4)).toBe(screen.cached);
+    expect(sum(5)).toBe(screen.calls);
+
+    // A breakdown's export too (by agent), same total.
+    await page.getByTestId("breakdown-tab-agent").click();
+    const [byAgent] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-breakdown").click()]);
+    expect(byAgent.suggestedFilename()).toMatch(/^usage-by-agent-/);
+    const agentRows = readFileSync(await byAgent.path(), "utf8").trim().split("\n").slice(1).map(cells);
+    expect(agentRows.reduce((s, r) => s + Number(r[2]), 0)).toBeCloseTo(screen.spend, 6);
+    expect(agentRows.map((r) => r[1])).toEqual(expect.arrayContaining([scout.agent.id, writer.agent.id]));
+
+    // ---- 4. A filter applies to every widget: only Scout's spend.
+    await page.getByTestId("filter-agent").selectOption(scout.agent.id);
+    await expect(page).toHaveURL(new RegExp(`agent=${scout.agent.id}`));
+    await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(1.25 + 0.8));
+    await expect(page.getByTestId("total-calls")).toHaveText("2");
+    await page.getByTestId("clear-filters").click();
+    await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(expected));
+
+    // ---- 5. The room's detail: its cost, each agent's share, and the people share of messages.
+    await page.getByTestId("breakdown-tab-room").click();
+    const roomRow = page.locator(`[data-testid="breakdown-row"][data-kind="room"][data-id="${room.id}"]`);
+    await expect(roomRow).toContainText(`launch-${run}`);
+    await roomRow.getByTestId("breakdown-open").click();
+    const detail = page.getByTestId("usage-detail");
+    await expect(detail).toBeVisible();
+    const roomCost = round6(1.25 + r2.costUsd + 0.35);
+    await expect(detail.getByTestId("detail-cost")).toHaveText(formatUsd(roomCost));
+    await expect(detail.getByTestId("detail-share")).toHaveCount(2);
+    await expect(detail.getByTestId("people-messages")).toHaveText("3");
+    await expect(detail.getByTestId("agent-messages")).toHaveText("5");
+    await expect(detail.getByTestId("people-share")).toHaveText("38%");
+    await expect(detail.getByTestId("involvement-verdict")).toHaveText("People took part");
+    await detail.screenshot({ path: "artifacts/usage-room-detail.png" });
+    await detail.getByRole("button", { name: "Close", exact: true }).last().click();
+    await expect(detail).toBeHidden();
+
+    // ---- 6. Budgets: Writer gets a comfortable monthly budget; Scout a daily one already past 80%,
+    // which raises a live banner; one more call past 100% suspends Scout and says so.
+    await setBudget(page, writer.agent.id, { period: "month", unit: "usd", amount: "50" });
+    await expect(page.locator(`[data-testid="budget-row"][data-subject="${writer.agent.id}"]`)).toHaveAttribute("data-state", "ok");
+    await setBudget(page, scout.agent.id, { period: "day", unit: "usd", amount: "1.5" });
+    const scoutBudget = page.locator(`[data-testid="budget-row"][data-subject="${scout.agent.id}"]`);
+    await expect(scoutBudget).toHaveAttribute("data-state", "warned");
+    await expect(page.getByTestId("budget-alert").filter({ hasText: `@scout-${run} reached 80% of its daily budget` })).toBeVisible();
+
+    const r5 = await scoutClient.reportUsage({ model: "claude-sonnet-4.5", inputTokens: 8_000, outputTokens: 900, costUsd: 0.4, roomId: room.id });
+    expected = round6(expected + r5.costUsd);
+    await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(expected));
+    await expect(scoutBudget).toHaveAttribute("data-state", "exceeded");
+    await expect(page.getByTestId("budget-alert").filter({ hasText: `@scout-${run} reached its daily budget` })).toContainText("suspended");
+    await expect(page.locator(`[data-testid="top-agents"] [data-testid="spender"][data-id="${scout.agent.id}"]`).getByTestId("agent-suspended")).toBeVisible();
+
+    // Screenshot of the whole dashboard: a viewport as tall as the page (it scrolls inside its frame).
+    await expect(page.getByTestId("toast")).toHaveCount(0);
+    const height = await page.getByTestId("usage-page").evaluate((el) => 56 + (el.querySelector(".overflow-y-auto")?.scrollHeight ?? 2000));
+    await page.setViewportSize({ width: 1440, height: Math.min(4000, height) });
+    await page.getByTestId("breakdown-tab-room").click();
+    await expect(page.locator('[data-testid="chart-point"]').first()).toBeVisible();
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: "artifacts/usage-dashboard.png" });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // ---- 7. Prices: an admin adds a model's price and removes it again.
+    const model = `house-model-${run}`;
+    await page.getByTestId("add-price").click();
+    await page.getByTestId("price-model").fill(model);
+    await page.getByTestId("price-inputPerMTok").fill("2");
+    await page.getByTestId("price-outputPerMTok").fill("8");
+    await page.getByTestId("price-cachedPerMTok").fill("0.2");
+    await page.getByTestId("price-save").click();
+    const priceRow = page.locator(`[data-testid="price-row"][data-model="${model}"]`);
+    await expect(priceRow).toContainText("$2.00");
+    await expect(priceRow).toContainText("$8.00");
+
+    await priceRow.getByTestId("price-delete").click();
+    await priceRow.getByTestId("price-delete-confirm").click();
+    await expect(priceRow).toHaveCount(0);
+
+    // ---- 8. A member sees only their own agents' usage, and the page says so.
+    await page.goto("/");
+    const invite = await createInviteLink(page);
+    const dana: Person = { name: "Dana Reyes", handle: `dana-${run}`, email: `dana-${run}@example.com`, password: "dana-password-123" };
+    const memberCtx = await browser.newContext();
+    const member = await memberCtx.newPage();
+    await signUpWithInvite(member, invite, dana, people.alice.name);
+    await member.goto("/usage");
+    await expect(member.getByTestId("member-scope")).toContainText("agents you own");
+    await expect(member.getByTestId("usage-empty")).toBeVisible();
+    await expect(member.getByTestId("filter-person")).toHaveCount(0);
+    await expect(member.getByTestId("open-budget-form")).toHaveCount(0);
+    await expect(member.getByTestId("add-price")).toHaveCount(0);
+    await memberCtx.close();
+  } finally {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await ctx.close();
+  }
+});
+
+async function setBudget(page: Page, agentId: string, b: { period: "day" | "month"; unit: "usd" | "tokens"; amount: string }) {
+  await page.getByTestId("open-budget-form").click();
+  const dialog = page.getByTestId("budget-dialog");
+  await expect(dialog).toBeVisible();
+  await dialog.getByTestId("budget-subject-type-agent").click();
+  await dialog.getByTestId("budget-subject").selectOption(agentId);
+  await dialog.getByTestId(`budget-period-${b.period}`).click();
+  await dialog.getByTestId(`budget-unit-${b.unit}`).click();
+  await dialog.getByTestId("budget-amount").fill(b.amount);
+  await dialog.getByTestId("budget-submit").click();
+  await expect(dialog).toBeHidden();
+}
