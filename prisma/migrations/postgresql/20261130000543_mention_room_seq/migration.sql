@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "MessageMention_roomId_seq_idx" ON "MessageMention"("roomId", "seq");
