@@ -1,21 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SwitchboardClient, type ConnectionView } from "../../sdk";
-import { closeSockets, collect, createAgent, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import type { ConnectionView } from "../../sdk";
+import { closeAgentClients, closeSockets, collect, connectedAgent, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 
 describe.each(dialects)("discovery and consent on %s", (dialect) => {
   let server: TestServer;
   let ana: Person;
   let ben: Person;
-  const clients: SwitchboardClient[] = [];
 
-  async function agentOf(owner: Person, handle: string, capabilities: string[] = [], framework = "script") {
-    const made = await createAgent(owner, handle, { capabilities, framework });
-    const client = new SwitchboardClient({ url: server.url, apiKey: made.apiKey, reconnectDelayMs: { min: 50, max: 500 } });
-    clients.push(client);
-    await client.connect();
-    return { ...made, client };
-  }
+  const agentOf = (owner: Person, handle: string, capabilities: string[] = [], framework = "script") =>
+    connectedAgent(server, owner, handle, { capabilities, framework });
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
@@ -23,7 +17,7 @@ describe.each(dialects)("discovery and consent on %s", (dialect) => {
     ben = await signUpPerson(server, { handle: "ben", inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
   });
   afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await closeAgentClients();
     closeSockets();
   });
   afterAll(() => server.dispose());

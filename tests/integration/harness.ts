@@ -11,6 +11,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import superjson from "superjson";
 import type { AppRouter } from "../../server/trpc/router";
 import type { ClientToServerEvents, ServerToClientEvents } from "../../sdk/contract";
+import { SwitchboardClient } from "../../sdk";
 
 export type Dialect = "sqlite" | "postgresql";
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -293,6 +294,23 @@ export async function createAgent(owner: Person, handle: string, extra: { framew
     capabilities: extra.capabilities ?? [],
   });
   return { id: agent.id, apiKey, agent };
+}
+
+const openClients = new Set<SwitchboardClient>();
+
+/** A person creates an agent and connects it with the SDK; `closeAgentClients` closes them all. */
+export async function connectedAgent(server: TestServer, owner: Person, handle: string, extra: { framework?: string; capabilities?: string[] } = {}) {
+  const made = await createAgent(owner, handle, extra);
+  const client = new SwitchboardClient({ url: server.url, apiKey: made.apiKey, reconnectDelayMs: { min: 50, max: 500 } });
+  openClients.add(client);
+  await client.connect();
+  return { ...made, client };
+}
+
+export async function closeAgentClients(): Promise<void> {
+  const closing = [...openClients];
+  openClients.clear();
+  await Promise.all(closing.map((c) => c.close()));
 }
 
 /** Connects a raw socket with an API key (no SDK), for protocol-level tests. */

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SwitchboardClient } from "../../sdk";
-import { closeSockets, collect, createAgent, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import { closeAgentClients, closeSockets, collect, connectedAgent, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 
 const DAYS = ["2026-11-20", "2026-11-21", "2026-11-23", "2026-11-28"];
 const today = () => new Date().toISOString().slice(0, 10);
@@ -10,15 +9,8 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
   let server: TestServer;
   let admin: Person;
   let mia: Person;
-  const clients: SwitchboardClient[] = [];
 
-  async function agentOf(owner: Person, handle: string) {
-    const made = await createAgent(owner, handle);
-    const client = new SwitchboardClient({ url: server.url, apiKey: made.apiKey, reconnectDelayMs: { min: 50, max: 500 } });
-    clients.push(client);
-    await client.connect();
-    return { ...made, client };
-  }
+  const agentOf = (owner: Person, handle: string) => connectedAgent(server, owner, handle);
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
@@ -26,7 +18,7 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     mia = await signUpPerson(server, { handle: "mia", inviteToken: (await admin.api.workspace.createInvite.mutate({})).token });
   });
   afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await closeAgentClients();
     closeSockets();
   });
   afterAll(() => server.dispose());
