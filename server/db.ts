@@ -35,6 +35,15 @@ export function getDb(url = process.env.DATABASE_URL ?? "file:./data/switchboard
   return holder.__switchboardDb.db;
 }
 
+/**
+ * A table's name for raw SQL, schema-qualified when DATABASE_URL names a PostgreSQL schema (Prisma
+ * qualifies its own queries the same way; the connection's search_path is not changed).
+ */
+export function sqlTable(name: string, url = process.env.DATABASE_URL ?? ""): string {
+  const schema = isPostgres(url) ? new URL(url).searchParams.get("schema") : null;
+  return schema ? `"${schema.replaceAll('"', '""')}"."${name}"` : `"${name}"`;
+}
+
 export async function closeDb(): Promise<void> {
   const current = holder.__switchboardDb;
   holder.__switchboardDb = undefined;

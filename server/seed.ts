@@ -7,7 +7,7 @@ import { env } from "./env";
 import { newSecret } from "./ids";
 import { actorForAccount, signUp } from "./services/accounts";
 import { actorForAgent, createAgent } from "./services/agents";
-import { sendMessage } from "./services/messages";
+import { sendMessage } from "./services/sending";
 import { DEFAULT_CHANNEL } from "./services/workspaces";
 
 const DEMO_EMAIL = "demo@switchboard.local";

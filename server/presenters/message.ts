@@ -54,6 +54,6 @@ export function presentReceipt(r: { participantId: string; state: string; reason
 /** The relations a presented message needs, for Prisma `include`. */
 export const messageInclude = {
   author: { select: { id: true, handle: true, displayName: true, kind: true } },
-  mentions: { select: { participantId: true } },
+  mentions: { select: { participantId: true }, orderBy: { participantId: "asc" } },
   receipts: { select: { participantId: true, state: true, reason: true, updatedAt: true }, orderBy: { participantId: "asc" } },
 } as const;

@@ -8,9 +8,10 @@ import type { DeliveryMode, MembershipView, MessageView, ReceiptView, ReplayPage
 import { getDb, type Prisma } from "../db";
 import { AppError } from "../errors";
 import { authorize, type Actor } from "../policies";
-import { messageInclude, presentMessage, presentReceipt } from "../presenters/message";
+import { presentReceipt } from "../presenters/message";
 import { presentRoom } from "../presenters/room";
 import { audience, publish, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
+import { findMessages } from "./message-reads";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
 
 export const REPLAY_PAGE = 500;
@@ -50,46 +51,50 @@ export async function selectPage(
   const { lastSeq } = await db.room.findUniqueOrThrow({ where: { id: member.roomId }, select: { lastSeq: true } });
   const where = await selection(member.participantId, member.roomId, member.roomKind, member.mode);
   if (!where || lastSeq <= afterSeq) return { messages: [], throughSeq: Math.max(afterSeq, lastSeq), hasMore: false };
-  const rows = await db.message.findMany({
-    where: { roomId: member.roomId, seq: { gt: afterSeq, lte: lastSeq }, ...where },
-    orderBy: { seq: "asc" },
-    take: limit + 1,
-    include: messageInclude,
-  });
+  const rows = await findMessages({ where: { roomId: member.roomId, seq: { gt: afterSeq, lte: lastSeq }, ...where }, orderBy: { seq: "asc" }, take: limit + 1 });
   const hasMore = rows.length > limit;
-  const messages = rows.slice(0, limit).map(presentMessage);
+  const messages = rows.slice(0, limit);
   return { messages, throughSeq: hasMore ? messages[messages.length - 1].seq : lastSeq, hasMore };
 }
 
-/** Agents in `mentions` mode that a new message is addressed to (the room's audience has the rest). */
-export async function addressedAgents(message: MessageView): Promise<string[]> {
-  const db = getDb();
-  const candidates = await db.roomMember.findMany({
-    where: { roomId: message.roomId, deliveryMode: "mentions", participant: { kind: "agent" }, participantId: { not: message.author.id } },
-    select: { participantId: true, room: { select: { kind: true } } },
+/**
+ * Everything the server pushes for new messages of one room, in seq order: each goes to the room's
+ * audience, and to the agents in `mentions` mode it is addressed to.
+ */
+export async function fanOutNew(...messages: MessageView[]): Promise<void> {
+  if (messages.length === 0) return;
+  const addressed = await addressedAgents(messages);
+  messages.forEach((message, i) => {
+    const payload = { roomId: message.roomId, seq: message.seq, message };
+    publish(audience.room(message.roomId), "message:new", payload);
+    if (addressed[i].length) publish(addressed[i].map(audience.participant), "message:new", payload);
   });
-  if (candidates.length === 0) return [];
-  if (candidates[0].room.kind !== "channel") return candidates.map((c) => c.participantId);
-  const addressed = new Set(message.mentions);
-  if (message.threadRootId) {
-    const inThread = await db.message.findMany({
-      where: { OR: [{ id: message.threadRootId }, { threadRootId: message.threadRootId }] },
-      select: { authorId: true, mentions: { select: { participantId: true } } },
-    });
-    for (const m of inThread) {
-      addressed.add(m.authorId);
-      for (const x of m.mentions) addressed.add(x.participantId);
-    }
-  }
-  return candidates.filter((c) => addressed.has(c.participantId)).map((c) => c.participantId);
 }
 
-/** Everything the server pushes for a new message: the room's audience, then addressed agents. */
-export async function fanOutNew(message: MessageView): Promise<void> {
-  const payload = { roomId: message.roomId, seq: message.seq, message };
-  publish(audience.room(message.roomId), "message:new", payload);
-  const agents = await addressedAgents(message);
-  if (agents.length) publish(agents.map(audience.participant), "message:new", payload);
+/** For each new message of one room, the agents in `mentions` mode it is addressed to. */
+async function addressedAgents(messages: MessageView[]): Promise<string[][]> {
+  const db = getDb();
+  const candidates = await db.roomMember.findMany({
+    where: { roomId: messages[0].roomId, deliveryMode: "mentions", participant: { kind: "agent" } },
+    select: { participantId: true },
+  });
+  if (candidates.length === 0) return messages.map(() => []);
+  const ids = candidates.map((c) => c.participantId);
+  // In a dm or group every message is addressed to every member.
+  const room = await db.room.findUniqueOrThrow({ where: { id: messages[0].roomId }, select: { kind: true } });
+  if (room.kind !== "channel") return messages.map((m) => ids.filter((id) => id !== m.author.id));
+  const threadMembers = new Map<string, Set<string>>();
+  for (const rootId of new Set(messages.flatMap((m) => (m.threadRootId ? [m.threadRootId] : [])))) {
+    const inThread = await db.message.findMany({
+      where: { OR: [{ id: rootId }, { threadRootId: rootId }] },
+      select: { authorId: true, mentions: { select: { participantId: true } } },
+    });
+    threadMembers.set(rootId, new Set(inThread.flatMap((m) => [m.authorId, ...m.mentions.map((x) => x.participantId)])));
+  }
+  return messages.map((m) => {
+    const inThread = m.threadRootId ? threadMembers.get(m.threadRootId)! : new Set<string>();
+    return ids.filter((id) => id !== m.author.id && (m.mentions.includes(id) || inThread.has(id)));
+  });
 }
 
 export async function memberships(actor: Actor): Promise<MembershipView[]> {
@@ -129,25 +134,34 @@ export async function ackDelivery(actor: Actor, input: { roomId: string; seq: nu
 }
 
 /**
- * Pushes what each of the actor's rooms holds after its delivered cursor, page by page; each page
- * waits for the client's ack, which moves the cursor. Stops when the connection does.
+ * Pushes what each of the actor's rooms holds after its delivered cursor, page by page; the cursor
+ * moves when the client acks a page. The next page is read while the client handles this one. Stops
+ * when the connection does.
  */
 export async function replayMissed(
   actor: Actor,
   send: (page: ReplayPage) => Promise<boolean>,
 ): Promise<void> {
-  const rows = await getDb().roomMember.findMany({
+  const db = getDb();
+  const rows = await db.roomMember.findMany({
     where: { participantId: actor.participantId, deliveryMode: { not: "none" }, room: { archivedAt: null } },
     include: { room: { select: { kind: true, lastSeq: true } } },
   });
   for (const row of rows) {
-    let cursor = row.deliveredSeq;
-    if (row.room.lastSeq <= cursor) continue;
+    if (row.room.lastSeq <= row.deliveredSeq) continue;
+    const member = { participantId: actor.participantId, roomId: row.roomId, roomKind: row.room.kind, mode: row.deliveryMode };
+    let next = selectPage(member, row.deliveredSeq, REPLAY_PAGE);
     for (;;) {
-      const page = await selectPage({ participantId: actor.participantId, roomId: row.roomId, roomKind: row.room.kind, mode: row.deliveryMode }, cursor, REPLAY_PAGE);
-      if (!(await send({ roomId: row.roomId, ...page }))) return;
-      await ackDelivery(actor, { roomId: row.roomId, seq: page.throughSeq });
-      cursor = page.throughSeq;
+      const page = await next;
+      if (page.hasMore) next = selectPage(member, page.throughSeq, REPLAY_PAGE);
+      if (!(await send({ roomId: row.roomId, ...page }))) {
+        await next.catch(() => {}); // settle the prefetch before leaving
+        return;
+      }
+      await db.roomMember.updateMany({
+        where: { roomId: row.roomId, participantId: actor.participantId, deliveredSeq: { lt: page.throughSeq } },
+        data: { deliveredSeq: page.throughSeq },
+      });
       if (!page.hasMore) break;
     }
   }

@@ -4,7 +4,7 @@
 // the counting.
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { createClient } from "redis";
-import { getDb } from "../db";
+import { getDb, type Tx } from "../db";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
@@ -49,24 +49,42 @@ function rateLimited(res: unknown, what: string): never {
   throw new AppError("RATE_LIMITED", `${what}; retry in ${Math.ceil(ms / 1000)} s`, { retryAfterMs: ms });
 }
 
-/** The agent's effective limits: its overrides, else the workspace's defaults. */
-export async function limitsFor(participantId: string) {
-  const p = await getDb().participant.findUniqueOrThrow({
-    where: { id: participantId },
-    select: { messagesPerMinute: true, burst: true, workspace: { select: { agentMessagesPerMinute: true, agentBurst: true, loopGuardMessages: true, loopGuardWindowSec: true } } },
-  });
+export interface AgentLimits {
+  messagesPerMinute: number;
+  burst: number;
+  loopGuardMessages: number;
+  loopGuardWindowSec: number;
+}
+
+/** The columns `effectiveLimits` reads, for Prisma `select`. */
+export const agentLimitFields = { messagesPerMinute: true, burst: true } as const;
+export const workspaceLimitFields = { agentMessagesPerMinute: true, agentBurst: true, loopGuardMessages: true, loopGuardWindowSec: true } as const;
+
+/** An agent's limits: its own overrides, else its workspace's defaults. */
+export function effectiveLimits(
+  agent: { messagesPerMinute: number | null; burst: number | null },
+  workspace: WorkspaceLimits,
+): AgentLimits {
   return {
-    messagesPerMinute: p.messagesPerMinute ?? p.workspace.agentMessagesPerMinute,
-    burst: p.burst ?? p.workspace.agentBurst,
-    loopGuardMessages: p.workspace.loopGuardMessages,
-    loopGuardWindowSec: p.workspace.loopGuardWindowSec,
+    messagesPerMinute: agent.messagesPerMinute ?? workspace.agentMessagesPerMinute,
+    burst: agent.burst ?? workspace.agentBurst,
+    loopGuardMessages: workspace.loopGuardMessages,
+    loopGuardWindowSec: workspace.loopGuardWindowSec,
   };
 }
 
+export async function limitsFor(participantId: string): Promise<AgentLimits> {
+  const p = await getDb().participant.findUniqueOrThrow({
+    where: { id: participantId },
+    select: { ...agentLimitFields, workspace: { select: workspaceLimitFields } },
+  });
+  return effectiveLimits(p, p.workspace);
+}
+
 /** One message from an agent: RATE_LIMITED (with retryAfterMs) past its rate and burst. */
-export async function consumeAgentMessage(actor: Actor): Promise<void> {
+export async function consumeAgentMessage(actor: Actor, limits: Pick<AgentLimits, "messagesPerMinute" | "burst">): Promise<void> {
   if (actor.kind !== "agent") return;
-  const { messagesPerMinute, burst } = await limitsFor(actor.participantId);
+  const { messagesPerMinute, burst } = limits;
   const bucket = cached(`msg:${messagesPerMinute}:${burst}`, () =>
     new BurstyRateLimiter(limiter("msg", messagesPerMinute, 60), limiter("msg-burst", Math.max(1, burst), 60)),
   );
@@ -97,29 +115,55 @@ export async function recordFailedSignIn(email: string): Promise<void> {
 }
 
 /**
- * The loop guard, before an agent's message is stored: in a room where agents alone have posted the
- * workspace's limit within its window (since the last person spoke), agents pause until a person
- * continues. Returns the system notice to post when this call is the one that paused the room.
+ * The loop guard: in a room where agents alone have posted the workspace's limit within its window
+ * (since the last person spoke), agents pause until a person continues. One guard follows one room
+ * through one batch of sends, stepped in seq order; it starts from what the room has stored.
  */
-export async function checkLoopGuard(actor: Actor, roomId: string): Promise<{ paused: boolean; notice: string | null }> {
-  if (actor.kind !== "agent") return { paused: false, notice: null };
-  const db = getDb();
-  const room = await db.room.findUniqueOrThrow({ where: { id: roomId }, select: { agentsPausedAt: true } });
-  if (room.agentsPausedAt) return { paused: true, notice: null };
-  const { loopGuardMessages, loopGuardWindowSec } = await limitsFor(actor.participantId);
-  const lastPerson = await db.message.findFirst({
-    where: { roomId, kind: "text", author: { kind: "human" } },
-    orderBy: { seq: "desc" },
-    select: { seq: true },
-  });
-  const since = new Date(Date.now() - loopGuardWindowSec * 1000);
-  const agentRun = await db.message.count({
-    where: { roomId, kind: "text", seq: { gt: lastPerson?.seq ?? 0 }, createdAt: { gte: since }, author: { kind: "agent" } },
-  });
-  if (agentRun < loopGuardMessages) return { paused: false, notice: null };
-  const { count } = await db.room.updateMany({ where: { id: roomId, agentsPausedAt: null }, data: { agentsPausedAt: new Date() } });
-  const notice = `Agents are paused here: they exchanged ${agentRun} messages in ${Math.round(loopGuardWindowSec / 60)} min without a person. Post a message to let them continue.`;
-  return { paused: true, notice: count === 1 ? notice : null };
+export class LoopGuard {
+  private constructor(
+    private run: number,
+    private pausedAt: Date | null,
+    private readonly limits: Pick<AgentLimits, "loopGuardMessages" | "loopGuardWindowSec">,
+  ) {}
+
+  static async load(tx: Tx, room: { id: string; agentsPausedAt: Date | null }, limits: LoopGuard["limits"]): Promise<LoopGuard> {
+    const lastPerson = await tx.message.findFirst({
+      where: { roomId: room.id, kind: "text", author: { kind: "human" } },
+      orderBy: { seq: "desc" },
+      select: { seq: true },
+    });
+    const since = new Date(Date.now() - limits.loopGuardWindowSec * 1000);
+    const run = await tx.message.count({
+      where: { roomId: room.id, kind: "text", seq: { gt: lastPerson?.seq ?? 0 }, createdAt: { gte: since }, author: { kind: "agent" } },
+    });
+    return new LoopGuard(run, room.agentsPausedAt, limits);
+  }
+
+  /** When agents were paused, as the room should store it after the steps so far. */
+  get agentsPausedAt(): Date | null {
+    return this.pausedAt;
+  }
+
+  /** A person spoke: agents may continue. */
+  personPosts(): void {
+    this.run = 0;
+    this.pausedAt = null;
+  }
+
+  /**
+   * An agent's message. Throws ROOM_PAUSED while agents are paused; returns the notice to post when
+   * this message is the one that pauses them (it is refused too), else null.
+   */
+  agentPosts(): string | null {
+    if (this.pausedAt) throw roomPaused();
+    if (this.run < this.limits.loopGuardMessages) {
+      this.run += 1;
+      return null;
+    }
+    this.pausedAt = new Date();
+    const minutes = Math.round(this.limits.loopGuardWindowSec / 60);
+    return `Agents are paused here: they exchanged ${this.run} messages in ${minutes} min without a person. Post a message to let them continue.`;
+  }
 }
 
 export function roomPaused(): AppError {

@@ -1,18 +1,18 @@
-// The one write path for everything that happens in a room. `appendToRoom` assigns the room's next
-// seq and stores the message in the caller's transaction; callers publish only after commit.
+// Messages in a room. Every room event gets the room's next seq in a transaction and is published only
+// after commit: `appendToRoom` stores one event in the caller's transaction (room events, system
+// notices); people's and agents' sends go through sending.ts, which stores them in batches.
 import type { MessageView } from "../../sdk/contract";
 import { MAX_BODY_BYTES } from "../../sdk/contract";
 import { getDb, type Tx } from "../db";
-import { AppError, isUniqueViolation } from "../errors";
+import { AppError } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { messageInclude, presentMessage } from "../presenters/message";
 import { audience, publish } from "../realtime";
-import { assertActiveAuthor } from "./agents";
 import { reachable } from "./connections";
-import { fanOutNew, syncSelected } from "./delivery";
-import { checkLoopGuard, consumeAgentMessage, roomPaused, systemClientMsgId } from "./limits";
+import { syncSelected } from "./delivery";
 import { resolveMentions } from "./mentions";
+import { findMessages } from "./message-reads";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
 
 export interface AppendInput {
@@ -61,7 +61,7 @@ export async function appendToRoom(tx: Tx, input: AppendInput): Promise<MessageV
 }
 
 /** The room members a body mentions whom the author may reach (others are left as plain text). */
-async function mentionsIn(actor: Actor, roomId: string, body: string): Promise<string[]> {
+export async function mentionsIn(actor: Actor, roomId: string, body: string): Promise<string[]> {
   const members = await getDb().roomMember.findMany({
     where: { roomId },
     select: { participantId: true, participant: { select: { handle: true } } },
@@ -81,105 +81,15 @@ export function checkBody(body: string): void {
   }
 }
 
-export interface SendInput {
-  roomId: string;
-  body: string;
-  clientMsgId: string;
-  threadRootId?: string;
-}
-
-/**
- * Sends a message. Returns the stored message; a repeated clientMsgId from the same author returns
- * the original instead of storing a copy.
- */
-export async function sendMessage(actor: Actor, input: SendInput): Promise<MessageView> {
-  const db = getDb();
-  const existing = await findByClientMsgId(actor.participantId, input.clientMsgId);
-  if (existing) return sameSendOrConflict(existing, input);
-
-  checkBody(input.body);
-  const subject = await loadRoomFor(actor, input.roomId);
-  authorize(actor, "room.post", subject);
-  if (input.threadRootId) await checkThreadRoot(input.roomId, input.threadRootId);
-
-  const mentions = await mentionsIn(actor, input.roomId, input.body);
-  await consumeAgentMessage(actor);
-  const guard = await checkLoopGuard(actor, input.roomId);
-  if (guard.notice) await postSystemNotice(actor, input.roomId, guard.notice);
-  if (guard.paused) throw roomPaused();
-
-  let message: MessageView;
-  try {
-    message = await db.$transaction(
-      async (tx) => {
-        if (actor.kind === "agent") await assertActiveAuthor(tx, actor.participantId);
-        return appendToRoom(tx, {
-          roomId: input.roomId,
-          authorId: actor.participantId,
-          body: input.body,
-          clientMsgId: input.clientMsgId,
-          threadRootId: input.threadRootId,
-          mentions,
-        });
-      },
-      TX_OPTIONS,
-    );
-  } catch (error) {
-    // A concurrent retry with the same clientMsgId won the race: its message is the answer.
-    if (isUniqueViolation(error)) {
-      const original = await findByClientMsgId(actor.participantId, input.clientMsgId);
-      if (original) return sameSendOrConflict(original, input);
-    }
-    throw error;
-  }
-
-  await fanOutNew(message);
-  if (message.threadRootId) await publishUpdated(message.threadRootId);
-  // A person speaking lets paused agents continue.
-  if (actor.kind === "human") await db.room.updateMany({ where: { id: input.roomId, agentsPausedAt: { not: null } }, data: { agentsPausedAt: null } });
-  return message;
-}
-
-/** A notice from the system in a room's timeline (e.g. the loop guard pausing agents). */
-async function postSystemNotice(actor: Actor, roomId: string, body: string): Promise<void> {
-  const notice = await getDb().$transaction(
-    (tx) => appendToRoom(tx, { roomId, authorId: actor.participantId, kind: "system", body, clientMsgId: systemClientMsgId(), data: { type: "loop_guard.paused" } }),
-    TX_OPTIONS,
-  );
-  await fanOutNew(notice);
-}
-
 /** Room writes wait for the room row under contention rather than failing fast. */
 export const TX_OPTIONS = { maxWait: 15_000, timeout: 20_000 } as const;
 
-
-async function publishUpdated(messageId: string): Promise<MessageView> {
-  const row = await getDb().message.findUniqueOrThrow({ where: { id: messageId }, include: messageInclude });
-  const message = presentMessage(row);
+/** Tells the room a message changed (edited, deleted, a reply added to its thread). */
+export async function publishUpdated(messageId: string): Promise<MessageView> {
+  const [message] = await findMessages({ where: { id: messageId }, orderBy: { seq: "asc" } });
+  if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
   publish(audience.room(message.roomId), "message:updated", { roomId: message.roomId, seq: message.seq, message });
   return message;
-}
-
-async function findByClientMsgId(authorId: string, clientMsgId: string): Promise<MessageView | null> {
-  const row = await getDb().message.findUnique({
-    where: { authorId_clientMsgId: { authorId, clientMsgId } },
-    include: messageInclude,
-  });
-  return row ? presentMessage(row) : null;
-}
-
-function sameSendOrConflict(existing: MessageView, input: SendInput): MessageView {
-  if (existing.roomId !== input.roomId || existing.threadRootId !== (input.threadRootId ?? null)) {
-    throw new AppError("CONFLICT", "This clientMsgId was already used for another message");
-  }
-  return existing;
-}
-
-async function checkThreadRoot(roomId: string, rootId: string): Promise<void> {
-  const root = await getDb().message.findUnique({ where: { id: rootId }, select: { roomId: true, threadRootId: true, kind: true } });
-  if (!root || root.roomId !== roomId) throw new AppError("MESSAGE_NOT_FOUND", "No such thread in this room");
-  if (root.threadRootId !== null) throw new AppError("INVALID_PAYLOAD", "Replies go to the thread's first message");
-  if (root.kind !== "text") throw new AppError("INVALID_PAYLOAD", "This message cannot have a thread");
 }
 
 async function loadMessageFor(actor: Actor, messageId: string) {
@@ -226,7 +136,7 @@ export async function deleteMessage(actor: Actor, input: { messageId: string }):
 /** A page of a room's main timeline (no thread replies), oldest first, ending before `beforeSeq`. */
 export async function history(actor: Actor, input: { roomId: string; beforeSeq?: number; limit: number }) {
   authorize(actor, "room.read", await loadRoomFor(actor, input.roomId));
-  const rows = await getDb().message.findMany({
+  const rows = await findMessages({
     where: {
       roomId: input.roomId,
       threadRootId: null,
@@ -234,22 +144,16 @@ export async function history(actor: Actor, input: { roomId: string; beforeSeq?:
     },
     orderBy: { seq: "desc" },
     take: input.limit + 1,
-    include: messageInclude,
   });
   const hasMore = rows.length > input.limit;
-  return { messages: rows.slice(0, input.limit).reverse().map(presentMessage), hasMore };
+  return { messages: rows.slice(0, input.limit).reverse(), hasMore };
 }
 
 export async function thread(actor: Actor, input: { messageId: string }) {
   const subject = await loadMessageFor(actor, input.messageId);
   authorize(actor, "room.read", subject);
   const rootId = subject.message.threadRootId ?? subject.message.id;
-  const rows = await getDb().message.findMany({
-    where: { OR: [{ id: rootId }, { threadRootId: rootId }] },
-    orderBy: { seq: "asc" },
-    include: messageInclude,
-  });
-  const [root, ...replies] = rows.map(presentMessage);
+  const [root, ...replies] = await findMessages({ where: { OR: [{ id: rootId }, { threadRootId: rootId }] }, orderBy: { seq: "asc" } });
   return { root, replies };
 }
 
@@ -261,14 +165,9 @@ export async function sync(actor: Actor, input: { roomId: string; afterSeq: numb
   if (input.selected) return syncSelected(actor, input);
   const subject = await loadRoomFor(actor, input.roomId);
   authorize(actor, "room.read", subject);
-  const rows = await getDb().message.findMany({
-    where: { roomId: input.roomId, seq: { gt: input.afterSeq } },
-    orderBy: { seq: "asc" },
-    take: input.limit + 1,
-    include: messageInclude,
-  });
+  const rows = await findMessages({ where: { roomId: input.roomId, seq: { gt: input.afterSeq } }, orderBy: { seq: "asc" }, take: input.limit + 1 });
   const hasMore = rows.length > input.limit;
-  return { messages: rows.slice(0, input.limit).map(presentMessage), hasMore, lastSeq: subject.room.lastSeq };
+  return { messages: rows.slice(0, input.limit), hasMore, lastSeq: subject.room.lastSeq };
 }
 
 export async function markRead(actor: Actor, input: { roomId: string; seq: number }) {

@@ -33,6 +33,7 @@ import * as connections from "../services/connections";
 import * as delivery from "../services/delivery";
 import * as directory from "../services/directory";
 import * as rooms from "../services/rooms";
+import { sendMessage } from "../services/sending";
 import { announceTyping } from "../services/typing";
 import { reportUsage } from "../services/usage";
 
@@ -67,25 +68,11 @@ function request<S extends z.ZodType, R>(
 
 const noInput = z.union([z.strictObject({}), z.undefined()]);
 
-/**
- * One sender's messages to one room are stored in the order they were sent: each waits for the
- * previous one from the same socket (other rooms and other senders run in parallel).
- */
-function inSendOrder<I extends { roomId: string }, R>(run: (actor: Actor, input: I) => Promise<R>) {
-  const tails = new Map<string, Promise<unknown>>();
-  return (actor: Actor, input: I): Promise<R> => {
-    const previous = tails.get(input.roomId) ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(() => run(actor, input));
-    tails.set(input.roomId, next);
-    void next.catch(() => {}).finally(() => tails.get(input.roomId) === next && tails.delete(input.roomId));
-    return next;
-  };
-}
-
 export function registerHandlers(socket: AppSocket): void {
   // Socket.IO's typed `on` cannot express "any payload, validated later"; handlers take unknown.
   const on = socket.on.bind(socket) as (event: string, fn: (...args: unknown[]) => void) => void;
-  on("message:send", request(socket, "message:send", sendMessageInput, inSendOrder(messages.sendMessage)));
+  // Sends are stored in arrival order per room (sending.ts), so one socket's sends may overlap.
+  on("message:send", request(socket, "message:send", sendMessageInput, sendMessage));
   on("message:edit", request(socket, "message:edit", editMessageInput, messages.editMessage));
   on("message:delete", request(socket, "message:delete", deleteMessageInput, messages.deleteMessage));
   on("room:sync", request(socket, "room:sync", syncInput, messages.sync));

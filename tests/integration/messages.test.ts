@@ -4,9 +4,11 @@ import type { Ack, MessageView } from "../../sdk/contract";
 import {
   closeSockets,
   collect,
+  createAgent,
   dialects,
   emitAck,
   errorCode,
+  openAgentSocket,
   signUpPerson,
   startTestServer,
   waitFor,
@@ -94,6 +96,76 @@ describe.each(dialects)("messages on %s", (dialect) => {
     const { messages } = await ana.api.messages.sync.query({ roomId, afterSeq: before, limit: 1000 });
     expect(messages).toHaveLength(60);
     expect(messages.map((m) => m.seq)).toEqual(Array.from({ length: 60 }, (_, i) => before + 1 + i));
+  });
+
+  it("acks every send of a batch with exactly the message stored, mentions and threads included", async () => {
+    const [a, b] = await Promise.all([ana.socket(), ben.socket()]);
+    const root = await ana.api.messages.send.mutate({ roomId, body: "batch root", clientMsgId: randomUUID() });
+    // Two senders, no waiting: the server stores these in a few batches.
+    const acks = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => {
+        const [socket, body] = i % 2 ? [b, `@ana batch ${i}`] : [a, `batch ${i} for @ben and @cy`];
+        return emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body, clientMsgId: randomUUID(), ...(i % 5 === 0 ? { threadRootId: root.id } : {}) });
+      }),
+    );
+    const sent = acks.map((r) => (r.ok ? r.data : null));
+    expect(sent.every(Boolean)).toBe(true);
+    const { messages } = await ana.api.messages.sync.query({ roomId, afterSeq: root.seq, limit: 100 });
+    const stored = new Map(messages.map((m) => [m.id, m]));
+    for (const m of sent) expect(m).toEqual(stored.get(m!.id));
+    expect(sent[1]!.mentions).toEqual([ana.participantId]);
+    expect(sent[2]!.mentions).toEqual([ben.participantId]); // cy is not in the room: plain text
+    expect((await ana.api.messages.thread.query({ messageId: root.id })).root.replyCount).toBe(8);
+  });
+
+  it("settles each send of a batch on its own: refusals do not hold back or gap the others", async () => {
+    const [a, c] = await Promise.all([ana.socket(), cy.socket()]);
+    const other = await ana.api.rooms.createChannel.mutate({ name: `elsewhere-${dialect}`, visibility: "public" });
+    const foreignRoot = await ana.api.messages.send.mutate({ roomId: other.id, body: "not here", clientMsgId: randomUUID() });
+    const before = (await ana.api.rooms.get.query({ roomId })).lastSeq;
+    const twin = randomUUID();
+    const code = (r: Ack<MessageView>) => (r.ok ? "OK" : r.error.code);
+    const results = await Promise.all([
+      emitAck<Ack<MessageView>>(a, "message:send", { roomId, body: "first", clientMsgId: randomUUID() }),
+      emitAck<Ack<MessageView>>(c, "message:send", { roomId, body: "not a member", clientMsgId: randomUUID() }),
+      emitAck<Ack<MessageView>>(a, "message:send", { roomId, body: "bad thread", clientMsgId: randomUUID(), threadRootId: foreignRoot.id }),
+      emitAck<Ack<MessageView>>(a, "message:send", { roomId, body: "twin", clientMsgId: twin }),
+      emitAck<Ack<MessageView>>(a, "message:send", { roomId, body: "twin", clientMsgId: twin }),
+      emitAck<Ack<MessageView>>(a, "message:send", { roomId, body: "last", clientMsgId: randomUUID() }),
+    ]);
+    expect(results.map(code)).toEqual(["OK", "ROOM_NOT_FOUND", "MESSAGE_NOT_FOUND", "OK", "OK", "OK"]);
+    const [first, , , t1, t2, last] = results.map((r) => (r.ok ? r.data : null));
+    expect(t1!.id).toBe(t2!.id);
+    expect([first!.seq, t1!.seq, last!.seq]).toEqual([before + 1, before + 2, before + 3]);
+    expect((await ana.api.rooms.get.query({ roomId })).lastSeq).toBe(before + 3);
+  });
+
+  it("applies the loop guard in order within a burst: one notice, then ROOM_PAUSED until a person speaks", async () => {
+    await ana.api.workspace.setLimits.mutate({ loopGuardMessages: 5, loopGuardWindowSec: 60 });
+    try {
+      const bots = await Promise.all([createAgent(ana, `tick-${dialect}`), createAgent(ana, `tock-${dialect}`)]);
+      const room = await ana.api.rooms.createChannel.mutate({ name: `burst-${dialect}`, visibility: "private", memberIds: bots.map((x) => x.id) });
+      const sockets = await Promise.all(bots.map((x) => openAgentSocket(server.url, x.apiKey)));
+      const volley = () =>
+        Promise.all(
+          Array.from({ length: 12 }, (_, i) => emitAck<Ack<MessageView>>(sockets[i % 2], "message:send", { roomId: room.id, body: `volley ${i}`, clientMsgId: randomUUID() })),
+        );
+      const codes = (await volley()).map((r) => (r.ok ? "OK" : r.error.code));
+      expect(codes.filter((c) => c === "OK")).toHaveLength(5);
+      expect(codes.filter((c) => c === "ROOM_PAUSED")).toHaveLength(7);
+      const { messages } = await ana.api.messages.history.query({ roomId: room.id, limit: 50 });
+      expect(messages.filter((m) => m.kind === "system" && m.body.includes("Agents are paused here"))).toHaveLength(1);
+      // Still paused: no second notice.
+      expect((await volley()).every((r) => !r.ok && r.error.code === "ROOM_PAUSED")).toBe(true);
+      await ana.api.messages.send.mutate({ roomId: room.id, body: "carry on", clientMsgId: randomUUID() });
+      const after = await volley();
+      expect(after.filter((r) => r.ok)).toHaveLength(5);
+      const all = await ana.api.messages.sync.query({ roomId: room.id, afterSeq: 0, limit: 100 });
+      expect(all.messages.filter((m) => m.kind === "system" && m.body.includes("Agents are paused here"))).toHaveLength(2);
+      expect(all.messages.map((m) => m.seq)).toEqual(Array.from({ length: all.messages.length }, (_, i) => i + 1));
+    } finally {
+      await ana.api.workspace.setLimits.mutate({ loopGuardMessages: 30, loopGuardWindowSec: 300 });
+    }
   });
 
   it("refuses bad input with stable codes and writes nothing", async () => {

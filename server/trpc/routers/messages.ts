@@ -8,10 +8,11 @@ import {
   threadInput,
 } from "../../../sdk/contract";
 import * as messages from "../../services/messages";
+import { sendMessage } from "../../services/sending";
 import { authedProcedure, router } from "../init";
 
 export const messagesRouter = router({
-  send: authedProcedure.input(sendMessageInput).mutation(({ ctx, input }) => messages.sendMessage(ctx.actor, input)),
+  send: authedProcedure.input(sendMessageInput).mutation(({ ctx, input }) => sendMessage(ctx.actor, input)),
   edit: authedProcedure.input(editMessageInput).mutation(({ ctx, input }) => messages.editMessage(ctx.actor, input)),
   delete: authedProcedure.input(deleteMessageInput).mutation(({ ctx, input }) => messages.deleteMessage(ctx.actor, input)),
   history: authedProcedure.input(historyInput).query(({ ctx, input }) => messages.history(ctx.actor, input)),
