@@ -57,13 +57,24 @@ export async function selectPage(
   return { messages, throughSeq: hasMore ? messages[messages.length - 1].seq : lastSeq, hasMore };
 }
 
+/** Agents that receive only what is addressed to them: the room's members in `mentions` mode. */
+export const listensForMentions = { deliveryMode: "mentions", participant: { kind: "agent" } } as const;
+
 /**
  * Everything the server pushes for new messages of one room, in seq order: each goes to the room's
  * audience, and to the agents in `mentions` mode it is addressed to.
  */
 export async function fanOutNew(...messages: MessageView[]): Promise<void> {
   if (messages.length === 0) return;
-  const addressed = await addressedAgents(messages);
+  const roomId = messages[0].roomId;
+  const listeners = await getDb().roomMember.findMany({ where: { roomId, ...listensForMentions }, select: { participantId: true } });
+  const room = listeners.length ? await getDb().room.findUniqueOrThrow({ where: { id: roomId }, select: { kind: true } }) : { kind: "channel" };
+  await fanOut(messages, { roomKind: room.kind, listeners: listeners.map((l) => l.participantId) });
+}
+
+/** `fanOutNew` for a caller that already knows the room's kind and its `mentions`-mode agents. */
+export async function fanOut(messages: MessageView[], room: { roomKind: string; listeners: string[] }): Promise<void> {
+  const addressed = await addressedAgents(messages, room);
   messages.forEach((message, i) => {
     const payload = { roomId: message.roomId, seq: message.seq, message };
     publish(audience.room(message.roomId), "message:new", payload);
@@ -71,21 +82,14 @@ export async function fanOutNew(...messages: MessageView[]): Promise<void> {
   });
 }
 
-/** For each new message of one room, the agents in `mentions` mode it is addressed to. */
-async function addressedAgents(messages: MessageView[]): Promise<string[][]> {
-  const db = getDb();
-  const candidates = await db.roomMember.findMany({
-    where: { roomId: messages[0].roomId, deliveryMode: "mentions", participant: { kind: "agent" } },
-    select: { participantId: true },
-  });
-  if (candidates.length === 0) return messages.map(() => []);
-  const ids = candidates.map((c) => c.participantId);
+/** For each new message, the `mentions`-mode agents it is addressed to. */
+async function addressedAgents(messages: MessageView[], { roomKind, listeners }: { roomKind: string; listeners: string[] }): Promise<string[][]> {
+  if (listeners.length === 0) return messages.map(() => []);
   // In a dm or group every message is addressed to every member.
-  const room = await db.room.findUniqueOrThrow({ where: { id: messages[0].roomId }, select: { kind: true } });
-  if (room.kind !== "channel") return messages.map((m) => ids.filter((id) => id !== m.author.id));
+  if (roomKind !== "channel") return messages.map((m) => listeners.filter((id) => id !== m.author.id));
   const threadMembers = new Map<string, Set<string>>();
   for (const rootId of new Set(messages.flatMap((m) => (m.threadRootId ? [m.threadRootId] : [])))) {
-    const inThread = await db.message.findMany({
+    const inThread = await getDb().message.findMany({
       where: { OR: [{ id: rootId }, { threadRootId: rootId }] },
       select: { authorId: true, mentions: { select: { participantId: true } } },
     });
@@ -93,7 +97,7 @@ async function addressedAgents(messages: MessageView[]): Promise<string[][]> {
   }
   return messages.map((m) => {
     const inThread = m.threadRootId ? threadMembers.get(m.threadRootId)! : new Set<string>();
-    return ids.filter((id) => id !== m.author.id && (m.mentions.includes(id) || inThread.has(id)));
+    return listeners.filter((id) => id !== m.author.id && (m.mentions.includes(id) || inThread.has(id)));
   });
 }
 

@@ -14,7 +14,7 @@ import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { messageInclude, presentMessage } from "../presenters/message";
-import { fanOutNew } from "./delivery";
+import { fanOut, listensForMentions } from "./delivery";
 import { agentLimitFields, consumeAgentMessage, effectiveLimits, LoopGuard, roomPaused, systemClientMsgId, workspaceLimitFields } from "./limits";
 import { authorFields } from "./message-reads";
 import { checkBody, mentionsIn, publishUpdated, TX_OPTIONS } from "./messages";
@@ -56,6 +56,8 @@ interface Row {
 interface Outcome {
   stored: MessageView[];
   settle: (() => void)[];
+  /** For the fan-out: the room's kind and its agents in `mentions` mode. */
+  room: { roomKind: string; listeners: string[] };
 }
 
 const MAX_BATCH = 256;
@@ -115,7 +117,7 @@ async function storeBatch(roomId: string, batch: PendingSend[]): Promise<void> {
     return;
   }
   try {
-    await fanOutNew(...outcome.stored);
+    if (outcome.stored.length) await fanOut(outcome.stored, outcome.room);
     const threads = new Set(outcome.stored.flatMap((m) => (m.threadRootId ? [m.threadRootId] : [])));
     for (const rootId of threads) await publishUpdated(rootId);
   } catch (error) {
@@ -129,10 +131,13 @@ async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise
   // Updating the row first locks it (PostgreSQL): batches of this room from other processes wait here.
   const [room = null] = await tx.room.updateManyAndReturn({ where: { id: roomId }, data: { lastSeq: { increment: 0 } } });
   const authorIds = [...new Set(batch.map((p) => p.actor.participantId))];
-  const members = await tx.roomMember.findMany({
-    where: { roomId, participantId: { in: authorIds } },
+  // The authors' memberships, and (for the fan-out) the agents listening for mentions, in one read.
+  const found = await tx.roomMember.findMany({
+    where: { roomId, OR: [{ participantId: { in: authorIds } }, listensForMentions] },
     include: { participant: { select: { ...authorFields, ...agentLimitFields } } },
   });
+  const members = found.filter((m) => authorIds.includes(m.participantId));
+  const listeners = found.filter((m) => m.deliveryMode === "mentions" && m.participant.kind === "agent").map((m) => m.participantId);
   const memberOf = new Map(members.map((m) => [m.participantId, m]));
   const earlier = await originals(tx, batch);
   const activeAgents = await lockActiveAgents(tx, members.filter((m) => m.participant.kind === "agent").map((m) => m.participantId));
@@ -146,6 +151,7 @@ async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise
   for (const pending of batch) {
     const { actor, input } = pending;
     const key = `${actor.participantId} ${input.clientMsgId}`;
+    // A retry of a stored send gets the original, whatever changed since (pause, rate, membership).
     const original = earlier.get(key);
     if (original) {
       settle.push(() => settleWith(pending, () => sameSendOrConflict(original, input)));
@@ -179,7 +185,8 @@ async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise
       settle.push(() => pending.reject(error));
     }
   }
-  if (rows.length === 0 || !room) return { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())] };
+  const facts = { roomKind: room?.kind ?? "channel", listeners };
+  if (rows.length === 0 || !room) return { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: facts };
 
   // A person speaking lets paused agents continue; the loop guard may have paused them.
   const people = rows.some((r) => r.pending?.actor.kind === "human" && r.kind === "text");
@@ -197,7 +204,7 @@ async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise
     byPending.set(pending, stored[i]);
     settle.push(() => pending.resolve(stored[i]));
   });
-  return { stored, settle: [...settle, ...twinSettlers(twins, byPending)] };
+  return { stored, settle: [...settle, ...twinSettlers(twins, byPending)], room: facts };
 }
 
 /** Inserts the rows with seqs from `firstSeq` and updates what follows from them; returns their views. */
