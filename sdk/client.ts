@@ -18,6 +18,8 @@ import {
   type Ack,
   type AgentView,
   type ClientToServerEvents,
+  type ConnectionListStatus,
+  type ConnectionPage,
   type ConnectionView,
   type DeliveryMode,
   type DirectoryEntry,
@@ -370,8 +372,13 @@ export class SwitchboardClient {
   block(participantId: string): Promise<ConnectionView> {
     return this.request("connection:block", { participantId });
   }
-  listConnections(status: "pending" | "accepted" | "history" | "all" = "all"): Promise<ConnectionView[]> {
-    return this.request("connection:list", { status });
+  /** The newest connections of this agent (one page of up to 200); `listConnectionsPage` reads older ones. */
+  async listConnections(status: ConnectionListStatus = "all"): Promise<ConnectionView[]> {
+    return (await this.listConnectionsPage({ status, limit: 200 })).connections;
+  }
+  /** One page, newest change first; pass `nextCursor` back as `cursor` for the next (older) one. */
+  listConnectionsPage(opts: { status?: ConnectionListStatus; cursor?: string; limit?: number } = {}): Promise<ConnectionPage> {
+    return this.request("connection:list", opts);
   }
 
   /** Creates a channel (private by default for agents) with the given members. */

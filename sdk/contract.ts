@@ -103,7 +103,14 @@ export const requestConnectionInput = z.strictObject({
 export const respondToConnectionInput = z.strictObject({ connectionId: id, decision: z.enum(["accept", "decline"]) });
 export const connectionIdInput = z.strictObject({ connectionId: id });
 export const blockInput = z.strictObject({ participantId: id, onBehalfOf: id.optional() });
-export const listConnectionsInput = z.strictObject({ status: z.enum(["pending", "accepted", "history", "all"]).default("all") });
+export const connectionListStatuses = ["pending", "accepted", "history", "all"] as const;
+export type ConnectionListStatus = (typeof connectionListStatuses)[number];
+/** Newest change first; pass the previous page's `nextCursor` as `cursor` for the next (older) page. */
+export const listConnectionsInput = z.strictObject({
+  status: z.enum(connectionListStatuses).default("all"),
+  cursor: z.string().min(1).max(200).nullish(),
+  limit: z.number().int().min(1).max(200).default(50),
+});
 export const createRoomInput = createChannelInput;
 export const workStatusInput = z.strictObject({ workStatus: z.string().trim().max(200) });
 
@@ -167,6 +174,15 @@ export interface ConnectionView {
   createdAt: string;
   decidedAt: string | null;
   decidedBy: { id: string; displayName: string } | null;
+  /** Cancelled or revoked: when, and by whom (a side or a side's owner; null when the server ended it). */
+  endedAt: string | null;
+  endedBy: string | null;
+}
+
+export interface ConnectionPage {
+  connections: ConnectionView[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  nextCursor: string | null;
 }
 
 export interface UsageView {
@@ -329,7 +345,7 @@ export interface ClientToServerEvents {
   "connection:cancel": (p: z.input<typeof connectionIdInput>, ack: (r: Ack<ConnectionView>) => void) => void;
   "connection:revoke": (p: z.input<typeof connectionIdInput>, ack: (r: Ack<ConnectionView>) => void) => void;
   "connection:block": (p: z.input<typeof blockInput>, ack: (r: Ack<ConnectionView>) => void) => void;
-  "connection:list": (p: z.input<typeof listConnectionsInput>, ack: (r: Ack<ConnectionView[]>) => void) => void;
+  "connection:list": (p: z.input<typeof listConnectionsInput>, ack: (r: Ack<ConnectionPage>) => void) => void;
   "room:create": (p: z.input<typeof createRoomInput>, ack: (r: Ack<RoomView>) => void) => void;
   "room:invite": (p: z.input<typeof inviteToRoomInput>, ack: (r: Ack<RoomView>) => void) => void;
   "room:dm": (p: z.input<typeof openDirectInput>, ack: (r: Ack<RoomView>) => void) => void;

@@ -1,23 +1,43 @@
 "use client";
-// Invite links: a role, an expiry and an optional number of uses. The link is shown once.
-import { useMutation } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+// Invite links: a role, an expiry and an optional number of uses. The link is shown once. Below, every
+// invite link of the workspace and everyone's onboarding tokens, each revocable.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent, type ReactNode } from "react";
+import { OnboardingTokenList } from "@/components/agents/onboarding-tokens";
+import { InvitationList } from "@/components/invitations/invitation-list";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button, Spinner } from "@/components/ui/button";
 import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextInput, inputClass } from "@/components/ui/field";
 import { LinkIcon } from "@/components/ui/icons";
+import { Pill } from "@/components/ui/pill";
 import { SecretBox } from "@/components/ui/secret-box";
 import { dateTime } from "@/components/ui/time";
+import { toast } from "@/components/ui/toast";
 
 type Role = "member" | "admin" | "guest";
 
+const ROLE_LABEL: Record<Role, string> = { member: "Member", admin: "Admin", guest: "Guest" };
+
 export function InvitesTab() {
+  return (
+    <div className="space-y-8">
+      <CreateInvite />
+      <InviteLinks />
+      <WorkspaceOnboardingTokens />
+    </div>
+  );
+}
+
+function CreateInvite() {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const [role, setRole] = useState<Role>("member");
   const [days, setDays] = useState(7);
   const [maxUses, setMaxUses] = useState("");
-  const create = useMutation(trpc.workspace.createInvite.mutationOptions());
+  const create = useMutation(
+    trpc.workspace.createInvite.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.workspace.invites.queryKey() }) }),
+  );
   const link = create.data ? `${window.location.origin}/invite/${create.data.token}` : null;
 
   const submit = (e: FormEvent) => {
@@ -93,5 +113,75 @@ export function InvitesTab() {
         </p>
       </aside>
     </div>
+  );
+}
+
+function Section({ id, title, description, children }: { id: string; title: string; description: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <div>
+        <h2 id={id} className="text-[15px] font-semibold text-zinc-900">
+          {title}
+        </h2>
+        <p className="mt-0.5 text-sm text-zinc-500">{description}</p>
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function InviteLinks() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const invites = useQuery(trpc.workspace.invites.queryOptions());
+  const revoke = useMutation(
+    trpc.workspace.revokeInvite.mutationOptions({
+      onSuccess: () => toast("Invite link revoked: it no longer works"),
+      onSettled: () => void queryClient.invalidateQueries({ queryKey: trpc.workspace.invites.queryKey() }),
+    }),
+  );
+  return (
+    <Section id="invite-links-heading" title="Invite links" description="Links created in this workspace, with how often each was used. Revoke a link that was shared too widely.">
+      <InvitationList
+        query={invites}
+        revoke={revoke}
+        revokeInput={(row) => ({ inviteId: row.id })}
+        noun="invite link"
+        name={(row) => (
+          <span className="inline-flex items-center gap-2">
+            <LinkIcon size={15} className="shrink-0 text-zinc-400" />
+            Joins as <Pill tone={row.role === "admin" ? "indigo" : row.role === "guest" ? "amber" : "zinc"}>{ROLE_LABEL[row.role]}</Pill>
+          </span>
+        )}
+        consequence={(row) => (
+          <>
+            Nobody can join with this {ROLE_LABEL[row.role].toLowerCase()} link any more.{" "}
+            {row.uses === 0 ? "Nobody has joined with it yet." : `The ${row.uses === 1 ? "person" : `${row.uses} people`} who joined with it stay${row.uses === 1 ? "s" : ""} in the workspace.`}
+          </>
+        )}
+        empty={{
+          icon: <LinkIcon size={22} />,
+          title: "No invite links yet",
+          body: "Links you create above are listed here with their uses, until 30 days after they expire.",
+        }}
+        testId="invite-links"
+      />
+    </Section>
+  );
+}
+
+function WorkspaceOnboardingTokens() {
+  return (
+    <Section
+      id="onboarding-tokens-heading"
+      title="Onboarding tokens"
+      description="Tokens members created on their Agents page to let scripts register agents they own."
+    >
+      <OnboardingTokenList
+        scope="workspace"
+        empty={{ title: "No onboarding tokens", body: "When a member creates one to onboard agents programmatically, it is listed here." }}
+        testId="workspace-onboarding-tokens"
+      />
+    </Section>
   );
 }

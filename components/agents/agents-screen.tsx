@@ -15,6 +15,7 @@ import { AgentCard } from "./agent-card";
 import { CreateAgentDialog } from "./create-agent-dialog";
 import { RevokeKeyDialog, RotateKeyDialog } from "./key-dialogs";
 import { OnboardingDialog } from "./onboarding-dialog";
+import { OnboardingTokens } from "./onboarding-tokens";
 import { SuspendDialog } from "./suspend-dialog";
 
 export function AgentsScreen() {
@@ -85,6 +86,7 @@ export function AgentsScreen() {
           ))}
         </div>
       )}
+      <OnboardingTokens />
 
       <CreateAgentDialog open={dialog === "create"} onClose={() => setDialog(null)} />
       <OnboardingDialog open={dialog === "onboard"} onClose={() => setDialog(null)} />

@@ -1,7 +1,7 @@
 "use client";
 // "Onboard programmatically": an onboarding token (shown once) that a script trades for an agent and
 // its API key at POST /api/v1/agents/register; the agent is owned by the person who made the token.
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button, Spinner } from "@/components/ui/button";
@@ -70,7 +70,10 @@ export function OnboardingDialog({ open, onClose }: { open: boolean; onClose: ()
 
 function useCreateToken() {
   const trpc = useTRPC();
-  return useMutation(trpc.agents.createOnboardingToken.mutationOptions());
+  const queryClient = useQueryClient();
+  return useMutation(
+    trpc.agents.createOnboardingToken.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries(trpc.agents.onboardingTokens.pathFilter()) }),
+  );
 }
 type CreateToken = ReturnType<typeof useCreateToken>;
 

@@ -9,6 +9,8 @@ import { Field, FormError, TextInput } from "@/components/ui/field";
 export async function signInAndEnter(email: string, password: string, to = "/"): Promise<string | null> {
   try {
     const result = await signIn("credentials", { email, password, redirect: false });
+    // `code` is set by server/auth/config.ts (SignInRateLimited) when the email is blocked for a while.
+    if (result?.code === "rate_limited") return "Too many failed sign-ins for this email. Wait 15 minutes, then try again.";
     if (!result || result.error) return "Wrong email or password.";
   } catch {
     return "Could not reach the server. Check your connection and try again.";

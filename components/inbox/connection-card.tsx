@@ -20,6 +20,13 @@ export function Who({ side, meId, size = 20 }: { side: Side; meId: string; size?
   );
 }
 
+/** "you", or the name of `id` among the connection's sides and their owners (who may end it). */
+export function participantName(c: ConnectionView, id: string, meId: string): string {
+  if (id === meId) return "you";
+  const known = [c.requester, c.addressee, c.requester.owner, c.addressee.owner].find((p) => p?.id === id);
+  return known?.displayName ?? "someone";
+}
+
 /** "to you" or "to your agent X". */
 export function addresseeLabel(c: ConnectionView, meId: string): ReactNode {
   if (c.addressee.id === meId) return "you";

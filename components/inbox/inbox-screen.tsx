@@ -2,7 +2,7 @@
 // /inbox: the consent inbox. Requests addressed to the viewer or to agents they own (accept or
 // decline in one click), requests they or their agents sent (cancel), and the history of decided
 // connections (revoke). Live through connection:request and connection:updated.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import type { ConnectionView } from "@/sdk/contract";
 import { PageFrame } from "@/components/nav/page-frame";
@@ -18,7 +18,7 @@ import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { TabPanel, Tabs } from "@/components/ui/tabs";
 import { dateTime, relativeTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
-import { Expiry, RequesterBlock, Scope, StatusPill, Who, addresseeLabel } from "./connection-card";
+import { Expiry, RequesterBlock, Scope, StatusPill, Who, addresseeLabel, participantName } from "./connection-card";
 import { isExpired, speaksFor, useConnectionEvents, usePendingConnections } from "./use-inbox";
 
 type Tab = "requests" | "sent" | "history";
@@ -28,7 +28,7 @@ export function InboxScreen() {
   const [tab, setTab] = useState<Tab>("requests");
   useConnectionEvents();
   const { query, incoming, outgoing } = usePendingConnections();
-  const expiredIncoming = useMemo(() => (query.data ?? []).filter((c) => speaksFor(me.id, c.addressee) && isExpired(c)), [query.data, me.id]);
+  const expiredIncoming = useMemo(() => (query.data?.connections ?? []).filter((c) => speaksFor(me.id, c.addressee) && isExpired(c)), [query.data, me.id]);
 
   return (
     <PageFrame title="Inbox" icon={<InboxIcon size={18} />} subtitle="Who may reach you and your agents" testId="inbox-page">
@@ -220,11 +220,12 @@ function Sent({ outgoing }: { outgoing: ConnectionView[] }) {
 function History() {
   const trpc = useTRPC();
   const { me } = useViewer();
-  const history = useQuery(trpc.connections.list.queryOptions({ status: "history" }));
+  const history = useInfiniteQuery(trpc.connections.list.infiniteQueryOptions({ status: "history" }, { getNextPageParam: (page) => page.nextCursor }));
   const [revoking, setRevoking] = useState<ConnectionView | null>(null);
+  const connections = useMemo(() => history.data?.pages.flatMap((p) => p.connections) ?? [], [history.data]);
   if (history.isPending) return <SkeletonRows rows={4} />;
   if (history.isError) return <ErrorState error={history.error} onRetry={() => void history.refetch()} title="Couldn't load the history" />;
-  if (history.data.length === 0) {
+  if (connections.length === 0) {
     return (
       <EmptyState
         icon={<ClockIcon size={22} />}
@@ -237,7 +238,7 @@ function History() {
   return (
     <>
       <ul className="divide-y divide-zinc-100 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs" data-testid="history-list">
-        {history.data.map((c) => (
+        {connections.map((c) => (
           <li
             key={c.id}
             className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center"
@@ -256,7 +257,7 @@ function History() {
                 <span className="text-zinc-400">{c.status === "blocked" ? "blocked" : "→"}</span>
                 <Who side={c.addressee} meId={me.id} />
               </div>
-              <div className="text-xs text-zinc-500" title={c.decidedAt ? dateTime(c.decidedAt) : undefined}>
+              <div className="text-xs text-zinc-500" title={dateTime(c.endedAt ?? c.decidedAt ?? c.createdAt)} data-testid="history-decision">
                 <Decision connection={c} meId={me.id} />
                 {c.status === "accepted" && c.expiresAt && (
                   <>
@@ -274,14 +275,38 @@ function History() {
           </li>
         ))}
       </ul>
+      <LoadMore history={history} />
       <RevokeDialog connection={revoking} onClose={() => setRevoking(null)} />
     </>
+  );
+}
+
+/** Older history, one page at a time; a failed page says so where the button was. */
+function LoadMore({
+  history,
+}: {
+  history: { hasNextPage: boolean; isFetchingNextPage: boolean; isFetchNextPageError: boolean; error: unknown; fetchNextPage: () => Promise<unknown> };
+}) {
+  if (!history.hasNextPage) return null;
+  return (
+    <div className="mt-3 flex flex-col items-center gap-2">
+      {history.isFetchNextPageError && (
+        <p role="alert" className="text-sm text-rose-700" data-testid="history-load-more-error">
+          Couldn&apos;t load older connections: {errorMessage(history.error)}
+        </p>
+      )}
+      <Button variant="secondary" size="sm" onClick={() => void history.fetchNextPage()} disabled={history.isFetchingNextPage} data-testid="history-load-more">
+        {history.isFetchingNextPage && <Spinner />} {history.isFetchNextPageError ? "Try again" : "Load older connections"}
+      </Button>
+    </div>
   );
 }
 
 function Decision({ connection: c, meId }: { connection: ConnectionView; meId: string }) {
   const by = c.decidedBy ? (c.decidedBy.id === meId ? "you" : c.decidedBy.displayName) : null;
   const when = c.decidedAt ? relativeTime(c.decidedAt) : relativeTime(c.createdAt);
+  const endedBy = c.endedBy ? participantName(c, c.endedBy, meId) : null;
+  const ended = c.endedAt ? relativeTime(c.endedAt) : when;
   switch (c.status) {
     case "accepted":
       return <>{by ? `Accepted by ${by}` : "Accepted automatically by the agent's consent policy"} · {when}</>;
@@ -290,9 +315,10 @@ function Decision({ connection: c, meId }: { connection: ConnectionView; meId: s
     case "blocked":
       return <>Blocked{by ? ` by ${by}` : ""} · {when}</>;
     case "cancelled":
-      return <>Withdrawn by the asker before a decision · asked {relativeTime(c.createdAt)}</>;
+      return <>Withdrawn{endedBy ? ` by ${endedBy}` : " by the asker"} before a decision · {ended}</>;
     case "revoked":
-      return <>Revoked{by ? ` (had been accepted by ${by} ${when})` : ""}</>;
+      // No one ends a connection without a name but the server, when a new request replaces an expired one.
+      return endedBy ? <>Revoked by {endedBy} · {ended}</> : <>Expired, then replaced by a new request · {ended}</>;
     default:
       return <>{when}</>;
   }

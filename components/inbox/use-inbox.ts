@@ -36,9 +36,10 @@ export function useConnectionEvents() {
 export function usePendingConnections() {
   const trpc = useTRPC();
   const { me } = useViewer();
-  const query = useQuery({ ...trpc.connections.list.queryOptions({ status: "pending" }), staleTime: 15_000 });
+  // One page of the largest size: pending requests are few, and the badge counts them all.
+  const query = useQuery({ ...trpc.connections.list.queryOptions({ status: "pending", limit: 200 }), staleTime: 15_000 });
   const { incoming, outgoing } = useMemo(() => {
-    const list = query.data ?? [];
+    const list = query.data?.connections ?? [];
     return {
       incoming: list.filter((c) => speaksFor(me.id, c.addressee) && !isExpired(c)),
       outgoing: list.filter((c) => speaksFor(me.id, c.requester)),

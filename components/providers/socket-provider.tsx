@@ -1,12 +1,15 @@
 "use client";
 // One Socket.IO connection per tab, authenticated by the session cookie (same origin). Components
-// subscribe to events through `useSocketEvent`; `readyEpoch` changes on every session:ready, which
-// is when open rooms resync what they may have missed while disconnected.
+// subscribe to events through `useSocketEvent`. The server emits session:ready once it has subscribed
+// the socket to its rooms: only then is the tab "connected" (live events flow), and `readyEpoch`
+// changes, which is when open rooms resync what they may have missed while disconnected. A sync
+// started at mere transport connect could finish before the subscription and miss what came between.
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { io, type Socket } from "socket.io-client";
 import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from "@/sdk/contract";
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+/** "connected": subscribed to its rooms (session:ready), not merely a transport that is up. */
 export type ConnectionStatus = "connecting" | "connected" | "reconnecting";
 
 interface SocketContextValue {
@@ -29,10 +32,10 @@ export function SocketProvider({ children }: { children: ReactNode }) {
     // WebSocket first (no sticky sessions needed behind several processes); long-polling if it is blocked.
     const s: AppSocket = io({ path: SOCKET_PATH, withCredentials: true, transports: ["websocket", "polling"], tryAllTransports: true });
     let everConnected = false;
-    s.on("connect", () => setStatus("connected"));
     s.on("disconnect", () => setStatus(everConnected ? "reconnecting" : "connecting"));
     s.on("session:ready", (p) => {
       everConnected = true;
+      setStatus("connected");
       setPresence((prev) => new Map(prev).set(p.participant.id, true));
       setReadyEpoch((n) => n + 1);
     });

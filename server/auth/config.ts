@@ -1,9 +1,19 @@
 // Auth.js (next-auth v5): email + password sign-in with JWT sessions (Auth.js allows credentials only
 // with JWT). The same session cookie authenticates tRPC and the browser's socket (see ./session.ts).
-import NextAuth from "next-auth";
+import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { checkCredentials } from "../services/accounts";
+import { signInBlocked } from "../services/limits";
+
+/**
+ * Too many failed sign-ins for this email: the browser gets `code=rate_limited` and says so, instead
+ * of "wrong password" for the right one. It reveals nothing about the account: unknown emails are
+ * counted and blocked the same way.
+ */
+export class SignInRateLimited extends CredentialsSignin {
+  code = "rate_limited";
+}
 
 const credentials = z.object({ email: z.string().email().max(254), password: z.string().min(1).max(200) });
 
@@ -26,6 +36,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       async authorize(raw) {
         const parsed = credentials.safeParse(raw);
         if (!parsed.success) return null;
+        if (await signInBlocked(parsed.data.email)) throw new SignInRateLimited();
         return checkCredentials(parsed.data.email, parsed.data.password);
       },
     }),

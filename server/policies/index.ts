@@ -111,6 +111,20 @@ const rules = {
       : deny("PARTICIPANT_NOT_FOUND", "No such participant"),
   "invite.create": (actor: Actor): Decision =>
     isAdmin(actor) && actor.kind === "human" ? true : deny("FORBIDDEN", "Only owners and admins can create invite links"),
+  /** Listing and revoking invite links: owners and admins, like creating them. */
+  "invite.manage": (actor: Actor, s: { workspaceId: string }): Decision => {
+    if (s.workspaceId !== actor.workspaceId) return deny("NOT_FOUND", "No such invite link");
+    return isAdmin(actor) && actor.kind === "human" ? true : deny("FORBIDDEN", "Only owners and admins can manage invite links");
+  },
+  /**
+   * People list and revoke the onboarding tokens they created; owners and admins, everyone's.
+   * `createdById: null` stands for every token of the workspace.
+   */
+  "onboarding_token.manage": (actor: Actor, s: { workspaceId: string; createdById: string | null }): Decision => {
+    if (s.workspaceId !== actor.workspaceId) return deny("NOT_FOUND", "No such onboarding token");
+    if (actor.kind === "human" && (s.createdById === actor.participantId || isAdmin(actor))) return true;
+    return deny("FORBIDDEN", "Only the token's creator or an admin can manage it");
+  },
   "agent.create": (actor: Actor): Decision =>
     actor.kind === "human" && actor.role !== "guest" ? true : deny("FORBIDDEN", "Only members can create agents"),
   /** An agent's owner manages it; so do owners and admins of its workspace. */

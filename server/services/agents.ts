@@ -6,6 +6,7 @@ import { getDb, type Tx } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
 import { authorize, type Actor } from "../policies";
+import { invitationInclude, invitationState, listedInvitations, presentOnboardingToken, type OnboardingTokenView } from "../presenters/invitation";
 import { presentParticipant } from "../presenters/participant";
 import { audience, publish } from "../realtime";
 import { disconnectKeysOf, disconnectParticipant } from "../realtime/sessions";
@@ -199,23 +200,74 @@ export async function setConsentPolicy(actor: Actor, agentId: string, policy: Co
 export async function createOnboardingToken(
   actor: Actor,
   input: { label: string; expiresInDays: number; maxUses?: number },
-): Promise<{ token: string; expiresAt: string }> {
+): Promise<{ id: string; token: string; expiresAt: string }> {
   authorize(actor, "agent.create", undefined);
   const token = `sbo_${newSecret(24)}`;
   const expiresAt = new Date(Date.now() + input.expiresInDays * DAY_MS);
-  await getDb().onboardingToken.create({
-    data: {
-      id: newId(),
+  const id = newId();
+  await getDb().$transaction(async (tx) => {
+    await tx.onboardingToken.create({
+      data: {
+        id,
+        workspaceId: actor.workspaceId,
+        createdById: actor.participantId,
+        tokenHash: sha256(token),
+        label: input.label,
+        expiresAt,
+        maxUses: input.maxUses ?? null,
+      },
+    });
+    await recordAudit(tx, {
       workspaceId: actor.workspaceId,
-      createdById: actor.participantId,
-      tokenHash: sha256(token),
-      label: input.label,
-      expiresAt,
-      maxUses: input.maxUses ?? null,
-    },
+      actorId: actor.participantId,
+      action: "onboarding_token.created",
+      subjectType: "onboarding_token",
+      subjectId: id,
+      data: { label: input.label, expiresAt: expiresAt.toISOString(), maxUses: input.maxUses ?? null },
+    });
   });
-  return { token, expiresAt: expiresAt.toISOString() };
+  return { id, token, expiresAt: expiresAt.toISOString() };
 }
+
+/**
+ * Onboarding tokens, newest first: active ones and those that stopped working lately. `mine`: the
+ * actor's own; `workspace`: everyone's (owners and admins).
+ */
+export async function listOnboardingTokens(actor: Actor, scope: "mine" | "workspace"): Promise<OnboardingTokenView[]> {
+  const createdById = scope === "mine" ? actor.participantId : null;
+  authorize(actor, "onboarding_token.manage", { workspaceId: actor.workspaceId, createdById });
+  const now = new Date();
+  const rows = await getDb().onboardingToken.findMany(
+    listedInvitations({ workspaceId: actor.workspaceId, ...(createdById ? { createdById } : {}) }, now),
+  );
+  return rows.map((row) => presentOnboardingToken(row, now));
+}
+
+/**
+ * Revokes a token: registrations with it are refused (UNAUTHENTICATED) from the commit on; agents it
+ * already registered keep their keys. Revoking a revoked token changes and records nothing.
+ */
+export async function revokeOnboardingToken(actor: Actor, tokenId: string): Promise<OnboardingTokenView> {
+  const db = getDb();
+  const token = await db.onboardingToken.findUnique({ where: { id: tokenId }, select: { workspaceId: true, createdById: true } });
+  if (!token) throw new AppError("NOT_FOUND", "No such onboarding token");
+  authorize(actor, "onboarding_token.manage", token);
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.onboardingToken.updateMany({ where: { id: tokenId, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (count === 0) return;
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "onboarding_token.revoked",
+      subjectType: "onboarding_token",
+      subjectId: tokenId,
+      data: { createdById: token.createdById },
+    });
+  });
+  return presentOnboardingToken(await db.onboardingToken.findUniqueOrThrow({ where: { id: tokenId }, include: invitationInclude }));
+}
+
+const INVALID_TOKEN = "Invalid, expired or revoked onboarding token";
 
 /** A script registers an agent for the person whose onboarding token it holds. */
 export async function registerAgent(
@@ -223,10 +275,9 @@ export async function registerAgent(
 ): Promise<{ agent: AgentView; apiKey: string; workspaceId: string }> {
   const db = getDb();
   const token = await db.onboardingToken.findUnique({ where: { tokenHash: sha256(input.onboardingToken) } });
-  const usable = token && !token.revokedAt && token.expiresAt > new Date() && (token.maxUses === null || token.uses < token.maxUses);
-  if (!usable) throw new AppError("UNAUTHENTICATED", "Invalid or expired onboarding token");
+  if (!token || invitationState(token) !== "active") throw new AppError("UNAUTHENTICATED", INVALID_TOKEN);
   const owner = await db.member.findFirst({ where: { participantId: token.createdById }, include: { participant: true } });
-  if (!owner || owner.participant.status !== "active") throw new AppError("UNAUTHENTICATED", "Invalid or expired onboarding token");
+  if (!owner || owner.participant.status !== "active") throw new AppError("UNAUTHENTICATED", INVALID_TOKEN);
   const ownerActor: Actor = {
     participantId: owner.participantId,
     workspaceId: owner.workspaceId,
@@ -235,11 +286,13 @@ export async function registerAgent(
     handle: owner.participant.handle,
   };
   const { onboardingToken: _secret, ...profile } = input;
+  // The claim re-checks revocation, expiry and uses in one conditional update: a revoke (or the
+  // last use) that committed after the read above still wins.
   const claimed = await db.onboardingToken.updateMany({
-    where: { id: token.id, ...(token.maxUses !== null ? { uses: { lt: token.maxUses } } : {}) },
+    where: { id: token.id, revokedAt: null, expiresAt: { gt: new Date() }, ...(token.maxUses !== null ? { uses: { lt: token.maxUses } } : {}) },
     data: { uses: { increment: 1 } },
   });
-  if (claimed.count === 0) throw new AppError("UNAUTHENTICATED", "Invalid or expired onboarding token");
+  if (claimed.count === 0) throw new AppError("UNAUTHENTICATED", INVALID_TOKEN);
   const { id, key } = await createWithKey(ownerActor, profile, "onboarded");
   return { agent: await agentView(id), apiKey: key, workspaceId: ownerActor.workspaceId };
 }

@@ -2,12 +2,12 @@
 // for themselves, a person for the agents they own, or the agent's consent policy automatically).
 // Without an accepted, unexpired connection nobody can open a DM with, invite, or mention another;
 // a person and their own agents, and (by workspace setting) people of one workspace, need none.
-import type { ConnectionStatus, ConnectionView, ConsentPolicy } from "../../sdk/contract";
+import type { ConnectionPage, ConnectionStatus, ConnectionView, ConsentPolicy } from "../../sdk/contract";
 import { getDb, type Prisma, type Tx } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
-import { participantSelect, presentParticipant } from "../presenters/participant";
+import { connectionInclude, presentConnection } from "../presenters/connection";
 import { audience, publish } from "../realtime";
 import { recordAudit } from "./audit";
 
@@ -15,12 +15,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const LIVE: ConnectionStatus[] = ["pending", "accepted", "blocked"];
 
 const pairKey = (a: string, b: string) => [a, b].sort().join(":");
-
-const sideSelect = { ...participantSelect, workspaceId: true, consentPolicy: true, owner: { select: { id: true, displayName: true } } } as const;
-const connectionInclude = {
-  requester: { select: sideSelect },
-  addressee: { select: sideSelect },
-} as const;
 
 type Row = Prisma.ConnectionGetPayload<{ include: typeof connectionInclude }>;
 
@@ -31,22 +25,18 @@ interface Facts {
   ownerId: string | null;
 }
 
+/** Presents rows with one lookup for all their deciders' names. */
+async function presentAll(rows: Row[]): Promise<ConnectionView[]> {
+  const ids = [...new Set(rows.flatMap((r) => (r.decidedById ? [r.decidedById] : [])))];
+  const deciders = ids.length
+    ? await getDb().participant.findMany({ where: { id: { in: ids } }, select: { id: true, displayName: true } })
+    : [];
+  const byId = new Map(deciders.map((d) => [d.id, d]));
+  return rows.map((row) => presentConnection(row, byId));
+}
+
 async function present(row: Row): Promise<ConnectionView> {
-  const decidedBy = row.decidedById
-    ? await getDb().participant.findUnique({ where: { id: row.decidedById }, select: { id: true, displayName: true } })
-    : null;
-  return {
-    id: row.id,
-    status: row.status as ConnectionStatus,
-    requester: { ...presentParticipant(row.requester), owner: row.requester.owner },
-    addressee: { ...presentParticipant(row.addressee), owner: row.addressee.owner },
-    message: row.message,
-    scope: (row.scope as ConnectionView["scope"]) ?? null,
-    expiresAt: row.expiresAt?.toISOString() ?? null,
-    createdAt: row.createdAt.toISOString(),
-    decidedAt: row.decidedAt?.toISOString() ?? null,
-    decidedBy,
-  };
+  return (await presentAll([row]))[0];
 }
 
 async function facts(ids: string[]): Promise<Map<string, Facts>> {
@@ -315,8 +305,11 @@ export async function blockParticipant(actor: Actor, input: { participantId: str
   return view;
 }
 
-/** Connections of the actor and of the agents it owns: the consent inbox and its history. */
-export async function listConnections(actor: Actor, input: { status: "pending" | "accepted" | "history" | "all" }): Promise<ConnectionView[]> {
+/** Connections of the actor and of the agents it owns, newest change first: the consent inbox and its history. */
+export async function listConnections(
+  actor: Actor,
+  input: { status: "pending" | "accepted" | "history" | "all"; cursor?: string | null; limit: number },
+): Promise<ConnectionPage> {
   const agents = await getDb().participant.findMany({ where: { ownerId: actor.participantId }, select: { id: true } });
   const mine = [actor.participantId, ...agents.map((a) => a.id)];
   const status: Prisma.ConnectionWhereInput =
@@ -327,13 +320,36 @@ export async function listConnections(actor: Actor, input: { status: "pending" |
         : input.status === "history"
           ? { status: { notIn: ["pending"] } }
           : {};
+  const after = input.cursor ? decodeCursor(input.cursor) : null;
+  // Keyset pagination on (updatedAt, id): stable while rows are added, and each page is one index range.
+  const older: Prisma.ConnectionWhereInput = after
+    ? { OR: [{ updatedAt: { lt: after.updatedAt } }, { updatedAt: after.updatedAt, id: { lt: after.id } }] }
+    : {};
   const rows = await getDb().connection.findMany({
-    where: { workspaceId: actor.workspaceId, OR: [{ requesterId: { in: mine } }, { addresseeId: { in: mine } }], ...status },
+    where: { workspaceId: actor.workspaceId, AND: [{ OR: [{ requesterId: { in: mine } }, { addresseeId: { in: mine } }] }, older], ...status },
     include: connectionInclude,
-    orderBy: { updatedAt: "desc" },
-    take: 200,
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    take: input.limit + 1,
   });
-  return Promise.all(rows.map(present));
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  return { connections: await presentAll(page), nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null };
+}
+
+/** Opaque to clients: the last row's place in the order. */
+function encodeCursor(row: { updatedAt: Date; id: string }): string {
+  return Buffer.from(JSON.stringify([row.updatedAt.toISOString(), row.id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { updatedAt: Date; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    const updatedAt = new Date(typeof at === "string" ? at : Number.NaN);
+    if (typeof id === "string" && id.length > 0 && !Number.isNaN(updatedAt.getTime())) return { updatedAt, id };
+  } catch {
+    // falls through to the refusal
+  }
+  throw new AppError("INVALID_PAYLOAD", "cursor: not a cursor this server issued");
 }
 
 export const isLive = (status: string) => LIVE.includes(status as ConnectionStatus);

@@ -1,9 +1,11 @@
 // Invite links: the way people join a workspace after its first member. The token is shown once in
-// the link; only its hash is stored.
+// the link; only its hash is stored. Owners and admins list and revoke them.
 import { getDb } from "../db";
+import { AppError } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
 import { recordAudit } from "./audit";
 import { authorize, type Actor, type WorkspaceRole } from "../policies";
+import { invitationInclude, invitationState, listedInvitations, presentInviteLink, type InviteLinkView } from "../presenters/invitation";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -15,13 +17,13 @@ interface InviteState {
 }
 
 export function isUsable(invite: InviteState | null): invite is InviteState {
-  return !!invite && !invite.revokedAt && invite.expiresAt > new Date() && (invite.maxUses === null || invite.uses < invite.maxUses);
+  return !!invite && invitationState(invite) === "active";
 }
 
 export async function createInvite(
   actor: Actor,
   input: { role: Exclude<WorkspaceRole, "owner">; expiresInDays: number; maxUses?: number },
-): Promise<{ token: string; expiresAt: string }> {
+): Promise<{ id: string; token: string; expiresAt: string }> {
   authorize(actor, "invite.create", undefined);
   const token = newSecret();
   const expiresAt = new Date(Date.now() + input.expiresInDays * DAY_MS);
@@ -47,7 +49,7 @@ export async function createInvite(
       data: { role: input.role, expiresAt: expiresAt.toISOString(), maxUses: input.maxUses ?? null },
     });
   });
-  return { token, expiresAt: expiresAt.toISOString() };
+  return { id, token, expiresAt: expiresAt.toISOString() };
 }
 
 /** What the invite page shows before sign-up. Never says why an invalid link is invalid. */
@@ -58,4 +60,35 @@ export async function describeInvite(token: string) {
   });
   if (!invite || !isUsable(invite)) return { valid: false as const };
   return { valid: true as const, workspaceName: invite.workspace.name, invitedBy: invite.createdBy.displayName, role: invite.role };
+}
+
+/** The workspace's invite links, newest first: active ones and those that stopped working lately. */
+export async function listInvites(actor: Actor): Promise<InviteLinkView[]> {
+  authorize(actor, "invite.manage", { workspaceId: actor.workspaceId });
+  const now = new Date();
+  const rows = await getDb().invite.findMany(listedInvitations({ workspaceId: actor.workspaceId }, now));
+  return rows.map((row) => presentInviteLink(row, now));
+}
+
+/**
+ * Revokes a link: sign-ups with it are refused (INVITE_INVALID) from the commit on. Revoking a revoked
+ * link changes nothing and records nothing, so two admins clicking at once both succeed.
+ */
+export async function revokeInvite(actor: Actor, inviteId: string): Promise<InviteLinkView> {
+  const db = getDb();
+  const invite = await db.invite.findUnique({ where: { id: inviteId }, select: { workspaceId: true } });
+  if (!invite) throw new AppError("NOT_FOUND", "No such invite link");
+  authorize(actor, "invite.manage", invite);
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.invite.updateMany({ where: { id: inviteId, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (count === 0) return;
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "invite.revoked",
+      subjectType: "invite",
+      subjectId: inviteId,
+    });
+  });
+  return presentInviteLink(await db.invite.findUniqueOrThrow({ where: { id: inviteId }, include: invitationInclude }));
 }

@@ -31,29 +31,53 @@ async function roomView(roomId: string, viewerId: string): Promise<RoomView> {
 
 /** The rooms in the actor's sidebar, with unread and mention counts. */
 export async function listMine(actor: Actor): Promise<SidebarRoom[]> {
-  const db = getDb();
-  const memberships = await db.roomMember.findMany({
+  const memberships = await getDb().roomMember.findMany({
     where: { participantId: actor.participantId, room: { archivedAt: null } },
     include: {
       room: { include: { members: { select: { participantId: true, participant: { select: { displayName: true } } } } } },
     },
   });
-  return Promise.all(
-    memberships.map(async (m) => {
-      const [unread, mentions] = await Promise.all([
-        db.message.count({
-          where: { roomId: m.roomId, seq: { gt: m.readSeq }, threadRootId: null, kind: "text", deletedAt: null, authorId: { not: actor.participantId } },
-        }),
-        db.messageMention.count({ where: { participantId: actor.participantId, roomId: m.roomId, seq: { gt: m.readSeq } } }),
-      ]);
-      const view = presentRoom(
-        m.room,
-        m.room.members.map((x) => ({ participantId: x.participantId, displayName: x.participant.displayName })),
-        actor.participantId,
-      );
-      return { ...view, unread, mentions, readSeq: m.readSeq };
-    }),
-  );
+  const counts = await unreadCounts(actor, memberships.map((m) => ({ roomId: m.roomId, readSeq: m.readSeq, lastSeq: m.room.lastSeq })));
+  return memberships.map((m) => {
+    const view = presentRoom(
+      m.room,
+      m.room.members.map((x) => ({ participantId: x.participantId, displayName: x.participant.displayName })),
+      actor.participantId,
+    );
+    return { ...view, unread: counts.unread.get(m.roomId) ?? 0, mentions: counts.mentions.get(m.roomId) ?? 0, readSeq: m.readSeq };
+  });
+}
+
+/** Rooms per grouped query: well inside SQLite's expression depth (1000) and bound-variable limits. */
+const ROOMS_PER_COUNT_QUERY = 200;
+
+/**
+ * Unread top-level messages by others, and mentions of the actor, after each room's read cursor.
+ * Two grouped queries, not two per room; rooms read up to their last seq are not asked about at all.
+ */
+async function unreadCounts(actor: Actor, rooms: { roomId: string; readSeq: number; lastSeq: number }[]) {
+  const db = getDb();
+  const unread = new Map<string, number>();
+  const mentions = new Map<string, number>();
+  const behind = rooms.filter((r) => r.lastSeq > r.readSeq);
+  for (let i = 0; i < behind.length; i += ROOMS_PER_COUNT_QUERY) {
+    const afterCursor = behind.slice(i, i + ROOMS_PER_COUNT_QUERY).map((r) => ({ roomId: r.roomId, seq: { gt: r.readSeq } }));
+    const [messages, mentioned] = await Promise.all([
+      db.message.groupBy({
+        by: ["roomId"],
+        where: { OR: afterCursor, threadRootId: null, kind: "text", deletedAt: null, authorId: { not: actor.participantId } },
+        _count: { _all: true },
+      }),
+      db.messageMention.groupBy({
+        by: ["roomId"],
+        where: { participantId: actor.participantId, OR: afterCursor },
+        _count: { _all: true },
+      }),
+    ]);
+    for (const g of messages) unread.set(g.roomId, g._count._all);
+    for (const g of mentioned) mentions.set(g.roomId, g._count._all);
+  }
+  return { unread, mentions };
 }
 
 /** Public channels of the workspace, for the browser: joined or not. */

@@ -1,6 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, dialects, errorCode, signUpPerson, startTestServer, type Person, type TestServer } from "./harness";
 
+const PASSWORD = "correct horse battery"; // what signUpPerson sets
+
+/**
+ * Signs in exactly as the browser's sign-in form does (next-auth/react `signIn`, redirect: false): a
+ * CSRF token from Auth.js, then the credentials callback. The answer names an error and a code in
+ * its URL; a session cookie means signed in.
+ */
+async function browserSignIn(baseUrl: string, email: string, password: string) {
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const response = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Auth-Return-Redirect": "1",
+      cookie: csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "),
+    },
+    body: new URLSearchParams({ email, password, csrfToken, callbackUrl: `${baseUrl}/` }),
+  });
+  const { url } = (await response.json()) as { url: string };
+  const query = new URL(url).searchParams;
+  const session = response.headers.getSetCookie().find((c) => c.startsWith("authjs.session-token="));
+  return { session: session?.split(";")[0] ?? null, error: query.get("error"), code: query.get("code") };
+}
+
 describe.each(dialects)("accounts and invites on %s", (dialect) => {
   let server: TestServer;
   let owner: Person;
@@ -67,5 +93,46 @@ describe.each(dialects)("accounts and invites on %s", (dialect) => {
     expect(await errorCode(anon.rooms.mine.query())).toBe("UNAUTHENTICATED");
     const forged = apiClient(server.url, "authjs.session-token=eyJhbGciOiJkaXIifQ..forged.token.x");
     expect(await errorCode(forged.rooms.mine.query())).toBe("UNAUTHENTICATED");
+  });
+});
+
+// Auth.js runs inside Next.js, so this server serves the pages too (in development mode: no build
+// needed). The limit lives in the process (or Redis), not in the database: one dialect is enough.
+describe("sign-in limits over HTTP, as a browser signs in", () => {
+  let server: TestServer;
+  let sam: Person;
+  let tess: Person;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialects[0], { SWITCHBOARD_API_ONLY: "0", NODE_ENV: "development" });
+    const owner = await signUpPerson(server, { handle: "owner" });
+    const invite = async () => (await owner.api.workspace.createInvite.mutate({})).token;
+    sam = await signUpPerson(server, { handle: "sam", inviteToken: await invite() });
+    tess = await signUpPerson(server, { handle: "tess", inviteToken: await invite() });
+  });
+  afterAll(() => server?.dispose());
+
+  it("blocks an email after 10 wrong passwords, the right one too, with a clear code; others and successes are untouched", async () => {
+    const signIn = (who: Person, password: string, email = `${who.handle}@example.test`) => browserSignIn(server.url, email, password);
+
+    // The session the browser gets is a real one.
+    const first = await signIn(sam, PASSWORD);
+    expect(first).toMatchObject({ error: null, code: null });
+    expect((await apiClient(server.url, first.session!).workspace.me.query())?.me.handle).toBe("sam");
+
+    // Successful sign-ins never count: twelve in a row, then nine failures, still not blocked.
+    for (let i = 0; i < 11; i++) expect((await signIn(sam, PASSWORD)).session).not.toBeNull();
+    for (let i = 0; i < 9; i++) expect(await signIn(sam, `wrong-${i}`)).toMatchObject({ session: null, error: "CredentialsSignin", code: "credentials" });
+    expect((await signIn(sam, PASSWORD)).session).not.toBeNull();
+
+    // The tenth failure blocks the email: now the right password is refused too, saying why.
+    expect(await signIn(sam, "wrong-9")).toMatchObject({ session: null, code: "credentials" });
+    expect(await signIn(sam, PASSWORD)).toEqual({ session: null, error: "CredentialsSignin", code: "rate_limited" });
+    expect(await signIn(sam, PASSWORD, "SAM@Example.test")).toMatchObject({ session: null, code: "rate_limited" });
+
+    // Another email is unaffected, before and after its own mistakes.
+    expect((await signIn(tess, PASSWORD)).session).not.toBeNull();
+    expect(await signIn(tess, "oops")).toMatchObject({ session: null, code: "credentials" });
+    expect((await signIn(tess, PASSWORD)).session).not.toBeNull();
   });
 });

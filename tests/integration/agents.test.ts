@@ -11,12 +11,19 @@ import {
   emitAck,
   errorCode,
   openAgentSocket,
+  queryDb,
   signUpPerson,
   startTestServer,
   waitFor,
   type Person,
   type TestServer,
 } from "./harness";
+
+/** A second ago, written as Prisma stores a DateTime on each database (SQLite: ISO text), so SQL compares it. */
+const past = (dialect: string) => {
+  const at = new Date(Date.now() - 1000);
+  return dialect === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at;
+};
 
 describe.each(dialects)("agents on %s", (dialect) => {
   let server: TestServer;
@@ -104,6 +111,58 @@ describe.each(dialects)("agents on %s", (dialect) => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as Ack<never>).ok).toBe(false);
     expect(await errorCode(ana.api.agents.create.mutate({ handle: "codex-bot", displayName: "Dup" }))).toBe("NAME_TAKEN");
+  });
+
+  it("lists a person's onboarding tokens, only to them and admins, and refuses a revoked one", async () => {
+    const ci = await ana.api.agents.createOnboardingToken.mutate({ label: "ci runners", maxUses: 3 });
+    const laptop = await ben.api.agents.createOnboardingToken.mutate({ label: "laptop" });
+    const mine = await ben.api.agents.onboardingTokens.query();
+    expect(mine.map((t) => t.id)).toContain(laptop.id);
+    expect(mine.every((t) => t.createdBy.id === ben.participantId)).toBe(true); // never another's
+    expect(mine.find((t) => t.id === laptop.id)).toMatchObject({ label: "laptop", state: "active", uses: 0, maxUses: null, revokedAt: null });
+    expect(JSON.stringify(mine)).not.toContain(laptop.token);
+
+    // A member sees no one else's tokens and revokes none; the workspace owner sees and revokes any.
+    expect(await errorCode(ben.api.agents.onboardingTokens.query({ scope: "workspace" }))).toBe("FORBIDDEN");
+    expect(await errorCode(ben.api.agents.revokeOnboardingToken.mutate({ tokenId: ci.id }))).toBe("FORBIDDEN");
+    expect(await errorCode(ben.api.agents.revokeOnboardingToken.mutate({ tokenId: "no-such-token" }))).toBe("NOT_FOUND");
+    const everyone = await ana.api.agents.onboardingTokens.query({ scope: "workspace" });
+    expect(everyone.map((t) => t.id)).toEqual(expect.arrayContaining([ci.id, laptop.id]));
+    expect((await ana.api.agents.revokeOnboardingToken.mutate({ tokenId: laptop.id })).state).toBe("revoked");
+    expect((await ben.api.agents.onboardingTokens.query()).find((t) => t.id === laptop.id)?.state).toBe("revoked");
+    await expect(SwitchboardClient.register(server.url, { onboardingToken: laptop.token, handle: "from-laptop", displayName: "Laptop" })).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+    });
+
+    // Its creator revokes their own: registrations that worked a moment ago are refused; agents stay.
+    const { agent } = await SwitchboardClient.register(server.url, { onboardingToken: ci.token, handle: "ci-one", displayName: "CI one" });
+    expect((await ana.api.agents.onboardingTokens.query()).find((t) => t.id === ci.id)).toMatchObject({ uses: 1, state: "active" });
+    const revoked = await ana.api.agents.revokeOnboardingToken.mutate({ tokenId: ci.id });
+    expect(revoked).toMatchObject({ state: "revoked", uses: 1, label: "ci runners" });
+    expect((await ana.api.agents.revokeOnboardingToken.mutate({ tokenId: ci.id })).revokedAt).toBe(revoked.revokedAt);
+    await expect(SwitchboardClient.register(server.url, { onboardingToken: ci.token, handle: "ci-two", displayName: "CI two" })).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+    });
+    expect((await ana.api.agents.get.query({ agentId: agent.id })).status).toBe("active");
+
+    // An expired token is refused the same way, and listed as expired.
+    const old = await ben.api.agents.createOnboardingToken.mutate({ label: "old", expiresInDays: 1 });
+    await queryDb(server, `UPDATE "OnboardingToken" SET "expiresAt" = $1 WHERE id = $2`, [past(dialect), old.id]);
+    expect((await ben.api.agents.onboardingTokens.query()).find((t) => t.id === old.id)?.state).toBe("expired");
+    await expect(SwitchboardClient.register(server.url, { onboardingToken: old.token, handle: "too-late", displayName: "Late" })).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+    });
+
+    const audit = await ana.api.admin.audit.query({ action: "onboarding_token." });
+    const about = (id: string) => audit.filter((e) => e.subjectId === id).map((e) => [e.action, e.actor?.handle]);
+    expect(about(ci.id)).toEqual([
+      ["onboarding_token.revoked", "ana"],
+      ["onboarding_token.created", "ana"],
+    ]);
+    expect(about(laptop.id)).toEqual([
+      ["onboarding_token.revoked", "ana"],
+      ["onboarding_token.created", "ben"],
+    ]);
   });
 
   it("delivers by mode: mentions, DMs and threads it is in; everything in `all`; nothing in `none`", async () => {

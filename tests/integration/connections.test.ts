@@ -1,7 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectionView } from "../../sdk";
-import { closeAgentClients, closeSockets, collect, connectedAgent, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import type { Ack, ConnectionPage } from "../../sdk/contract";
+import {
+  closeAgentClients,
+  closeSockets,
+  collect,
+  connectedAgent,
+  createAgent,
+  dialects,
+  emitAck,
+  errorCode,
+  queryDb,
+  signUpPerson,
+  startTestServer,
+  waitFor,
+  type Person,
+  type TestServer,
+} from "./harness";
 
 describe.each(dialects)("discovery and consent on %s", (dialect) => {
   let server: TestServer;
@@ -55,7 +71,7 @@ describe.each(dialects)("discovery and consent on %s", (dialect) => {
     const request = await asker.client.requestConnection(helper.id, { message: "Can I send you tasks?" });
     expect(request.status).toBe("pending");
     await waitFor(() => inbox.some((e) => e.connection.id === request.id), 10_000, "request in the owner's inbox");
-    const pending = await ana.api.connections.list.query({ status: "pending" });
+    const { connections: pending } = await ana.api.connections.list.query({ status: "pending" });
     expect(pending.map((c) => c.id)).toContain(request.id);
     expect(pending.find((c) => c.id === request.id)).toMatchObject({ requester: { owner: { displayName: "Ben" } }, message: "Can I send you tasks?" });
     // The agent itself cannot accept on its owner's behalf; a stranger cannot either.
@@ -116,7 +132,7 @@ describe.each(dialects)("discovery and consent on %s", (dialect) => {
       ]);
       const won = results.filter((r) => r.status === "fulfilled");
       expect(won).toHaveLength(1);
-      const final = (await ana.api.connections.list.query({ status: "all" })).find((c) => c.id === id)!;
+      const final = (await ana.api.connections.list.query({ status: "all" })).connections.find((c) => c.id === id)!;
       expect(final.status).toBe((won[0] as PromiseFulfilledResult<ConnectionView>).value.status);
       const decisions = await queryDb<{ n: number }>(server, `SELECT COUNT(*) AS n FROM "AuditEvent" WHERE "subjectId" = $1 AND action IN ('connection.accepted', 'connection.declined')`, [id]);
       expect(Number(decisions[0].n)).toBe(1);
@@ -145,6 +161,84 @@ describe.each(dialects)("discovery and consent on %s", (dialect) => {
     await expect(a.client.requestConnection(b.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
     await ana.api.connections.revoke.mutate({ connectionId: blocked.id }); // unblock
     expect((await a.client.requestConnection(b.id)).status).toBe("pending");
+  });
+
+  it("says who ended a connection and when; nothing ended has neither", async () => {
+    const agents = await Promise.all([0, 1, 2].map((i) => createAgent(ana, `ends${i}-${dialect}`)));
+    const ask = (i: number) => ben.api.connections.request.mutate({ participantId: agents[i].id, message: `ask ${i}` });
+    const [kept, revoked, cancelled] = await Promise.all([0, 1, 2].map(ask));
+    for (const c of [kept, revoked]) await ana.api.connections.respond.mutate({ connectionId: c.id, decision: "accept" });
+    expect(kept).toMatchObject({ endedAt: null, endedBy: null });
+
+    const before = Date.now();
+    const byBen = await ben.api.connections.revoke.mutate({ connectionId: revoked.id });
+    expect(byBen).toMatchObject({ status: "revoked", endedBy: ben.participantId, decidedBy: { displayName: "Ana" } });
+    expect(new Date(byBen.endedAt!).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(new Date(byBen.endedAt!).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    const withdrawn = await ben.api.connections.cancel.mutate({ connectionId: cancelled.id });
+    expect(withdrawn).toMatchObject({ status: "cancelled", endedBy: ben.participantId, decidedBy: null });
+
+    // The same on the other side's list, and an owner ending for their agent is named as the owner.
+    const { connections } = await ana.api.connections.list.query({ status: "history", limit: 200 });
+    const seen = new Map(connections.map((c) => [c.id, c]));
+    expect(seen.get(revoked.id)).toMatchObject({ endedBy: ben.participantId, endedAt: byBen.endedAt });
+    expect(seen.get(kept.id)).toMatchObject({ status: "accepted", endedAt: null, endedBy: null });
+    const byOwner = await ana.api.connections.revoke.mutate({ connectionId: kept.id });
+    expect(byOwner.endedBy).toBe(ana.participantId);
+
+    // A block lifted is ended by whoever lifted it.
+    const blocked = await ana.api.connections.block.mutate({ participantId: ben.participantId, onBehalfOf: agents[0].id });
+    expect(blocked).toMatchObject({ status: "blocked", endedAt: null, endedBy: null });
+    expect((await ana.api.connections.revoke.mutate({ connectionId: blocked.id })).endedBy).toBe(ana.participantId);
+  });
+
+  it("pages the history with an opaque cursor over tRPC and the socket, newest change first", async () => {
+    const agents = await Promise.all([0, 1, 2, 3, 4].map((i) => createAgent(ana, `page${i}-${dialect}`)));
+    for (const agent of agents) {
+      const { id } = await ben.api.connections.request.mutate({ participantId: agent.id });
+      await ana.api.connections.respond.mutate({ connectionId: id, decision: "decline" });
+    }
+    const { connections: all, nextCursor: none } = await ana.api.connections.list.query({ status: "history", limit: 200 });
+    expect(none).toBeNull();
+    expect(all.length).toBeGreaterThanOrEqual(5);
+
+    // Pages of 2 over tRPC add up to the whole list, in order, without repeats.
+    const paged: ConnectionView[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: ConnectionPage = await ana.api.connections.list.query({ status: "history", limit: 2, cursor });
+      expect(page.connections.length).toBeLessThanOrEqual(2);
+      paged.push(...page.connections);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged.map((c) => c.id)).toEqual(all.map((c) => c.id));
+    // The browser's infinite query adds `direction`; only forward pages exist.
+    expect((await ana.api.connections.list.query({ status: "history", limit: 2, direction: "forward" })).connections).toHaveLength(2);
+
+    // The socket's connection:list pages the same way.
+    const socket = await ana.socket();
+    const first = await emitAck<Ack<ConnectionPage>>(socket, "connection:list", { status: "history", limit: 3 });
+    if (!first.ok) throw new Error(first.error.message);
+    expect(first.data.connections.map((c) => c.id)).toEqual(all.slice(0, 3).map((c) => c.id));
+    const second = await emitAck<Ack<ConnectionPage>>(socket, "connection:list", { status: "history", limit: 3, cursor: first.data.nextCursor });
+    if (!second.ok) throw new Error(second.error.message);
+    expect(second.data.connections.map((c) => c.id)).toEqual(all.slice(3, 6).map((c) => c.id));
+
+    // An agent reads its own connections page by page with the SDK.
+    const asker = await agentOf(ben, `pager-${dialect}`);
+    await asker.client.requestConnection(agents[0].id);
+    await asker.client.requestConnection(agents[1].id);
+    const newest = await asker.client.listConnectionsPage({ limit: 1 });
+    expect(newest.connections).toHaveLength(1);
+    const older = await asker.client.listConnectionsPage({ limit: 1, cursor: newest.nextCursor! });
+    expect(older.connections[0].id).not.toBe(newest.connections[0].id);
+    expect(await asker.client.listConnections()).toHaveLength(2);
+
+    // A cursor the server did not issue is refused with a code, not a crash.
+    expect(await errorCode(ana.api.connections.list.query({ status: "history", cursor: "bm90LWEtY3Vyc29y" }))).toBe("INVALID_PAYLOAD");
+    const bad = await emitAck<Ack<ConnectionPage>>(socket, "connection:list", { status: "history", cursor: "%%%" });
+    expect(bad.ok ? "OK" : bad.error.code).toBe("INVALID_PAYLOAD");
+    expect(await errorCode(ana.api.connections.list.query({ status: "history", limit: 201 }))).toBe("INVALID_PAYLOAD");
   });
 
   it("lets people talk freely unless the workspace asks for requests between people too", async () => {

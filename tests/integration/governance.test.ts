@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { io as connect } from "socket.io-client";
 import type { Ack, MessageView } from "../../sdk/contract";
 import {
+  apiClient,
   closeSockets,
   collect,
   createAgent,
@@ -34,6 +35,11 @@ async function send(socket: AgentSocket, roomId: string, body: string) {
   return emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body, clientMsgId: randomUUID() });
 }
 const codeOf = (r: Ack<unknown>) => (r.ok ? "OK" : r.error.code);
+/** A second ago, written as Prisma stores a DateTime on each database (SQLite: ISO text), so SQL compares it. */
+const past = (dialect: string) => {
+  const at = new Date(Date.now() - 1000);
+  return dialect === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at;
+};
 
 describe.each(dialects)("governance on %s", (dialect) => {
   let server: TestServer;
@@ -127,6 +133,44 @@ describe.each(dialects)("governance on %s", (dialect) => {
       { from: "member", to: "guest" },
     ]);
     expect(await errorCode(member.api.admin.audit.query({}))).toBe("FORBIDDEN");
+  });
+
+  it("lists invite links with their state and revokes them for good: owners and admins only", async () => {
+    const anon = apiClient(server.url);
+    const open = await owner.api.workspace.createInvite.mutate({ role: "member", maxUses: 5 });
+    const once = await owner.api.workspace.createInvite.mutate({ role: "guest", maxUses: 1 });
+    const stale = await admin.api.workspace.createInvite.mutate({ role: "member", expiresInDays: 1 });
+    await signUpPerson(server, { handle: `once-${dialect}`, inviteToken: once.token });
+    await queryDb(server, `UPDATE "Invite" SET "expiresAt" = $1 WHERE id = $2`, [past(dialect), stale.id]);
+
+    const listed = await owner.api.workspace.invites.query();
+    const byId = new Map(listed.map((i) => [i.id, i]));
+    expect(byId.get(open.id)).toMatchObject({ state: "active", role: "member", uses: 0, maxUses: 5, revokedAt: null, createdBy: { id: owner.participantId, handle: "olga" } });
+    expect(byId.get(once.id)).toMatchObject({ state: "used_up", role: "guest", uses: 1, maxUses: 1 });
+    expect(byId.get(stale.id)).toMatchObject({ state: "expired", createdBy: { handle: "adam" } });
+    const created = listed.map((i) => i.createdAt);
+    expect(created).toEqual([...created].sort().reverse()); // newest first
+    expect(JSON.stringify(listed)).not.toContain(open.token); // the secret is never listed
+
+    // A member neither sees nor revokes them; an unknown id is not found.
+    expect(await errorCode(member.api.workspace.invites.query())).toBe("FORBIDDEN");
+    expect(await errorCode(member.api.workspace.revokeInvite.mutate({ inviteId: open.id }))).toBe("FORBIDDEN");
+    expect(await errorCode(admin.api.workspace.revokeInvite.mutate({ inviteId: "no-such-invite" }))).toBe("NOT_FOUND");
+    expect(await errorCode(admin.api.workspace.revokeInvite.mutate({ inviteId: "" }))).toBe("INVALID_PAYLOAD");
+    expect((await anon.workspace.invite.query({ token: open.token })).valid).toBe(true);
+
+    // An admin revokes the owner's link: refused from then on; revoking again changes nothing.
+    const revoked = await admin.api.workspace.revokeInvite.mutate({ inviteId: open.id });
+    expect(revoked).toMatchObject({ id: open.id, state: "revoked", uses: 0 });
+    expect(revoked.revokedAt).not.toBeNull();
+    expect((await owner.api.workspace.revokeInvite.mutate({ inviteId: open.id })).revokedAt).toBe(revoked.revokedAt);
+    expect(await anon.workspace.invite.query({ token: open.token })).toEqual({ valid: false });
+    expect(await errorCode(signUpPerson(server, { handle: `late-${dialect}`, inviteToken: open.token }))).toBe("INVITE_INVALID");
+    expect(await errorCode(signUpPerson(server, { handle: `stale-${dialect}`, inviteToken: stale.token }))).toBe("INVITE_INVALID");
+    expect((await owner.api.workspace.invites.query()).find((i) => i.id === open.id)?.state).toBe("revoked");
+
+    const audit = await owner.api.admin.audit.query({ action: "invite.revoked", subjectId: open.id });
+    expect(audit.map((e) => [e.action, e.actor?.handle])).toEqual([["invite.revoked", "adam"]]);
   });
 
   it("records privileged actions in a hash chain, exports them, and names the first broken entry", async () => {

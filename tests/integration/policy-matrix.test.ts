@@ -31,6 +31,29 @@ function expected(room: "public" | "private", member: boolean, role: Actor["role
   return "NOT_A_MEMBER";
 }
 
+type LinkAction =
+  | "invites.list"
+  | "invites.revoke"
+  | "tokens.create"
+  | "tokens.list-mine"
+  | "tokens.list-workspace"
+  | "tokens.revoke-own"
+  | "tokens.revoke-others";
+
+/** Invite links are the admins'; onboarding tokens their creators' (and the admins'). */
+function expectedForLinks(role: Actor["role"], action: LinkAction): Outcome {
+  const admin = role === "owner" || role === "admin";
+  switch (action) {
+    case "tokens.create":
+      return role === "guest" ? "FORBIDDEN" : "OK";
+    case "tokens.list-mine":
+    case "tokens.revoke-own":
+      return "OK";
+    default:
+      return admin ? "OK" : "FORBIDDEN";
+  }
+}
+
 describe.each(dialects)("policy matrix on %s", (dialect) => {
   let server: TestServer;
   const actors: Actor[] = [];
@@ -113,5 +136,38 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
       got = reply.ok ? "OK" : reply.error.code;
     }
     expect(got).toBe(want);
+  });
+
+  // Invite links and onboarding tokens are managed over tRPC only, by people.
+  const linkCases: [string, LinkAction][] = [];
+  for (const name of ["owner", "admin", "insider", "outsider", "guest"]) {
+    for (const action of ["invites.list", "invites.revoke", "tokens.create", "tokens.list-mine", "tokens.list-workspace", "tokens.revoke-own", "tokens.revoke-others"] as const) {
+      if (name === "guest" && action === "tokens.revoke-own") continue; // guests have no tokens of their own
+      linkCases.push([name, action]);
+    }
+  }
+
+  it.each(linkCases)("%s: %s", async (name, action) => {
+    const actor = actors.find((a) => a.name === name)!;
+    const api = actor.person!.api;
+    const person = (who: string) => actors.find((a) => a.name === who)!.person!.api;
+    // Each case revokes a fresh target: the owner's invite, the actor's own token, or another member's.
+    const call = {
+      "invites.list": () => api.workspace.invites.query(),
+      "invites.revoke": async () => api.workspace.revokeInvite.mutate({ inviteId: (await person("owner").workspace.createInvite.mutate({})).id }),
+      "tokens.create": () => api.agents.createOnboardingToken.mutate({ label: `by ${name}` }),
+      "tokens.list-mine": () => api.agents.onboardingTokens.query({ scope: "mine" }),
+      "tokens.list-workspace": () => api.agents.onboardingTokens.query({ scope: "workspace" }),
+      "tokens.revoke-own": async () => api.agents.revokeOnboardingToken.mutate({ tokenId: (await api.agents.createOnboardingToken.mutate({ label: "own" })).id }),
+      "tokens.revoke-others": async () => {
+        const other = person(name === "insider" ? "outsider" : "insider");
+        return api.agents.revokeOnboardingToken.mutate({ tokenId: (await other.agents.createOnboardingToken.mutate({ label: "theirs" })).id });
+      },
+    }[action];
+    const got = await call().then(
+      () => "OK",
+      (error: unknown) => errorCode(Promise.reject(error)),
+    );
+    expect(got).toBe(expectedForLinks(actor.role, action));
   });
 });

@@ -120,6 +120,50 @@ describe.each(dialects)("rooms on %s", (dialect) => {
     expect(await errorCode(gus.api.messages.history.query({ roomId: dm.id, limit: 5 }))).toBe("ROOM_NOT_FOUND");
   });
 
+  it("counts unread messages and mentions exactly in every room of the sidebar at once", async () => {
+    const say = (who: Person, roomId: string, body: string, threadRootId?: string) =>
+      who.api.messages.send.mutate({ roomId, body, clientMsgId: randomUUID(), ...(threadRootId ? { threadRootId } : {}) });
+    const channel = (name: string) => ana.api.rooms.createChannel.mutate({ name: `${name}-${dialect}`, visibility: "private", memberIds: [ben.participantId] });
+    const [busy, quiet, threads, partly, read] = await Promise.all(["busy", "quiet", "threads", "partly", "read"].map(channel));
+    const dm = await ana.api.rooms.openDirect.mutate({ participantIds: [ben.participantId] });
+
+    // busy: three top-level messages, one mentioning Ben.
+    for (const body of ["one", "two @ben", "three"]) await say(ana, busy.id, body);
+    // quiet: only the room's own events, which are never unread.
+    // threads: Ben's reply moves his cursor past the root; replies are never unread, their mentions count.
+    const root = await say(ana, threads.id, "root");
+    await say(ben, threads.id, "my reply", root.id);
+    await say(ana, threads.id, "@ben look at this", root.id);
+    await say(ana, threads.id, "a new topic");
+    // partly: Ben read up to the second message; after it, one deleted, one of his own, two more.
+    await say(ana, partly.id, "p1");
+    const p2 = await say(ana, partly.id, "p2 @ben");
+    await ben.api.messages.markRead.mutate({ roomId: partly.id, seq: p2.seq });
+    const p3 = await say(ana, partly.id, "p3 (deleted)");
+    await ana.api.messages.delete.mutate({ messageId: p3.id });
+    await say(ana, partly.id, "p4 @ben again");
+    await say(ana, partly.id, "p5");
+    // read: everything read.
+    await say(ana, read.id, "r1 @ben");
+    const r2 = await say(ana, read.id, "r2");
+    await ben.api.messages.markRead.mutate({ roomId: read.id, seq: r2.seq });
+    // dm: one message.
+    await say(ana, dm.id, "hi");
+
+    const counts = new Map((await ben.api.rooms.mine.query()).map((r) => [r.id, [r.unread, r.mentions]]));
+    expect([busy, quiet, threads, partly, read, dm].map((r) => counts.get(r.id))).toEqual([
+      [3, 1],
+      [0, 0],
+      [1, 1],
+      [2, 1],
+      [0, 0],
+      [1, 0],
+    ]);
+    // The author's own cursor moves with every post: nothing is unread for Ana.
+    const anas = new Map((await ana.api.rooms.mine.query()).map((r) => [r.id, [r.unread, r.mentions]]));
+    expect([busy, quiet, threads, partly, read, dm].map((r) => anas.get(r.id))).toEqual(Array.from({ length: 6 }, () => [0, 0]));
+  });
+
   it("refuses sockets without a valid session, with a code", async () => {
     for (const cookie of [undefined, "authjs.session-token=garbage"]) {
       const socket = connect(server.url, {

@@ -24,6 +24,13 @@ export const agentsRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => agents.createOnboardingToken(ctx.actor, input)),
+  /** The viewer's onboarding tokens (`mine`), or everyone's (`workspace`, owners and admins), with their state. */
+  onboardingTokens: authedProcedure
+    .input(z.strictObject({ scope: z.enum(["mine", "workspace"]) }).optional())
+    .query(({ ctx, input }) => agents.listOnboardingTokens(ctx.actor, input?.scope ?? "mine")),
+  revokeOnboardingToken: authedProcedure
+    .input(z.strictObject({ tokenId: z.string().min(1).max(64) }))
+    .mutation(({ ctx, input }) => agents.revokeOnboardingToken(ctx.actor, input.tokenId)),
   /** Every agent of the workspace, with owner, status, keys and last seen (owners and admins). */
   all: authedProcedure.query(({ ctx }) => agents.listAllAgents(ctx.actor)),
   suspend: authedProcedure

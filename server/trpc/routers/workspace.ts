@@ -6,7 +6,6 @@ import * as limits from "../../services/limits";
 import * as workspaces from "../../services/workspaces";
 import { authedProcedure, publicProcedure, router } from "../init";
 
-
 export const signUpInput = z.strictObject({
   email: z.string().trim().email().max(254),
   password: z.string().min(8, "at least 8 characters").max(200),
@@ -50,6 +49,11 @@ export const workspaceRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => invites.createInvite(ctx.actor, input)),
+  /** The workspace's invite links with their state (owners and admins). */
+  invites: authedProcedure.query(({ ctx }) => invites.listInvites(ctx.actor)),
+  revokeInvite: authedProcedure
+    .input(z.strictObject({ inviteId: z.string().min(1).max(64) }))
+    .mutation(({ ctx, input }) => invites.revokeInvite(ctx.actor, input.inviteId)),
   invite: publicProcedure
     .input(z.strictObject({ token: z.string().min(1).max(200) }))
     .query(({ input }) => invites.describeInvite(input.token)),
