@@ -57,10 +57,16 @@ export async function signUp(input: SignUpInput): Promise<{ accountId: string; w
 /** Where a new account goes: a new workspace it owns, or the one its invite names. */
 async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: string; role: WorkspaceRole }> {
   if (input.inviteToken) {
-    const invite = await tx.invite.findUnique({ where: { tokenHash: sha256(input.inviteToken) } });
-    if (!invite || !isUsable(invite)) throw new AppError("INVITE_INVALID", "This invite link is invalid or has expired");
-    await tx.invite.update({ where: { id: invite.id }, data: { uses: { increment: 1 } } });
-    return { workspaceId: invite.workspaceId, role: invite.role as WorkspaceRole };
+    const tokenHash = sha256(input.inviteToken);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const invite = await tx.invite.findUnique({ where: { tokenHash } });
+      if (!invite || !isUsable(invite)) throw new AppError("INVITE_INVALID", "This invite link is invalid, revoked, used up or expired");
+      // Claim a use only if the link is as we read it: a revoke or another sign-up taking the last
+      // use in between makes this match nothing, and we look again.
+      const { count } = await tx.invite.updateMany({ where: { id: invite.id, uses: invite.uses, revokedAt: null }, data: { uses: { increment: 1 } } });
+      if (count === 1) return { workspaceId: invite.workspaceId, role: invite.role as WorkspaceRole };
+    }
+    throw new AppError("UNAVAILABLE", "Many people are using this invite link right now; try again");
   }
   if ((await tx.workspace.count()) > 0) {
     throw new AppError("INVITE_REQUIRED", "This workspace is invite-only: ask an admin for an invite link");

@@ -135,7 +135,8 @@ async function disconnectRevoked(agentId: string): Promise<void> {
 /**
  * The kill switch. Suspension commits first; then every socket of the agent, on every server process,
  * is disconnected, and its keys are refused from then on. Sends racing the suspension are decided by
- * the participant row: see `assertActiveAuthor`.
+ * the participant row, which a send's transaction updates (sending.ts): the send commits first and
+ * the suspension waits for it, or the suspension commits first and the send is refused.
  */
 export async function suspendAgent(actor: Actor, agentId: string, reason = ""): Promise<AgentView> {
   await loadManaged(actor, agentId, "agent.suspend");
@@ -175,16 +176,6 @@ function announce(agent: AgentView, workspaceId: string): AgentView {
   const { owner: _owner, keys: _keys, lastSeenAt: _seen, consentPolicy: _policy, ...participant } = agent;
   publish(audience.workspace(workspaceId), "participant:updated", { participant });
   return agent;
-}
-
-/**
- * Inside a message's transaction: the author is still active. The conditional update locks the
- * participant row, so a suspension either committed first (the send is refused) or waits for the
- * send to commit; nothing an agent sends commits after its suspension.
- */
-export async function assertActiveAuthor(tx: Tx, participantId: string): Promise<void> {
-  const { count } = await tx.participant.updateMany({ where: { id: participantId, status: "active" }, data: { lastSeenAt: new Date() } });
-  if (count === 0) throw new AppError("AGENT_SUSPENDED", "This agent is suspended");
 }
 
 /** Who decides connection requests addressed to the agent: its owner (ask) or a standing rule. */

@@ -12,29 +12,39 @@ import { recordAudit } from "./audit";
 
 type RedisClient = ReturnType<typeof createClient>;
 
-let redis: RedisClient | null = null;
-let keyPrefix = "switchboard";
-const limiters = new Map<string, RateLimiterAbstract | BurstyRateLimiter>();
+// On globalThis: Next.js bundles its own copy of this module (Auth.js checks sign-in limits there),
+// and both copies must count with the same store.
+const state = ((globalThis as unknown as { __switchboardLimits?: LimitsState }).__switchboardLimits ??= {
+  redis: null,
+  keyPrefix: "switchboard",
+  limiters: new Map(),
+});
+interface LimitsState {
+  redis: RedisClient | null;
+  keyPrefix: string;
+  limiters: Map<string, RateLimiterAbstract | BurstyRateLimiter>;
+}
+const limiters = state.limiters;
 
 /** At boot: share counters through Redis when there are several processes. */
 export async function configureLimits(opts: { redisUrl?: string; keyPrefix: string }): Promise<() => Promise<void>> {
-  keyPrefix = opts.keyPrefix;
+  state.keyPrefix = opts.keyPrefix;
   limiters.clear();
   if (!opts.redisUrl) return async () => {};
   const client = createClient({ url: opts.redisUrl });
   client.on("error", (error: unknown) => console.error("redis (limits):", error));
   await client.connect();
-  redis = client;
+  state.redis = client;
   return async () => {
-    redis = null;
+    state.redis = null;
     limiters.clear();
     await client.quit().catch(() => {});
   };
 }
 
 function limiter(name: string, points: number, duration: number): RateLimiterAbstract {
-  const opts = { keyPrefix: `${keyPrefix}:rl:${name}:${points}:${duration}`, points, duration };
-  return redis ? new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: true }) : new RateLimiterMemory(opts);
+  const opts = { keyPrefix: `${state.keyPrefix}:rl:${name}:${points}:${duration}`, points, duration };
+  return state.redis ? new RateLimiterRedis({ ...opts, storeClient: state.redis, useRedisPackage: true }) : new RateLimiterMemory(opts);
 }
 
 function cached<T extends RateLimiterAbstract | BurstyRateLimiter>(key: string, make: () => T): T {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, dialects, errorCode, signUpPerson, startTestServer, type Person, type TestServer } from "./harness";
+import { apiClient, dialects, errorCode, queryDb, signUpPerson, startTestServer, type Person, type TestServer } from "./harness";
 
 const PASSWORD = "correct horse battery"; // what signUpPerson sets
 
@@ -85,6 +85,20 @@ describe.each(dialects)("accounts and invites on %s", (dialect) => {
         anon.workspace.signUp.mutate({ email: "y@example.test", password: "long enough pw", displayName: "Y", handle: "milo", inviteToken: t2 }),
       ),
     ).toBe("NAME_TAKEN");
+  });
+
+  it("gives a link's last use to exactly one of several people signing up at once", async () => {
+    const { token } = await owner.api.workspace.createInvite.mutate({ maxUses: 2 });
+    const anon = apiClient(server.url);
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) =>
+        anon.workspace.signUp.mutate({ email: `rush${i}@example.test`, password: "correct horse battery", displayName: `Rush ${i}`, handle: `rush${i}`, inviteToken: token }),
+      ),
+    );
+    expect(attempts.filter((a) => a.status === "fulfilled")).toHaveLength(2);
+    for (const failed of attempts.filter((a) => a.status === "rejected")) expect(await errorCode(Promise.reject(failed.reason))).toBe("INVITE_INVALID");
+    const [invite] = await queryDb<{ uses: number }>(server, `SELECT uses FROM "Invite" WHERE "maxUses" = 2 ORDER BY "createdAt" DESC LIMIT 1`);
+    expect(Number(invite.uses)).toBe(2);
   });
 
   it("answers UNAUTHENTICATED without a session and for a forged one", async () => {

@@ -17,13 +17,8 @@ import {
   waitFor,
   type Person,
   type TestServer,
+  sqlDate,
 } from "./harness";
-
-/** A second ago, written as Prisma stores a DateTime on each database (SQLite: ISO text), so SQL compares it. */
-const past = (dialect: string) => {
-  const at = new Date(Date.now() - 1000);
-  return dialect === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at;
-};
 
 describe.each(dialects)("agents on %s", (dialect) => {
   let server: TestServer;
@@ -147,7 +142,7 @@ describe.each(dialects)("agents on %s", (dialect) => {
 
     // An expired token is refused the same way, and listed as expired.
     const old = await ben.api.agents.createOnboardingToken.mutate({ label: "old", expiresInDays: 1 });
-    await queryDb(server, `UPDATE "OnboardingToken" SET "expiresAt" = $1 WHERE id = $2`, [past(dialect), old.id]);
+    await queryDb(server, `UPDATE "OnboardingToken" SET "expiresAt" = $1 WHERE id = $2`, [sqlDate(dialect, new Date(Date.now() - 1000)), old.id]);
     expect((await ben.api.agents.onboardingTokens.query()).find((t) => t.id === old.id)?.state).toBe("expired");
     await expect(SwitchboardClient.register(server.url, { onboardingToken: old.token, handle: "too-late", displayName: "Late" })).rejects.toMatchObject({
       code: "UNAUTHENTICATED",

@@ -19,6 +19,7 @@ import {
   waitFor,
   type Person,
   type TestServer,
+  sqlDate,
 } from "./harness";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -35,12 +36,6 @@ async function send(socket: AgentSocket, roomId: string, body: string) {
   return emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body, clientMsgId: randomUUID() });
 }
 const codeOf = (r: Ack<unknown>) => (r.ok ? "OK" : r.error.code);
-/** A second ago, written as Prisma stores a DateTime on each database (SQLite: ISO text), so SQL compares it. */
-const past = (dialect: string) => {
-  const at = new Date(Date.now() - 1000);
-  return dialect === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at;
-};
-
 describe.each(dialects)("governance on %s", (dialect) => {
   let server: TestServer;
   let owner: Person;
@@ -141,7 +136,7 @@ describe.each(dialects)("governance on %s", (dialect) => {
     const once = await owner.api.workspace.createInvite.mutate({ role: "guest", maxUses: 1 });
     const stale = await admin.api.workspace.createInvite.mutate({ role: "member", expiresInDays: 1 });
     await signUpPerson(server, { handle: `once-${dialect}`, inviteToken: once.token });
-    await queryDb(server, `UPDATE "Invite" SET "expiresAt" = $1 WHERE id = $2`, [past(dialect), stale.id]);
+    await queryDb(server, `UPDATE "Invite" SET "expiresAt" = $1 WHERE id = $2`, [sqlDate(dialect, new Date(Date.now() - 1000)), stale.id]);
 
     const listed = await owner.api.workspace.invites.query();
     const byId = new Map(listed.map((i) => [i.id, i]));

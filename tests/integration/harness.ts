@@ -284,6 +284,11 @@ export async function errorCode(promise: Promise<unknown>): Promise<string> {
   throw new Error("expected the call to fail");
 }
 
+/** A time as Prisma stores a DateTime on each database (SQLite: ISO text), for raw SQL to compare. */
+export function sqlDate(dialect: Dialect, at: Date): Date | string {
+  return dialect === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at;
+}
+
 /** A person creates an agent they own; returns its id and API key. */
 export async function createAgent(owner: Person, handle: string, extra: { framework?: string; capabilities?: string[] } = {}) {
   const { agent, apiKey } = await owner.api.agents.create.mutate({

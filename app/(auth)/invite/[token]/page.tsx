@@ -18,7 +18,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       <AuthCard title="This invite link doesn't work" footer={<Link href="/signin" className="font-medium text-indigo-600 hover:underline">Go to sign in</Link>}>
         <div className="flex gap-3 rounded-lg border border-rose-200 bg-rose-50 p-4 text-sm text-rose-800" data-testid="invite-invalid">
           <AlertIcon size={18} className="mt-0.5 shrink-0" />
-          <p>It may have expired, been used up, or been copied incompletely. Ask the person who invited you for a new link.</p>
+          <p>It may have been revoked, expired or used up, or been copied incompletely. Ask the person who invited you for a new link.</p>
         </div>
       </AuthCard>
     );
