@@ -10,6 +10,8 @@ export interface Measured {
 export interface Breakdown {
   sends: number;
   sendMessage: Measured;
+  /** The same sends 32 at a time (group commit), per send. */
+  batched?: { sends: number; wallMeanMsPerSend: number; statementsPerSend: number; statementMsPerSend: number };
   statements: { sql: string; perSend: number; meanMs: number; msPerSend: number }[];
   floors: Record<string, Measured>;
   replay: ReplayBreakdown | null;
@@ -105,7 +107,10 @@ export function renderResults(results: Any, previous: string): string {
     if (!b) continue;
     lines.push(``, `## Where one persisted send goes (${d === "sqlite" ? "SQLite" : "PostgreSQL"}, ${b.sends} sends one at a time)`, ``);
     lines.push(`\`sendMessage\` alone: **${fmt(b.sendMessage.wallMeanMs, 2)} ms** mean (p50 ${fmt(b.sendMessage.wallP50Ms, 2)}), **${fmt(b.sendMessage.statementsPerCall, 1)} SQL statements** per send taking ${fmt(b.sendMessage.statementMsPerCall, 2)} ms as Prisma reports them; the rest is Prisma's client runtime and the service code.`, ``);
-    lines.push(`Floors on the same connection: \`SELECT 1\` ${fmt(b.floors.selectOne.wallMeanMs, 3)} ms, \`room.findUnique\` ${fmt(b.floors.roomFindUnique.wallMeanMs, 3)} ms, an empty \`$transaction\` ${fmt(b.floors.emptyTransaction.wallMeanMs, 3)} ms, \`addressedAgents\` (delivery.ts, per send) ${fmt(b.floors.addressedAgents.wallMeanMs, 3)} ms in ${fmt(b.floors.addressedAgents.statementsPerCall, 0)} statements.`, ``);
+    if (b.batched) {
+      lines.push(`The same sends 32 at a time, as a busy room sends them (stored in batches by group commit): **${fmt(b.batched.wallMeanMsPerSend, 2)} ms** and **${fmt(b.batched.statementsPerSend, 2)} statements** per send (${fmt(b.batched.statementMsPerSend, 2)} ms of SQL).`, ``);
+    }
+    lines.push(`Floors on the same connection: \`SELECT 1\` ${fmt(b.floors.selectOne.wallMeanMs, 3)} ms, \`room.findUnique\` ${fmt(b.floors.roomFindUnique.wallMeanMs, 3)} ms, an empty \`$transaction\` ${fmt(b.floors.emptyTransaction.wallMeanMs, 3)} ms, the fan-out's lookup (\`delivery.fanOutNew\`, one message) ${fmt(b.floors.addressedAgents.wallMeanMs, 3)} ms in ${fmt(b.floors.addressedAgents.statementsPerCall, 0)} statements.`, ``);
     if (b.cpuProfile) {
       const p = b.cpuProfile;
       lines.push(`Where a send's time goes in that process (V8 sampling profiler, ${p.sends} more sends, ${fmt(p.wallMsPerSend, 2)} ms each under the profiler): ${p.groups.filter((g) => g.share >= 0.01).map((g) => `${g.group} ${Math.round(g.share * 100)}% (${fmt(g.msPerSend, 2)} ms)`).join(", ")}.`, ``);
