@@ -4,8 +4,7 @@
 import { useEffect, useState } from "react";
 import { PageFrame } from "@/components/nav/page-frame";
 import { useViewer } from "@/components/providers/viewer-provider";
-import { ListIcon, SettingsIcon, ShieldIcon } from "@/components/ui/extra-icons";
-import { BotIcon, LinkIcon, UsersIcon } from "@/components/ui/icons";
+import { BotIcon, LinkIcon, ListIcon, SettingsIcon, ShieldIcon, UsersIcon } from "@/components/ui/icons";
 import { EmptyState } from "@/components/ui/states";
 import { TabPanel, Tabs } from "@/components/ui/tabs";
 import { AgentsTab } from "./agents-tab";

@@ -5,19 +5,16 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent, type ReactNode } from "react";
 import { OnboardingTokenList } from "@/components/agents/onboarding-tokens";
 import { InvitationList } from "@/components/invitations/invitation-list";
+import { MaxUsesInput, ROLE_LABEL, RoleSelect, maxUsesOf, type InviteRole } from "@/components/invitations/invitation-fields";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button, Spinner } from "@/components/ui/button";
 import { errorMessage } from "@/components/ui/errors";
-import { Field, FormError, TextInput, inputClass } from "@/components/ui/field";
+import { DaysSelect, Field, FormError } from "@/components/ui/field";
 import { LinkIcon } from "@/components/ui/icons";
 import { Pill } from "@/components/ui/pill";
 import { SecretBox } from "@/components/ui/secret-box";
 import { dateTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
-
-type Role = "member" | "admin" | "guest";
-
-const ROLE_LABEL: Record<Role, string> = { member: "Member", admin: "Admin", guest: "Guest" };
 
 export function InvitesTab() {
   return (
@@ -32,7 +29,7 @@ export function InvitesTab() {
 function CreateInvite() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [role, setRole] = useState<Role>("member");
+  const [role, setRole] = useState<InviteRole>("member");
   const [days, setDays] = useState(7);
   const [maxUses, setMaxUses] = useState("");
   const create = useMutation(
@@ -43,8 +40,7 @@ function CreateInvite() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (create.isPending) return;
-    const uses = maxUses.trim() ? Number(maxUses) : undefined;
-    create.mutate({ role, expiresInDays: days, ...(uses ? { maxUses: uses } : {}) });
+    create.mutate({ role, expiresInDays: days, ...maxUsesOf(maxUses) });
   };
 
   return (
@@ -76,22 +72,13 @@ function CreateInvite() {
             <FormError message={create.error ? errorMessage(create.error) : null} />
             <div className="grid gap-4 sm:grid-cols-3">
               <Field label="Role">
-                <select value={role} onChange={(e) => setRole(e.target.value as Role)} className={inputClass} data-testid="admin-invite-role">
-                  <option value="member">Member</option>
-                  <option value="admin">Admin</option>
-                  <option value="guest">Guest</option>
-                </select>
+                <RoleSelect value={role} onChange={setRole} testId="admin-invite-role" />
               </Field>
               <Field label="Expires after">
-                <select value={days} onChange={(e) => setDays(Number(e.target.value))} className={inputClass} data-testid="admin-invite-expiry">
-                  <option value={1}>1 day</option>
-                  <option value={7}>7 days</option>
-                  <option value={14}>14 days</option>
-                  <option value={30}>30 days</option>
-                </select>
+                <DaysSelect value={days} onChange={setDays} days={[1, 7, 14, 30]} testId="admin-invite-expiry" />
               </Field>
               <Field label="Max uses" hint="Empty: unlimited.">
-                <TextInput type="number" min={1} max={1000} value={maxUses} onChange={(e) => setMaxUses(e.target.value)} placeholder="Unlimited" data-testid="admin-invite-max-uses" />
+                <MaxUsesInput value={maxUses} onChange={setMaxUses} placeholder="Unlimited" testId="admin-invite-max-uses" />
               </Field>
             </div>
             <Button type="submit" disabled={create.isPending} data-testid="admin-create-invite">

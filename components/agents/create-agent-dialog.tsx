@@ -3,10 +3,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { Button, Spinner } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
-import { Field, FormError, TextInput, inputClass } from "@/components/ui/field";
+import { Field, FormError, TextArea, TextInput, inputClass } from "@/components/ui/field";
 import { TagInput } from "@/components/ui/tag-input";
 import { KeyReveal } from "./key-reveal";
 import { FRAMEWORKS, toHandle } from "./labels";
@@ -27,20 +26,15 @@ export function CreateAgentDialog({ open, onClose }: { open: boolean; onClose: (
       testId="create-agent-dialog"
       width="max-w-xl"
       footer={
-        created ? (
-          <Button onClick={close} data-testid="create-agent-done">
-            Done
-          </Button>
-        ) : (
-          <>
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" form="create-agent-form" data-testid="create-agent-submit" disabled={create.isPending}>
-              {create.isPending && <Spinner />} Create agent
-            </Button>
-          </>
-        )
+        <DialogActions
+          onCancel={close}
+          done={created !== null}
+          doneTestId="create-agent-done"
+          label="Create agent"
+          form="create-agent-form"
+          busy={create.isPending}
+          testId="create-agent-submit"
+        />
       }
     >
       {open && (created ? <KeyReveal apiKey={created.apiKey} handle={created.handle} /> : <CreateAgentForm create={create} />)}
@@ -114,12 +108,11 @@ function CreateAgentForm({ create }: { create: CreateMutation }) {
         </Field>
       </div>
       <Field label="Description" hint="What it does, in a sentence. People see it in the directory.">
-        <textarea
+        <TextArea
           value={description}
           maxLength={500}
           rows={2}
           placeholder="Drafts release notes and chases blockers"
-          className={`${inputClass} resize-y`}
           data-testid="agent-description"
           onChange={(e) => setDescription(e.target.value)}
         />

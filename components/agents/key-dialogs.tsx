@@ -3,11 +3,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AgentView, ApiKeyView } from "@/sdk/contract";
 import { useTRPC } from "@/components/providers/trpc";
-import { Button, Spinner } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { errorMessage } from "@/components/ui/errors";
-import { KeyIcon } from "@/components/ui/extra-icons";
-import { FormError } from "@/components/ui/field";
+import { ConfirmBody, ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
+import { KeyIcon } from "@/components/ui/icons";
 import { toast } from "@/components/ui/toast";
 import { KeyReveal } from "./key-reveal";
 
@@ -33,35 +31,30 @@ export function RotateKeyDialog({ agent, onClose }: { agent: AgentView | null; o
       width={rotate.data ? "max-w-xl" : "max-w-md"}
       testId="rotate-dialog"
       footer={
-        rotate.data ? (
-          <Button onClick={close} data-testid="rotate-done">
-            Done
-          </Button>
-        ) : (
-          <>
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button data-testid="confirm-rotate" disabled={rotate.isPending} onClick={() => agent && rotate.mutate({ agentId: agent.id })}>
-              {rotate.isPending ? <Spinner /> : <KeyIcon size={15} />} Rotate key
-            </Button>
-          </>
-        )
+        <DialogActions
+          onCancel={close}
+          done={rotate.data !== undefined}
+          doneTestId="rotate-done"
+          label="Rotate key"
+          icon={<KeyIcon size={15} />}
+          busy={rotate.isPending}
+          onConfirm={() => agent && rotate.mutate({ agentId: agent.id })}
+          testId="confirm-rotate"
+        />
       }
     >
       {agent &&
         (rotate.data ? (
           <KeyReveal apiKey={rotate.data.apiKey} handle={rotate.data.agent.handle} />
         ) : (
-          <div className="space-y-3 text-sm text-zinc-600">
-            <FormError message={rotate.error ? errorMessage(rotate.error) : null} />
+          <ConfirmBody error={rotate.error}>
             <p>
               {active === 0
                 ? "It has no active key. A new key is issued and shown once."
                 : `Its ${active === 1 ? "active key is" : `${active} active keys are`} revoked now and any running process using ${active === 1 ? "it" : "them"} is disconnected. A new key is issued and shown once.`}
             </p>
             <p>Restart the agent with the new key.</p>
-          </div>
+          </ConfirmBody>
         ))}
     </Dialog>
   );
@@ -84,37 +77,26 @@ export function RevokeKeyDialog({ target, onClose }: { target: { agent: AgentVie
     onClose();
   };
   return (
-    <Dialog
+    <ConfirmDialog
       open={target !== null}
       onClose={close}
       title="Revoke this key?"
-      width="max-w-md"
       testId="revoke-key-dialog"
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            data-testid="confirm-revoke-key"
-            disabled={revoke.isPending}
-            onClick={() => target && revoke.mutate({ agentId: target.agent.id, keyId: target.key.id })}
-          >
-            {revoke.isPending && <Spinner />} Revoke key
-          </Button>
-        </>
-      }
+      error={revoke.error}
+      confirm={{
+        label: "Revoke key",
+        variant: "danger",
+        busy: revoke.isPending,
+        onConfirm: () => target && revoke.mutate({ agentId: target.agent.id, keyId: target.key.id }),
+        testId: "confirm-revoke-key",
+      }}
     >
       {target && (
-        <div className="space-y-3 text-sm text-zinc-600">
-          <FormError message={revoke.error ? errorMessage(revoke.error) : null} />
-          <p>
-            <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[13px] text-zinc-800">{target.key.prefix}…</code> of @{target.agent.handle} stops working at once,
-            and any process using it is disconnected. This cannot be undone.
-          </p>
-        </div>
+        <p>
+          <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[13px] text-zinc-800">{target.key.prefix}…</code> of @{target.agent.handle} stops working at once,
+          and any process using it is disconnected. This cannot be undone.
+        </p>
       )}
-    </Dialog>
+    </ConfirmDialog>
   );
 }

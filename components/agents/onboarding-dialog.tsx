@@ -3,11 +3,11 @@
 // its API key at POST /api/v1/agents/register; the agent is owned by the person who made the token.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { MaxUsesInput, maxUsesOf } from "@/components/invitations/invitation-fields";
 import { useTRPC } from "@/components/providers/trpc";
-import { Button, Spinner } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
-import { Field, FormError, TextInput, inputClass } from "@/components/ui/field";
+import { DaysSelect, Field, FormError, TextInput } from "@/components/ui/field";
 import { CodeBlock, SecretBox } from "@/components/ui/secret-box";
 import { shortDate } from "@/components/ui/time";
 
@@ -47,20 +47,15 @@ export function OnboardingDialog({ open, onClose }: { open: boolean; onClose: ()
       testId="onboarding-dialog"
       width="max-w-2xl"
       footer={
-        create.data ? (
-          <Button onClick={close} data-testid="onboarding-done">
-            Done
-          </Button>
-        ) : (
-          <>
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" form="onboarding-form" disabled={create.isPending} data-testid="create-onboarding-token">
-              {create.isPending && <Spinner />} Create token
-            </Button>
-          </>
-        )
+        <DialogActions
+          onCancel={close}
+          done={create.data !== undefined}
+          doneTestId="onboarding-done"
+          label="Create token"
+          form="onboarding-form"
+          busy={create.isPending}
+          testId="create-onboarding-token"
+        />
       }
     >
       {open && (create.data ? <TokenReveal token={create.data.token} expiresAt={create.data.expiresAt} /> : <OnboardingForm create={create} />)}
@@ -84,8 +79,7 @@ function OnboardingForm({ create }: { create: CreateToken }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (create.isPending) return;
-    const uses = maxUses.trim() ? Number(maxUses) : undefined;
-    create.mutate({ label: label.trim(), expiresInDays: days, ...(uses ? { maxUses: uses } : {}) });
+    create.mutate({ label: label.trim(), expiresInDays: days, ...maxUsesOf(maxUses) });
   };
   return (
     <form id="onboarding-form" onSubmit={submit} className="space-y-4">
@@ -95,15 +89,10 @@ function OnboardingForm({ create }: { create: CreateToken }) {
       </Field>
       <div className="grid grid-cols-2 gap-4">
         <Field label="Expires after">
-          <select value={days} onChange={(e) => setDays(Number(e.target.value))} className={inputClass} data-testid="onboarding-expiry">
-            <option value={1}>1 day</option>
-            <option value={7}>7 days</option>
-            <option value={30}>30 days</option>
-            <option value={90}>90 days</option>
-          </select>
+          <DaysSelect value={days} onChange={setDays} days={[1, 7, 30, 90]} testId="onboarding-expiry" />
         </Field>
         <Field label="Max agents" hint="Empty: no limit until it expires.">
-          <TextInput type="number" min={1} max={1000} value={maxUses} onChange={(e) => setMaxUses(e.target.value)} placeholder="No limit" data-testid="onboarding-max-uses" />
+          <MaxUsesInput value={maxUses} onChange={setMaxUses} placeholder="No limit" testId="onboarding-max-uses" />
         </Field>
       </div>
     </form>

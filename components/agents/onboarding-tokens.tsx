@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { InvitationList } from "@/components/invitations/invitation-list";
 import { useTRPC } from "@/components/providers/trpc";
-import { TerminalIcon } from "@/components/ui/extra-icons";
+import { TerminalIcon } from "@/components/ui/icons";
 import { toast } from "@/components/ui/toast";
 
 type Scope = "mine" | "workspace";

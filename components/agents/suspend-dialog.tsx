@@ -6,10 +6,10 @@ import { useState } from "react";
 import type { AgentView } from "@/sdk/contract";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button, Spinner } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { errorMessage } from "@/components/ui/errors";
-import { PauseIcon, PlayIcon, PowerIcon } from "@/components/ui/extra-icons";
-import { Field, FormError, inputClass } from "@/components/ui/field";
+import { PauseIcon, PlayIcon, PowerIcon } from "@/components/ui/icons";
+import { Field, TextArea } from "@/components/ui/field";
 import { toast } from "@/components/ui/toast";
 
 function useRefreshAgents() {
@@ -41,50 +41,39 @@ export function SuspendDialog({ agent, onClose }: { agent: Pick<AgentView, "id" 
     onClose();
   };
   return (
-    <Dialog
+    <ConfirmDialog
       open={agent !== null}
       onClose={close}
       title={agent ? `Suspend @${agent.handle}?` : "Suspend"}
       description="The kill switch: it stops at once, everywhere."
-      width="max-w-md"
       testId="suspend-dialog"
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            data-testid="confirm-suspend"
-            disabled={suspend.isPending}
-            onClick={() => agent && suspend.mutate({ agentId: agent.id, reason: reason.trim() })}
-          >
-            {suspend.isPending ? <Spinner /> : <PowerIcon size={15} />} Suspend
-          </Button>
-        </>
-      }
+      error={suspend.error}
+      confirm={{
+        label: "Suspend",
+        variant: "danger",
+        icon: <PowerIcon size={15} />,
+        busy: suspend.isPending,
+        onConfirm: () => agent && suspend.mutate({ agentId: agent.id, reason: reason.trim() }),
+        testId: "confirm-suspend",
+      }}
     >
-      <div className="space-y-3">
-        <FormError message={suspend.error ? errorMessage(suspend.error) : null} />
-        <ul className="list-disc space-y-1 pl-5 text-sm text-zinc-600">
-          <li>Every connection of {agent?.displayName ?? "the agent"} is closed, on every server.</li>
-          <li>Its keys are refused and nothing it sends is stored until you resume it.</li>
-          <li>Its keys, rooms and history are kept.</li>
-        </ul>
-        <Field label="Reason" hint="Recorded in the audit log.">
-          <textarea
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            maxLength={300}
-            rows={2}
-            autoFocus
-            placeholder="Posting in a loop in #ops"
-            className={`${inputClass} resize-y`}
-            data-testid="suspend-reason"
-          />
-        </Field>
-      </div>
-    </Dialog>
+      <ul className="list-disc space-y-1 pl-5">
+        <li>Every connection of {agent?.displayName ?? "the agent"} is closed, on every server.</li>
+        <li>Its keys are refused and nothing it sends is stored until you resume it.</li>
+        <li>Its keys, rooms and history are kept.</li>
+      </ul>
+      <Field label="Reason" hint="Recorded in the audit log.">
+        <TextArea
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          maxLength={300}
+          rows={2}
+          autoFocus
+          placeholder="Posting in a loop in #ops"
+          data-testid="suspend-reason"
+        />
+      </Field>
+    </ConfirmDialog>
   );
 }
 

@@ -6,10 +6,9 @@ import { useState, type FormEvent } from "react";
 import type { DirectoryEntry } from "@/sdk/contract";
 import { useTRPC } from "@/components/providers/trpc";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
-import { Button, Spinner } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
-import { Field, FormError, inputClass } from "@/components/ui/field";
+import { DaysSelect, Field, FormError, TextArea } from "@/components/ui/field";
 import { toast } from "@/components/ui/toast";
 
 export function ConnectDialog({ target, onClose }: { target: DirectoryEntry | null; onClose: () => void }) {
@@ -51,16 +50,7 @@ export function ConnectDialog({ target, onClose }: { target: DirectoryEntry | nu
       description={target ? `${decider} decides. Until then neither of you can message, invite or mention the other.` : undefined}
       width="max-w-md"
       testId="connect-dialog"
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form="connect-form" disabled={request.isPending} data-testid="connect-submit">
-            {request.isPending && <Spinner />} Send request
-          </Button>
-        </>
-      }
+      footer={<DialogActions onCancel={close} label="Send request" form="connect-form" busy={request.isPending} testId="connect-submit" />}
     >
       {target && (
         <form id="connect-form" onSubmit={submit} className="space-y-4">
@@ -79,25 +69,18 @@ export function ConnectDialog({ target, onClose }: { target: DirectoryEntry | nu
             </div>
           </div>
           <Field label="Message" hint={`${message.length}/500 · Say who you are and what you need.`}>
-            <textarea
+            <TextArea
               value={message}
               onChange={(e) => setMessage(e.target.value)}
               maxLength={500}
               rows={3}
               autoFocus
               placeholder="Hi! I'd like to hand you the weekly release report."
-              className={`${inputClass} resize-y`}
               data-testid="connect-message"
             />
           </Field>
           <Field label="Connection lasts">
-            <select value={days} onChange={(e) => setDays(Number(e.target.value))} className={inputClass} data-testid="connect-expiry">
-              <option value={0}>Until revoked</option>
-              <option value={1}>1 day</option>
-              <option value={7}>7 days</option>
-              <option value={30}>30 days</option>
-              <option value={90}>90 days</option>
-            </select>
+            <DaysSelect value={days} onChange={setDays} days={[1, 7, 30, 90]} never="Until revoked" testId="connect-expiry" />
           </Field>
         </form>
       )}

@@ -3,17 +3,15 @@
 // decline in one click), requests they or their agents sent (cancel), and the history of decided
 // connections (revoke). Live through connection:request and connection:updated.
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import type { ConnectionView } from "@/sdk/contract";
 import { PageFrame } from "@/components/nav/page-frame";
 import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";
 import { Button, Spinner } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { errorMessage } from "@/components/ui/errors";
-import { ClockIcon, InboxIcon } from "@/components/ui/extra-icons";
-import { FormError } from "@/components/ui/field";
-import { CheckIcon, SendIcon, XIcon } from "@/components/ui/icons";
+import { CheckIcon, ClockIcon, InboxIcon, SendIcon, XIcon } from "@/components/ui/icons";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { TabPanel, Tabs } from "@/components/ui/tabs";
 import { dateTime, relativeTime } from "@/components/ui/time";
@@ -75,6 +73,21 @@ function useRefresh() {
   };
 }
 
+/** A decision's mutation options: refresh either way (someone may have decided first), then say what happened or why not. */
+function useDecisionFeedback(said: (c: ConnectionView) => string) {
+  const refresh = useRefresh();
+  return {
+    onSuccess: (c: ConnectionView) => {
+      refresh();
+      toast(said(c));
+    },
+    onError: (e: unknown) => {
+      refresh();
+      toast(errorMessage(e), "error");
+    },
+  };
+}
+
 function Requests({ incoming, expired }: { incoming: ConnectionView[]; expired: ConnectionView[] }) {
   if (incoming.length === 0 && expired.length === 0) {
     return (
@@ -106,18 +119,12 @@ function Requests({ incoming, expired }: { incoming: ConnectionView[]; expired: 
 function IncomingCard({ connection: c, expired = false }: { connection: ConnectionView; expired?: boolean }) {
   const trpc = useTRPC();
   const { me } = useViewer();
-  const refresh = useRefresh();
   const respond = useMutation(
-    trpc.connections.respond.mutationOptions({
-      onSuccess: (r) => {
-        refresh();
-        toast(r.status === "accepted" ? `Connected: @${r.requester.handle} can now reach ${r.addressee.id === me.id ? "you" : `@${r.addressee.handle}`}` : `Declined @${r.requester.handle}'s request`);
-      },
-      onError: (e) => {
-        refresh();
-        toast(errorMessage(e), "error");
-      },
-    }),
+    trpc.connections.respond.mutationOptions(
+      useDecisionFeedback((r) =>
+        r.status === "accepted" ? `Connected: @${r.requester.handle} can now reach ${r.addressee.id === me.id ? "you" : `@${r.addressee.handle}`}` : `Declined @${r.requester.handle}'s request`,
+      ),
+    ),
   );
   const decide = (decision: "accept" | "decline") => respond.mutate({ connectionId: c.id, decision });
   const busy = respond.isPending ? respond.variables?.decision : null;
@@ -169,39 +176,13 @@ function IncomingCard({ connection: c, expired = false }: { connection: Connecti
 function Sent({ outgoing }: { outgoing: ConnectionView[] }) {
   const trpc = useTRPC();
   const { me } = useViewer();
-  const refresh = useRefresh();
-  const cancel = useMutation(
-    trpc.connections.cancel.mutationOptions({
-      onSuccess: (r) => {
-        refresh();
-        toast(`Request to @${r.addressee.handle} cancelled`);
-      },
-      onError: (e) => {
-        refresh();
-        toast(errorMessage(e), "error");
-      },
-    }),
-  );
-  if (outgoing.length === 0) {
-    return (
-      <EmptyState
-        icon={<SendIcon size={22} />}
-        title="Nothing waiting on others"
-        body="Requests you or your agents send stay here until they are answered. Find someone to connect with in the Directory."
-        testId="sent-empty"
-      />
-    );
-  }
+  const cancel = useMutation(trpc.connections.cancel.mutationOptions(useDecisionFeedback((r) => `Request to @${r.addressee.handle} cancelled`)));
   return (
-    <ul className="divide-y divide-zinc-100 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs" data-testid="sent-list">
-      {outgoing.map((c) => (
-        <li key={c.id} className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center" data-testid="sent-row" data-addressee={c.addressee.handle}>
+    <ConnectionList connections={outgoing} name="sent">
+      {(c) => (
+        <>
           <div className="min-w-0 flex-1 space-y-1 text-sm">
-            <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-              <Who side={c.requester} meId={me.id} />
-              <span className="text-zinc-400">→</span>
-              <Who side={c.addressee} meId={me.id} />
-            </div>
+            <Parties connection={c} meId={me.id} />
             <div className="text-xs text-zinc-500">
               Sent {relativeTime(c.createdAt)} ·{" "}
               {c.addressee.kind === "agent" && c.addressee.owner ? `${c.addressee.owner.displayName} decides` : `${c.addressee.displayName} decides`} · <Expiry expiresAt={c.expiresAt} />
@@ -211,9 +192,55 @@ function Sent({ outgoing }: { outgoing: ConnectionView[] }) {
           <Button variant="secondary" size="sm" onClick={() => cancel.mutate({ connectionId: c.id })} disabled={cancel.isPending && cancel.variables?.connectionId === c.id} data-testid="cancel-request">
             {cancel.isPending && cancel.variables?.connectionId === c.id && <Spinner />} Cancel
           </Button>
+        </>
+      )}
+    </ConnectionList>
+  );
+}
+
+const EMPTY = {
+  sent: {
+    icon: <SendIcon size={22} />,
+    title: "Nothing waiting on others",
+    body: "Requests you or your agents send stay here until they are answered. Find someone to connect with in the Directory.",
+  },
+  history: {
+    icon: <ClockIcon size={22} />,
+    title: "No decisions yet",
+    body: "Accepted, declined, cancelled, revoked and blocked connections of you and your agents are listed here.",
+  },
+};
+
+/** One row per connection, or the list's empty state. `name` makes the test ids: sent-list, sent-row, sent-empty. */
+function ConnectionList({ connections, name, children }: { connections: ConnectionView[]; name: keyof typeof EMPTY; children: (c: ConnectionView) => ReactNode }) {
+  if (connections.length === 0) return <EmptyState {...EMPTY[name]} testId={`${name}-empty`} />;
+  return (
+    <ul className="divide-y divide-zinc-100 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs" data-testid={`${name}-list`}>
+      {connections.map((c) => (
+        <li
+          key={c.id}
+          className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center"
+          data-testid={`${name}-row`}
+          data-connection-id={c.id}
+          data-status={c.status}
+          data-requester={c.requester.handle}
+          data-addressee={c.addressee.handle}
+        >
+          {children(c)}
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Who asked whom: "A → B", or "A blocked B". */
+function Parties({ connection: c, meId }: { connection: ConnectionView; meId: string }) {
+  return (
+    <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+      <Who side={c.requester} meId={meId} />
+      <span className="text-zinc-400">{c.status === "blocked" ? "blocked" : "→"}</span>
+      <Who side={c.addressee} meId={meId} />
+    </div>
   );
 }
 
@@ -225,38 +252,16 @@ function History() {
   const connections = useMemo(() => history.data?.pages.flatMap((p) => p.connections) ?? [], [history.data]);
   if (history.isPending) return <SkeletonRows rows={4} />;
   if (history.isError) return <ErrorState error={history.error} onRetry={() => void history.refetch()} title="Couldn't load the history" />;
-  if (connections.length === 0) {
-    return (
-      <EmptyState
-        icon={<ClockIcon size={22} />}
-        title="No decisions yet"
-        body="Accepted, declined, cancelled, revoked and blocked connections of you and your agents are listed here."
-        testId="history-empty"
-      />
-    );
-  }
   return (
     <>
-      <ul className="divide-y divide-zinc-100 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs" data-testid="history-list">
-        {connections.map((c) => (
-          <li
-            key={c.id}
-            className="flex flex-col gap-3 px-4 py-3 sm:flex-row sm:items-center"
-            data-testid="history-row"
-            data-connection-id={c.id}
-            data-status={c.status}
-            data-requester={c.requester.handle}
-            data-addressee={c.addressee.handle}
-          >
+      <ConnectionList connections={connections} name="history">
+        {(c) => (
+          <>
             <div className="shrink-0 sm:w-24">
               <StatusPill status={c.status} />
             </div>
             <div className="min-w-0 flex-1 space-y-1 text-sm">
-              <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                <Who side={c.requester} meId={me.id} />
-                <span className="text-zinc-400">{c.status === "blocked" ? "blocked" : "→"}</span>
-                <Who side={c.addressee} meId={me.id} />
-              </div>
+              <Parties connection={c} meId={me.id} />
               <div className="text-xs text-zinc-500" title={dateTime(c.endedAt ?? c.decidedAt ?? c.createdAt)} data-testid="history-decision">
                 <Decision connection={c} meId={me.id} />
                 {c.status === "accepted" && c.expiresAt && (
@@ -272,9 +277,9 @@ function History() {
                 {c.status === "blocked" ? "Unblock" : "Revoke"}
               </Button>
             )}
-          </li>
-        ))}
-      </ul>
+          </>
+        )}
+      </ConnectionList>
       <LoadMore history={history} />
       <RevokeDialog connection={revoking} onClose={() => setRevoking(null)} />
     </>
@@ -344,37 +349,30 @@ function RevokeDialog({ connection: c, onClose }: { connection: ConnectionView |
   const other = c ? (speaksFor(me.id, c.requester) ? c.addressee : c.requester) : null;
   const blocked = c?.status === "blocked";
   return (
-    <Dialog
+    <ConfirmDialog
       open={c !== null}
       onClose={close}
       title={blocked ? "Unblock?" : "Revoke this connection?"}
-      width="max-w-md"
       testId="revoke-connection-dialog"
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant={blocked ? "primary" : "danger"} disabled={revoke.isPending} onClick={() => c && revoke.mutate({ connectionId: c.id })} data-testid="confirm-revoke-connection">
-            {revoke.isPending && <Spinner />} {blocked ? "Unblock" : "Revoke"}
-          </Button>
-        </>
-      }
+      error={revoke.error}
+      confirm={{
+        label: blocked ? "Unblock" : "Revoke",
+        variant: blocked ? "primary" : "danger",
+        busy: revoke.isPending,
+        onConfirm: () => c && revoke.mutate({ connectionId: c.id }),
+        testId: "confirm-revoke-connection",
+      }}
     >
-      {c && other && (
-        <div className="space-y-3 text-sm text-zinc-600">
-          <FormError message={revoke.error ? errorMessage(revoke.error) : null} />
-          {blocked ? (
-            <p>
-              {other.displayName} (@{other.handle}) may ask to connect again. Nothing else changes until someone accepts.
-            </p>
-          ) : (
-            <p>
-              From now on {other.displayName} (@{other.handle}) can no longer open a direct message with, invite or mention the other side. Rooms you already share stay as they are. They can ask again.
-            </p>
-          )}
-        </div>
-      )}
-    </Dialog>
+      {other &&
+        (blocked ? (
+          <p>
+            {other.displayName} (@{other.handle}) may ask to connect again. Nothing else changes until someone accepts.
+          </p>
+        ) : (
+          <p>
+            From now on {other.displayName} (@{other.handle}) can no longer open a direct message with, invite or mention the other side. Rooms you already share stay as they are. They can ask again.
+          </p>
+        ))}
+    </ConfirmDialog>
   );
 }

@@ -6,12 +6,11 @@ import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
 import { useMemo, useState, type ReactNode } from "react";
 import type { InvitationState, InvitationView } from "@/server/presenters/invitation";
 import { Avatar } from "@/components/ui/avatar";
-import { Button, Spinner } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { errorMessage } from "@/components/ui/errors";
-import { FormError } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Pill, type Tone } from "@/components/ui/pill";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { DataTable } from "@/components/ui/table";
 import { dateTime, relativeTime, shortDate } from "@/components/ui/time";
 
 const STATES: Record<InvitationState, [string, Tone]> = {
@@ -97,93 +96,71 @@ export function InvitationList<T extends InvitationView, V>({
 
   return (
     <>
-      <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white shadow-xs">
-        <table className="w-full min-w-[46rem] text-left text-sm" data-testid={testId}>
-          <thead className="border-b border-zinc-200 bg-zinc-50 text-xs text-zinc-500">
-            <tr>
-              <th className="px-4 py-2 font-medium">{capitalised}</th>
-              {showCreator && <th className="px-4 py-2 font-medium">Created by</th>}
-              <th className="px-4 py-2 font-medium">Created</th>
-              <th className="px-4 py-2 font-medium">Expires</th>
-              <th className="px-4 py-2 font-medium">Uses</th>
-              <th className="px-4 py-2 font-medium">State</th>
-              <th className="px-4 py-2">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-zinc-100">
-            {rows.map((row) => (
-              <tr key={row.id} className={row.state === "active" ? "" : "text-zinc-500"} data-testid={`${testId}-row`} data-id={row.id} data-state={row.state}>
-                <td className="px-4 py-2.5">{name(row)}</td>
-                {showCreator && (
-                  <td className="px-4 py-2.5">
-                    <span className="inline-flex min-w-0 items-center gap-2">
-                      <Avatar id={row.createdBy.id} name={row.createdBy.displayName} kind="human" size={22} />
-                      <span className="truncate">{row.createdBy.displayName}</span>
-                    </span>
-                  </td>
-                )}
-                <td className="px-4 py-2.5 whitespace-nowrap" title={dateTime(row.createdAt)}>
-                  {relativeTime(row.createdAt)}
-                </td>
-                <td className="px-4 py-2.5 whitespace-nowrap">
-                  <Until row={row} />
-                </td>
-                <td className="px-4 py-2.5">
-                  <Uses row={row} />
-                </td>
-                <td className="px-4 py-2.5">
-                  <InvitationStatePill state={row.state} />
-                </td>
-                <td className="px-4 py-2.5 text-right">
-                  {row.state === "active" && (
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      onClick={() => setConfirming(row)}
-                      data-testid={`${testId}-revoke`}
-                      aria-label={`Revoke the ${noun} created ${shortDate(row.createdAt)}${showCreator ? ` by ${row.createdBy.displayName}` : ""}`}
-                    >
-                      Revoke
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Dialog
+      <DataTable
+        columns={[capitalised, showCreator && "Created by", "Created", "Expires", "Uses", "State", { label: <span className="sr-only">Actions</span> }]}
+        minWidth="min-w-[46rem]"
+        testId={testId}
+      >
+        {rows.map((row) => (
+          <tr key={row.id} className={row.state === "active" ? "" : "text-zinc-500"} data-testid={`${testId}-row`} data-id={row.id} data-state={row.state}>
+            <td className="px-4 py-2.5">{name(row)}</td>
+            {showCreator && (
+              <td className="px-4 py-2.5">
+                <span className="inline-flex min-w-0 items-center gap-2">
+                  <Avatar id={row.createdBy.id} name={row.createdBy.displayName} kind="human" size={22} />
+                  <span className="truncate">{row.createdBy.displayName}</span>
+                </span>
+              </td>
+            )}
+            <td className="px-4 py-2.5 whitespace-nowrap" title={dateTime(row.createdAt)}>
+              {relativeTime(row.createdAt)}
+            </td>
+            <td className="px-4 py-2.5 whitespace-nowrap">
+              <Until row={row} />
+            </td>
+            <td className="px-4 py-2.5">
+              <Uses row={row} />
+            </td>
+            <td className="px-4 py-2.5">
+              <InvitationStatePill state={row.state} />
+            </td>
+            <td className="px-4 py-2.5 text-right">
+              {row.state === "active" && (
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  onClick={() => setConfirming(row)}
+                  data-testid={`${testId}-revoke`}
+                  aria-label={`Revoke the ${noun} created ${shortDate(row.createdAt)}${showCreator ? ` by ${row.createdBy.displayName}` : ""}`}
+                >
+                  Revoke
+                </Button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
+      <ConfirmDialog
         open={confirming !== null}
         onClose={close}
         title={`Revoke this ${noun}?`}
-        width="max-w-md"
         testId={`${testId}-revoke-dialog`}
-        footer={
-          <>
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              disabled={revoke.isPending}
-              onClick={() => confirming && revoke.mutate(revokeInput(confirming), { onSuccess: () => setConfirming(null) })}
-              data-testid={`${testId}-confirm-revoke`}
-            >
-              {revoke.isPending && <Spinner />} Revoke {noun}
-            </Button>
-          </>
-        }
+        error={revoke.error}
+        confirm={{
+          label: `Revoke ${noun}`,
+          variant: "danger",
+          busy: revoke.isPending,
+          onConfirm: () => confirming && revoke.mutate(revokeInput(confirming), { onSuccess: () => setConfirming(null) }),
+          testId: `${testId}-confirm-revoke`,
+        }}
       >
         {confirming && (
-          <div className="space-y-3 text-sm text-zinc-600">
-            <FormError message={revoke.error ? errorMessage(revoke.error) : null} />
+          <>
             <p>{consequence(confirming)}</p>
             <p className="text-zinc-500">This cannot be undone; create a new one if it is needed again.</p>
-          </div>
+          </>
         )}
-      </Dialog>
+      </ConfirmDialog>
     </>
   );
 }

@@ -5,8 +5,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
 import { useViewer } from "@/components/providers/viewer-provider";
-import { InboxIcon, ShieldIcon } from "@/components/ui/extra-icons";
-import { BotIcon, CompassIcon } from "@/components/ui/icons";
+import { BotIcon, CompassIcon, InboxIcon, ShieldIcon } from "@/components/ui/icons";
 import { ChartIcon } from "@/components/ui/usage-icons";
 import { useConnectionEvents, usePendingConnections } from "@/components/inbox/use-inbox";
 

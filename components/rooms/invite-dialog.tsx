@@ -2,11 +2,12 @@
 // Owners and admins make an invite link (workspace.createInvite) and copy it.
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import { RoleSelect, type InviteRole } from "@/components/invitations/invitation-fields";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button, Spinner } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
-import { Field, FormError, inputClass } from "@/components/ui/field";
+import { DaysSelect, Field, FormError, inputClass } from "@/components/ui/field";
 import { CheckIcon, CopyIcon, LinkIcon } from "@/components/ui/icons";
 
 export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -19,7 +20,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
 
 function InviteBody() {
   const trpc = useTRPC();
-  const [role, setRole] = useState<"member" | "admin" | "guest">("member");
+  const [role, setRole] = useState<InviteRole>("member");
   const [days, setDays] = useState(7);
   const [copied, setCopied] = useState(false);
   const create = useMutation(trpc.workspace.createInvite.mutationOptions());
@@ -44,18 +45,10 @@ function InviteBody() {
         <>
           <div className="grid grid-cols-2 gap-3">
             <Field label="Role">
-              <select value={role} onChange={(e) => setRole(e.target.value as typeof role)} className={inputClass} data-testid="invite-role">
-                <option value="member">Member</option>
-                <option value="admin">Admin</option>
-                <option value="guest">Guest</option>
-              </select>
+              <RoleSelect value={role} onChange={setRole} testId="invite-role" />
             </Field>
             <Field label="Expires after">
-              <select value={days} onChange={(e) => setDays(Number(e.target.value))} className={inputClass}>
-                <option value={1}>1 day</option>
-                <option value={7}>7 days</option>
-                <option value={30}>30 days</option>
-              </select>
+              <DaysSelect value={days} onChange={setDays} days={[1, 7, 30]} />
             </Field>
           </div>
           <Button className="w-full" onClick={() => create.mutate({ role, expiresInDays: days })} disabled={create.isPending} data-testid="create-invite">

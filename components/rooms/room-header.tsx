@@ -4,8 +4,7 @@ import { useState } from "react";
 import type { RoomMemberView, RoomView } from "@/sdk/contract";
 import { useSocket } from "@/components/providers/socket-provider";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
-import { Button, Spinner } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DoorIcon, HashIcon, LockIcon, MenuIcon, UsersIcon } from "@/components/ui/icons";
 import { useOpenNav } from "./app-shell";
 
@@ -97,7 +96,7 @@ export function RoomHeader({
           </button>
         )}
       </div>
-      <Dialog
+      <ConfirmDialog
         open={confirmLeave}
         onClose={() => setConfirmLeave(false)}
         title={channel ? `Leave #${room.title}?` : "Leave this conversation?"}
@@ -106,20 +105,10 @@ export function RoomHeader({
             ? "It's private: you'll need someone to add you back."
             : "You can join again at any time from Browse channels."
         }
-        width="max-w-md"
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setConfirmLeave(false)}>
-              Cancel
-            </Button>
-            <Button variant="danger" data-testid="confirm-leave" disabled={leaving} onClick={() => onLeave?.()}>
-              {leaving && <Spinner />} Leave
-            </Button>
-          </>
-        }
+        confirm={{ label: "Leave", variant: "danger", busy: leaving, onConfirm: () => onLeave?.(), testId: "confirm-leave" }}
       >
-        <p className="text-sm text-zinc-600">You will stop receiving its messages.</p>
-      </Dialog>
+        <p>You will stop receiving its messages.</p>
+      </ConfirmDialog>
     </header>
   );
 }

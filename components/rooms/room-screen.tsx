@@ -10,7 +10,7 @@ import { useSocket } from "@/components/providers/socket-provider";
 import { useTRPC, useTRPCClient } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";
 import { Button, Spinner } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { appErrorOf, errorMessage } from "@/components/ui/errors";
 import { documentTitle } from "@/components/ui/document-title";
 import { AlertIcon, LockIcon } from "@/components/ui/icons";
@@ -307,25 +307,20 @@ function DeleteDialog({
       testId="delete-dialog"
       width="max-w-md"
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            disabled={busy}
-            data-testid="confirm-delete"
-            autoFocus
-            onClick={async () => {
-              if (!message) return;
-              setBusy(true);
-              setError(await onConfirm(message));
-              setBusy(false);
-            }}
-          >
-            {busy && <Spinner />} Delete
-          </Button>
-        </>
+        <DialogActions
+          onCancel={onClose}
+          label="Delete"
+          variant="danger"
+          busy={busy}
+          autoFocus
+          onConfirm={async () => {
+            if (!message) return;
+            setBusy(true);
+            setError(await onConfirm(message));
+            setBusy(false);
+          }}
+          testId="confirm-delete"
+        />
       }
     >
       {message && (

@@ -1,6 +1,7 @@
 "use client";
 // A modal on the native <dialog>: the browser traps focus, closes on Escape and keeps it accessible.
 import { useEffect, useRef, type ReactNode } from "react";
+import { Button, Spinner, type ButtonVariant } from "./button";
 import { XIcon } from "./icons";
 
 export function Dialog({
@@ -65,5 +66,54 @@ export function Dialog({
         </div>
       )}
     </dialog>
+  );
+}
+
+export interface DialogAction {
+  label: ReactNode;
+  testId: string;
+  /** A plain button; without it, give `form`: the button submits that form, so Enter in a field does too. */
+  onConfirm?: () => void;
+  form?: string;
+  variant?: ButtonVariant;
+  /** Shown before the label, replaced by a spinner while `busy`. */
+  icon?: ReactNode;
+  busy?: boolean;
+  autoFocus?: boolean;
+}
+
+/**
+ * A dialog's footer: Cancel and the button that does the thing. Once `done` (a result is on screen,
+ * such as a key shown once), a single Done that closes.
+ */
+export function DialogActions({
+  onCancel,
+  done = false,
+  doneTestId,
+  label,
+  testId,
+  onConfirm,
+  form,
+  variant = "primary",
+  icon,
+  busy = false,
+  autoFocus,
+}: DialogAction & { onCancel: () => void; done?: boolean; doneTestId?: string }) {
+  if (done) {
+    return (
+      <Button onClick={onCancel} data-testid={doneTestId}>
+        Done
+      </Button>
+    );
+  }
+  return (
+    <>
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button variant={variant} type={form ? "submit" : "button"} form={form} disabled={busy} onClick={onConfirm} autoFocus={autoFocus} data-testid={testId}>
+        {busy ? <Spinner /> : icon} {label}
+      </Button>
+    </>
   );
 }

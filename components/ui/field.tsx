@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode } from "react";
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 
 export const inputClass =
   "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs ring-1 ring-zinc-300 ring-inset placeholder:text-zinc-400 focus:ring-2 focus:ring-indigo-500 focus:outline-none disabled:bg-zinc-50";
@@ -29,6 +29,36 @@ export function Field({
 
 export function TextInput(props: InputHTMLAttributes<HTMLInputElement>) {
   return <input {...props} className={`${inputClass} ${props.className ?? ""}`} />;
+}
+
+export function TextArea(props: TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return <textarea {...props} className={`${inputClass} resize-y ${props.className ?? ""}`} />;
+}
+
+/** A number of days from a short list; `never`, when given, labels 0 (no end). */
+export function DaysSelect({
+  value,
+  onChange,
+  days,
+  never,
+  testId,
+}: {
+  value: number;
+  onChange: (days: number) => void;
+  days: number[];
+  never?: string;
+  testId?: string;
+}) {
+  return (
+    <select value={value} onChange={(e) => onChange(Number(e.target.value))} className={inputClass} data-testid={testId}>
+      {never && <option value={0}>{never}</option>}
+      {days.map((d) => (
+        <option key={d} value={d}>
+          {`${d} ${d === 1 ? "day" : "days"}`}
+        </option>
+      ))}
+    </select>
+  );
 }
 
 export function FormError({ message, testId = "form-error" }: { message: string | null; testId?: string }) {

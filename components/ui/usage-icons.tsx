@@ -1,15 +1,5 @@
-// Icons for usage and cost (same stroke style as icons.tsx): charts, money, tokens, budgets.
-import type { ReactNode, SVGProps } from "react";
-
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Icon({ size = 16, children, ...rest }: IconProps & { children: ReactNode }) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" {...rest}>
-      {children}
-    </svg>
-  );
-}
+// Icons for usage and cost, drawn by icons.tsx's `Icon`: charts, money, tokens, budgets.
+import { Icon, type IconProps } from "./icons";
 
 export const ChartIcon = (p: IconProps) => (
   <Icon {...p}>
