@@ -15,6 +15,8 @@ import { MessageIcon } from "@/components/ui/icons";
 import { Pill, Tag } from "@/components/ui/pill";
 import { dateTime, relativeTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
+import { BudgetPill } from "@/components/usage/budget-pill";
+import type { BudgetState } from "@/components/usage/types";
 import { CONSENT_POLICIES, frameworkLabel } from "./labels";
 import { KillSwitch } from "./suspend-dialog";
 
@@ -32,11 +34,14 @@ export function AgentStatus({ status }: { status: AgentView["status"] }) {
 
 export function AgentCard({
   agent,
+  budget,
   onRotate,
   onRevoke,
   onSuspend,
 }: {
   agent: AgentView;
+  /** The budget closest to its limit among the agent's own and its owner's, if any. */
+  budget?: BudgetState;
   onRotate: () => void;
   onRevoke: (key: ApiKeyView) => void;
   onSuspend: () => void;
@@ -92,6 +97,7 @@ export function AgentCard({
               <Pill tone="violet" testId="agent-framework-pill">
                 {frameworkLabel(agent.framework)}
               </Pill>
+              {budget && <BudgetPill state={budget} />}
             </div>
             {agent.description ? (
               <p className="mt-1 text-sm text-zinc-600" data-testid="agent-description-text">

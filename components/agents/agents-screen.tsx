@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { TerminalIcon } from "@/components/ui/extra-icons";
 import { BotIcon, PlusIcon } from "@/components/ui/icons";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
+import { useBudgetStates } from "@/components/usage/use-budget-states";
 import { AgentCard } from "./agent-card";
 import { CreateAgentDialog } from "./create-agent-dialog";
 import { RevokeKeyDialog, RotateKeyDialog } from "./key-dialogs";
@@ -34,6 +35,7 @@ export function AgentsScreen() {
 
   const list = agents.data ?? [];
   const suspended = list.filter((a) => a.status === "suspended").length;
+  const budgets = useBudgetStates(list.map((a) => a.id));
 
   return (
     <PageFrame
@@ -79,6 +81,7 @@ export function AgentsScreen() {
             <AgentCard
               key={agent.id}
               agent={agent}
+              budget={budgets.get(agent.id)}
               onRotate={() => setRotating(agent)}
               onRevoke={(key) => setRevoking({ agent, key })}
               onSuspend={() => setSuspending(agent)}

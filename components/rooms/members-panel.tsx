@@ -1,5 +1,6 @@
 "use client";
-// Who is in the room: people and agents, handles, and a live online dot (presence:update).
+// Who is in the room: people and agents, handles, a live online dot (presence:update), and the budget
+// state of those whose budgets the viewer may see (their own, their agents'; admins: everyone's).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { RoomView } from "@/sdk/contract";
@@ -11,12 +12,15 @@ import { Dialog } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { FormError } from "@/components/ui/field";
 import { UserPlusIcon, XIcon } from "@/components/ui/icons";
+import { BudgetPill } from "@/components/usage/budget-pill";
+import { useBudgetStates } from "@/components/usage/use-budget-states";
 import { ParticipantPicker } from "./participant-picker";
 
 export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; canInvite: boolean; onClose: () => void }) {
   const trpc = useTRPC();
   const { presence } = useSocket();
   const members = useQuery(trpc.rooms.members.queryOptions({ roomId: room.id }));
+  const budgets = useBudgetStates((members.data ?? []).map((m) => m.participant.id));
   const [adding, setAdding] = useState(false);
   const list = [...(members.data ?? [])].sort((a, b) => {
     const ao = presence.get(a.participant.id) ?? a.online;
@@ -62,6 +66,7 @@ export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; can
         <ul>
           {list.map((m) => {
             const online = presence.get(m.participant.id) ?? m.online;
+            const budget = budgets.get(m.participant.id);
             return (
               <li
                 key={m.participant.id}
@@ -80,6 +85,7 @@ export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; can
                     @{m.participant.handle}
                     {m.role === "owner" && room.kind === "channel" ? " · owner" : ""}
                   </div>
+                  {budget && <BudgetPill state={budget} className="mt-0.5 max-w-full" />}
                 </div>
               </li>
             );

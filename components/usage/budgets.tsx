@@ -1,7 +1,8 @@
 "use client";
 // Budgets per agent or per person (their agents), per day or month, in dollars or tokens: spent
 // against the amount, coloured by state (ok, warned at 80%, exceeded at 100%, when the agents are
-// suspended). Owners and admins set them. `budget:updated` refreshes the list live and raises a banner.
+// suspended). Owners and admins set and delete them. `budget:updated` refreshes the list live and
+// raises a banner.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
 import type { BudgetView } from "@/sdk/contract";
@@ -12,7 +13,7 @@ import { Button, Spinner } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, inputClass } from "@/components/ui/field";
-import { AlertIcon, PencilIcon, PlusIcon, XIcon } from "@/components/ui/icons";
+import { AlertIcon, PencilIcon, PlusIcon, TrashIcon, XIcon } from "@/components/ui/icons";
 import { Segmented } from "@/components/ui/segmented";
 import { ErrorState } from "@/components/ui/states";
 import { toast } from "@/components/ui/toast";
@@ -178,11 +179,7 @@ export function BudgetsSection({ isAdmin }: { isAdmin: boolean }) {
                 <span className={`inline-flex w-20 shrink-0 justify-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${style.pill}`} data-testid="budget-state">
                   {style.label}
                 </span>
-                {isAdmin && (
-                  <button type="button" onClick={() => setEditing(b)} className="rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700" aria-label="Change budget" data-testid="edit-budget">
-                    <PencilIcon size={15} />
-                  </button>
-                )}
+                {isAdmin && <BudgetActions budget={b} onEdit={() => setEditing(b)} />}
               </li>
             );
           })}
@@ -190,6 +187,46 @@ export function BudgetsSection({ isAdmin }: { isAdmin: boolean }) {
       )}
       {isAdmin && <BudgetDialog key={editing === null ? "closed" : editing === "new" ? "new" : editing.id} editing={editing} onClose={() => setEditing(null)} participants={participants} budgets={budgets.data ?? []} />}
     </Card>
+  );
+}
+
+/** Change or delete (after a confirmation, in place). Deleting leaves suspended agents suspended. */
+function BudgetActions({ budget, onEdit }: { budget: BudgetView; onEdit: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation(
+    trpc.usage.deleteBudget.mutationOptions({
+      onSuccess: () => {
+        void queryClient.invalidateQueries(trpc.usage.budgets.pathFilter());
+        void queryClient.invalidateQueries(trpc.usage.budgetStates.pathFilter());
+        toast(budget.state === "exceeded" ? "Budget deleted. Its suspended agents stay suspended until resumed." : "Budget deleted");
+      },
+      onError: (e) => toast(errorMessage(e), "error"),
+    }),
+  );
+  if (confirming) {
+    return (
+      <span className="flex shrink-0 items-center gap-1">
+        <span className="text-xs text-zinc-500">Delete?</span>
+        <Button size="sm" variant="danger" onClick={() => remove.mutate({ budgetId: budget.id })} disabled={remove.isPending} data-testid="delete-budget-confirm">
+          {remove.isPending && <Spinner className="h-3.5 w-3.5" />} Delete
+        </Button>
+        <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
+          Keep
+        </Button>
+      </span>
+    );
+  }
+  return (
+    <span className="flex shrink-0 gap-0.5">
+      <button type="button" onClick={onEdit} className="rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700" aria-label="Change budget" data-testid="edit-budget">
+        <PencilIcon size={15} />
+      </button>
+      <button type="button" onClick={() => setConfirming(true)} className="rounded-md p-1.5 text-zinc-400 hover:bg-rose-50 hover:text-rose-600" aria-label="Delete budget" data-testid="delete-budget">
+        <TrashIcon size={15} />
+      </button>
+    </span>
   );
 }
 

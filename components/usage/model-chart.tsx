@@ -12,14 +12,12 @@ const OTHER = "#d4d4d8";
 export function ModelChart({
   rows,
   total,
-  unpriced,
   onPick,
   onExport,
   exporting,
 }: {
   rows: BreakdownRow[];
   total: number;
-  unpriced: Set<string>;
   onPick: (model: string) => void;
   onExport: () => void;
   exporting: boolean;
@@ -27,8 +25,10 @@ export function ModelChart({
   const top = rows.slice(0, MODEL_COLORS.length);
   const rest = rows.slice(MODEL_COLORS.length);
   const slices = [
-    ...top.map((r, i) => ({ key: r.name || "(unnamed)", model: r.id, value: r.costUsd, tokens: r.inputTokens + r.outputTokens, color: MODEL_COLORS[i] })),
-    ...(rest.length ? [{ key: `${rest.length} more`, model: null, value: rest.reduce((s, r) => s + r.costUsd, 0), tokens: rest.reduce((s, r) => s + r.inputTokens + r.outputTokens, 0), color: OTHER }] : []),
+    ...top.map((r, i) => ({ key: r.name || "(unnamed)", model: r.id, value: r.costUsd, tokens: r.inputTokens + r.outputTokens, unpricedCalls: r.unpricedCalls, color: MODEL_COLORS[i] })),
+    ...(rest.length
+      ? [{ key: `${rest.length} more`, model: null, value: rest.reduce((s, r) => s + r.costUsd, 0), tokens: rest.reduce((s, r) => s + r.inputTokens + r.outputTokens, 0), unpricedCalls: rest.reduce((s, r) => s + r.unpricedCalls, 0), color: OTHER }]
+      : []),
   ];
   const pieData = slices.filter((s) => s.value > 0);
   return (
@@ -83,8 +83,12 @@ export function ModelChart({
               >
                 <span className="h-2.5 w-2.5 shrink-0 rounded-sm" style={{ background: s.color }} />
                 <span className="min-w-0 flex-1 truncate font-mono text-[12px] text-zinc-700">{s.key}</span>
-                {s.model && unpriced.has(s.model) && (
-                  <span className="rounded bg-amber-50 px-1 text-[10px] font-semibold text-amber-700 ring-1 ring-amber-200 ring-inset" title="No price in the table: only costs the agent reported count">
+                {s.unpricedCalls > 0 && (
+                  <span
+                    className="rounded bg-amber-50 px-1 text-[10px] font-semibold text-amber-700 ring-1 ring-amber-200 ring-inset"
+                    title={`${s.unpricedCalls} call${s.unpricedCalls === 1 ? "" : "s"} had no price and no reported cost: counted as $0`}
+                    data-testid="model-unpriced"
+                  >
                     unpriced
                   </span>
                 )}

@@ -15,5 +15,7 @@ export interface BreakdownRow extends Totals {
 export type RoomUsage = Usage["room"];
 export type TaskUsage = Usage["task"];
 export type Price = Usage["prices"][number];
+/** Where a participant stands against the budget closest to its limit (for pills beside their name). */
+export type BudgetState = Usage["budgetStates"][number];
 
 export type CsvView = "series" | "byAgent" | "byPerson" | "byRoom" | "byTask" | "byModel";

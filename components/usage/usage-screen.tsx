@@ -22,6 +22,7 @@ import { ModelChart } from "./model-chart";
 import { DashboardSkeleton, LiveIndicator } from "./parts";
 import { PricesSection } from "./prices";
 import { UsageToolbar, type FilterOptions } from "./toolbar";
+import { UnpricedNotice } from "./unpriced-notice";
 import { UsageChart, type ChartPoint } from "./usage-chart";
 import type { BreakdownRow } from "./types";
 import { FILTER_KEYS, useUsageParams } from "./use-usage-params";
@@ -50,7 +51,7 @@ export function UsageScreen() {
   const series = useMemo<ChartPoint[]>(() => {
     const got = new Map((data?.series ?? []).map((s) => [s.bucket, s]));
     return bucketKeys(params.range, params.bucket).map((bucket) => {
-      const s = got.get(bucket) ?? { bucket, costUsd: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0 };
+      const s = got.get(bucket) ?? { bucket, costUsd: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0, unpricedCalls: 0, unpricedTokens: 0 };
       return { ...s, uncachedTokens: Math.max(0, s.inputTokens - s.cachedTokens) };
     });
   }, [data?.series, params.range, params.bucket]);
@@ -61,10 +62,11 @@ export function UsageScreen() {
     return { agent: opt(all?.byAgent), person: opt(all?.byPerson), room: opt(all?.byRoom), task: opt(all?.byTask), model: opt(all?.byModel) };
   }, [everything.data]);
 
+  // Models whose calls went unpriced in the range and that still have no price: the prices table offers them.
   const unpriced = useMemo(() => {
     if (!prices.data || !everything.data) return [];
     const priced = new Set(prices.data.map((p) => p.model));
-    return everything.data.byModel.map((m) => m.id).filter((m): m is string => !!m && !priced.has(m));
+    return everything.data.byModel.filter((m) => m.unpricedCalls > 0 && m.id && !priced.has(m.id)).map((m) => m.id!);
   }, [prices.data, everything.data]);
 
   const breakdown: Record<BreakdownKind, BreakdownRow[]> | null = data
@@ -111,6 +113,7 @@ export function UsageScreen() {
           <UsageEmpty filtered={filtered} onClear={params.clearFilters} onWiden={!filtered && params.preset !== "90d" ? () => params.setPreset("90d") : undefined} />
         ) : (
           <div className={`space-y-4 transition-opacity ${overview.isPlaceholderData ? "opacity-60" : ""}`} data-testid="usage-dashboard">
+            <UnpricedNotice totals={data.totals} models={data.byModel.filter((m) => m.unpricedCalls > 0 && m.id).map((m) => m.id!)} isAdmin={isAdmin} />
             <KpiTiles overview={data} previous={previous.data?.totals} series={series} periodLabel={periodLabel} />
             <div className="grid gap-4 lg:grid-cols-3">
               <div className="min-w-0 lg:col-span-2">
@@ -119,7 +122,6 @@ export function UsageScreen() {
               <ModelChart
                 rows={data.byModel}
                 total={data.totals.costUsd}
-                unpriced={new Set(unpriced)}
                 onPick={(m) => params.setFilter("model", m)}
                 onExport={() => void csv.exportView("byModel")}
                 exporting={csv.exporting === "byModel"}

@@ -3,9 +3,10 @@
 // refetches the usage queries (coalesced, so a burst of reports is one refetch), and every
 // session:ready (first subscription, reconnects) refetches what may have been missed before it.
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
+import { useCoalesced } from "./use-coalesced";
 
 const COALESCE_MS = 150;
 
@@ -15,24 +16,12 @@ export function useLiveUsage() {
   const { status, readyEpoch } = useSocket();
   const [lastEventAt, setLastEventAt] = useState<number | null>(null);
   const [events, setEvents] = useState(0);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
-  const refresh = useCallback(() => {
-    if (timer.current) return;
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      for (const filter of [trpc.usage.overview.pathFilter(), trpc.usage.room.pathFilter(), trpc.usage.task.pathFilter(), trpc.usage.budgets.pathFilter()]) {
-        void queryClient.invalidateQueries(filter);
-      }
-    }, COALESCE_MS);
-  }, [queryClient, trpc]);
-
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
+  const refresh = useCoalesced(() => {
+    for (const filter of [trpc.usage.overview.pathFilter(), trpc.usage.room.pathFilter(), trpc.usage.task.pathFilter(), trpc.usage.budgets.pathFilter()]) {
+      void queryClient.invalidateQueries(filter);
+    }
+  }, COALESCE_MS);
 
   useSocketEvent("usage:recorded", () => {
     setLastEventAt(Date.now());

@@ -173,6 +173,20 @@ const rules = {
     actor.workspaceId === s.workspaceId && isAdmin(actor) && actor.kind === "human" ? true : deny("FORBIDDEN", "Only owners and admins read the audit log"),
   "workspace.read": (actor: Actor, s: { workspaceId: string }): Decision =>
     actor.workspaceId === s.workspaceId ? true : deny("FORBIDDEN", "Not in this workspace"),
+  /** The whole workspace's usage and cost; everyone else sees what their own agents spent. */
+  "usage.read_workspace": (actor: Actor, s: { workspaceId: string }): Decision =>
+    actor.workspaceId === s.workspaceId && isAdmin(actor) && actor.kind === "human"
+      ? true
+      : deny("FORBIDDEN", "Only owners and admins see the whole workspace's usage"),
+  /**
+   * A budget's state (what someone may still spend): the budgeted person or agent, the agent's
+   * owner, and owners and admins. To anyone else a budget does not exist.
+   */
+  "budget.read": (actor: Actor, s: { workspaceId: string; subject: Side }): Decision => {
+    if (s.workspaceId !== actor.workspaceId) return deny("NOT_FOUND", "No such budget");
+    if (speaksFor(actor, s.subject) || (isAdmin(actor) && actor.kind === "human")) return true;
+    return deny("NOT_FOUND", "No such budget");
+  },
 } as const;
 
 export type Action = keyof typeof rules;

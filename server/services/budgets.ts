@@ -1,14 +1,16 @@
 // Budgets per agent and per person (the agents they own), per day or month, in dollars or tokens.
 // At 80% the owner and admins are told; at 100% the agents are suspended (the kill switch) and it is
-// audited. Each transition happens once per period, however many reports race across it.
+// audited. Each transition happens once per period, however many reports race across it. What was
+// spent comes from the daily usage rollups, so checking a budget reads at most a month of rows.
 import type { BudgetView } from "../../sdk/contract";
 import { getDb, type Prisma } from "../db";
 import { AppError } from "../errors";
 import { newId } from "../ids";
-import { authorize, type Actor } from "../policies";
+import { authorize, can, type Actor } from "../policies";
 import { audience, publish } from "../realtime";
 import { suspendForBudget } from "./agents";
 import { recordAudit } from "./audit";
+import { lastDayOf, sumRollups } from "./usage-rollups";
 
 export const WARN_AT = 0.8;
 
@@ -16,14 +18,15 @@ type BudgetRow = Prisma.BudgetGetPayload<object>;
 
 const periodKey = (period: string, now = new Date()) => (period === "day" ? now.toISOString().slice(0, 10) : now.toISOString().slice(0, 7));
 
+/** The budget as it stands in the current period: a state from an earlier period no longer holds. */
+const current = (b: BudgetRow): BudgetRow => (b.periodKey === periodKey(b.period) ? b : { ...b, state: "ok" });
+
 async function spent(b: BudgetRow, key: string): Promise<number> {
-  const where: Prisma.UsageRecordWhereInput = {
-    workspaceId: b.workspaceId,
-    ...(b.subjectType === "agent" ? { agentId: b.subjectId } : { ownerId: b.subjectId }),
-    ...(b.period === "day" ? { day: key } : { month: key }),
-  };
-  const sum = await getDb().usageRecord.aggregate({ where, _sum: { costUsd: true, inputTokens: true, outputTokens: true } });
-  return b.unit === "usd" ? (sum._sum.costUsd ?? 0) : (sum._sum.inputTokens ?? 0) + (sum._sum.outputTokens ?? 0);
+  // A person's budget covers the agents they own: their usage is attributed to them as owner.
+  const filters = b.subjectType === "agent" ? { agentId: b.subjectId } : { ownerId: b.subjectId };
+  const range = b.period === "day" ? { from: key, to: key } : { from: `${key}-01`, to: lastDayOf(key) };
+  const [sum] = await sumRollups({ workspaceId: b.workspaceId, ...range, filters });
+  return b.unit === "usd" ? sum.costUsd : sum.inputTokens + sum.outputTokens;
 }
 
 function present(b: BudgetRow, spentNow: number): BudgetView {
@@ -97,20 +100,102 @@ export async function checkBudgets(workspaceId: string, agentId: string, ownerId
   for (const b of budgets) await settle(b);
 }
 
+/** The budgets the actor may see: the policy decides on each subject (a person, or an agent and its owner). */
+async function readableBy(actor: Actor, budgets: BudgetRow[]): Promise<BudgetRow[]> {
+  const subjects = await getDb().participant.findMany({ where: { id: { in: [...new Set(budgets.map((b) => b.subjectId))] } }, select: { id: true, ownerId: true } });
+  const owners = new Map(subjects.map((p) => [p.id, p.ownerId]));
+  return budgets.filter((b) => can(actor, "budget.read", { workspaceId: b.workspaceId, subject: { id: b.subjectId, ownerId: owners.get(b.subjectId) ?? null } }));
+}
+
+const withSpending = (b: BudgetRow): Promise<BudgetView> => spent(b, periodKey(b.period)).then((now) => present(current(b), now));
+
 export async function listBudgets(actor: Actor, subjectId?: string): Promise<BudgetView[]> {
   authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
+  const rows = await getDb().budget.findMany({ where: { workspaceId: actor.workspaceId, ...(subjectId ? { subjectId } : {}) }, orderBy: { createdAt: "asc" } });
+  return Promise.all((await readableBy(actor, rows)).map(withSpending));
+}
+
+/** Where a participant stands against the budget closest to its limit among those that apply to it. */
+export interface BudgetState {
+  participantId: string;
+  budget: BudgetView;
+  /** spent / amount; above 1 once over the limit. */
+  used: number;
+  /** warned from 80%, exceeded from 100% (or once the budget suspended its agents this period). */
+  level: BudgetView["state"];
+  /** How many budgets apply: an agent's own and its owner's. */
+  count: number;
+}
+
+const LEVELS: BudgetView["state"][] = ["ok", "warned", "exceeded"];
+
+function standing(participantId: string, budget: BudgetView, count: number): BudgetState {
+  const used = budget.amount > 0 ? budget.spent / budget.amount : budget.spent > 0 ? 1 : 0;
+  const byUse = used >= 1 ? "exceeded" : used >= WARN_AT ? "warned" : "ok";
+  const level = LEVELS[Math.max(LEVELS.indexOf(budget.state), LEVELS.indexOf(byUse))];
+  return { participantId, budget, used: Math.round(used * 1e4) / 1e4, level, count };
+}
+
+/**
+ * Budget states for the participants shown on a page (an agent list, a room's members). An agent is
+ * limited by its own budgets and by its owner's; a person by their own. Participants whose budgets
+ * the actor may not see (budget.read) are left out, as are those without a budget.
+ */
+export async function budgetStates(actor: Actor, participantIds: string[]): Promise<BudgetState[]> {
+  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
   const db = getDb();
-  const mine = (await db.participant.findMany({ where: { ownerId: actor.participantId }, select: { id: true } })).map((a) => a.id);
-  const visible: Prisma.BudgetWhereInput =
-    actor.role === "owner" || actor.role === "admin" ? {} : { OR: [{ subjectId: actor.participantId }, { subjectId: { in: mine } }] };
-  const rows = await db.budget.findMany({ where: { workspaceId: actor.workspaceId, ...(subjectId ? { subjectId } : {}), ...visible }, orderBy: { createdAt: "asc" } });
-  return Promise.all(
-    rows.map(async (b) => {
-      const key = periodKey(b.period);
-      const fresh = b.periodKey === key ? b : { ...b, state: "ok" };
-      return present(fresh, await spent(b, key));
-    }),
-  );
+  const participants = await db.participant.findMany({
+    where: { workspaceId: actor.workspaceId, id: { in: [...new Set(participantIds)] } },
+    select: { id: true, kind: true, ownerId: true },
+  });
+  const shown = participants.filter((p) => can(actor, "budget.read", { workspaceId: actor.workspaceId, subject: p }));
+  if (shown.length === 0) return [];
+  const agents = shown.filter((p) => p.kind === "agent");
+  const people = new Set([...shown.filter((p) => p.kind === "human").map((p) => p.id), ...agents.flatMap((a) => (a.ownerId ? [a.ownerId] : []))]);
+  const budgets = await db.budget.findMany({
+    where: {
+      workspaceId: actor.workspaceId,
+      OR: [
+        { subjectType: "agent", subjectId: { in: agents.map((a) => a.id) } },
+        { subjectType: "person", subjectId: { in: [...people] } },
+      ],
+    },
+  });
+  const views = new Map(await Promise.all(budgets.map(async (b) => [b.id, await withSpending(b)] as const)));
+  return shown.flatMap((p) => {
+    const applying = budgets.filter((b) =>
+      p.kind === "agent" ? (b.subjectType === "agent" && b.subjectId === p.id) || (b.subjectType === "person" && b.subjectId === p.ownerId) : b.subjectType === "person" && b.subjectId === p.id,
+    );
+    const states = applying.map((b) => standing(p.id, views.get(b.id)!, applying.length));
+    states.sort((a, b) => LEVELS.indexOf(b.level) - LEVELS.indexOf(a.level) || b.used - a.used);
+    return states.slice(0, 1);
+  });
+}
+
+/**
+ * Removes a budget (owners and admins, like setting one), audited. Agents it suspended stay
+ * suspended until someone resumes them. Listeners hear `budget:updated` with transition "ok": the
+ * budget no longer limits anyone, so its banners go and its lists and pills refetch.
+ */
+export async function deleteBudget(actor: Actor, budgetId: string): Promise<{ id: string }> {
+  authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
+  const db = getDb();
+  const b = await db.budget.findUnique({ where: { id: budgetId } });
+  if (!b || b.workspaceId !== actor.workspaceId) throw new AppError("NOT_FOUND", "No such budget");
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.budget.deleteMany({ where: { id: b.id } });
+    if (count === 0) throw new AppError("NOT_FOUND", "No such budget"); // deleted meanwhile
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "budget.deleted",
+      subjectType: b.subjectType === "agent" ? "participant" : "person",
+      subjectId: b.subjectId,
+      data: { budgetId: b.id, period: b.period, unit: b.unit, amount: b.amount },
+    });
+  });
+  await notify(b, await withSpending(b), "ok");
+  return { id: b.id };
 }
 
 /** Sets (or raises, or lowers) a budget. Raising it above what was spent clears its state. */
@@ -139,7 +224,7 @@ export async function setBudget(
   const fresh = await db.budget.findUniqueOrThrow({ where: { id: row.id } });
   await settle(fresh);
   const final = await db.budget.findUniqueOrThrow({ where: { id: row.id } });
-  const view = present(final, await spent(final, periodKey(final.period)));
+  const view = await withSpending(final);
   if (final.state === "ok") await notify(final, view, "ok");
   return view;
 }

@@ -1,9 +1,11 @@
-// Dashboards over usage records, aggregated in the database (grouped by the indexed `day` / `month`
-// columns and by attribution), never by loading records into JavaScript. Members see their own agents'
-// usage; owners and admins see the whole workspace.
-import { getDb, type Prisma } from "../db";
-import { authorize, isAdmin, type Actor } from "../policies";
+// Dashboards over usage, read from the usage rollups (server/services/usage-rollups.ts) and summed in
+// the database: each query picks the smallest grain that keeps what it filters and groups by, so a
+// year of a busy workspace is thousands of rows, never the million usage records behind them.
+// Members see their own agents' usage; owners and admins see the whole workspace (the policy decides).
+import { getDb, Prisma, sqlTable } from "../db";
+import { authorize, can, type Actor } from "../policies";
 import { loadRoomFor } from "./room-access";
+import { currentDialect, rollupRows, sumRollups, type RollupKey, type RollupQuery, type RollupSums, type SqlDialect } from "./usage-rollups";
 
 export interface UsageQuery {
   from: string; // YYYY-MM-DD, inclusive
@@ -16,100 +18,58 @@ export interface UsageQuery {
   model?: string;
 }
 
-interface Sums {
-  costUsd: number;
-  inputTokens: number;
-  outputTokens: number;
-  cachedTokens: number;
-  calls: number;
+interface Range {
+  from: string;
+  to: string;
 }
 
-function scope(actor: Actor, q: UsageQuery): Prisma.UsageRecordWhereInput {
-  return {
-    workspaceId: actor.workspaceId,
-    day: { gte: q.from, lte: q.to },
-    ...(q.agentId ? { agentId: q.agentId } : {}),
-    ...(q.roomId ? { roomId: q.roomId } : {}),
-    ...(q.taskId ? { taskId: q.taskId } : {}),
-    ...(q.model ? { model: q.model } : {}),
-    // Members: only what their own agents spent.
-    ...(isAdmin(actor) ? (q.ownerId ? { ownerId: q.ownerId } : {}) : { ownerId: actor.participantId }),
-  };
-}
+/** Sums over usage; `unpricedCalls` had neither a reported cost nor a price and count as $0. */
+export type Sums = RollupSums;
 
-const SUM = { costUsd: true, inputTokens: true, outputTokens: true, cachedTokens: true } as const;
+type Filters = RollupQuery["filters"];
 
-function sums(row: { _sum: Partial<Record<keyof typeof SUM, number | null>>; _count: { _all: number } }): Sums {
-  return {
-    costUsd: round(row._sum.costUsd ?? 0),
-    inputTokens: row._sum.inputTokens ?? 0,
-    outputTokens: row._sum.outputTokens ?? 0,
-    cachedTokens: row._sum.cachedTokens ?? 0,
-    calls: row._count._all,
-  };
+/** What a query may read: its filters, and for members only their own agents' usage. */
+function scope(actor: Actor, q: Omit<UsageQuery, "bucket">): Filters {
+  const { agentId, roomId, taskId, model } = q;
+  const ownerId = can(actor, "usage.read_workspace", { workspaceId: actor.workspaceId }) ? q.ownerId : actor.participantId;
+  return Object.fromEntries(Object.entries({ agentId, ownerId, roomId, taskId, model }).filter(([, v]) => v !== undefined));
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
-/** The Monday of an ISO day, as YYYY-MM-DD. */
-export function weekOf(day: string): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
-  return d.toISOString().slice(0, 10);
+/** Sums per value of `groupBy` (buckets in time order, attributions by spend), or one total row. */
+async function grouped(workspaceId: string, range: Range, filters: Filters, groupBy?: RollupKey): Promise<{ key: string | null; sums: Sums }[]> {
+  const rows = await sumRollups({ workspaceId, from: range.from, to: range.to, filters, groupBy });
+  return rows.map(({ key, ...sums }) => ({ key, sums: { ...sums, costUsd: round(sums.costUsd) } }));
 }
 
-async function groupBy<K extends "day" | "month" | "agentId" | "ownerId" | "roomId" | "taskId" | "model">(where: Prisma.UsageRecordWhereInput, key: K) {
-  // Prisma's groupBy types are too deep for a generic key; the result shape is fixed here.
-  const rows = (await (getDb().usageRecord.groupBy as (args: unknown) => Promise<unknown[]>)({
-    by: [key],
-    where,
-    _sum: SUM,
-    _count: { _all: true },
-  })) as ({ [k in K]: string | null } & { _sum: Record<string, number | null>; _count: { _all: number } })[];
-  return rows.map((r) => ({ key: r[key], ...sums(r) }));
-}
+const total = async (workspaceId: string, range: Range, filters: Filters): Promise<Sums> => (await grouped(workspaceId, range, filters))[0].sums;
 
 export async function usageOverview(actor: Actor, q: UsageQuery) {
   authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
-  const where = scope(actor, q);
-  const db = getDb();
-  const [total, series, byAgent, byPerson, byRoom, byTask, byModel] = await Promise.all([
-    db.usageRecord.aggregate({ where, _sum: SUM, _count: { _all: true } }),
-    groupBy(where, q.bucket === "month" ? "month" : "day"),
-    groupBy(where, "agentId"),
-    groupBy(where, "ownerId"),
-    groupBy(where, "roomId"),
-    groupBy(where, "taskId"),
-    groupBy(where, "model"),
+  const filters = scope(actor, q);
+  const ws = actor.workspaceId;
+  const [totals, series, byAgent, byPerson, byRoom, byTask, byModel] = await Promise.all([
+    total(ws, q, filters),
+    grouped(ws, q, filters, q.bucket),
+    grouped(ws, q, filters, "agentId"),
+    grouped(ws, q, filters, "ownerId"),
+    grouped(ws, q, filters, "roomId"),
+    grouped(ws, q, filters, "taskId"),
+    grouped(ws, q, filters, "model"),
   ]);
   const names = await namesOf([...byAgent, ...byPerson].map((r) => r.key).filter((k): k is string => !!k));
   const rooms = await roomNames(byRoom.map((r) => r.key).filter((k): k is string => !!k));
-  const byCost = <T extends Sums>(rows: T[]) => rows.sort((a, b) => b.costUsd - a.costUsd);
+  const named = (rows: { key: string | null; sums: Sums }[], name: (id: string | null) => string) => rows.map(({ key, sums }) => ({ ...sums, id: key, name: name(key) }));
   return {
-    totals: sums(total),
-    series: bucketed(series, q.bucket),
-    byAgent: byCost(byAgent.map((r) => ({ ...r, id: r.key!, name: names.get(r.key!) ?? "unknown" }))),
-    byPerson: byCost(byPerson.map((r) => ({ ...r, id: r.key, name: r.key ? (names.get(r.key) ?? "unknown") : "No owner" }))),
-    byRoom: byCost(byRoom.map((r) => ({ ...r, id: r.key, name: r.key ? (rooms.get(r.key) ?? "a room you cannot see") : "No room" }))),
-    byTask: byCost(byTask.map((r) => ({ ...r, id: r.key, name: r.key ?? "No task" }))),
-    byModel: byCost(byModel.map((r) => ({ ...r, id: r.key, name: r.key ?? "" }))),
+    totals,
+    series: series.map(({ key, sums }) => ({ bucket: key!, ...sums })),
+    byAgent: named(byAgent, (id) => names.get(id!) ?? "unknown").map((r) => ({ ...r, id: r.id! })),
+    byPerson: named(byPerson, (id) => (id ? (names.get(id) ?? "unknown") : "No owner")),
+    byRoom: named(byRoom, (id) => (id ? (rooms.get(id) ?? "a room you cannot see") : "No room")),
+    byTask: named(byTask, (id) => id ?? "No task"),
+    byModel: named(byModel, (id) => id ?? ""),
   };
-}
-
-function bucketed(rows: ({ key: string | null } & Sums)[], bucket: UsageQuery["bucket"]) {
-  const merged = new Map<string, Sums>();
-  for (const r of rows) {
-    const key = bucket === "week" ? weekOf(r.key!) : r.key!;
-    const m = merged.get(key) ?? { costUsd: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0 };
-    merged.set(key, {
-      costUsd: round(m.costUsd + r.costUsd),
-      inputTokens: m.inputTokens + r.inputTokens,
-      outputTokens: m.outputTokens + r.outputTokens,
-      cachedTokens: m.cachedTokens + r.cachedTokens,
-      calls: m.calls + r.calls,
-    });
-  }
-  return [...merged.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([bucketKey, s]) => ({ bucket: bucketKey, ...s }));
 }
 
 async function namesOf(ids: string[]): Promise<Map<string, string>> {
@@ -122,80 +82,81 @@ async function roomNames(ids: string[]): Promise<Map<string, string>> {
   return new Map(rows.map((r) => [r.id, r.name ? `#${r.name}` : r.kind === "dm" ? "Direct message" : "Group"]));
 }
 
+/** Each agent's part of a room's or a task's cost. */
+async function shares(workspaceId: string, range: Range, filters: Filters, totals: Sums) {
+  const rows = await grouped(workspaceId, range, filters, "agentId");
+  const names = await namesOf(rows.map((r) => r.key!));
+  return rows.map(({ key, sums }) => ({ ...sums, id: key!, name: names.get(key!) ?? "unknown", share: totals.costUsd ? round(sums.costUsd / totals.costUsd) : 0 }));
+}
+
 /**
  * A room's cost with each participant's share, and how much people took part: their messages against
  * agents' messages per day.
  */
-export async function roomUsage(actor: Actor, roomId: string, range: { from: string; to: string }) {
+export async function roomUsage(actor: Actor, roomId: string, range: Range) {
   authorize(actor, "room.read", await loadRoomFor(actor, roomId));
-  const where: Prisma.UsageRecordWhereInput = { workspaceId: actor.workspaceId, roomId, day: { gte: range.from, lte: range.to } };
-  const [total, shares] = await Promise.all([
-    getDb().usageRecord.aggregate({ where, _sum: SUM, _count: { _all: true } }),
-    groupBy(where, "agentId"),
-  ]);
-  const names = await namesOf(shares.map((s) => s.key!));
-  const totals = sums(total);
-  return {
-    totals,
-    shares: shares
-      .map((s) => ({ ...s, id: s.key!, name: names.get(s.key!) ?? "unknown", share: totals.costUsd ? round(s.costUsd / totals.costUsd) : 0 }))
-      .sort((a, b) => b.costUsd - a.costUsd),
-    involvement: await involvement({ roomId }, range),
-  };
+  const filters: Filters = { roomId };
+  const totals = await total(actor.workspaceId, range, filters);
+  const window = Prisma.sql`SELECT CAST(${roomId} AS TEXT) AS "roomId", CAST(${range.from} AS TEXT) AS "from", CAST(${range.to} AS TEXT) AS "to"`;
+  return { totals, shares: await shares(actor.workspaceId, range, filters, totals), involvement: await involvement(window) };
 }
 
-/** A task's cost, shares, and people's involvement in the rooms where its work happened. */
-export async function taskUsage(actor: Actor, taskId: string, range: { from: string; to: string }) {
+/**
+ * A task's cost, shares, and people's involvement where and when its work happened: in each room it
+ * used, on the days it used it (not a busy channel's whole year around one call).
+ */
+export async function taskUsage(actor: Actor, taskId: string, range: Range) {
   authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
-  const where = scope(actor, { ...range, bucket: "day", taskId });
-  const [total, shares, rooms] = await Promise.all([
-    getDb().usageRecord.aggregate({ where, _sum: SUM, _count: { _all: true } }),
-    groupBy(where, "agentId"),
-    groupBy(where, "roomId"),
-  ]);
-  const names = await namesOf(shares.map((s) => s.key!));
-  const totals = sums(total);
-  const roomIds = rooms.map((r) => r.key).filter((k): k is string => !!k);
-  return {
-    totals,
-    shares: shares.map((s) => ({ ...s, id: s.key!, name: names.get(s.key!) ?? "unknown", share: totals.costUsd ? round(s.costUsd / totals.costUsd) : 0 })),
-    involvement: roomIds.length ? await involvement({ roomId: { in: roomIds } }, range) : { people: 0, agents: 0, peopleShare: 0, series: [] },
-  };
+  const filters = scope(actor, { ...range, taskId });
+  const totals = await total(actor.workspaceId, range, filters);
+  const worked = rollupRows({ workspaceId: actor.workspaceId, from: range.from, to: range.to, filters, groupBy: "day" }, ["roomId"]);
+  // Every rollup row has calls; naming a counter keeps SQLite (no planner statistics) on the task's
+  // index rather than the primary key, which would cover this query without narrowing it to the task.
+  const windows = Prisma.sql`SELECT DISTINCT r."roomId", r."day" AS "from", r."day" AS "to" FROM ${worked} r WHERE r."roomId" <> '' AND r."calls" > 0`;
+  return { totals, shares: await shares(actor.workspaceId, range, filters, totals), involvement: await involvement(windows) };
 }
 
-/** People's and agents' messages (text, not deleted) per day, counted in the database. */
-async function involvement(room: Prisma.MessageWhereInput, range: { from: string; to: string }) {
-  const db = getDb();
-  const since = new Date(`${range.from}T00:00:00Z`);
-  const until = new Date(`${range.to}T23:59:59.999Z`);
-  const base: Prisma.MessageWhereInput = { ...room, kind: "text", deletedAt: null, createdAt: { gte: since, lte: until } };
-  const days: string[] = [];
-  for (let d = new Date(since); d <= until && days.length < 400; d.setUTCDate(d.getUTCDate() + 1)) days.push(d.toISOString().slice(0, 10));
-  const series = await Promise.all(
-    days.map(async (day) => {
-      const window = { gte: new Date(`${day}T00:00:00Z`), lte: new Date(`${day}T23:59:59.999Z`) };
-      const [people, agents] = await Promise.all([
-        db.message.count({ where: { ...base, createdAt: window, author: { kind: "human" } } }),
-        db.message.count({ where: { ...base, createdAt: window, author: { kind: "agent" } } }),
-      ]);
-      return { day, people, agents };
-    }),
-  );
+// Message.createdAt is ISO text on SQLite (Prisma's default; a day string sorts before its first
+// instant) and a UTC timestamp on PostgreSQL: a message's day and a day's bounds differ per dialect.
+const MESSAGE_TIME: Record<SqlDialect, { day: string; from: string; until: string }> = {
+  sqlite: { day: `substr(m."createdAt", 1, 10)`, from: `w."from"`, until: `date(w."to", '+1 day')` },
+  postgresql: { day: `to_char(m."createdAt", 'YYYY-MM-DD')`, from: `CAST(w."from" AS timestamp)`, until: `(CAST(w."to" AS timestamp) + INTERVAL '1 day')` },
+};
+
+/**
+ * People's and agents' messages (text, not deleted) per day, in windows of (room, first day, last
+ * day): one grouped query reading each window by the (roomId, createdAt, ...) index, which covers
+ * every column it needs. CROSS JOIN keeps SQLite's planner on the windows first (PostgreSQL treats it
+ * as a plain join).
+ */
+async function involvement(windows: Prisma.Sql) {
+  const t = MESSAGE_TIME[currentDialect()];
+  const rows = await getDb().$queryRaw<{ day: string; people: number | bigint; agents: number | bigint }[]>`
+    SELECT ${Prisma.raw(t.day)} AS "day",
+      SUM(CASE WHEN p."kind" = 'human' THEN 1 ELSE 0 END) AS "people",
+      SUM(CASE WHEN p."kind" = 'agent' THEN 1 ELSE 0 END) AS "agents"
+    FROM (${windows}) w
+    CROSS JOIN ${Prisma.raw(sqlTable("Message"))} m
+    JOIN ${Prisma.raw(sqlTable("Participant"))} p ON p."id" = m."authorId"
+    WHERE m."roomId" = w."roomId" AND m."createdAt" >= ${Prisma.raw(t.from)} AND m."createdAt" < ${Prisma.raw(t.until)}
+      AND m."kind" = 'text' AND m."deletedAt" IS NULL
+    GROUP BY 1 ORDER BY 1`;
+  const series = rows.map((r) => ({ day: r.day, people: Number(r.people), agents: Number(r.agents) }));
   const people = series.reduce((n, s) => n + s.people, 0);
   const agents = series.reduce((n, s) => n + s.agents, 0);
-  return { people, agents, peopleShare: people + agents ? round(people / (people + agents)) : 0, series: series.filter((s) => s.people || s.agents) };
+  return { people, agents, peopleShare: people + agents ? round(people / (people + agents)) : 0, series };
 }
 
-const CSV_HEAD = "name,id,costUsd,inputTokens,outputTokens,cachedTokens,calls";
+const COLUMNS = ["costUsd", "inputTokens", "outputTokens", "cachedTokens", "calls", "unpricedCalls"] as const;
 
 /** Any breakdown of the overview as CSV. */
 export async function exportUsage(actor: Actor, q: UsageQuery, view: "series" | "byAgent" | "byPerson" | "byRoom" | "byTask" | "byModel"): Promise<string> {
   const overview = await usageOverview(actor, q);
   const cell = (v: unknown) => `"${String(v ?? "").replace(/^[=+\-@]/, "'$&").replace(/"/g, '""')}"`;
-  if (view === "series") {
-    const lines = overview.series.map((s) => [s.bucket, s.costUsd, s.inputTokens, s.outputTokens, s.cachedTokens, s.calls].map(cell).join(","));
-    return ["bucket,costUsd,inputTokens,outputTokens,cachedTokens,calls", ...lines].join("\n") + "\n";
-  }
-  const lines = overview[view].map((r) => [r.name, r.id, r.costUsd, r.inputTokens, r.outputTokens, r.cachedTokens, r.calls].map(cell).join(","));
-  return [CSV_HEAD, ...lines].join("\n") + "\n";
+  const line = (head: unknown[], s: Sums) => [...head, ...COLUMNS.map((c) => s[c])].map(cell).join(",");
+  const [head, lines] =
+    view === "series"
+      ? [["bucket"], overview.series.map((s) => line([s.bucket], s))]
+      : [["name", "id"], overview[view].map((r) => line([r.name, r.id], r))];
+  return [[...head, ...COLUMNS].join(","), ...lines].join("\n") + "\n";
 }

@@ -1,7 +1,7 @@
 // Usage and cost: agents report model calls; the server prices what they did not, attributes each call
 // to the agent, its owner, the room, the message and the task, and aggregates in the database.
 import type { UsageView } from "../../sdk/contract";
-import { getDb, type Prisma, type Tx } from "../db";
+import { getDb, type Db, type Prisma, type Tx } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
@@ -10,6 +10,7 @@ import { recordAudit } from "./audit";
 import { checkBudgets } from "./budgets";
 import { messageInclude, presentMessage } from "../presenters/message";
 import { loadRoomFor } from "./room-access";
+import { addToRollups, type RollupSource } from "./usage-rollups";
 
 export interface UsageReport {
   reportId: string;
@@ -87,26 +88,24 @@ export async function reportUsage(actor: Actor, report: UsageReport): Promise<Us
   const { costUsd, costSource } = await price(actor.workspaceId, report);
   let row;
   try {
-    row = await db.usageRecord.create({
-      data: {
-        id: newId(),
-        workspaceId: actor.workspaceId,
-        agentId: actor.participantId,
-        reportId: report.reportId,
-        ownerId: agent.ownerId,
-        roomId,
-        messageId: message?.id ?? null,
-        taskId: report.taskId ?? null,
-        model: report.model,
-        inputTokens: report.inputTokens,
-        outputTokens: report.outputTokens,
-        cachedTokens: report.cachedTokens,
-        costUsd,
-        costSource,
-        occurredAt,
-        day: dayOf(occurredAt),
-        month: monthOf(occurredAt),
-      },
+    row = await storeUsageRecord(db, {
+      id: newId(),
+      workspaceId: actor.workspaceId,
+      agentId: actor.participantId,
+      reportId: report.reportId,
+      ownerId: agent.ownerId,
+      roomId,
+      messageId: message?.id ?? null,
+      taskId: report.taskId ?? null,
+      model: report.model,
+      inputTokens: report.inputTokens,
+      outputTokens: report.outputTokens,
+      cachedTokens: report.cachedTokens,
+      costUsd,
+      costSource,
+      occurredAt,
+      day: dayOf(occurredAt),
+      month: monthOf(occurredAt),
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -121,6 +120,18 @@ export async function reportUsage(actor: Actor, report: UsageReport): Promise<Us
     checkBudgets(actor.workspaceId, actor.participantId, agent.ownerId).catch((error: unknown) => console.error("budgets:", error));
   });
   return usage;
+}
+
+/**
+ * Inserts a record and adds it to the usage rollups in one transaction: a duplicate report id fails
+ * on the record's unique key and rolls its rollup increments back with it, so rollups stay exact.
+ */
+export async function storeUsageRecord(db: Db, data: Prisma.UsageRecordUncheckedCreateInput & RollupSource) {
+  return db.$transaction(async (tx) => {
+    const row = await tx.usageRecord.create({ data });
+    await addToRollups(tx, data);
+    return row;
+  });
 }
 
 /** The agent said this call produced its message: the message carries the usage, live. */

@@ -1,7 +1,9 @@
 // The usage dashboard, live: a person opens /usage while two agents (driven by the SDK) report model
 // calls; the totals and the chart move without a reload; the CSV export adds up to what the screen
 // says; a room's detail shows each agent's share and how much people took part; a budget crossing
-// 80% and then 100% raises a banner; a price is added and removed; a member sees only their agents.
+// 80% and then 100% raises a banner, and shows as a pill on the agent's card and in the room's member
+// list, live; an unpriced call is flagged as understating the spend; a budget is deleted; a price is
+// added and removed; a member sees only their agents.
 import { mkdirSync, readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { SwitchboardClient } from "../../sdk";
@@ -120,7 +122,7 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
     expect(download.suggestedFilename()).toMatch(/^usage-over-time-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync(await download.path(), "utf8").trim().split("\n");
-    expect(csv[0]).toBe("bucket,costUsd,inputTokens,outputTokens,cachedTokens,calls");
+    expect(csv[0]).toBe("bucket,costUsd,inputTokens,outputTokens,cachedTokens,calls,unpricedCalls");
     const rows = csv.slice(1).map(cells);
     const sum = (i: number) => rows.reduce((s, r) => s + Number(r[i]), 0);
     expect(rows.map((r) => r[0])).toEqual(expect.arrayContaining([today, threeDaysAgo, sixDaysAgo]));
@@ -188,6 +190,35 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     await expect(page.getByTestId("budget-alert").filter({ hasText: `@scout-${run} reached its daily budget` })).toContainText("suspended");
     await expect(page.locator(`[data-testid="top-agents"] [data-testid="spender"][data-id="${scout.agent.id}"]`).getByTestId("agent-suspended")).toBeVisible();
 
+    // ---- 6b. A call with no price and no cost counts as $0, and the dashboard says the spend is understated.
+    const unpricedBefore = Number((await page.getByTestId("unpriced-notice").getAttribute("data-calls", { timeout: 1000 }).catch(() => null)) ?? 0);
+    await writerClient.reportUsage({ model: `mystery-model-${run}`, inputTokens: 3_000, outputTokens: 700, roomId: room.id });
+    await expect(page.getByTestId("unpriced-notice")).toHaveAttribute("data-calls", String(unpricedBefore + 1));
+    await expect(page.getByTestId("unpriced-notice")).toContainText(`mystery-model-${run}`);
+    await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(expected));
+    await expect(page.getByTestId("unpriced-models")).toContainText(`mystery-model-${run}`);
+
+    // ---- 6c. Budget state beside the agents: on their cards (/agents) and in the room's member list.
+    const agentsPage = await ctx.newPage();
+    await agentsPage.goto("/agents");
+    const pill = (handle: string) => agentsPage.locator(`[data-testid="agent-card"][data-handle="${handle}"] [data-testid="budget-pill"]`);
+    await expect(pill(`scout-${run}`)).toHaveAttribute("data-level", "exceeded");
+    await expect(pill(`scout-${run}`)).toContainText(/budget 1\d\d% of \$1\.50\/day/);
+    await expect(pill(`writer-${run}`)).toHaveAttribute("data-level", "ok");
+    await expect(pill(`writer-${run}`)).toContainText("of $50/month");
+    await agentsPage.goto(`/r/${room.id}`);
+    await agentsPage.getByTestId("toggle-members").click();
+    const memberPill = agentsPage.locator(`[data-testid="member"][data-handle="scout-${run}"] [data-testid="budget-pill"]`);
+    await expect(memberPill).toHaveAttribute("data-level", "exceeded");
+    await agentsPage.getByTestId("members-panel").screenshot({ path: "artifacts/usage-members-budget.png" });
+    // Live: Writer spends toward its monthly budget and its pill follows without a reload.
+    const writerPill = agentsPage.locator(`[data-testid="member"][data-handle="writer-${run}"] [data-testid="budget-pill"]`);
+    const usedBefore = Number(await writerPill.getAttribute("data-used"));
+    await writerClient.reportUsage({ model: "claude-haiku-4.5", inputTokens: 1_000, outputTokens: 100, costUsd: 5, roomId: room.id });
+    expected = round6(expected + 5);
+    await expect.poll(async () => Number(await writerPill.getAttribute("data-used"))).toBeCloseTo(usedBefore + 0.1, 3);
+    await agentsPage.close();
+
     // Screenshot of the whole dashboard: a viewport as tall as the page (it scrolls inside its frame).
     await expect(page.getByTestId("toast")).toHaveCount(0);
     const height = await page.getByTestId("usage-page").evaluate((el) => 56 + (el.querySelector(".overflow-y-auto")?.scrollHeight ?? 2000));
@@ -197,6 +228,13 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     await page.mouse.move(0, 0);
     await page.screenshot({ path: "artifacts/usage-dashboard.png" });
     await page.setViewportSize({ width: 1440, height: 900 });
+
+    // ---- 6d. An admin deletes Writer's budget: it leaves the list.
+    const writerBudget = page.locator(`[data-testid="budget-row"][data-subject="${writer.agent.id}"]`);
+    await writerBudget.getByTestId("delete-budget").click();
+    await writerBudget.getByTestId("delete-budget-confirm").click();
+    await expect(writerBudget).toHaveCount(0);
+    await expect(page.locator(`[data-testid="budget-row"][data-subject="${scout.agent.id}"]`)).toHaveCount(1);
 
     // ---- 7. Prices: an admin adds a model's price and removes it again.
     const model = `house-model-${run}`;

@@ -12,8 +12,11 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { PrismaClient as PostgresClient } from "../../server/generated/postgresql/client";
+import { weekOf } from "../../components/usage/format";
+import type { UsageView } from "../../sdk/contract";
 import { PrismaClient as SqliteClient } from "../../server/generated/sqlite/client";
 import { migrate } from "../../server/migrate";
+import { GRAINS } from "../../server/services/usage-rollups";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
@@ -70,6 +73,129 @@ async function postgresReachable(): Promise<boolean> {
 const hasPostgres = await postgresReachable();
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+// ---- the usage_rollups migration fills the rollups from the records already stored ----
+
+/** A UsageRecord row as stored (the presented usage, without message and time, plus its buckets). */
+type UsageRow = Omit<UsageView, "messageId" | "occurredAt"> & { workspaceId: string; day: string; month: string };
+
+/** Usage records as a deployment made before the rollups: several days and months, some without owner, room, task or price. */
+function storedUsage(): UsageRow[] {
+  const days = ["2026-08-31", "2026-09-01", "2026-09-15", "2026-09-30", "2026-10-01", "2026-10-02"];
+  return Array.from({ length: 60 }, (_, i) => {
+    const day = days[i % days.length];
+    const unpriced = i % 7 === 0;
+    return {
+      id: `u${i}`,
+      workspaceId: i % 11 === 0 ? "ws2" : "ws1",
+      agentId: `agent${i % 3}`,
+      reportId: `r${i}`,
+      ownerId: i % 3 === 2 ? null : `owner${i % 3}`,
+      roomId: i % 4 === 0 ? null : `room${i % 2}`,
+      taskId: i % 5 === 0 ? `task${i % 2}` : null,
+      model: `model${i % 2}`,
+      inputTokens: 1000 + i,
+      outputTokens: 100 + i,
+      cachedTokens: i % 2 ? 10 : 0,
+      costUsd: unpriced ? 0 : Math.round((0.01 + i / 1000) * 1e6) / 1e6,
+      costSource: unpriced ? "unpriced" : "reported",
+      day,
+      month: day.slice(0, 7),
+    };
+  });
+}
+
+const ROLLUP_KEY = ["workspaceId", "grain", "span", "day", "week", "month", "agentId", "ownerId", "roomId", "taskId", "model"] as const;
+const ROLLUP_COUNTERS = ["calls", "inputTokens", "outputTokens", "cachedTokens", "costUsd", "unpricedCalls", "unpricedTokens"] as const;
+type RollupRow = Record<(typeof ROLLUP_KEY)[number], string> & Record<(typeof ROLLUP_COUNTERS)[number], number>;
+
+/** The rollup rows the records call for, summed here in JavaScript from the grains' definitions. */
+function expectedRollups(records: UsageRow[]): Map<string, RollupRow> {
+  const rows = new Map<string, RollupRow>();
+  for (const r of records) {
+    for (const g of GRAINS) {
+      const kept = (c: "agentId" | "ownerId" | "roomId" | "taskId" | "model") => ((g.keeps as readonly string[]).includes(c) ? (r[c] ?? "") : "");
+      const spans = [{ span: "day", day: r.day, week: weekOf(r.day) }, ...(g.monthly ? [{ span: "month", day: `${r.month}-01`, week: "" }] : [])];
+      for (const { span, day, week } of spans) {
+        const key = { workspaceId: r.workspaceId, grain: g.name, span, day, week, month: r.month, agentId: kept("agentId"), ownerId: kept("ownerId"), roomId: kept("roomId"), taskId: kept("taskId"), model: kept("model") };
+        const id = ROLLUP_KEY.map((c) => key[c]).join("|");
+        const row = rows.get(id) ?? { ...key, calls: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, unpricedCalls: 0, unpricedTokens: 0 };
+        const unpriced = r.costSource === "unpriced";
+        rows.set(id, {
+          ...row,
+          calls: row.calls + 1,
+          inputTokens: row.inputTokens + r.inputTokens,
+          outputTokens: row.outputTokens + r.outputTokens,
+          cachedTokens: row.cachedTokens + r.cachedTokens,
+          costUsd: row.costUsd + r.costUsd,
+          unpricedCalls: row.unpricedCalls + (unpriced ? 1 : 0),
+          unpricedTokens: row.unpricedTokens + (unpriced ? r.inputTokens + r.outputTokens : 0),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+function expectBackfilled(got: Record<string, unknown>[], records: UsageRow[]): void {
+  const want = expectedRollups(records);
+  const rows = got.map((r) => Object.fromEntries([...ROLLUP_KEY.map((c) => [c, String(r[c])]), ...ROLLUP_COUNTERS.map((c) => [c, Number(r[c])])]) as RollupRow);
+  expect(rows.map((r) => ROLLUP_KEY.map((c) => r[c]).join("|")).sort()).toEqual([...want.keys()].sort());
+  for (const row of rows) {
+    const w = want.get(ROLLUP_KEY.map((c) => row[c]).join("|"))!;
+    expect({ ...row, costUsd: 0 }).toEqual({ ...w, costUsd: 0 });
+    expect(row.costUsd).toBeCloseTo(w.costUsd, 9);
+  }
+}
+
+const USAGE_COLUMNS = ["id", "workspaceId", "agentId", "reportId", "ownerId", "roomId", "taskId", "model", "inputTokens", "outputTokens", "cachedTokens", "costUsd", "costSource", "occurredAt", "day", "month"] as const;
+
+/** The migrations before usage_rollups, then the records, then usage_rollups and the rest. */
+function migrationsAround(dialect: Dialect, name: string): { before: string[]; from: string[] } {
+  const names = localMigrations(dialect).map((m) => m.name);
+  const at = names.findIndex((n) => n.endsWith(`_${name}`));
+  const sql = (n: string) => readFileSync(path.join(ROOT, "prisma/migrations", dialect, n, "migration.sql"), "utf8");
+  return { before: names.slice(0, at).map(sql), from: names.slice(at).map(sql) };
+}
+
+describe("the usage_rollups migration", () => {
+  it("fills the rollups from the usage records stored before it, on SQLite", () => {
+    const records = storedUsage();
+    const { before, from } = migrationsAround("sqlite", "usage_rollups");
+    const db = new Database(path.join(tmp, "backfill.db"));
+    try {
+      for (const sql of before) db.exec(sql);
+      const insert = db.prepare(`INSERT INTO "UsageRecord" (${USAGE_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES (${USAGE_COLUMNS.map(() => "?").join(", ")})`);
+      for (const r of records) insert.run(...USAGE_COLUMNS.map((c) => (c === "occurredAt" ? `${r.day}T12:00:00.000+00:00` : r[c])));
+      for (const sql of from) db.exec(sql);
+      expectBackfilled(db.prepare(`SELECT * FROM "UsageRollup"`).all() as Record<string, unknown>[], records);
+    } finally {
+      db.close();
+    }
+  });
+
+  it.skipIf(!hasPostgres)("fills the rollups from the usage records stored before it, on PostgreSQL", async () => {
+    const records = storedUsage();
+    const { before, from } = migrationsAround("postgresql", "usage_rollups");
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS mig_backfill CASCADE; CREATE SCHEMA mig_backfill; SET search_path = mig_backfill`);
+      for (const sql of before) await client.query(sql);
+      for (const r of records) {
+        await client.query(
+          `INSERT INTO "UsageRecord" (${USAGE_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES (${USAGE_COLUMNS.map((_, i) => `$${i + 1}`).join(", ")})`,
+          USAGE_COLUMNS.map((c) => (c === "occurredAt" ? `${r.day} 12:00:00` : r[c])),
+        );
+      }
+      for (const sql of from) await client.query(sql);
+      expectBackfilled((await client.query(`SELECT * FROM "UsageRollup"`)).rows, records);
+    } finally {
+      await client.query(`DROP SCHEMA IF EXISTS mig_backfill CASCADE`).catch(() => undefined);
+      await client.end();
+    }
+  });
+});
 
 describe("migration files", () => {
   it("are up to date with prisma/schema.prisma (else run `npm run db:diff -- <name>`)", () => {

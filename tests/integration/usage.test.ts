@@ -1,9 +1,105 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { weekOf } from "../../components/usage/format";
+import { rollupRowsFromRecordsSql } from "../../server/services/usage-rollups";
 import { closeAgentClients, closeSockets, collect, connectedAgent, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 
 const DAYS = ["2026-11-20", "2026-11-21", "2026-11-23", "2026-11-28"];
 const today = () => new Date().toISOString().slice(0, 10);
+
+// ---- an independent ledger: what a test reported, summed here ----
+
+interface Entry {
+  agent: string;
+  owner: string;
+  room: string | null;
+  task: string | null;
+  model: string;
+  day: string;
+  cost: number;
+  input: number;
+  output: number;
+  cached: number;
+  unpriced: boolean;
+}
+interface Sums {
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  calls: number;
+  unpricedCalls: number;
+  unpricedTokens: number;
+}
+type Breakdown = "byAgent" | "byPerson" | "byRoom" | "byTask" | "byModel";
+interface OverviewLike {
+  totals: Sums;
+  series: (Sums & { bucket: string })[];
+  byAgent: (Sums & { id: string | null })[];
+  byPerson: (Sums & { id: string | null })[];
+  byRoom: (Sums & { id: string | null })[];
+  byTask: (Sums & { id: string | null })[];
+  byModel: (Sums & { id: string | null })[];
+}
+
+const BREAKDOWNS: [Breakdown, (e: Entry) => string | null][] = [
+  ["byAgent", (e) => e.agent],
+  ["byPerson", (e) => e.owner],
+  ["byRoom", (e) => e.room],
+  ["byTask", (e) => e.task],
+  ["byModel", (e) => e.model],
+];
+
+function sumOf(entries: Entry[]): Sums {
+  const s: Sums = { costUsd: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0, unpricedCalls: 0, unpricedTokens: 0 };
+  for (const e of entries) {
+    s.costUsd += e.cost;
+    s.inputTokens += e.input;
+    s.outputTokens += e.output;
+    s.cachedTokens += e.cached;
+    s.calls += 1;
+    if (e.unpriced) {
+      s.unpricedCalls += 1;
+      s.unpricedTokens += e.input + e.output;
+    }
+  }
+  return s;
+}
+
+function groupedSums(entries: Entry[], key: (e: Entry) => string | null): Map<string | null, Sums> {
+  const groups = new Map<string | null, Entry[]>();
+  for (const e of entries) groups.set(key(e), [...(groups.get(key(e)) ?? []), e]);
+  return new Map([...groups].map(([k, list]) => [k, sumOf(list)]));
+}
+
+function expectSums(got: Sums, want: Sums, what: string): void {
+  expect(got.costUsd, `${what}: cost`).toBeCloseTo(want.costUsd, 6);
+  const { costUsd: _got, ...gotCounts } = got;
+  const { costUsd: _want, ...wantCounts } = want;
+  expect(gotCounts, what).toMatchObject(wantCounts);
+}
+
+function expectRows(rows: (Sums & { id: string | null })[], want: Map<string | null, Sums>, what: string): void {
+  expect(rows.map((r) => r.id).sort(), `${what}: rows`).toEqual([...want.keys()].sort());
+  for (const r of rows) expectSums(r, want.get(r.id)!, `${what} ${r.id}`);
+}
+
+/** Every number the dashboard shows for a query, against the ledger's entries that query covers. */
+function expectOverview(overview: OverviewLike, entries: Entry[], bucket: "day" | "week" | "month", what: string): void {
+  expectSums(overview.totals, sumOf(entries), `${what} totals`);
+  const bucketOf = (day: string) => (bucket === "day" ? day : bucket === "week" ? weekOf(day) : day.slice(0, 7));
+  expectRows(
+    overview.series.map((s) => ({ ...s, id: s.bucket })),
+    groupedSums(entries, (e) => bucketOf(e.day)),
+    `${what} series`,
+  );
+  expect(overview.series.map((s) => s.bucket), `${what}: series in time order`).toEqual(overview.series.map((s) => s.bucket).sort());
+  for (const [b, key] of BREAKDOWNS) expectRows(overview[b], groupedSums(entries, key), `${what} ${b}`);
+}
+
+type Row = Record<string, string | number | bigint>;
+const rowKey = (r: Row) => ["workspaceId", "grain", "span", "day", "week", "month", "agentId", "ownerId", "roomId", "taskId", "model"].map((c) => r[c]).join("|");
+const COUNTERS = ["calls", "inputTokens", "outputTokens", "cachedTokens", "unpricedCalls", "unpricedTokens"];
 
 describe.each(dialects)("usage and cost on %s", (dialect) => {
   let server: TestServer;
@@ -133,6 +229,168 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     expect(raised.state).toBe("ok");
     await admin.api.agents.resume.mutate({ agentId: agent.id });
     expect((await mia.api.agents.get.query({ agentId: agent.id })).status).toBe("active");
+  });
+
+  it("keeps rollups equal to an independent ledger over days and months, for every breakdown, through idempotent and racing reports", async () => {
+    const tag = dialect.slice(0, 2);
+    const p1 = await signUpPerson(server, { handle: `ledgera${tag}`, inviteToken: (await admin.api.workspace.createInvite.mutate({})).token });
+    const p2 = await signUpPerson(server, { handle: `ledgerb${tag}`, inviteToken: (await admin.api.workspace.createInvite.mutate({})).token });
+    const x = await agentOf(p1, `ledger-x-${dialect}`);
+    const y = await agentOf(p1, `ledger-y-${dialect}`);
+    const z = await agentOf(p2, `ledger-z-${dialect}`);
+    const r1 = await p1.api.rooms.createChannel.mutate({ name: `ledger-one-${dialect}`, visibility: "private", memberIds: [x.id, y.id] });
+    const r2 = await p2.api.rooms.createChannel.mutate({ name: `ledger-two-${dialect}`, visibility: "private", memberIds: [z.id] });
+    const models = { priced: `priced-${dialect}`, reported: `reported-${dialect}`, unpriced: `unpriced-${dialect}` };
+    await admin.api.usage.setPrice.mutate({ model: models.priced, inputPerMTok: 2, outputPerMTok: 4, cachedPerMTok: 0.5 });
+    const agents = [
+      { agent: x, owner: p1, room: r1.id },
+      { agent: y, owner: p1, room: r1.id },
+      { agent: z, owner: p2, room: r2.id },
+    ];
+    // A stretch of last year nothing else in this file reports in: September's end, all of October,
+    // November's start (month rows cover whole months; day rows the ends of a range).
+    const days = ["2025-09-29", "2025-09-30", "2025-10-01", "2025-10-15", "2025-10-31", "2025-11-01", "2025-11-20"];
+    const ledger: Entry[] = [];
+    const report = async (who: (typeof agents)[number], day: string, n: number, reportId: string = randomUUID()) => {
+      const model = [models.reported, models.priced, models.unpriced][n % 3];
+      const input = 1000 + n * 37;
+      const output = 100 + n * 11;
+      const cached = n % 2 ? 50 : 0;
+      const room = n % 4 === 0 ? who.room : undefined;
+      const task = n % 5 === 0 ? `ledger-t1-${dialect}` : n % 5 === 1 ? `ledger-t2-${dialect}` : undefined;
+      const cost = model === models.reported ? Math.round((0.01 + n / 997) * 1e6) / 1e6 : undefined;
+      const usage = await who.agent.client.reportUsage({ reportId, model, inputTokens: input, outputTokens: output, cachedTokens: cached, costUsd: cost, roomId: room, taskId: task, occurredAt: `${day}T${String(n % 24).padStart(2, "0")}:30:00Z` });
+      return { usage, entry: { agent: who.agent.id, owner: who.owner.participantId, room: room ?? null, task: task ?? null, model, day, cost: usage.costUsd, input, output, cached, unpriced: model === models.unpriced } };
+    };
+    let n = 0;
+    const sent: { who: (typeof agents)[number]; reportId: string }[] = [];
+    for (const day of days) {
+      for (const who of agents) {
+        for (let i = 0; i < 2; i++) {
+          const { usage, entry } = await report(who, day, n++);
+          ledger.push(entry);
+          sent.push({ who, reportId: usage.reportId });
+        }
+      }
+    }
+    // Re-reports of stored ids, with other numbers and days: the originals stand, nothing is added.
+    for (const { who, reportId } of sent.slice(0, 4)) {
+      await report(who, "2025-10-20", 500, reportId);
+    }
+    // Reports racing on the same rollup rows (one day, one model), and the same id racing itself.
+    const racing = await Promise.all(agents.flatMap((who) => [0, 3, 6, 9].map((k) => report(who, "2025-10-15", 600 + k))));
+    ledger.push(...racing.map((r) => r.entry));
+    const twin = randomUUID();
+    const twins = await Promise.all([report(agents[0], "2025-11-01", 700, twin), report(agents[0], "2025-11-01", 700, twin)]);
+    expect(twins[0].usage.id).toBe(twins[1].usage.id);
+    ledger.push(twins[0].entry);
+    expect(ledger.filter((e) => e.unpriced).length).toBeGreaterThan(0);
+
+    const within = (from: string, to: string) => ledger.filter((e) => e.day >= from && e.day <= to);
+    const ranges = [
+      { from: "2025-09-01", to: "2025-11-30" }, // whole months only
+      { from: "2025-09-30", to: "2025-11-01" }, // a day, a month, a day
+      { from: "2025-10-01", to: "2025-10-31" }, // one month
+      { from: "2025-09-29", to: "2025-10-15" }, // no whole month
+    ];
+    for (const range of ranges) {
+      for (const bucket of ["day", "week", "month"] as const) {
+        expectOverview(await admin.api.usage.overview.query({ ...range, bucket }), within(range.from, range.to), bucket, `${range.from}..${range.to} by ${bucket}`);
+      }
+    }
+    // Filters, alone and together, read other grains; every breakdown still adds up.
+    const cut = ranges[1];
+    const filters: [Record<string, string>, (e: Entry) => boolean][] = [
+      [{ agentId: x.id }, (e) => e.agent === x.id],
+      [{ ownerId: p2.participantId }, (e) => e.owner === p2.participantId],
+      [{ roomId: r1.id }, (e) => e.room === r1.id],
+      [{ taskId: `ledger-t1-${dialect}` }, (e) => e.task === `ledger-t1-${dialect}`],
+      [{ model: models.priced }, (e) => e.model === models.priced],
+      [{ model: models.unpriced, agentId: y.id }, (e) => e.model === models.unpriced && e.agent === y.id],
+      [{ roomId: r1.id, taskId: `ledger-t2-${dialect}` }, (e) => e.room === r1.id && e.task === `ledger-t2-${dialect}`],
+    ];
+    for (const [filter, keep] of filters) {
+      expectOverview(await admin.api.usage.overview.query({ ...cut, bucket: "week", ...filter }), within(cut.from, cut.to).filter(keep), "week", JSON.stringify(filter));
+    }
+    // A member sees their own agents only, whatever they ask for.
+    const own = within(cut.from, cut.to).filter((e) => e.owner === p1.participantId);
+    expectOverview(await p1.api.usage.overview.query({ ...cut, bucket: "month" }), own, "month", "member");
+    expectOverview(await p1.api.usage.overview.query({ ...cut, bucket: "month", ownerId: p2.participantId }), own, "month", "member asking for another");
+    // A room's and a task's detail read the same rollups.
+    const roomView = await p1.api.usage.room.query({ roomId: r1.id, ...cut });
+    expectSums(roomView.totals, sumOf(within(cut.from, cut.to).filter((e) => e.room === r1.id)), "room detail");
+    expectRows(roomView.shares, groupedSums(within(cut.from, cut.to).filter((e) => e.room === r1.id), (e) => e.agent), "room shares");
+    const taskView = await admin.api.usage.task.query({ taskId: `ledger-t1-${dialect}`, ...ranges[0] });
+    expectSums(taskView.totals, sumOf(ledger.filter((e) => e.task === `ledger-t1-${dialect}`)), "task detail");
+    // CSV says what the screen says, unpriced calls included.
+    const csv = (await admin.api.usage.exportCsv.query({ ...cut, bucket: "day", view: "byModel" })).trim().split("\n");
+    expect(csv[0]).toBe("name,id,costUsd,inputTokens,outputTokens,cachedTokens,calls,unpricedCalls");
+    const unpricedLine = csv.find((l) => l.includes(models.unpriced))!.split(",").map((c) => c.replace(/"/g, ""));
+    expect(Number(unpricedLine[7])).toBe(within(cut.from, cut.to).filter((e) => e.unpriced).length);
+
+    // The rows the reports maintained are exactly the rows summed afresh from the records.
+    const maintained = await queryDb<Row>(server, `SELECT * FROM "UsageRollup"`);
+    const recomputed = await queryDb<Row>(server, rollupRowsFromRecordsSql(dialect));
+    expect(maintained.length).toBeGreaterThan(0);
+    expect(maintained.map(rowKey).sort()).toEqual(recomputed.map(rowKey).sort());
+    const fresh = new Map(recomputed.map((r) => [rowKey(r), r]));
+    for (const row of maintained) {
+      const want = fresh.get(rowKey(row))!;
+      expect(COUNTERS.map((c) => Number(row[c])), rowKey(row)).toEqual(COUNTERS.map((c) => Number(want[c])));
+      expect(Number(row.costUsd)).toBeCloseTo(Number(want.costUsd), 9);
+    }
+  });
+
+  it("deletes a budget: owners and admins only, audited, heard live, and no longer enforced", async () => {
+    const agent = await agentOf(mia, `unbudgeted-${dialect}`);
+    const budget = await admin.api.usage.setBudget.mutate({ subjectType: "agent", subjectId: agent.id, period: "day", unit: "usd", amount: 1 });
+    expect(await errorCode(mia.api.usage.deleteBudget.mutate({ budgetId: budget.id }))).toBe("FORBIDDEN");
+    expect(await errorCode(admin.api.usage.deleteBudget.mutate({ budgetId: "no-such-budget" }))).toBe("NOT_FOUND");
+    const heard = collect(await mia.socket(), "budget:updated");
+
+    expect(await admin.api.usage.deleteBudget.mutate({ budgetId: budget.id })).toEqual({ id: budget.id });
+    expect((await admin.api.usage.budgets.query()).some((b) => b.id === budget.id)).toBe(false);
+    expect(await errorCode(admin.api.usage.deleteBudget.mutate({ budgetId: budget.id }))).toBe("NOT_FOUND");
+    await waitFor(() => heard.some((e) => e.budget.id === budget.id && e.transition === "ok"), 5000, "budget:updated");
+    const audit = await admin.api.admin.audit.query({ subjectId: agent.id });
+    expect(audit.filter((e) => e.action === "budget.deleted").map((e) => e.data)).toMatchObject([{ budgetId: budget.id, period: "day", unit: "usd", amount: 1 }]);
+
+    // Spending past the old amount suspends nothing now.
+    await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 3 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await mia.api.agents.get.query({ agentId: agent.id })).status).toBe("active");
+  });
+
+  it("shows budget states to the budgeted person, the agent's owner and admins, and to no one else", async () => {
+    const tag = dialect.slice(0, 2);
+    const owner = await signUpPerson(server, { handle: `pillowner${tag}`, inviteToken: (await admin.api.workspace.createInvite.mutate({})).token });
+    const stranger = await signUpPerson(server, { handle: `stranger${tag}`, inviteToken: (await admin.api.workspace.createInvite.mutate({})).token });
+    const spender = await agentOf(owner, `spender-${dialect}`);
+    const idle = await agentOf(owner, `idle-${dialect}`);
+    const own = await admin.api.usage.setBudget.mutate({ subjectType: "agent", subjectId: spender.id, period: "day", unit: "usd", amount: 10 });
+    const theirs = await admin.api.usage.setBudget.mutate({ subjectType: "person", subjectId: owner.participantId, period: "month", unit: "tokens", amount: 100_000 });
+    // 20% of the agent's $10 a day; 85% of its owner's 100k tokens a month.
+    await spender.client.reportUsage({ model: "gpt-5", inputTokens: 50_000, outputTokens: 35_000, costUsd: 2 });
+    const ids = [spender.id, idle.id, owner.participantId, stranger.participantId, admin.participantId];
+    const shape = (states: Awaited<ReturnType<Person["api"]["usage"]["budgetStates"]["query"]>>) =>
+      Object.fromEntries(states.map((s) => [s.participantId, { budget: s.budget.id, level: s.level, used: s.used, count: s.count }]));
+    const expected = {
+      // The pressing one of the two that apply: its owner's, at 85%.
+      [spender.id]: { budget: theirs.id, level: "warned", used: 0.85, count: 2 },
+      [idle.id]: { budget: theirs.id, level: "warned", used: 0.85, count: 1 },
+      [owner.participantId]: { budget: theirs.id, level: "warned", used: 0.85, count: 1 },
+    };
+    expect(shape(await admin.api.usage.budgetStates.query({ participantIds: ids }))).toEqual(expected);
+    expect(shape(await owner.api.usage.budgetStates.query({ participantIds: ids }))).toEqual(expected);
+    expect(await stranger.api.usage.budgetStates.query({ participantIds: ids })).toEqual([]);
+    expect(await mia.api.usage.budgetStates.query({ participantIds: ids })).toEqual([]);
+    expect(await errorCode(admin.api.usage.budgetStates.query({ participantIds: Array.from({ length: 501 }, (_, i) => `p${i}`) }))).toBe("INVALID_PAYLOAD");
+
+    // Past the agent's own $10: exceeded, and that one is now the pressing one.
+    await spender.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 9 }).catch(() => null);
+    const after = (await owner.api.usage.budgetStates.query({ participantIds: [spender.id] }))[0];
+    expect(after).toMatchObject({ level: "exceeded", budget: { id: own.id, spent: 11 } });
+    expect(after.used).toBeCloseTo(1.1, 4);
   });
 
   it("budgets a person's agents together, in tokens", async () => {

@@ -8,12 +8,13 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
 const range = z.strictObject({ from: day, to: day });
 const query = range.extend({
   bucket: z.enum(["day", "week", "month"]).default("day"),
-  agentId: z.string().max(64).optional(),
-  ownerId: z.string().max(64).optional(),
-  roomId: z.string().max(64).optional(),
-  taskId: z.string().max(128).optional(),
-  model: z.string().max(100).optional(),
+  agentId: z.string().min(1).max(64).optional(),
+  ownerId: z.string().min(1).max(64).optional(),
+  roomId: z.string().min(1).max(64).optional(),
+  taskId: z.string().min(1).max(128).optional(),
+  model: z.string().min(1).max(100).optional(),
 });
+const participantId = z.string().min(1).max(64);
 const money = z.number().min(0).max(1_000_000);
 
 export const usageRouter = router({
@@ -32,17 +33,22 @@ export const usageRouter = router({
     .mutation(({ ctx, input }) => usage.setPrice(ctx.actor, input)),
   deletePrice: authedProcedure.input(z.strictObject({ model: z.string().min(1).max(100) })).mutation(({ ctx, input }) => usage.deletePrice(ctx.actor, input.model)),
   budgets: authedProcedure
-    .input(z.strictObject({ subjectId: z.string().max(64).optional() }).optional())
+    .input(z.strictObject({ subjectId: participantId.optional() }).optional())
     .query(({ ctx, input }) => budgets.listBudgets(ctx.actor, input?.subjectId)),
   setBudget: authedProcedure
     .input(
       z.strictObject({
         subjectType: z.enum(["agent", "person"]),
-        subjectId: z.string().min(1).max(64),
+        subjectId: participantId,
         period: z.enum(["day", "month"]),
         unit: z.enum(["usd", "tokens"]),
         amount: z.number().min(0).max(1_000_000_000),
       }),
     )
     .mutation(({ ctx, input }) => budgets.setBudget(ctx.actor, input)),
+  deleteBudget: authedProcedure.input(z.strictObject({ budgetId: z.string().min(1).max(64) })).mutation(({ ctx, input }) => budgets.deleteBudget(ctx.actor, input.budgetId)),
+  /** Budget pills for the participants a page shows; those the viewer may not see are left out. */
+  budgetStates: authedProcedure
+    .input(z.strictObject({ participantIds: z.array(participantId).max(500) }))
+    .query(({ ctx, input }) => budgets.budgetStates(ctx.actor, input.participantIds)),
 });
