@@ -1,5 +1,5 @@
 "use client";
-// Every agent of the workspace, with owner, status, keys and last seen, and the kill switch.
+// Every agent of the workspace, with owner, status (and budget), keys and last seen, and the kill switch.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import type { AgentView } from "@/sdk/contract";
@@ -12,6 +12,8 @@ import { inputClass } from "@/components/ui/field";
 import { BotIcon, SearchIcon } from "@/components/ui/icons";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { DataTable } from "@/components/ui/table";
+import { BudgetPill } from "@/components/usage/budget-pill";
+import { useBudgetStates } from "@/components/usage/use-budget-states";
 import { LastSeenCell, ParticipantCell, useOnline } from "./participant-cells";
 
 export function AgentsTab() {
@@ -29,6 +31,7 @@ export function AgentsTab() {
     const all = agents.data ?? [];
     return q ? all.filter((a) => [a.handle, a.displayName, a.owner?.displayName ?? "", a.framework ?? ""].some((f) => f.toLowerCase().includes(q))) : all;
   }, [agents.data, filter]);
+  const budgets = useBudgetStates((agents.data ?? []).map((a) => a.id));
 
   if (agents.isPending) return <SkeletonRows rows={4} />;
   if (agents.isError) return <ErrorState error={agents.error} onRetry={() => void agents.refetch()} title="Couldn't load the agents" />;
@@ -58,7 +61,10 @@ export function AgentsTab() {
               <ParticipantCell id={a.id} name={a.displayName} kind="agent" online={online} detail={`@${a.handle} · ${frameworkLabel(a.framework)}`} />
               <td className="px-4 py-2.5 text-zinc-700">{a.owner ? a.owner.displayName : <span className="text-zinc-400">None</span>}</td>
               <td className="px-4 py-2.5">
-                <AgentStatus status={a.status} />
+                <div className="flex flex-col items-start gap-1">
+                  <AgentStatus status={a.status} />
+                  {budgets.has(a.id) && <BudgetPill state={budgets.get(a.id)!} />}
+                </div>
               </td>
               <td className="px-4 py-2.5 text-zinc-700">
                 <span title={active.map((k) => k.prefix).join(", ")}>

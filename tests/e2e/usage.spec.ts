@@ -217,6 +217,11 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     await writerClient.reportUsage({ model: "claude-haiku-4.5", inputTokens: 1_000, outputTokens: 100, costUsd: 5, roomId: room.id });
     expected = round6(expected + 5);
     await expect.poll(async () => Number(await writerPill.getAttribute("data-used"))).toBeCloseTo(usedBefore + 0.1, 3);
+    // And in the admin page's table of every agent, beside the kill switch.
+    await agentsPage.goto("/admin");
+    await agentsPage.getByTestId("tab-agents").click();
+    const adminPill = agentsPage.locator(`[data-testid="admin-agent-row"][data-handle="scout-${run}"] [data-testid="budget-pill"]`);
+    await expect(adminPill).toHaveAttribute("data-level", "exceeded");
     await agentsPage.close();
 
     // Screenshot of the whole dashboard: a viewport as tall as the page (it scrolls inside its frame).
