@@ -19,7 +19,7 @@ import { CreateChannelDialog } from "./create-channel-dialog";
 import { InviteDialog } from "./invite-dialog";
 import { NewDirectDialog } from "./new-direct-dialog";
 import { QuickSwitcher } from "./quick-switcher";
-import { useSidebarCache } from "./sidebar-cache";
+import { useSidebarCache, useSidebarReconciler } from "./sidebar-cache";
 import { WorkspaceNav } from "@/components/nav/workspace-nav";
 
 type SidebarRoom = RoomView & { unread: number; mentions: number; readSeq: number };
@@ -34,6 +34,7 @@ export function Sidebar() {
   const activeRoomId = pathname.startsWith("/r/") ? pathname.slice(3).split("/")[0] : null;
   const rooms = useQuery(trpc.rooms.mine.queryOptions());
   const cache = useSidebarCache();
+  useSidebarReconciler();
   const [dialog, setDialog] = useState<DialogName>(null);
 
   useSocketEvent("room:added", () => void cache.refetch());

@@ -52,7 +52,9 @@ export async function listMine(actor: Actor): Promise<SidebarRoom[]> {
 const ROOMS_PER_COUNT_QUERY = 200;
 
 /**
- * Unread top-level messages by others, and mentions of the actor, after each room's read cursor.
+ * Unread top-level messages by others, and mentions of the actor, after each room's read cursor and
+ * up to the `lastSeq` read with it, so the counts and `lastSeq` describe the same moment (the browser
+ * re-applies anything newer that reached it over the socket meanwhile).
  * Two grouped queries, not two per room; rooms read up to their last seq are not asked about at all.
  */
 async function unreadCounts(actor: Actor, rooms: { roomId: string; readSeq: number; lastSeq: number }[]) {
@@ -61,7 +63,7 @@ async function unreadCounts(actor: Actor, rooms: { roomId: string; readSeq: numb
   const mentions = new Map<string, number>();
   const behind = rooms.filter((r) => r.lastSeq > r.readSeq);
   for (let i = 0; i < behind.length; i += ROOMS_PER_COUNT_QUERY) {
-    const afterCursor = behind.slice(i, i + ROOMS_PER_COUNT_QUERY).map((r) => ({ roomId: r.roomId, seq: { gt: r.readSeq } }));
+    const afterCursor = behind.slice(i, i + ROOMS_PER_COUNT_QUERY).map((r) => ({ roomId: r.roomId, seq: { gt: r.readSeq, lte: r.lastSeq } }));
     const [messages, mentioned] = await Promise.all([
       db.message.groupBy({
         by: ["roomId"],
