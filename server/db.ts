@@ -6,6 +6,7 @@
 // into the same process: both copies must share one connection pool.
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client";
 import { PrismaClient } from "./generated/sqlite/client";
 
@@ -17,14 +18,43 @@ export function isPostgres(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
 
-export function createDb(url: string): Db {
+/** `logQueries`: emit Prisma's `query` events (the benchmark's statement breakdown listens to them). */
+export function createDb(url: string, opts: { logQueries?: boolean } = {}): Db {
+  const link: AdapterLink = {};
+  const log = opts.logQueries ? { log: [{ emit: "event" as const, level: "query" as const }] } : {};
+  let db: Db;
   if (isPostgres(url)) {
     const schema = new URL(url).searchParams.get("schema") ?? undefined;
-    const adapter = new PrismaPg({ connectionString: url, max: 20 }, schema ? { schema } : undefined);
-    return new PostgresClient({ adapter }) as unknown as Db;
+    const factory = new PrismaPg({ connectionString: url, max: 20 }, schema ? { schema } : undefined);
+    db = new PostgresClient({ adapter: recording(factory, link), ...log }) as unknown as Db;
+  } else {
+    db = new PrismaClient({ adapter: recording(new PrismaBetterSqlite3({ url, timeout: 10_000 }), link), ...log });
   }
-  const adapter = new PrismaBetterSqlite3({ url, timeout: 10_000 });
-  return new PrismaClient({ adapter });
+  links.set(db, link);
+  return db;
+}
+
+// The driver adapter each client is connected through. The hot path (server/direct-sql.ts) runs its
+// statements on that same connection, under the same transaction lock, without the query builder.
+type AdapterLink = { adapter?: SqlDriverAdapter };
+const links = new WeakMap<Db, AdapterLink>();
+
+/** The factory, noting the adapter it connects (Prisma connects lazily, and again after a disconnect). */
+function recording(factory: SqlDriverAdapterFactory, link: AdapterLink): SqlDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => (link.adapter = await factory.connect()),
+  };
+}
+
+/** The driver adapter `db` is connected through, connecting it first if it is not yet. */
+export async function driverAdapter(db: Db = getDb()): Promise<SqlDriverAdapter> {
+  const link = links.get(db);
+  if (!link) throw new Error("This database client was not made by createDb");
+  if (!link.adapter) await db.$connect();
+  if (!link.adapter) throw new Error("The database client did not connect through its driver adapter");
+  return link.adapter;
 }
 
 const holder = globalThis as unknown as { __switchboardDb?: { url: string; db: Db } };

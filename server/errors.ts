@@ -60,6 +60,9 @@ export function toErrorShape(error: unknown, log: (e: unknown) => void = console
 }
 
 /** Prisma's unique-constraint violation, whichever generated client threw it. */
+/** A unique constraint refused the write: Prisma's P2002, or the driver adapter's own error (server/direct-sql.ts). */
 export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+  if (typeof error !== "object" || error === null) return false;
+  if ((error as { code?: unknown }).code === "P2002") return true;
+  return (error as { name?: unknown; cause?: { kind?: unknown } }).name === "DriverAdapterError" && (error as { cause?: { kind?: unknown } }).cause?.kind === "UniqueConstraintViolation";
 }

@@ -4,11 +4,13 @@
 // the counting.
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { createClient } from "redis";
-import { getDb, type Tx } from "../db";
+import { getDb } from "../db";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { recordAudit } from "./audit";
+import { agentRunSince } from "./send-statements";
+import type { DirectTx } from "../direct-sql";
 
 type RedisClient = ReturnType<typeof createClient>;
 
@@ -136,16 +138,8 @@ export class LoopGuard {
     private readonly limits: Pick<AgentLimits, "loopGuardMessages" | "loopGuardWindowSec">,
   ) {}
 
-  static async load(tx: Tx, room: { id: string; agentsPausedAt: Date | null }, limits: LoopGuard["limits"]): Promise<LoopGuard> {
-    const lastPerson = await tx.message.findFirst({
-      where: { roomId: room.id, kind: "text", author: { kind: "human" } },
-      orderBy: { seq: "desc" },
-      select: { seq: true },
-    });
-    const since = new Date(Date.now() - limits.loopGuardWindowSec * 1000);
-    const run = await tx.message.count({
-      where: { roomId: room.id, kind: "text", seq: { gt: lastPerson?.seq ?? 0 }, createdAt: { gte: since }, author: { kind: "agent" } },
-    });
+  static async load(tx: DirectTx, room: { id: string; agentsPausedAt: Date | null }, limits: LoopGuard["limits"]): Promise<LoopGuard> {
+    const run = await agentRunSince(tx, room.id, new Date(Date.now() - limits.loopGuardWindowSec * 1000));
     return new LoopGuard(run, room.agentsPausedAt, limits);
   }
 

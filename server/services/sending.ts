@@ -9,15 +9,16 @@
 // batch commits; everything that does (membership, suspension, rate, loop guard, duplicates) is decided
 // inside the transaction, holding the room row, so several processes agree.
 import type { MessageView } from "../../sdk/contract";
-import { getDb, Prisma, sqlTable, type Tx } from "../db";
+import { getDb } from "../db";
+import { directTransaction, type DirectTx as Tx } from "../direct-sql";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { messageInclude, presentMessage } from "../presenters/message";
-import { fanOut, listensForMentions } from "./delivery";
-import { agentLimitFields, consumeAgentMessage, effectiveLimits, LoopGuard, roomPaused, systemClientMsgId, workspaceLimitFields } from "./limits";
-import { authorFields } from "./message-reads";
-import { checkBody, mentionsIn, publishUpdated, TX_OPTIONS } from "./messages";
+import { fanOut } from "./delivery";
+import { consumeAgentMessage, effectiveLimits, LoopGuard, roomPaused, systemClientMsgId } from "./limits";
+import { checkBody, mentionsIn, publishUpdated } from "./messages";
+import * as sql from "./send-statements";
 import { visibleRoom } from "./room-access";
 
 export interface SendInput {
@@ -103,7 +104,7 @@ async function precheck(actor: Actor, input: SendInput): Promise<Prechecked> {
 async function storeBatch(roomId: string, batch: PendingSend[]): Promise<void> {
   let outcome: Outcome;
   try {
-    outcome = await getDb().$transaction((tx) => writeBatch(tx, roomId, batch), TX_OPTIONS);
+    outcome = await directTransaction((tx) => writeBatch(tx, roomId, batch));
   } catch (error) {
     if (isUniqueViolation(error) && batch.length > 1) {
       // A retry on another process stored one of these clientMsgIds first: one at a time, each
@@ -128,20 +129,16 @@ async function storeBatch(roomId: string, batch: PendingSend[]): Promise<void> {
 }
 
 async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise<Outcome> {
-  // Updating the row first locks it (PostgreSQL): batches of this room from other processes wait here.
-  const [room = null] = await tx.room.updateManyAndReturn({ where: { id: roomId }, data: { lastSeq: { increment: 0 } } });
+  // Locks the room and reserves a seq for every send; what is refused is given back before commit.
+  const room = await sql.lockRoom(tx, roomId, batch.length);
   const authorIds = [...new Set(batch.map((p) => p.actor.participantId))];
-  // The authors' memberships, and (for the fan-out) the agents listening for mentions, in one read.
-  const found = await tx.roomMember.findMany({
-    where: { roomId, OR: [{ participantId: { in: authorIds } }, listensForMentions] },
-    include: { participant: { select: { ...authorFields, ...agentLimitFields } } },
-  });
+  const found = await sql.membersAndListeners(tx, roomId, authorIds);
   const members = found.filter((m) => authorIds.includes(m.participantId));
   const listeners = found.filter((m) => m.deliveryMode === "mentions" && m.participant.kind === "agent").map((m) => m.participantId);
   const memberOf = new Map(members.map((m) => [m.participantId, m]));
   const earlier = await originals(tx, batch);
-  const activeAgents = await lockActiveAgents(tx, members.filter((m) => m.participant.kind === "agent").map((m) => m.participantId));
-  const workspace = room && activeAgents.size > 0 ? await tx.workspace.findUniqueOrThrow({ where: { id: room.workspaceId }, select: workspaceLimitFields }) : null;
+  const activeAgents = await sql.lockActiveAgents(tx, members.filter((m) => m.participant.kind === "agent").map((m) => m.participantId));
+  const workspace = room && activeAgents.size > 0 ? await sql.workspaceLimitsOf(tx, room.workspaceId) : null;
   const guard = room && workspace ? await LoopGuard.load(tx, room, workspace) : null;
 
   const rows: Row[] = [];
@@ -186,17 +183,16 @@ async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise
     }
   }
   const facts = { roomKind: room?.kind ?? "channel", listeners };
-  if (rows.length === 0 || !room) return { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: facts };
+  if (!room) return { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: facts };
 
   // A person speaking lets paused agents continue; the loop guard may have paused them.
   const people = rows.some((r) => r.pending?.actor.kind === "human" && r.kind === "text");
   const pausedAt = guard ? guard.agentsPausedAt : people ? null : room.agentsPausedAt;
-  const { lastSeq } = await tx.room.update({
-    where: { id: roomId },
-    data: { lastSeq: { increment: rows.length }, ...(pausedAt !== room.agentsPausedAt ? { agentsPausedAt: pausedAt } : {}) },
-    select: { lastSeq: true },
-  });
-  const stored = await insertRows(tx, roomId, lastSeq - rows.length + 1, rows, memberOf);
+  const pauseChanged = pausedAt !== room.agentsPausedAt;
+  if (rows.length < batch.length || pauseChanged) await sql.settleRoom(tx, roomId, room.lastSeq + rows.length, pauseChanged ? pausedAt : undefined);
+  if (rows.length === 0) return { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: facts };
+
+  const stored = await insertRows(tx, roomId, room.lastSeq + 1, rows, memberOf);
   const byPending = new Map<PendingSend, MessageView>();
   rows.forEach((row, i) => {
     if (!row.pending) return;
@@ -208,40 +204,22 @@ async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise
 }
 
 /** Inserts the rows with seqs from `firstSeq` and updates what follows from them; returns their views. */
-async function insertRows(
-  tx: Tx,
-  roomId: string,
-  firstSeq: number,
-  rows: Row[],
-  memberOf: Map<string, { participant: { id: string; handle: string; displayName: string; kind: string } }>,
-): Promise<MessageView[]> {
+async function insertRows(tx: Tx, roomId: string, firstSeq: number, rows: Row[], memberOf: Map<string, sql.MemberRow>): Promise<MessageView[]> {
   const createdAt = new Date();
   const messages = rows.map((row, i) => ({ id: newId(), roomId, seq: firstSeq + i, authorId: row.authorId, kind: row.kind, body: row.body, clientMsgId: row.clientMsgId, threadRootId: row.threadRootId, data: row.data, createdAt }));
-  // One multi-row INSERT. (Prisma's createMany does the same statement but spends several ms of CPU
-  // building it, whatever the row count; these columns need no conversion Prisma would add.)
-  await tx.$executeRaw`INSERT INTO ${Prisma.raw(sqlTable("Message"))} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "createdAt")
-    VALUES ${Prisma.join(messages.map((m) => Prisma.sql`(${m.id}, ${m.roomId}, ${m.seq}, ${m.authorId}, ${m.kind}, ${m.body}, ${m.clientMsgId}, ${m.threadRootId}, ${m.createdAt})`))}`;
-  for (const m of messages) if (m.data) await tx.message.update({ where: { id: m.id }, data: { data: m.data } });
-  const mentions = rows.flatMap((row, i) => row.mentions.map((participantId) => ({ messageId: messages[i].id, participantId, roomId, seq: messages[i].seq })));
-  if (mentions.length > 0) {
-    await tx.$executeRaw`INSERT INTO ${Prisma.raw(sqlTable("MessageMention"))} ("messageId", "participantId", "roomId", "seq")
-      VALUES ${Prisma.join(mentions.map((m) => Prisma.sql`(${m.messageId}, ${m.participantId}, ${m.roomId}, ${m.seq})`))}`;
-  }
+  await sql.insertMessages(tx, messages);
+  await sql.insertMentions(tx, rows.flatMap((row, i) => row.mentions.map((participantId) => ({ messageId: messages[i].id, participantId, roomId, seq: messages[i].seq }))));
 
   const repliesTo = new Map<string, number>();
   for (const row of rows) if (row.threadRootId) repliesTo.set(row.threadRootId, (repliesTo.get(row.threadRootId) ?? 0) + 1);
-  for (const [rootId, count] of repliesTo) {
-    await tx.message.update({ where: { id: rootId }, data: { replyCount: { increment: count }, lastReplyAt: createdAt } });
-  }
+  for (const [rootId, count] of repliesTo) await sql.countReplies(tx, rootId, count, createdAt);
   // Authors have seen what they wrote: each one's cursors move to their own last message, never
   // past another author's (an agent's delivered cursor is where its replay resumes).
-  const lastOf = new Map(messages.map((m) => [m.authorId, m.seq]));
-  for (const [participantId, seq] of lastOf) {
-    await tx.roomMember.updateMany({ where: { roomId, participantId }, data: { readSeq: seq, deliveredSeq: seq } });
-  }
-  return messages.map((m, i) =>
-    presentMessage({ ...m, replyCount: 0, lastReplyAt: null, data: m.data ?? null, editedAt: null, deletedAt: null, author: memberOf.get(m.authorId)!.participant, mentions: rows[i].mentions.map((participantId) => ({ participantId })).sort(byParticipant), receipts: [] }),
-  );
+  await sql.moveAuthorCursors(tx, roomId, new Map(messages.map((m) => [m.authorId, m.seq])));
+  return messages.map((m, i) => {
+    const { id, handle, displayName, kind } = memberOf.get(m.authorId)!.participant;
+    return presentMessage({ ...m, replyCount: 0, lastReplyAt: null, data: m.data ?? null, editedAt: null, deletedAt: null, author: { id, handle, displayName, kind }, mentions: rows[i].mentions.map((participantId) => ({ participantId })).sort(byParticipant), receipts: [] });
+  });
 }
 
 const byParticipant = (a: { participantId: string }, b: { participantId: string }) => (a.participantId < b.participantId ? -1 : a.participantId > b.participantId ? 1 : 0);
@@ -255,26 +233,12 @@ function twinSettlers(twins: [PendingSend, PendingSend][], stored: Map<PendingSe
   });
 }
 
-/** Agents among `ids` that are active, holding their rows so a suspension waits for this commit. */
-async function lockActiveAgents(tx: Tx, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const { count } = await tx.participant.updateMany({ where: { id: { in: ids }, status: "active" }, data: { lastSeenAt: new Date() } });
-  if (count === ids.length) return new Set(ids);
-  const active = await tx.participant.findMany({ where: { id: { in: ids }, status: "active" }, select: { id: true } });
-  return new Set(active.map((a) => a.id));
-}
-
 /** Messages already stored under the batch's (author, clientMsgId) pairs, by "author clientMsgId". */
 async function originals(tx: Tx, batch: PendingSend[]): Promise<Map<string, MessageView>> {
-  const found = await tx.message.findMany({
-    where: {
-      authorId: { in: [...new Set(batch.map((p) => p.actor.participantId))] },
-      clientMsgId: { in: [...new Set(batch.map((p) => p.input.clientMsgId))] },
-    },
-    select: { id: true },
-  });
+  const found = await sql.storedIds(tx, [...new Set(batch.map((p) => p.actor.participantId))], [...new Set(batch.map((p) => p.input.clientMsgId))]);
   if (found.length === 0) return new Map(); // the usual case: no retries in this batch
-  const rows = await tx.message.findMany({ where: { id: { in: found.map((f) => f.id) } }, include: messageInclude });
+  // Committed (found under this batch's lock), so any connection reads them.
+  const rows = await getDb().message.findMany({ where: { id: { in: found } }, include: messageInclude });
   return new Map(rows.map((row) => [`${row.authorId} ${row.clientMsgId}`, presentMessage(row)]));
 }
 

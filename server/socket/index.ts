@@ -18,6 +18,7 @@ import { audience, bindRealtime } from "../realtime";
 import { connected, disconnected } from "../realtime/presence";
 import { attachRedisAdapter } from "../realtime/redis";
 import { followsWholeRoom, memberships, replayMissed } from "../services/delivery";
+import { coalesceWebSocketWrites } from "./coalesce-writes";
 import { registerHandlers } from "./handlers";
 
 export const MAX_PACKET_BYTES = 256 * 1024;
@@ -26,6 +27,7 @@ const REPLAY_ACK_TIMEOUT_MS = 30_000;
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 export async function attachSocketServer(httpServer: HttpServer, opts: { authSecret: string; redis?: { url: string; keyPrefix: string } }) {
+  coalesceWebSocketWrites();
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
     path: SOCKET_PATH,
     maxHttpBufferSize: MAX_PACKET_BYTES,

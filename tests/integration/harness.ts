@@ -68,7 +68,10 @@ export async function startTestServer(
   let url = "";
 
   async function launch(port = 0): Promise<void> {
-    child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    // SWITCHBOARD_SERVER_CPU_PROF=<dir>: keep each server process's V8 CPU profile there (bench analysis).
+    const prof = process.env.SWITCHBOARD_SERVER_CPU_PROF;
+    const profile = prof ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(prof)}`] : [];
+    child = spawn(process.execPath, [...profile, "--import", "tsx", "server/index.ts"], {
       cwd: ROOT,
       env: {
         ...process.env,
