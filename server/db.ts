@@ -25,7 +25,10 @@ export function createDb(url: string, opts: { logQueries?: boolean } = {}): Db {
   let db: Db;
   if (isPostgres(url)) {
     const schema = new URL(url).searchParams.get("schema") ?? undefined;
-    const factory = new PrismaPg({ connectionString: url, max: 20 }, schema ? { schema } : undefined);
+    // A transaction its process abandoned (stalled, or gone without closing its connection) must not
+    // hold a room's lock for long: PostgreSQL ends it after 30 s of silence.
+    const pool = { connectionString: url, max: 20, idle_in_transaction_session_timeout: 30_000 };
+    const factory = new PrismaPg(pool, schema ? { schema } : undefined);
     db = new PostgresClient({ adapter: recording(factory, link), ...log }) as unknown as Db;
   } else {
     db = new PrismaClient({ adapter: recording(new PrismaBetterSqlite3({ url, timeout: 10_000 }), link), ...log });

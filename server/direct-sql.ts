@@ -8,6 +8,7 @@
 // templates, so values are always bound, never spliced.
 import type { ArgType, SqlDriverAdapter, Transaction } from "@prisma/driver-adapter-utils";
 import { driverAdapter, type Prisma } from "./db";
+import { AppError } from "./errors";
 
 export type Dialect = "sqlite" | "postgresql";
 
@@ -36,16 +37,25 @@ export async function directTransaction<T>(fn: (tx: DirectTx) => Promise<T>): Pr
   const transaction = await adapter.startTransaction(); // BEGIN, holding the lock or a pooled connection
   logHolder.__switchboardDirectLog?.({ query: "BEGIN", duration: performance.now() - began });
   const tx = new AdapterTx(adapter, transaction);
+  let timer: NodeJS.Timeout | undefined;
   let result: T;
   try {
-    result = await fn(tx);
+    // Like Prisma's interactive transactions, never hold the lock or the connection indefinitely.
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new AppError("UNAVAILABLE", "The database took too long; retry")), TRANSACTION_TIMEOUT_MS);
+    });
+    result = await Promise.race([fn(tx), expired]);
   } catch (error) {
+    tx.close(); // a timed-out `fn` still running must not write outside the transaction
     await transaction.executeRaw(bare("ROLLBACK")).catch(() => undefined); // the database may have ended it already
     await transaction.rollback(); // releases the connection or the lock
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
+  tx.close();
   try {
-    await tx.run(bare("COMMIT"), (t) => t.executeRaw(bare("COMMIT")));
+    await tx.run("COMMIT", () => transaction.executeRaw(bare("COMMIT")));
   } catch (error) {
     await transaction.rollback();
     throw error;
@@ -54,21 +64,31 @@ export async function directTransaction<T>(fn: (tx: DirectTx) => Promise<T>): Pr
   return result;
 }
 
+const TRANSACTION_TIMEOUT_MS = 20_000;
+
 const bare = (sql: string) => ({ sql, args: [], argTypes: [] });
 
 class AdapterTx implements DirectTx {
   readonly dialect: Dialect;
+  private closed = false;
+  /** SQLite: the adapter's better-sqlite3 connection, whose statements this transaction prepares once. */
+  private readonly sqlite: SqliteStatements | null;
 
   constructor(
     adapter: SqlDriverAdapter,
     private readonly transaction: Transaction,
   ) {
     this.dialect = adapter.provider === "postgres" ? "postgresql" : "sqlite";
+    this.sqlite = this.dialect === "sqlite" ? SqliteStatements.of(transaction) : null;
   }
 
   async query<T>(statement: Prisma.Sql): Promise<T[]> {
-    const q = this.prepare(statement);
-    const { columnNames, rows } = await this.run(q, (t) => t.queryRaw(q));
+    if (this.sqlite) {
+      const sqlite = this.sqlite;
+      return this.run(statement.sql, async () => sqlite.all(statement.sql, statement.values) as T[]);
+    }
+    const q = this.forAdapter(statement);
+    const { columnNames, rows } = await this.run(q.sql, () => this.transaction.queryRaw(q));
     return rows.map((row) => {
       const out: Record<string, unknown> = {};
       for (let i = 0; i < columnNames.length; i++) out[columnNames[i]] = typeof row[i] === "bigint" ? Number(row[i]) : row[i];
@@ -77,28 +97,92 @@ class AdapterTx implements DirectTx {
   }
 
   execute(statement: Prisma.Sql): Promise<number> {
-    const q = this.prepare(statement);
-    return this.run(q, (t) => t.executeRaw(q));
+    if (this.sqlite) {
+      const sqlite = this.sqlite;
+      return this.run(statement.sql, async () => sqlite.run(statement.sql, statement.values));
+    }
+    const q = this.forAdapter(statement);
+    return this.run(q.sql, () => this.transaction.executeRaw(q));
   }
 
-  async run<R>(q: { sql: string }, call: (t: Transaction) => Promise<R>): Promise<R> {
+  async run<R>(sql: string, call: () => Promise<R>): Promise<R> {
+    if (this.closed && sql !== "COMMIT") throw new AppError("UNAVAILABLE", "The transaction has ended; retry");
     const log = logHolder.__switchboardDirectLog;
-    if (!log) return call(this.transaction);
+    if (!log) return call();
     const t0 = performance.now();
     try {
-      return await call(this.transaction);
+      return await call();
     } finally {
-      log({ query: q.sql, duration: performance.now() - t0 });
+      log({ query: sql, duration: performance.now() - t0 });
     }
   }
 
-  private prepare(statement: Prisma.Sql) {
+  /** No statement of `fn` runs after this: the transaction is committing or rolled back. */
+  close(): void {
+    this.closed = true;
+  }
+
+  private forAdapter(statement: Prisma.Sql) {
     return {
       sql: this.dialect === "postgresql" ? statement.text : statement.sql,
       args: statement.values,
       argTypes: statement.values.map(argType),
     };
   }
+}
+
+interface SqliteStatement {
+  safeIntegers(on: boolean): SqliteStatement;
+  all(params: unknown[]): unknown[];
+  run(params: unknown[]): { changes: number };
+}
+interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement;
+}
+
+/**
+ * Statements on the SQLite adapter's connection, prepared once and kept (the adapter prepares every
+ * statement anew, which is most of a small statement's cost). Values are bound as the adapter binds
+ * them, so rows written here read back the same through Prisma: DateTime as ISO 8601 text in UTC.
+ */
+class SqliteStatements {
+  private static readonly caches = new WeakMap<SqliteDatabase, SqliteStatements>();
+  private static readonly MAX = 500;
+  private readonly prepared = new Map<string, SqliteStatement>();
+
+  private constructor(private readonly db: SqliteDatabase) {}
+
+  static of(transaction: Transaction): SqliteStatements | null {
+    const db = (transaction as unknown as { client?: SqliteDatabase }).client;
+    if (!db || typeof db.prepare !== "function") return null; // not the better-sqlite3 adapter
+    let cache = SqliteStatements.caches.get(db);
+    if (!cache) SqliteStatements.caches.set(db, (cache = new SqliteStatements(db)));
+    return cache;
+  }
+
+  all(sql: string, values: unknown[]): unknown[] {
+    return this.statement(sql).all(values.map(sqliteValue));
+  }
+
+  run(sql: string, values: unknown[]): number {
+    return this.statement(sql).run(values.map(sqliteValue)).changes;
+  }
+
+  private statement(sql: string): SqliteStatement {
+    let stmt = this.prepared.get(sql);
+    if (!stmt) {
+      if (this.prepared.size >= SqliteStatements.MAX) this.prepared.clear();
+      stmt = this.db.prepare(sql).safeIntegers(false);
+      this.prepared.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
+function sqliteValue(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value ?? null;
 }
 
 function argType(value: unknown): ArgType {

@@ -1,0 +1,113 @@
+// The hot path's transactions (server/direct-sql.ts) on real databases: what they commit reads back
+// through Prisma exactly as Prisma would have written it, a throw leaves nothing behind, a unique
+// violation is recognised on both dialects, and nothing runs on a transaction once it has ended.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, getDb } from "../../server/db";
+import { directTransaction, type DirectTx } from "../../server/direct-sql";
+import { AppError, isUniqueViolation } from "../../server/errors";
+import { migrate } from "../../server/migrate";
+import { insertMessages, lockRoom, type NewMessage } from "../../server/services/send-statements";
+import { dialects, PG_URL } from "./harness";
+
+describe.each(dialects)("direct transactions on %s", (dialect) => {
+  const schema = `it_direct_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+  const url =
+    dialect === "sqlite"
+      ? `file:${path.join(mkdtempSync(path.join(tmpdir(), "switchboard-direct-")), "db.sqlite")}`
+      : `${PG_URL}${PG_URL.includes("?") ? "&" : "?"}schema=${schema}`;
+  const ids = { workspace: "w1", author: "p1", room: "r1" };
+
+  beforeAll(async () => {
+    await closeDb();
+    process.env.DATABASE_URL = url;
+    await migrate(url);
+    const db = getDb();
+    await db.workspace.create({ data: { id: ids.workspace, name: "Direct" } });
+    await db.participant.create({ data: { id: ids.author, workspaceId: ids.workspace, kind: "human", handle: "ada", displayName: "Ada" } });
+    await db.room.create({ data: { id: ids.room, workspaceId: ids.workspace, kind: "channel", visibility: "public", name: "general", createdById: ids.author } });
+  });
+
+  afterAll(async () => {
+    await closeDb();
+    if (dialect === "postgresql") {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    }
+  });
+
+  const message = (seq: number, clientMsgId: string, extra: Partial<NewMessage> = {}): NewMessage => ({
+    id: `m-${clientMsgId}`,
+    roomId: ids.room,
+    seq,
+    authorId: ids.author,
+    kind: "text",
+    body: `body ${clientMsgId}`,
+    clientMsgId,
+    threadRootId: null,
+    createdAt: new Date(),
+    ...extra,
+  });
+  const lastSeq = async () => (await getDb().room.findUniqueOrThrow({ where: { id: ids.room } })).lastSeq;
+
+  it("commits what it wrote, and Prisma reads it back as it writes it: dates, JSON and numbers", async () => {
+    const createdAt = new Date("2026-11-30T12:34:56.789Z");
+    const room = await directTransaction(async (tx) => {
+      const locked = await lockRoom(tx, ids.room, 1);
+      await insertMessages(tx, [message(locked!.lastSeq + 1, "one", { kind: "system", data: { type: "loop_guard.paused" }, createdAt })]);
+      return locked!;
+    });
+    expect(room).toMatchObject({ id: ids.room, workspaceId: ids.workspace, kind: "channel", lastSeq: 0, agentsPausedAt: null, archivedAt: null });
+    const stored = await getDb().message.findUniqueOrThrow({ where: { id: "m-one" } });
+    expect(stored).toMatchObject({ seq: 1, kind: "system", data: { type: "loop_guard.paused" }, createdAt, replyCount: 0 });
+    expect(await lastSeq()).toBe(1);
+    // And filters written by Prisma match values written here.
+    expect(await getDb().message.count({ where: { createdAt: { gte: createdAt } } })).toBe(1);
+    expect(await getDb().message.count({ where: { createdAt: { gt: createdAt } } })).toBe(0);
+  });
+
+  it("leaves nothing behind when its function throws", async () => {
+    const before = await lastSeq();
+    await expect(
+      directTransaction(async (tx) => {
+        await lockRoom(tx, ids.room, 1);
+        await insertMessages(tx, [message(before + 1, "doomed")]);
+        throw new Error("refused after writing");
+      }),
+    ).rejects.toThrow("refused after writing");
+    expect(await lastSeq()).toBe(before);
+    expect(await getDb().message.findUnique({ where: { id: "m-doomed" } })).toBeNull();
+  });
+
+  it("reports a repeated clientMsgId as a unique violation, rolls back, and releases the room", async () => {
+    const before = await lastSeq();
+    const error = await directTransaction(async (tx) => {
+      await lockRoom(tx, ids.room, 1);
+      await insertMessages(tx, [message(before + 1, "one", { id: "m-one-again" })]);
+    }).catch((e: unknown) => e);
+    expect(isUniqueViolation(error)).toBe(true);
+    expect(await lastSeq()).toBe(before);
+    // The lock (SQLite) or the connection (PostgreSQL) went back: the next transaction runs.
+    await directTransaction(async (tx) => {
+      await lockRoom(tx, ids.room, 1);
+      await insertMessages(tx, [message(before + 1, "two")]);
+    });
+    expect(await lastSeq()).toBe(before + 1);
+  });
+
+  it("refuses statements once the transaction has ended", async () => {
+    let kept: DirectTx | null = null;
+    await directTransaction(async (tx) => {
+      kept = tx;
+    });
+    const error = await lockRoom(kept!, ids.room, 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe("UNAVAILABLE");
+    expect(await lastSeq()).toBe(2);
+  });
+});
