@@ -17,13 +17,13 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import type { RollupSums } from "../server/services/usage-rollups";
+import { dropPgSchema, PG_URL, withSchema } from "../tests/integration/harness";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RECORDS = Number(process.env.BENCH_USAGE_RECORDS ?? 1_000_000);
 const MESSAGES = Number(process.env.BENCH_USAGE_MESSAGES ?? 400_000);
 const RUNS = 5;
 const WRITES = 300;
-const PG_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 const log = (line: string) => console.log(`[bench usage ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 const AGENTS = 200;
@@ -145,7 +145,7 @@ async function main() {
 async function runDialect(dialect: "sqlite" | "postgresql") {
   const dir = mkdtempSync(path.join(os.tmpdir(), "sb-usage-bench-"));
   const schema = `bench_usage_${Date.now().toString(36)}`;
-  const url = dialect === "sqlite" ? `file:${path.join(dir, "db.sqlite")}` : `${PG_URL}${PG_URL.includes("?") ? "&" : "?"}schema=${schema}`;
+  const url = dialect === "sqlite" ? `file:${path.join(dir, "db.sqlite")}` : withSchema(PG_URL, schema);
   process.env.DATABASE_URL = url;
   const { migrate } = await import("../server/migrate");
   await migrate(url);
@@ -217,12 +217,7 @@ async function runDialect(dialect: "sqlite" | "postgresql") {
     return { records: RECORDS, messages: MESSAGES, load_seconds: round1(loadS), rollup_seconds: round1(rollupS), rollup_rows: grains, verified_rows: checked, queries: timings, report_write: write };
   } finally {
     await closeDb();
-    if (dialect === "postgresql") {
-      const client = new pg.Client({ connectionString: PG_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
-    }
+    if (dialect === "postgresql") await dropPgSchema(schema);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -4,21 +4,20 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "../../server/db";
 import { directTransaction, type DirectTx } from "../../server/direct-sql";
 import { AppError, isUniqueViolation } from "../../server/errors";
 import { migrate } from "../../server/migrate";
 import { insertMessages, lockRoom, type NewMessage } from "../../server/services/send-statements";
-import { dialects, PG_URL } from "./harness";
+import { dialects, dropPgSchema, PG_URL, withSchema } from "./harness";
 
 describe.each(dialects)("direct transactions on %s", (dialect) => {
   const schema = `it_direct_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
   const url =
     dialect === "sqlite"
       ? `file:${path.join(mkdtempSync(path.join(tmpdir(), "switchboard-direct-")), "db.sqlite")}`
-      : `${PG_URL}${PG_URL.includes("?") ? "&" : "?"}schema=${schema}`;
+      : withSchema(PG_URL, schema);
   const ids = { workspace: "w1", author: "p1", room: "r1" };
 
   beforeAll(async () => {
@@ -33,12 +32,7 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
 
   afterAll(async () => {
     await closeDb();
-    if (dialect === "postgresql") {
-      const client = new pg.Client({ connectionString: PG_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
-    }
+    if (dialect === "postgresql") await dropPgSchema(schema);
   });
 
   const message = (seq: number, clientMsgId: string, extra: Partial<NewMessage> = {}): NewMessage => ({

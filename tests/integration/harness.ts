@@ -131,12 +131,7 @@ export async function startTestServer(
     async dispose() {
       await stop();
       if (!owner) return;
-      if (dialect === "postgresql") {
-        const client = new pg.Client({ connectionString: PG_URL });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
-      }
+      if (dialect === "postgresql") await dropPgSchema(schema);
       rmSync(dir, { recursive: true, force: true });
     },
     output: () => log,
@@ -144,7 +139,18 @@ export async function startTestServer(
   return server;
 }
 
-function withSchema(url: string, schema: string): string {
+/** Drops a test's PostgreSQL schema and everything in it. */
+export async function dropPgSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema.replaceAll('"', '""')}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+export function withSchema(url: string, schema: string): string {
   const u = new URL(url);
   u.searchParams.set("schema", schema);
   return u.toString();
