@@ -6,7 +6,7 @@
 // (SQLite) or pool (PostgreSQL), the same transaction lock, the same error mapping, so these
 // transactions and Prisma's serialize exactly as Prisma's own do. Statements are `Prisma.sql`
 // templates, so values are always bound, never spliced.
-import type { ArgType, SqlDriverAdapter, Transaction } from "@prisma/driver-adapter-utils";
+import type { ArgType, SqlDriverAdapter, SqlQueryable } from "@prisma/driver-adapter-utils";
 import { driverAdapter, type Prisma } from "./db";
 import { AppError } from "./errors";
 
@@ -66,6 +66,15 @@ export async function directTransaction<T>(fn: (tx: DirectTx) => Promise<T>): Pr
 
 const TRANSACTION_TIMEOUT_MS = 20_000;
 
+/**
+ * Runs read-only statements outside a transaction, as Prisma's own queries run: on the SQLite
+ * connection (inside whatever transaction it has open) or on any pooled PostgreSQL connection.
+ */
+export async function directRead<T>(fn: (q: DirectTx) => Promise<T>): Promise<T> {
+  const adapter = await driverAdapter();
+  return fn(new AdapterTx(adapter, adapter));
+}
+
 const bare = (sql: string) => ({ sql, args: [], argTypes: [] });
 
 class AdapterTx implements DirectTx {
@@ -76,7 +85,7 @@ class AdapterTx implements DirectTx {
 
   constructor(
     adapter: SqlDriverAdapter,
-    private readonly transaction: Transaction,
+    private readonly transaction: SqlQueryable,
   ) {
     this.dialect = adapter.provider === "postgres" ? "postgresql" : "sqlite";
     this.sqlite = this.dialect === "sqlite" ? SqliteStatements.of(transaction) : null;
@@ -152,8 +161,8 @@ class SqliteStatements {
 
   private constructor(private readonly db: SqliteDatabase) {}
 
-  static of(transaction: Transaction): SqliteStatements | null {
-    const db = (transaction as unknown as { client?: SqliteDatabase }).client;
+  static of(queryable: SqlQueryable): SqliteStatements | null {
+    const db = (queryable as unknown as { client?: SqliteDatabase }).client;
     if (!db || typeof db.prepare !== "function") return null; // not the better-sqlite3 adapter
     let cache = SqliteStatements.caches.get(db);
     if (!cache) SqliteStatements.caches.set(db, (cache = new SqliteStatements(db)));

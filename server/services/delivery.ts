@@ -11,7 +11,7 @@ import { authorize, type Actor } from "../policies";
 import { presentReceipt } from "../presenters/message";
 import { presentRoom } from "../presenters/room";
 import { audience, publish, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
-import { findMessages } from "./message-reads";
+import { findMessages, roomRange } from "./message-reads";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
 
 export const REPLAY_PAGE = 500;
@@ -51,7 +51,11 @@ export async function selectPage(
   const { lastSeq } = await db.room.findUniqueOrThrow({ where: { id: member.roomId }, select: { lastSeq: true } });
   const where = await selection(member.participantId, member.roomId, member.roomKind, member.mode);
   if (!where || lastSeq <= afterSeq) return { messages: [], throughSeq: Math.max(afterSeq, lastSeq), hasMore: false };
-  const rows = await findMessages({ where: { roomId: member.roomId, seq: { gt: afterSeq, lte: lastSeq }, ...where }, orderBy: { seq: "asc" }, take: limit + 1 });
+  const range = { roomId: member.roomId, seq: { gt: afterSeq, lte: lastSeq } };
+  const rows =
+    Object.keys(where).length === 0
+      ? await roomRange(member.roomId, afterSeq, lastSeq, limit + 1) // the whole room: the common, hot case
+      : await findMessages({ where: { ...range, ...where }, orderBy: { seq: "asc" }, take: limit + 1 });
   const hasMore = rows.length > limit;
   const messages = rows.slice(0, limit);
   return { messages, throughSeq: hasMore ? messages[messages.length - 1].seq : lastSeq, hasMore };

@@ -12,7 +12,7 @@ import { audience, publish } from "../realtime";
 import { reachable } from "./connections";
 import { syncSelected } from "./delivery";
 import { resolveMentions } from "./mentions";
-import { findMessages } from "./message-reads";
+import { findMessages, MAX_SEQ, roomRange } from "./message-reads";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
 
 export interface AppendInput {
@@ -165,7 +165,7 @@ export async function sync(actor: Actor, input: { roomId: string; afterSeq: numb
   if (input.selected) return syncSelected(actor, input);
   const subject = await loadRoomFor(actor, input.roomId);
   authorize(actor, "room.read", subject);
-  const rows = await findMessages({ where: { roomId: input.roomId, seq: { gt: input.afterSeq } }, orderBy: { seq: "asc" }, take: input.limit + 1 });
+  const rows = await roomRange(input.roomId, input.afterSeq, MAX_SEQ, input.limit + 1);
   const hasMore = rows.length > input.limit;
   return { messages: rows.slice(0, input.limit), hasMore, lastSeq: subject.room.lastSeq };
 }

@@ -9,6 +9,7 @@ import { closeDb, getDb } from "../../server/db";
 import { directTransaction, type DirectTx } from "../../server/direct-sql";
 import { AppError, isUniqueViolation } from "../../server/errors";
 import { migrate } from "../../server/migrate";
+import { findMessages, MAX_SEQ, roomRange } from "../../server/services/message-reads";
 import { insertMessages, lockRoom, type NewMessage } from "../../server/services/send-statements";
 import { dialects, dropPgSchema, PG_URL, withSchema } from "./harness";
 
@@ -103,5 +104,38 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe("UNAVAILABLE");
     expect(await lastSeq()).toBe(2);
+  });
+
+  it("reads a room's pages exactly as the Prisma reader does: mentions, receipts, threads, edits, deletions, data", async () => {
+    const db = getDb();
+    await db.participant.create({ data: { id: "p2", workspaceId: ids.workspace, kind: "agent", handle: "scout", displayName: "Scout" } });
+    const base = await lastSeq();
+    await directTransaction(async (tx) => {
+      await lockRoom(tx, ids.room, 4);
+      await insertMessages(tx, [
+        message(base + 1, "root"),
+        message(base + 2, "reply", { authorId: "p2", threadRootId: "m-root" }),
+        message(base + 3, "edited"),
+        message(base + 4, "deleted", { data: { type: "note", n: 1 } }),
+      ]);
+    });
+    await db.messageMention.createMany({
+      data: [
+        { messageId: "m-root", participantId: "p2", roomId: ids.room, seq: base + 1 },
+        { messageId: "m-root", participantId: ids.author, roomId: ids.room, seq: base + 1 },
+      ],
+    });
+    await db.messageReceipt.create({ data: { messageId: "m-root", participantId: "p2", roomId: ids.room, seq: base + 1, state: "failed", reason: "no tool" } });
+    await db.message.update({ where: { id: "m-root" }, data: { replyCount: 1, lastReplyAt: new Date() } });
+    await db.message.update({ where: { id: "m-edited" }, data: { body: "changed", editedAt: new Date() } });
+    await db.message.update({ where: { id: "m-deleted" }, data: { deletedAt: new Date() } });
+
+    const direct = await roomRange(ids.room, 0, MAX_SEQ, 100);
+    const viaPrisma = await findMessages({ where: { roomId: ids.room }, orderBy: { seq: "asc" } });
+    expect(direct).toEqual(viaPrisma);
+    expect(direct.find((m) => m.id === "m-root")).toMatchObject({ mentions: [ids.author, "p2"].sort(), replyCount: 1, receipts: [{ participantId: "p2", state: "failed", reason: "no tool" }] });
+    // Bounds and limits: (after, through], oldest first.
+    expect((await roomRange(ids.room, base, base + 3, 2)).map((m) => m.seq)).toEqual([base + 1, base + 2]);
+    expect(await roomRange(ids.room, base + 4, MAX_SEQ, 10)).toEqual([]);
   });
 });
