@@ -7,6 +7,7 @@ import type { MessageView } from "../../sdk/contract";
 import { getDb, Prisma, sqlTable } from "../db";
 import { directRead } from "../direct-sql";
 import { presentMessage } from "../presenters/message";
+import type { MessageColumns } from "./send-statements";
 
 const messageFields = {
   id: true,
@@ -49,16 +50,20 @@ export async function findMessages(args: {
       orderBy: { participantId: "asc" },
     }),
   ]);
+  return assemble(rows, authors, mentions, receipts);
+}
+
+type Author = { id: string; handle: string; displayName: string; kind: string };
+type Receipt = { messageId: string; participantId: string; state: string; reason: string | null; updatedAt: Date };
+type Row = Omit<Parameters<typeof presentMessage>[0], "author" | "mentions" | "receipts"> & { authorId: string };
+
+/** Messages as clients see them, from their rows and the related rows read for them. */
+function assemble(rows: Row[], authors: Author[], mentions: { messageId: string; participantId: string }[], receipts: Receipt[]): MessageView[] {
   const authorById = new Map(authors.map((a) => [a.id, a]));
   const mentionsOf = groupBy(mentions, (m) => m.messageId);
   const receiptsOf = groupBy(receipts, (r) => r.messageId);
   return rows.map((row) =>
-    presentMessage({
-      ...row,
-      author: authorById.get(row.authorId)!,
-      mentions: mentionsOf.get(row.id) ?? [],
-      receipts: receiptsOf.get(row.id) ?? [],
-    }),
+    presentMessage({ ...row, author: authorById.get(row.authorId)!, mentions: mentionsOf.get(row.id) ?? [], receipts: receiptsOf.get(row.id) ?? [] }),
   );
 }
 
@@ -81,53 +86,30 @@ export async function roomRange(roomId: string, afterSeq: number, throughSeq: nu
     const low = rows[0].seq;
     const high = rows[rows.length - 1].seq;
     const [authors, mentions, receipts] = await Promise.all([
-      q.query<{ id: string; handle: string; displayName: string; kind: string }>(Prisma.sql`
+      q.query<Author>(Prisma.sql`
         SELECT "id", "handle", "displayName", "kind" FROM ${table("Participant")} WHERE "id" IN (${Prisma.join([...new Set(rows.map((r) => r.authorId))])})`),
       q.query<{ messageId: string; participantId: string }>(Prisma.sql`
         SELECT "messageId", "participantId" FROM ${table("MessageMention")}
         WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`),
-      q.query<{ messageId: string; participantId: string; state: string; reason: string | null; updatedAt: string | Date }>(Prisma.sql`
+      q.query<Omit<Receipt, "updatedAt"> & { updatedAt: RawDate }>(Prisma.sql`
         SELECT "messageId", "participantId", "state", "reason", "updatedAt" FROM ${table("MessageReceipt")}
         WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`),
     ]);
-    const authorById = new Map(authors.map((a) => [a.id, a]));
-    const mentionsOf = groupBy(mentions, (m) => m.messageId);
-    const receiptsOf = groupBy(receipts, (r) => r.messageId);
-    return rows.map((row) =>
-      presentMessage({
-        ...row,
-        seq: Number(row.seq),
-        replyCount: Number(row.replyCount),
-        lastReplyAt: toDate(row.lastReplyAt),
-        data: typeof row.data === "string" ? JSON.parse(row.data) : row.data,
-        createdAt: toDate(row.createdAt)!,
-        editedAt: toDate(row.editedAt),
-        deletedAt: toDate(row.deletedAt),
-        author: authorById.get(row.authorId)!,
-        mentions: mentionsOf.get(row.id) ?? [],
-        receipts: (receiptsOf.get(row.id) ?? []).map((r) => ({ ...r, updatedAt: toDate(r.updatedAt)! })),
-      }),
-    );
+    const messages = rows.map((row) => ({
+      ...row,
+      lastReplyAt: toDate(row.lastReplyAt),
+      data: typeof row.data === "string" ? JSON.parse(row.data) : row.data,
+      createdAt: toDate(row.createdAt)!,
+      editedAt: toDate(row.editedAt),
+      deletedAt: toDate(row.deletedAt),
+    }));
+    return assemble(messages, authors, mentions, receipts.map((r) => ({ ...r, updatedAt: toDate(r.updatedAt)! })));
   });
 }
 
 type RawDate = string | Date | null;
-interface RawMessage {
-  id: string;
-  roomId: string;
-  seq: number;
-  authorId: string;
-  kind: string;
-  body: string;
-  clientMsgId: string;
-  threadRootId: string | null;
-  replyCount: number;
-  lastReplyAt: RawDate;
-  data: unknown;
-  createdAt: RawDate;
-  editedAt: RawDate;
-  deletedAt: RawDate;
-}
+/** A Message row as SQL reads it (integers are numbers: the adapter and direct-sql.ts convert them). */
+type RawMessage = MessageColumns & { replyCount: number; data: unknown; lastReplyAt: RawDate; createdAt: RawDate; editedAt: RawDate; deletedAt: RawDate };
 
 /** DateTime columns read as SQL: ISO 8601 text in UTC on both databases (SQLite as stored, PostgreSQL by the adapter). */
 function toDate(value: RawDate): Date | null {

@@ -97,7 +97,8 @@ export async function agentRunSince(tx: Tx, roomId: string, since: Date): Promis
   return Number(row?.run ?? 0);
 }
 
-export interface NewMessage {
+/** The columns a message is stored with. */
+export interface MessageColumns {
   id: string;
   roomId: string;
   seq: number;
@@ -106,9 +107,9 @@ export interface NewMessage {
   body: string;
   clientMsgId: string;
   threadRootId: string | null;
-  data?: object;
-  createdAt: Date;
 }
+
+export type NewMessage = MessageColumns & { data?: object; createdAt: Date };
 
 /** One multi-row INSERT (Prisma's createMany sends the same statement after several ms of CPU). */
 export async function insertMessages(tx: Tx, messages: NewMessage[]): Promise<void> {
