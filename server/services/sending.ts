@@ -132,11 +132,11 @@ async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise
   // Locks the room and reserves a seq for every send; what is refused is given back before commit.
   const room = await sql.lockRoom(tx, roomId, batch.length);
   const authorIds = [...new Set(batch.map((p) => p.actor.participantId))];
-  const found = await sql.membersAndListeners(tx, roomId, authorIds);
-  const members = found.filter((m) => authorIds.includes(m.participantId));
-  const listeners = found.filter((m) => m.deliveryMode === "mentions" && m.participant.kind === "agent").map((m) => m.participantId);
+  const read = await sql.batchFacts(tx, roomId, authorIds, [...new Set(batch.map((p) => p.input.clientMsgId))]);
+  const members = read.members.filter((m) => authorIds.includes(m.participantId));
+  const listeners = read.members.filter((m) => m.deliveryMode === "mentions" && m.participant.kind === "agent").map((m) => m.participantId);
   const memberOf = new Map(members.map((m) => [m.participantId, m]));
-  const earlier = await originals(tx, batch);
+  const earlier = await originals(read.storedIds);
   const activeAgents = await sql.lockActiveAgents(tx, members.filter((m) => m.participant.kind === "agent").map((m) => m.participantId));
   const workspace = room && activeAgents.size > 0 ? await sql.workspaceLimitsOf(tx, room.workspaceId) : null;
   const guard = room && workspace ? await LoopGuard.load(tx, room, workspace) : null;
@@ -207,15 +207,14 @@ async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise
 async function insertRows(tx: Tx, roomId: string, firstSeq: number, rows: Row[], memberOf: Map<string, sql.MemberRow>): Promise<MessageView[]> {
   const createdAt = new Date();
   const messages = rows.map((row, i) => ({ id: newId(), roomId, seq: firstSeq + i, authorId: row.authorId, kind: row.kind, body: row.body, clientMsgId: row.clientMsgId, threadRootId: row.threadRootId, data: row.data, createdAt }));
-  await sql.insertMessages(tx, messages);
-  await sql.insertMentions(tx, rows.flatMap((row, i) => row.mentions.map((participantId) => ({ messageId: messages[i].id, participantId, roomId, seq: messages[i].seq }))));
+  const mentions = rows.flatMap((row, i) => row.mentions.map((participantId) => ({ messageId: messages[i].id, participantId, roomId, seq: messages[i].seq })));
+  // Authors have seen what they wrote: each one's cursors move to their own last message, never
+  // past another author's (an agent's delivered cursor is where its replay resumes).
+  await sql.writeMessages(tx, messages, mentions, new Map(messages.map((m) => [m.authorId, m.seq])));
 
   const repliesTo = new Map<string, number>();
   for (const row of rows) if (row.threadRootId) repliesTo.set(row.threadRootId, (repliesTo.get(row.threadRootId) ?? 0) + 1);
   for (const [rootId, count] of repliesTo) await sql.countReplies(tx, rootId, count, createdAt);
-  // Authors have seen what they wrote: each one's cursors move to their own last message, never
-  // past another author's (an agent's delivered cursor is where its replay resumes).
-  await sql.moveAuthorCursors(tx, roomId, new Map(messages.map((m) => [m.authorId, m.seq])));
   return messages.map((m, i) => {
     const { id, handle, displayName, kind } = memberOf.get(m.authorId)!.participant;
     return presentMessage({ ...m, replyCount: 0, lastReplyAt: null, data: m.data ?? null, editedAt: null, deletedAt: null, author: { id, handle, displayName, kind }, mentions: rows[i].mentions.map((participantId) => ({ participantId })).sort(byParticipant), receipts: [] });
@@ -233,9 +232,8 @@ function twinSettlers(twins: [PendingSend, PendingSend][], stored: Map<PendingSe
   });
 }
 
-/** Messages already stored under the batch's (author, clientMsgId) pairs, by "author clientMsgId". */
-async function originals(tx: Tx, batch: PendingSend[]): Promise<Map<string, MessageView>> {
-  const found = await sql.storedIds(tx, [...new Set(batch.map((p) => p.actor.participantId))], [...new Set(batch.map((p) => p.input.clientMsgId))]);
+/** Messages already stored under the batch's (author, clientMsgId) pairs (`batchFacts`), by "author clientMsgId". */
+async function originals(found: string[]): Promise<Map<string, MessageView>> {
   if (found.length === 0) return new Map(); // the usual case: no retries in this batch
   // Committed (found under this batch's lock), so any connection reads them.
   const rows = await getDb().message.findMany({ where: { id: { in: found } }, include: messageInclude });

@@ -10,7 +10,7 @@ import { directTransaction, type DirectTx } from "../../server/direct-sql";
 import { AppError, isUniqueViolation } from "../../server/errors";
 import { migrate } from "../../server/migrate";
 import { findMessages, MAX_SEQ, roomRange } from "../../server/services/message-reads";
-import { insertMessages, lockRoom, type NewMessage } from "../../server/services/send-statements";
+import { lockRoom, writeMessages, type NewMessage } from "../../server/services/send-statements";
 import { dialects, dropPgSchema, PG_URL, withSchema } from "./harness";
 
 describe.each(dialects)("direct transactions on %s", (dialect) => {
@@ -48,6 +48,8 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     createdAt: new Date(),
     ...extra,
   });
+  /** Stores messages as a batch does (their authors' cursors move too). */
+  const insertMessages = (tx: DirectTx, messages: NewMessage[]) => writeMessages(tx, messages, [], new Map(messages.map((m) => [m.authorId, m.seq])));
   const lastSeq = async () => (await getDb().room.findUniqueOrThrow({ where: { id: ids.room } })).lastSeq;
 
   it("commits what it wrote, and Prisma reads it back as it writes it: dates, JSON and numbers", async () => {
@@ -110,20 +112,17 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     const db = getDb();
     await db.participant.create({ data: { id: "p2", workspaceId: ids.workspace, kind: "agent", handle: "scout", displayName: "Scout" } });
     const base = await lastSeq();
+    // Mentions go in with their messages (on PostgreSQL, sibling inserts of one statement).
+    const mentions = ["p2", ids.author].map((participantId) => ({ messageId: "m-root", participantId, roomId: ids.room, seq: base + 1 }));
     await directTransaction(async (tx) => {
       await lockRoom(tx, ids.room, 4);
-      await insertMessages(tx, [
+      const batch = [
         message(base + 1, "root"),
         message(base + 2, "reply", { authorId: "p2", threadRootId: "m-root" }),
         message(base + 3, "edited"),
         message(base + 4, "deleted", { data: { type: "note", n: 1 } }),
-      ]);
-    });
-    await db.messageMention.createMany({
-      data: [
-        { messageId: "m-root", participantId: "p2", roomId: ids.room, seq: base + 1 },
-        { messageId: "m-root", participantId: ids.author, roomId: ids.room, seq: base + 1 },
-      ],
+      ];
+      await writeMessages(tx, batch, mentions, new Map(batch.map((m) => [m.authorId, m.seq])));
     });
     await db.messageReceipt.create({ data: { messageId: "m-root", participantId: "p2", roomId: ids.room, seq: base + 1, state: "failed", reason: "no tool" } });
     await db.message.update({ where: { id: "m-root" }, data: { replyCount: 1, lastReplyAt: new Date() } });
