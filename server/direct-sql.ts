@@ -3,9 +3,9 @@
 // Through the Prisma client a statement costs about 0.25 ms of CPU before and after the database's own
 // work (query planning in the client runtime, result mapping), and a batch of sends is mostly such
 // fixed costs. Here the same SQL goes straight to the adapter Prisma connected: the same connection
-// (SQLite) or pool (PostgreSQL), the same transaction lock, the same error mapping, so these
-// transactions and Prisma's serialize exactly as Prisma's own do. Statements are `Prisma.sql`
-// templates, so values are always bound, never spliced.
+// (SQLite) or pool (PostgreSQL) and the same transaction lock, so these transactions and Prisma's
+// serialize exactly as Prisma's own do. Statements are `Prisma.sql` templates, so values are always
+// bound, never spliced.
 import type { ArgType, SqlDriverAdapter, SqlQueryable } from "@prisma/driver-adapter-utils";
 import { driverAdapter, type Prisma } from "./db";
 import { AppError } from "./errors";
@@ -29,7 +29,8 @@ export function logDirectStatements(log: StatementLog | undefined): void {
 
 /**
  * Runs `fn` in one transaction and commits; rolls back and rethrows if `fn` or the commit throws.
- * Errors from the database are the adapter's `DriverAdapterError` (see `isUniqueViolation`).
+ * Errors from the database are the adapter's `DriverAdapterError` or, for SQLite statements,
+ * better-sqlite3's `SqliteError` (`isUniqueViolation` knows both).
  */
 export async function directTransaction<T>(fn: (tx: DirectTx) => Promise<T>): Promise<T> {
   const adapter = await driverAdapter();
