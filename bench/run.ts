@@ -7,6 +7,11 @@
 //   W4  catch-up of 1,000 and 10,000 missed messages by an agent in mode `all` (SDK and raw socket)
 //
 // Each workload runs on SQLite and on PostgreSQL (skipped, loudly, when unreachable). Not part of `npm test`.
+//
+// Knobs: BENCH_DIALECTS=sqlite|postgresql, BENCH_RECEIVERS, BENCH_MESSAGES, BENCH_WINDOW,
+// BENCH_W3_SECONDS, BENCH_CATCHUP=1000,10000, BENCH_WAIT_QUIET=<s> (wait for the machine to settle),
+// BENCH_PROFILE=<dir> (CPU profile of the breakdown's sends), SWITCHBOARD_SERVER_CPU_PROF=<dir> (the
+// server processes' own V8 CPU profiles, written when they stop; open them in Chrome DevTools).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
