@@ -17,7 +17,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import type { RollupSums } from "../server/services/usage-rollups";
-import { dropPgSchema, PG_URL, withSchema } from "../tests/integration/harness";
+import { sqliteDateTime } from "../server/sqlite-time";
+import { dropPgSchema, PG_URL, prng, withSchema } from "../tests/integration/harness";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RECORDS = Number(process.env.BENCH_USAGE_RECORDS ?? 1_000_000);
@@ -35,19 +36,6 @@ const MODELS = ["claude-sonnet-4.5", "claude-opus-4.1", "gpt-5", "gpt-5-mini", "
 const DAYS = 365;
 const END = new Date("2026-11-29T00:00:00Z");
 const EVERYTHING = { from: "2025-11-01", to: "2026-11-30" };
-
-// Prisma stores DateTime on SQLite as ISO 8601 text with an explicit offset.
-const sqliteTime = (d: Date) => d.toISOString().replace("Z", "+00:00");
-
-/** mulberry32: a seeded generator with a 2^32 period (an LCG in doubles repeats after ~10,000 draws). */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The sums the generator keeps (every call here is priced). */
 type Totals = Omit<RollupSums, "unpricedCalls" | "unpricedTokens">;
@@ -326,7 +314,7 @@ function sqliteBulk(file: string): Bulk {
     async insert(table, columns, rows) {
       const insert = sqlite.prepare(`INSERT INTO "${table}" (${quoted(columns)}) VALUES (${columns.map(() => "?").join(",")})`);
       const batch = sqlite.transaction((chunk: Record<string, unknown>[]) => {
-        for (const r of chunk) insert.run(...columns.map((c) => (r[c] instanceof Date ? sqliteTime(r[c] as Date) : r[c])));
+        for (const r of chunk) insert.run(...columns.map((c) => (r[c] instanceof Date ? sqliteDateTime(r[c] as Date) : r[c])));
       });
       await inChunks(rows, batch);
     },

@@ -73,9 +73,15 @@ export function getDb(url = process.env.DATABASE_URL ?? "file:./data/switchboard
  * qualifies its own queries the same way; the connection's search_path is not changed).
  */
 export function sqlTable(name: string, url = process.env.DATABASE_URL ?? ""): string {
-  const schema = isPostgres(url) ? new URL(url).searchParams.get("schema") : null;
-  return schema ? `"${schema.replaceAll('"', '""')}"."${name}"` : `"${name}"`;
+  const key = `${url} ${name}`;
+  let table = tableNames.get(key);
+  if (table === undefined) {
+    const schema = isPostgres(url) ? new URL(url).searchParams.get("schema") : null;
+    tableNames.set(key, (table = schema ? `"${schema.replaceAll('"', '""')}"."${name}"` : `"${name}"`));
+  }
+  return table;
 }
+const tableNames = new Map<string, string>(); // the hot path names tables in every statement
 
 export async function closeDb(): Promise<void> {
   const current = holder.__switchboardDb;

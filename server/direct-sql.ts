@@ -8,6 +8,7 @@
 // bound, never spliced.
 import type { ArgType, SqlDriverAdapter, SqlQueryable } from "@prisma/driver-adapter-utils";
 import { driverAdapter, type Prisma } from "./db";
+import { sqliteDateTime } from "./sqlite-time";
 import { AppError } from "./errors";
 
 export type Dialect = "sqlite" | "postgresql";
@@ -190,7 +191,7 @@ class SqliteStatements {
 }
 
 function sqliteValue(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
+  if (value instanceof Date) return sqliteDateTime(value);
   if (typeof value === "boolean") return value ? 1 : 0;
   return value ?? null;
 }

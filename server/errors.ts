@@ -59,14 +59,13 @@ export function toErrorShape(error: unknown, log: (e: unknown) => void = console
   return { code: "INTERNAL", message: "Internal error", retryable: true };
 }
 
-/** Prisma's unique-constraint violation, whichever generated client threw it. */
 /**
  * A unique constraint refused the write: Prisma's P2002, or (server/direct-sql.ts) the driver adapter's
  * own error or better-sqlite3's.
  */
 export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
-  const code = (error as { code?: unknown }).code;
-  if (code === "P2002" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") return true;
-  return (error as { name?: unknown; cause?: { kind?: unknown } }).name === "DriverAdapterError" && (error as { cause?: { kind?: unknown } }).cause?.kind === "UniqueConstraintViolation";
+  const e = error as { code?: unknown; name?: unknown; cause?: { kind?: unknown } };
+  if (e.code === "P2002" || e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "SQLITE_CONSTRAINT_PRIMARYKEY") return true;
+  return e.name === "DriverAdapterError" && e.cause?.kind === "UniqueConstraintViolation";
 }

@@ -51,18 +51,17 @@ export async function selectPage(
   const { lastSeq } = await db.room.findUniqueOrThrow({ where: { id: member.roomId }, select: { lastSeq: true } });
   const where = await selection(member.participantId, member.roomId, member.roomKind, member.mode);
   if (!where || lastSeq <= afterSeq) return { messages: [], throughSeq: Math.max(afterSeq, lastSeq), hasMore: false };
-  const range = { roomId: member.roomId, seq: { gt: afterSeq, lte: lastSeq } };
   const rows =
     Object.keys(where).length === 0
       ? await roomRange(member.roomId, afterSeq, lastSeq, limit + 1) // the whole room: the common, hot case
-      : await findMessages({ where: { ...range, ...where }, orderBy: { seq: "asc" }, take: limit + 1 });
+      : await findMessages({ where: { roomId: member.roomId, seq: { gt: afterSeq, lte: lastSeq }, ...where }, orderBy: { seq: "asc" }, take: limit + 1 });
   const hasMore = rows.length > limit;
   const messages = rows.slice(0, limit);
   return { messages, throughSeq: hasMore ? messages[messages.length - 1].seq : lastSeq, hasMore };
 }
 
 /** Agents that receive only what is addressed to them: the room's members in `mentions` mode. */
-export const listensForMentions = { deliveryMode: "mentions", participant: { kind: "agent" } } as const;
+const listensForMentions = { deliveryMode: "mentions", participant: { kind: "agent" } } as const;
 
 /**
  * Everything the server pushes for new messages of one room, in seq order: each goes to the room's

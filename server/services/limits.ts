@@ -69,8 +69,8 @@ export interface AgentLimits {
 }
 
 /** The columns `effectiveLimits` reads, for Prisma `select`. */
-export const agentLimitFields = { messagesPerMinute: true, burst: true } as const;
-export const workspaceLimitFields = { agentMessagesPerMinute: true, agentBurst: true, loopGuardMessages: true, loopGuardWindowSec: true } as const;
+const agentLimitFields = { messagesPerMinute: true, burst: true } as const;
+const workspaceLimitFields = { agentMessagesPerMinute: true, agentBurst: true, loopGuardMessages: true, loopGuardWindowSec: true } as const;
 
 /** An agent's limits: its own overrides, else its workspace's defaults. */
 export function effectiveLimits(

@@ -3,16 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ack } from "../../sdk/contract";
-import { closeSockets, createAgent, dialects, openAgentSocket, queryDb, signUpPerson, startTestServer, type ClientSocket, type Person, type TestServer } from "./harness";
-
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { closeSockets, createAgent, dialects, openAgentSocket, prng, queryDb, signUpPerson, startTestServer, type ClientSocket, type Person, type TestServer } from "./harness";
 
 const NASTY_KEYS = ["__proto__", "constructor", "prototype", "toString", "$where", "", "roomId ", "\u0000"];
 

@@ -12,6 +12,7 @@ import superjson from "superjson";
 import type { AppRouter } from "../../server/trpc/router";
 import type { ClientToServerEvents, ServerToClientEvents } from "../../sdk/contract";
 import { SwitchboardClient } from "../../sdk";
+import { sqliteDateTime } from "../../server/sqlite-time";
 
 export type Dialect = "sqlite" | "postgresql";
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -294,8 +295,18 @@ export async function errorCode(promise: Promise<unknown>): Promise<string> {
 }
 
 /** A time as Prisma stores a DateTime on each database (SQLite: ISO text), for raw SQL to compare. */
+/** mulberry32: a seeded generator with a 2^32 period (an LCG in doubles repeats after ~10,000 draws). */
+export function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 export function sqlDate(dialect: Dialect, at: Date): Date | string {
-  return dialect === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at;
+  return dialect === "sqlite" ? sqliteDateTime(at) : at;
 }
 
 /** A person creates an agent they own; returns its id and API key. */
