@@ -69,10 +69,11 @@ export async function directTransaction<T>(fn: (tx: DirectTx) => Promise<T>): Pr
 const TRANSACTION_TIMEOUT_MS = 20_000;
 
 /**
- * Runs read-only statements outside a transaction, as Prisma's own queries run: on the SQLite
- * connection (inside whatever transaction it has open) or on any pooled PostgreSQL connection.
+ * Runs statements outside a transaction, as Prisma's own queries run. On PostgreSQL each runs on any
+ * pooled connection and commits on its own (so a write here must be one statement). On SQLite they
+ * run on the one connection, inside whatever transaction it has open: reads only.
  */
-export async function directRead<T>(fn: (q: DirectTx) => Promise<T>): Promise<T> {
+export async function directStatements<T>(fn: (q: DirectTx) => Promise<T>): Promise<T> {
   const adapter = await driverAdapter();
   return fn(new AdapterTx(adapter, adapter));
 }

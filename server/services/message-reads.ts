@@ -5,7 +5,7 @@
 // seq range instead.
 import type { MessageView } from "../../sdk/contract";
 import { getDb, Prisma, sqlTable } from "../db";
-import { directRead } from "../direct-sql";
+import { directStatements } from "../direct-sql";
 import { presentMessage } from "../presenters/message";
 import type { MessageColumns } from "./send-statements";
 
@@ -78,7 +78,7 @@ export const MAX_SEQ = 2_147_483_647;
 export async function roomRange(roomId: string, afterSeq: number, throughSeq: number, limit: number): Promise<MessageView[]> {
   if (limit <= 0 || throughSeq <= afterSeq) return [];
   const table = (name: string) => Prisma.raw(sqlTable(name));
-  return directRead(async (q) => {
+  return directStatements(async (q) => {
     const rows = await q.query<RawMessage>(Prisma.sql`
       SELECT "id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "replyCount", "lastReplyAt", "data", "createdAt", "editedAt", "deletedAt"
       FROM ${table("Message")} WHERE "roomId" = ${roomId} AND "seq" > ${afterSeq} AND "seq" <= ${throughSeq} ORDER BY "seq" ASC LIMIT ${limit}`);

@@ -1,7 +1,8 @@
-// The statements a batch of sends runs inside its transaction (server/services/sending.ts), written as
-// SQL and run on the driver adapter directly (server/direct-sql.ts). They are the hot path: through
-// Prisma's query builder each cost about 0.9 ms of CPU whatever its size, and a batch has fixed costs
-// only. The SQL is the common subset of SQLite and PostgreSQL; tables are schema-qualified by `sqlTable`.
+// The statements that store a batch of sends (server/services/sending.ts), written as SQL and run on the
+// driver adapter directly (server/direct-sql.ts). They are the hot path: through Prisma's query builder
+// each cost about 0.9 ms of CPU whatever its size, and a batch has fixed costs only. A batch is one read
+// of the facts it depends on (`batchFacts`) and one conditional write (`storeBatch`). The SQL is the
+// common subset of SQLite and PostgreSQL; tables are schema-qualified by `sqlTable`.
 import { Prisma, sqlTable } from "../db";
 import type { DirectTx as Tx } from "../direct-sql";
 import type { WorkspaceLimits } from "./limits";
@@ -9,69 +10,101 @@ import type { WorkspaceLimits } from "./limits";
 const table = (name: string) => Prisma.raw(sqlTable(name));
 const list = (values: readonly (string | number)[]) => Prisma.join(values);
 
-/** The room as a batch holds it. `lastSeq` is the value before this batch's reservation. */
-export interface LockedRoom {
+/** The room as a batch's sends were decided against. */
+export interface RoomFacts {
   id: string;
   workspaceId: string;
   kind: string;
   visibility: string;
+  /** The room's version: every change a send depends on appends a message (membership) or is checked again when storing. */
   lastSeq: number;
   agentsPausedAt: Date | null;
   archivedAt: Date | null;
-}
-
-/** SQLite answers DateTime columns of raw queries as text; PostgreSQL as text or Date. */
-const asDate = (value: Date | string | null): Date | null => (value === null ? null : value instanceof Date ? value : new Date(value));
-
-/**
- * Locks the room row (on PostgreSQL, other processes' batches for this room wait here) and reserves
- * `count` seqs after its `lastSeq` in the same statement. A batch that stores fewer gives the rest back
- * with `settleRoom` before it commits, so no reader ever sees a gap.
- */
-export async function lockRoom(tx: Tx, roomId: string, count: number): Promise<LockedRoom | null> {
-  const [row] = await tx.query<Omit<LockedRoom, "agentsPausedAt" | "archivedAt"> & { agentsPausedAt: Date | string | null; archivedAt: Date | string | null }>(Prisma.sql`
-    UPDATE ${table("Room")} SET "lastSeq" = "lastSeq" + ${count} WHERE "id" = ${roomId}
-    RETURNING "id", "workspaceId", "kind", "visibility", "lastSeq", "agentsPausedAt", "archivedAt"`);
-  if (!row) return null;
-  return { ...row, lastSeq: Number(row.lastSeq) - count, agentsPausedAt: asDate(row.agentsPausedAt), archivedAt: asDate(row.archivedAt) };
-}
-
-/** Sets the room's final `lastSeq` (after a partly refused batch) and, when it changed, `agentsPausedAt`. */
-export async function settleRoom(tx: Tx, roomId: string, lastSeq: number, agentsPausedAt?: Date | null): Promise<void> {
-  const paused = agentsPausedAt === undefined ? Prisma.empty : Prisma.sql`, "agentsPausedAt" = ${agentsPausedAt}`;
-  await tx.execute(Prisma.sql`UPDATE ${table("Room")} SET "lastSeq" = ${lastSeq}${paused} WHERE "id" = ${roomId}`);
 }
 
 export interface MemberRow {
   participantId: string;
   role: string;
   deliveryMode: string;
-  participant: { id: string; handle: string; displayName: string; kind: string; messagesPerMinute: number | null; burst: number | null };
+  participant: { id: string; handle: string; displayName: string; kind: string; status: string; messagesPerMinute: number | null; burst: number | null };
+}
+
+/** What a batch of sends depends on. `room` is null when there is no such room. */
+export interface BatchFacts {
+  room: RoomFacts | null;
+  workspace: WorkspaceLimits | null;
+  /** The authors' memberships and the room's agents in `mentions` mode (for the fan-out). */
+  members: MemberRow[];
+  /** Messages already stored under these authors and clientMsgIds (retries). */
+  storedIds: string[];
+}
+
+/** SQLite answers DateTime columns of raw queries as text; PostgreSQL as text or Date. */
+const asDate = (value: Date | string | null): Date | null => (value === null ? null : value instanceof Date ? value : new Date(value));
+
+type FactRow = {
+  workspaceId: string;
+  roomKind: string;
+  visibility: string;
+  lastSeq: number;
+  agentsPausedAt: Date | string | null;
+  archivedAt: Date | string | null;
+  agentMessagesPerMinute: number;
+  agentBurst: number;
+  loopGuardMessages: number;
+  loopGuardWindowSec: number;
+  what: "member" | "stored" | null;
+  id: string | null;
+  role: string;
+  deliveryMode: string;
+  handle: string;
+  displayName: string;
+  kind: string;
+  status: string;
+  messagesPerMinute: number | null;
+  burst: number | null;
+};
+
+/**
+ * Everything a batch decides on, in one read: the room and its workspace's limits, the authors'
+ * memberships, the room's agents in `mentions` mode, and the retries already stored. No lock: what
+ * is stored from these facts is stored only if the room has not moved since (`storeBatch`).
+ */
+export async function batchFacts(q: Tx, roomId: string, authorIds: string[], clientMsgIds: string[]): Promise<BatchFacts> {
+  const rows = await q.query<FactRow>(Prisma.sql`
+    SELECT r."workspaceId", r."kind" AS "roomKind", r."visibility", r."lastSeq", r."agentsPausedAt", r."archivedAt",
+      w."agentMessagesPerMinute", w."agentBurst", w."loopGuardMessages", w."loopGuardWindowSec", f.*
+    FROM ${table("Room")} r JOIN ${table("Workspace")} w ON w."id" = r."workspaceId" LEFT JOIN (
+      SELECT 'member' AS "what", m."participantId" AS "id", m."role", m."deliveryMode", p."handle", p."displayName", p."kind", p."status", p."messagesPerMinute", p."burst"
+      FROM ${table("RoomMember")} m JOIN ${table("Participant")} p ON p."id" = m."participantId"
+      WHERE m."roomId" = ${roomId} AND (m."participantId" IN (${list(authorIds)}) OR (m."deliveryMode" = 'mentions' AND p."kind" = 'agent'))
+      UNION ALL
+      SELECT 'stored', "id", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+      FROM ${table("Message")} WHERE "authorId" IN (${list(authorIds)}) AND "clientMsgId" IN (${list(clientMsgIds)})
+    ) f ON 1 = 1
+    WHERE r."id" = ${roomId}`);
+  if (rows.length === 0) return { room: null, workspace: null, members: [], storedIds: [] };
+  const r = rows[0];
+  const room = { id: roomId, workspaceId: r.workspaceId, kind: r.roomKind, visibility: r.visibility, lastSeq: Number(r.lastSeq), agentsPausedAt: asDate(r.agentsPausedAt), archivedAt: asDate(r.archivedAt) };
+  const workspace = { agentMessagesPerMinute: r.agentMessagesPerMinute, agentBurst: r.agentBurst, loopGuardMessages: r.loopGuardMessages, loopGuardWindowSec: r.loopGuardWindowSec };
+  const members: MemberRow[] = [];
+  const storedIds: string[] = [];
+  for (const f of rows) {
+    if (f.what === "stored") storedIds.push(f.id!);
+    else if (f.what === "member") {
+      const participant = { id: f.id!, handle: f.handle, displayName: f.displayName, kind: f.kind, status: f.status, messagesPerMinute: f.messagesPerMinute, burst: f.burst };
+      members.push({ participantId: f.id!, role: f.role, deliveryMode: f.deliveryMode, participant });
+    }
+  }
+  return { room, workspace, members, storedIds };
 }
 
 /**
- * In one read: the authors' memberships, the room's agents in `mentions` mode (for the fan-out), and
- * the ids of messages already stored under any of these authors and clientMsgIds (retries). Runs
- * after `lockRoom`, so it sees every membership change committed before this batch's lock.
+ * Holds the room row until the transaction ends (on PostgreSQL other processes' batches for the room
+ * wait; SQLite has one writer anyway), for a batch whose unlocked attempt found the room moved.
  */
-export async function batchFacts(tx: Tx, roomId: string, authorIds: string[], clientMsgIds: string[]): Promise<{ members: MemberRow[]; storedIds: string[] }> {
-  const rows = await tx.query<{ what: "member" | "stored"; id: string; role: string; deliveryMode: string; handle: string; displayName: string; kind: string; messagesPerMinute: number | null; burst: number | null }>(Prisma.sql`
-    SELECT 'member' AS "what", m."participantId" AS "id", m."role", m."deliveryMode", p."handle", p."displayName", p."kind", p."messagesPerMinute", p."burst"
-    FROM ${table("RoomMember")} m JOIN ${table("Participant")} p ON p."id" = m."participantId"
-    WHERE m."roomId" = ${roomId} AND (m."participantId" IN (${list(authorIds)}) OR (m."deliveryMode" = 'mentions' AND p."kind" = 'agent'))
-    UNION ALL
-    SELECT 'stored', "id", NULL, NULL, NULL, NULL, NULL, NULL, NULL
-    FROM ${table("Message")} WHERE "authorId" IN (${list(authorIds)}) AND "clientMsgId" IN (${list(clientMsgIds)})`);
-  const members: MemberRow[] = [];
-  const storedIds: string[] = [];
-  for (const r of rows) {
-    if (r.what === "stored") storedIds.push(r.id);
-    else {
-      const participant = { id: r.id, handle: r.handle, displayName: r.displayName, kind: r.kind, messagesPerMinute: r.messagesPerMinute, burst: r.burst };
-      members.push({ participantId: r.id, role: r.role, deliveryMode: r.deliveryMode, participant });
-    }
-  }
-  return { members, storedIds };
+export async function lockRoom(tx: Tx, roomId: string): Promise<void> {
+  await tx.execute(Prisma.sql`UPDATE ${table("Room")} SET "lastSeq" = "lastSeq" WHERE "id" = ${roomId}`);
 }
 
 /** Agents among `ids` that are active, holding their rows so a suspension waits for this commit. */
@@ -80,13 +113,6 @@ export async function lockActiveAgents(tx: Tx, ids: string[]): Promise<Set<strin
   const rows = await tx.query<{ id: string }>(Prisma.sql`
     UPDATE ${table("Participant")} SET "lastSeenAt" = ${new Date()} WHERE "id" IN (${list(ids)}) AND "status" = 'active' RETURNING "id"`);
   return new Set(rows.map((r) => r.id));
-}
-
-export async function workspaceLimitsOf(tx: Tx, workspaceId: string): Promise<WorkspaceLimits> {
-  const [row] = await tx.query<WorkspaceLimits>(Prisma.sql`
-    SELECT "agentMessagesPerMinute", "agentBurst", "loopGuardMessages", "loopGuardWindowSec" FROM ${table("Workspace")} WHERE "id" = ${workspaceId}`);
-  if (!row) throw new Error(`workspace ${workspaceId} not found`);
-  return row;
 }
 
 /** Agents' text messages in the room since `since` and after the last person's text message. */
@@ -115,38 +141,89 @@ export interface MessageColumns {
 
 export type NewMessage = MessageColumns & { data?: object; createdAt: Date };
 
-type Mention = { messageId: string; participantId: string; roomId: string; seq: number };
+export type Mention = { messageId: string; participantId: string; roomId: string; seq: number };
+
+/** What a batch stores, and the facts it was decided on that must still hold when it does. */
+export interface BatchWrite {
+  roomId: string;
+  /** The room's `lastSeq` the batch was decided at; the messages take the seqs after it. */
+  afterSeq: number;
+  messages: NewMessage[];
+  mentions: Mention[];
+  /** Thread roots and how many replies this batch adds to each. */
+  replies: Map<string, number>;
+  /** The room's new `agentsPausedAt`, or undefined to leave it. */
+  agentsPausedAt?: Date | null;
+  /** The agents the batch took as active (its agent authors). */
+  agents: string[];
+  at: Date;
+}
 
 /**
- * Stores the messages and their mentions, and moves each author's read and delivered cursors to its
- * last message of the batch. On PostgreSQL one statement (data-modifying CTEs: one round trip instead
- * of three); on SQLite, where a statement costs no round trip, three.
+ * Stores the batch if the facts it was decided on still hold: the room is still at `afterSeq`
+ * (nothing was appended, no member joined or left) and not archived, and every agent in `agents` is
+ * still active (their rows stay held until commit, so a suspension waits). Returns false, having
+ * stored nothing, when they do not.
+ *
+ * On PostgreSQL this is one statement of data-modifying CTEs, so outside a transaction it is one round
+ * trip that commits on its own; the room row's lock is held only while it runs. On SQLite (no round
+ * trips) it is several statements, to be run in a transaction.
  */
-export async function writeMessages(tx: Tx, messages: NewMessage[], mentions: Mention[], lastOf: Map<string, number>): Promise<void> {
-  const cursors = moveCursors(messages[0].roomId, lastOf);
-  if (tx.dialect === "postgresql") {
-    const mentionCte = mentions.length ? Prisma.sql`, "mentions" AS (${insertMentionsSql(mentions)} RETURNING 1)` : Prisma.empty;
-    await tx.execute(Prisma.sql`WITH "messages" AS (${insertMessagesSql(messages)} RETURNING 1)${mentionCte} ${cursors}`);
-    return;
+export async function storeBatch(q: Tx, w: BatchWrite): Promise<boolean> {
+  const lastSeq = w.afterSeq + w.messages.length;
+  const paused = w.agentsPausedAt === undefined ? Prisma.empty : Prisma.sql`, "agentsPausedAt" = ${w.agentsPausedAt}`;
+  const moveRoom = (held: Prisma.Sql) => Prisma.sql`UPDATE ${table("Room")} SET "lastSeq" = ${lastSeq}${paused}
+    WHERE "id" = ${w.roomId} AND "lastSeq" = ${w.afterSeq} AND "archivedAt" IS NULL${held}`;
+  const holdAgents = () => Prisma.sql`UPDATE ${table("Participant")} SET "lastSeenAt" = ${w.at} WHERE "id" IN (${list(w.agents)}) AND "status" = 'active'`;
+
+  if (q.dialect === "sqlite") {
+    if (w.agents.length && (await q.execute(holdAgents())) !== w.agents.length) return false;
+    if ((await q.execute(moveRoom(Prisma.empty))) !== 1) return false;
+    if (w.messages.length === 0) return true;
+    await q.execute(Prisma.sql`INSERT INTO ${table("Message")} (${messageColumns}) VALUES ${Prisma.join(w.messages.map((m) => Prisma.sql`(${messageValues(m)})`))}`);
+    if (w.mentions.length) await q.execute(Prisma.sql`INSERT INTO ${table("MessageMention")} (${mentionColumns}) VALUES ${Prisma.join(w.mentions.map((m) => Prisma.sql`(${m.messageId}, ${m.participantId}, ${m.roomId}, ${m.seq})`))}`);
+    await q.execute(moveCursors(w.roomId, w.messages));
+    if (w.replies.size) await q.execute(countReplies(w.replies, w.at));
+    return true;
   }
-  await tx.execute(insertMessagesSql(messages));
-  if (mentions.length) await tx.execute(insertMentionsSql(mentions));
-  await tx.execute(cursors);
+
+  // PostgreSQL: each write below happens only if "roomMoved" did, and that only if every agent was held.
+  const ctes: Prisma.Sql[] = [];
+  let held = Prisma.empty;
+  if (w.agents.length) {
+    ctes.push(Prisma.sql`"agentsHeld" AS (${holdAgents()} RETURNING 1)`);
+    held = Prisma.sql` AND (SELECT COUNT(*) FROM "agentsHeld") = ${w.agents.length}`;
+  }
+  ctes.push(Prisma.sql`"roomMoved" AS (${moveRoom(held)} RETURNING 1)`);
+  const moved = Prisma.sql`EXISTS (SELECT 1 FROM "roomMoved")`;
+  if (w.messages.length) {
+    // INSERT … SELECT (to depend on "roomMoved") does not type its parameters from the columns: cast them.
+    const rows = w.messages.map((m) => Prisma.sql`(${m.id}, ${m.roomId}, CAST(${m.seq} AS INTEGER), ${m.authorId}, ${m.kind}, ${m.body}, ${m.clientMsgId}, ${m.threadRootId}, CAST(${json(m.data)} AS JSONB), CAST(${m.createdAt} AS TIMESTAMP(3)))`);
+    ctes.push(Prisma.sql`"messages" AS (INSERT INTO ${table("Message")} (${messageColumns}) SELECT * FROM (VALUES ${Prisma.join(rows)}) AS "v" WHERE ${moved})`);
+    if (w.mentions.length) {
+      const mentions = w.mentions.map((m) => Prisma.sql`(${m.messageId}, ${m.participantId}, ${m.roomId}, CAST(${m.seq} AS INTEGER))`);
+      ctes.push(Prisma.sql`"mentions" AS (INSERT INTO ${table("MessageMention")} (${mentionColumns}) SELECT * FROM (VALUES ${Prisma.join(mentions)}) AS "v" WHERE ${moved})`);
+    }
+    ctes.push(Prisma.sql`"cursors" AS (${moveCursors(w.roomId, w.messages)} AND ${moved})`);
+    if (w.replies.size) ctes.push(Prisma.sql`"replies" AS (${countReplies(w.replies, w.at)} AND ${moved})`);
+  }
+  const [row] = await q.query<{ moved: number | string }>(Prisma.sql`WITH ${Prisma.join(ctes, ", ")} SELECT COUNT(*) AS "moved" FROM "roomMoved"`);
+  return Number(row.moved) === 1;
 }
 
-/** One multi-row INSERT. `data` is JSON: text on SQLite, jsonb on PostgreSQL (an untyped parameter takes the column's type). */
-function insertMessagesSql(messages: NewMessage[]): Prisma.Sql {
-  return Prisma.sql`INSERT INTO ${table("Message")} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "data", "createdAt")
-    VALUES ${Prisma.join(messages.map((m) => Prisma.sql`(${m.id}, ${m.roomId}, ${m.seq}, ${m.authorId}, ${m.kind}, ${m.body}, ${m.clientMsgId}, ${m.threadRootId}, ${m.data ? JSON.stringify(m.data) : null}, ${m.createdAt})`))}`;
+const messageColumns = Prisma.raw(`"id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "data", "createdAt"`);
+const mentionColumns = Prisma.raw(`"messageId", "participantId", "roomId", "seq"`);
+
+/** `data` is JSON: text on SQLite, jsonb on PostgreSQL. */
+const json = (data: object | undefined) => (data ? JSON.stringify(data) : null);
+
+function messageValues(m: NewMessage): Prisma.Sql {
+  return Prisma.sql`${m.id}, ${m.roomId}, ${m.seq}, ${m.authorId}, ${m.kind}, ${m.body}, ${m.clientMsgId}, ${m.threadRootId}, ${json(m.data)}, ${m.createdAt}`;
 }
 
-function insertMentionsSql(mentions: Mention[]): Prisma.Sql {
-  return Prisma.sql`INSERT INTO ${table("MessageMention")} ("messageId", "participantId", "roomId", "seq")
-    VALUES ${Prisma.join(mentions.map((m) => Prisma.sql`(${m.messageId}, ${m.participantId}, ${m.roomId}, ${m.seq})`))}`;
-}
-
-/** Each author's read and delivered cursors to its own last message: never past another author's. */
-function moveCursors(roomId: string, lastOf: Map<string, number>): Prisma.Sql {
+/** Each author's read and delivered cursors to its own last message of the batch: never past another author's. */
+function moveCursors(roomId: string, messages: NewMessage[]): Prisma.Sql {
+  const lastOf = new Map(messages.map((m) => [m.authorId, m.seq]));
   const seqOf = Prisma.sql`CASE "participantId" ${Prisma.join(
     [...lastOf].map(([id, seq]) => Prisma.sql`WHEN ${id} THEN CAST(${seq} AS INTEGER)`),
     " ",
@@ -155,6 +232,10 @@ function moveCursors(roomId: string, lastOf: Map<string, number>): Prisma.Sql {
     WHERE "roomId" = ${roomId} AND "participantId" IN (${list([...lastOf.keys()])})`;
 }
 
-export async function countReplies(tx: Tx, rootId: string, count: number, at: Date): Promise<void> {
-  await tx.execute(Prisma.sql`UPDATE ${table("Message")} SET "replyCount" = "replyCount" + ${count}, "lastReplyAt" = ${at} WHERE "id" = ${rootId}`);
+function countReplies(replies: Map<string, number>, at: Date): Prisma.Sql {
+  const added = Prisma.sql`CASE "id" ${Prisma.join(
+    [...replies].map(([id, n]) => Prisma.sql`WHEN ${id} THEN CAST(${n} AS INTEGER)`),
+    " ",
+  )} END`;
+  return Prisma.sql`UPDATE ${table("Message")} SET "replyCount" = "replyCount" + ${added}, "lastReplyAt" = ${at} WHERE "id" IN (${list([...replies.keys()])})`;
 }

@@ -1,16 +1,21 @@
 // Sending messages, with group commit. Sends to a room that arrive while the room's previous batch is
-// being stored wait, and are then stored together: one transaction assigns their seqs, inserts them
-// in one statement and commits once; only after that commit is each send acknowledged and fanned out,
-// in seq order. A send to a quiet room is stored at once (there is no timer), so batching costs
-// latency only when there is a queue to amortize.
+// being stored wait, and are then stored together: their seqs assigned, inserted in one statement and
+// committed once; only after that commit is each send acknowledged and fanned out, in seq order. A
+// send to a quiet room is stored at once (there is no timer), so batching costs latency only when
+// there is a queue to amortize.
 //
 // Per room and process one batch runs at a time, which also keeps one sender's messages in the order
-// they arrived. Checks that need no room lock (thread, mentions) start on arrival, while the previous
-// batch commits; everything that does (membership, suspension, rate, loop guard, duplicates) is decided
-// inside the transaction, holding the room row, so several processes agree.
+// they arrived. Checks that depend on nothing a send changes (thread, mentions) start on arrival,
+// while the previous batch commits. The rest (membership, suspension, rate, loop guard, duplicates)
+// is decided on one read of the room's facts, and the batch is then stored on condition that those
+// facts still hold: the room's `lastSeq` has not moved (every membership change appends an event) and
+// its agent authors are still active. On PostgreSQL that conditional write is one statement, so a
+// batch is two round trips and holds the room row only while the write runs. If another process or a
+// membership change moved the room in between, the batch is decided again holding the room, so
+// several processes agree.
 import type { MessageView } from "../../sdk/contract";
 import { getDb } from "../db";
-import { directTransaction, type DirectTx as Tx } from "../direct-sql";
+import { directStatements, directTransaction, type Dialect, type DirectTx as Tx } from "../direct-sql";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
@@ -35,8 +40,8 @@ interface PendingSend {
   actor: Actor;
   input: SendInput;
   prechecked: Promise<Prechecked>;
-  /** Set once the agent's rate limit counted this send, so a retried batch does not count it twice. */
-  rateCounted: boolean;
+  /** The agent's rate limit's verdict on this send, counted once (see `countAgentMessage`). */
+  rate?: Promise<{ error: unknown } | null>;
   resolve: (message: MessageView) => void;
   reject: (error: unknown) => void;
 }
@@ -73,7 +78,7 @@ const queues = new Map<string, PendingSend[]>();
 export async function sendMessage(actor: Actor, input: SendInput): Promise<MessageView> {
   checkBody(input.body);
   return new Promise<MessageView>((resolve, reject) => {
-    const pending: PendingSend = { actor, input, prechecked: precheck(actor, input), rateCounted: false, resolve, reject };
+    const pending: PendingSend = { actor, input, prechecked: precheck(actor, input), resolve, reject };
     const queue = queues.get(input.roomId);
     if (queue) queue.push(pending);
     else {
@@ -104,7 +109,7 @@ async function precheck(actor: Actor, input: SendInput): Promise<Prechecked> {
 async function storeBatch(roomId: string, batch: PendingSend[]): Promise<void> {
   let outcome: Outcome;
   try {
-    outcome = await directTransaction((tx) => writeBatch(tx, roomId, batch));
+    outcome = await decideAndStore(roomId, batch);
   } catch (error) {
     if (isUniqueViolation(error) && batch.length > 1) {
       // A retry on another process stored one of these clientMsgIds first: one at a time, each
@@ -128,18 +133,60 @@ async function storeBatch(roomId: string, batch: PendingSend[]): Promise<void> {
   for (const settle of outcome.settle) settle();
 }
 
-async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise<Outcome> {
-  // Locks the room and reserves a seq for every send; what is refused is given back before commit.
-  const room = await sql.lockRoom(tx, roomId, batch.length);
+/**
+ * Decides the batch on an unlocked read and stores it if that read still holds; else decides it
+ * again holding the room (and its agent authors) in a transaction, where it does.
+ */
+async function decideAndStore(roomId: string, batch: PendingSend[]): Promise<Outcome> {
+  const facts = await directStatements((q) => readFacts(q, roomId, batch, null));
+  const plan = await decide(roomId, batch, facts);
+  // PostgreSQL: one statement, committed on its own. SQLite: a short transaction, the write lock held for it alone.
+  const store = (write: sql.BatchWrite) =>
+    facts.dialect === "postgresql" ? directStatements((q) => sql.storeBatch(q, write)) : directTransaction((tx) => sql.storeBatch(tx, write));
+  if (!plan.write || (await store(plan.write))) return plan.outcome;
+
+  return directTransaction(async (tx) => {
+    await sql.lockRoom(tx, roomId);
+    const agents = await sql.lockActiveAgents(tx, agentAuthors(batch));
+    const held = await decide(roomId, batch, await readFacts(tx, roomId, batch, agents));
+    if (held.write && !(await sql.storeBatch(tx, held.write))) throw new AppError("UNAVAILABLE", "The room changed while a send held it; retry");
+    return held.outcome;
+  });
+}
+
+/** What a batch is decided on. */
+interface Facts extends sql.BatchFacts {
+  dialect: Dialect;
+  /** The agent authors that are active (held, when read under the room's lock). */
+  activeAgents: Set<string>;
+  guard: LoopGuard | null;
+  /** Messages already stored for these sends (retries), by "author clientMsgId". */
+  earlier: Map<string, MessageView>;
+}
+
+/** `heldAgents`: the active agent authors, when the caller holds their rows; else read with the rest. */
+async function readFacts(q: Tx, roomId: string, batch: PendingSend[], heldAgents: Set<string> | null): Promise<Facts> {
   const authorIds = [...new Set(batch.map((p) => p.actor.participantId))];
-  const read = await sql.batchFacts(tx, roomId, authorIds, [...new Set(batch.map((p) => p.input.clientMsgId))]);
-  const members = read.members.filter((m) => authorIds.includes(m.participantId));
-  const listeners = read.members.filter((m) => m.deliveryMode === "mentions" && m.participant.kind === "agent").map((m) => m.participantId);
-  const memberOf = new Map(members.map((m) => [m.participantId, m]));
-  const earlier = await originals(read.storedIds);
-  const activeAgents = await sql.lockActiveAgents(tx, members.filter((m) => m.participant.kind === "agent").map((m) => m.participantId));
-  const workspace = room && activeAgents.size > 0 ? await sql.workspaceLimitsOf(tx, room.workspaceId) : null;
-  const guard = room && workspace ? await LoopGuard.load(tx, room, workspace) : null;
+  const read = await sql.batchFacts(q, roomId, authorIds, [...new Set(batch.map((p) => p.input.clientMsgId))]);
+  const agents = agentAuthors(batch);
+  const activeAgents = heldAgents ?? new Set(read.members.filter((m) => agents.includes(m.participantId) && m.participant.status === "active").map((m) => m.participantId));
+  const guard = read.room && read.workspace && activeAgents.size > 0 ? await LoopGuard.load(q, read.room, read.workspace) : null;
+  return { ...read, dialect: q.dialect, activeAgents, guard, earlier: await originals(read.storedIds) };
+}
+
+const agentAuthors = (batch: PendingSend[]) => [...new Set(batch.filter((p) => p.actor.kind === "agent").map((p) => p.actor.participantId))];
+
+/** What each send gets, and what to store for them (null: nothing). */
+interface Plan {
+  outcome: Outcome;
+  write: sql.BatchWrite | null;
+}
+
+async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promise<Plan> {
+  const { room, workspace, guard, earlier, activeAgents } = facts;
+  const authorIds = new Set(batch.map((p) => p.actor.participantId));
+  const memberOf = new Map(facts.members.filter((m) => authorIds.has(m.participantId)).map((m) => [m.participantId, m]));
+  const listeners = facts.members.filter((m) => m.deliveryMode === "mentions" && m.participant.kind === "agent").map((m) => m.participantId);
 
   const rows: Row[] = [];
   const settle: (() => void)[] = [];
@@ -166,10 +213,7 @@ async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise
       if ("error" in prechecked) throw prechecked.error;
       if (actor.kind === "agent") {
         if (!activeAgents.has(actor.participantId)) throw new AppError("AGENT_SUSPENDED", "This agent is suspended");
-        if (!pending.rateCounted) {
-          pending.rateCounted = true;
-          await consumeAgentMessage(actor, effectiveLimits(membership!.participant, workspace!));
-        }
+        await countAgentMessage(pending, effectiveLimits(membership!.participant, workspace!));
         const notice = guard!.agentPosts();
         if (notice) {
           rows.push({ pending: null, authorId: actor.participantId, kind: "system", body: notice, clientMsgId: systemClientMsgId(), threadRootId: null, mentions: [], data: { type: "loop_guard.paused" } });
@@ -182,17 +226,26 @@ async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise
       settle.push(() => pending.reject(error));
     }
   }
-  const facts = { roomKind: room?.kind ?? "channel", listeners };
-  if (!room) return { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: facts };
+  const fanOutTo = { roomKind: room?.kind ?? "channel", listeners };
+  if (!room) return { outcome: { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: fanOutTo }, write: null };
 
   // A person speaking lets paused agents continue; the loop guard may have paused them.
   const people = rows.some((r) => r.pending?.actor.kind === "human" && r.kind === "text");
   const pausedAt = guard ? guard.agentsPausedAt : people ? null : room.agentsPausedAt;
   const pauseChanged = pausedAt !== room.agentsPausedAt;
-  if (rows.length < batch.length || pauseChanged) await sql.settleRoom(tx, roomId, room.lastSeq + rows.length, pauseChanged ? pausedAt : undefined);
-  if (rows.length === 0) return { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: facts };
+  if (rows.length === 0 && !pauseChanged) return { outcome: { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: fanOutTo }, write: null };
 
-  const stored = await insertRows(tx, roomId, room.lastSeq + 1, rows, memberOf);
+  const at = new Date();
+  const messages = rows.map((row, i) => ({ id: newId(), roomId, seq: room.lastSeq + 1 + i, authorId: row.authorId, kind: row.kind, body: row.body, clientMsgId: row.clientMsgId, threadRootId: row.threadRootId, data: row.data, createdAt: at }));
+  const mentions = rows.flatMap((row, i) => row.mentions.map((participantId) => ({ messageId: messages[i].id, participantId, roomId, seq: messages[i].seq })));
+  const replies = new Map<string, number>();
+  for (const row of rows) if (row.threadRootId) replies.set(row.threadRootId, (replies.get(row.threadRootId) ?? 0) + 1);
+  const write: sql.BatchWrite = { roomId, afterSeq: room.lastSeq, messages, mentions, replies, agentsPausedAt: pauseChanged ? pausedAt : undefined, agents: [...activeAgents], at };
+
+  const stored = messages.map((m, i) => {
+    const { id, handle, displayName, kind } = memberOf.get(m.authorId)!.participant;
+    return presentMessage({ ...m, replyCount: 0, lastReplyAt: null, data: m.data ?? null, editedAt: null, deletedAt: null, author: { id, handle, displayName, kind }, mentions: rows[i].mentions.map((participantId) => ({ participantId })).sort(byParticipant), receipts: [] });
+  });
   const byPending = new Map<PendingSend, MessageView>();
   rows.forEach((row, i) => {
     if (!row.pending) return;
@@ -200,25 +253,20 @@ async function writeBatch(tx: Tx, roomId: string, batch: PendingSend[]): Promise
     byPending.set(pending, stored[i]);
     settle.push(() => pending.resolve(stored[i]));
   });
-  return { stored, settle: [...settle, ...twinSettlers(twins, byPending)], room: facts };
+  return { outcome: { stored, settle: [...settle, ...twinSettlers(twins, byPending)], room: fanOutTo }, write };
 }
 
-/** Inserts the rows with seqs from `firstSeq` and updates what follows from them; returns their views. */
-async function insertRows(tx: Tx, roomId: string, firstSeq: number, rows: Row[], memberOf: Map<string, sql.MemberRow>): Promise<MessageView[]> {
-  const createdAt = new Date();
-  const messages = rows.map((row, i) => ({ id: newId(), roomId, seq: firstSeq + i, authorId: row.authorId, kind: row.kind, body: row.body, clientMsgId: row.clientMsgId, threadRootId: row.threadRootId, data: row.data, createdAt }));
-  const mentions = rows.flatMap((row, i) => row.mentions.map((participantId) => ({ messageId: messages[i].id, participantId, roomId, seq: messages[i].seq })));
-  // Authors have seen what they wrote: each one's cursors move to their own last message, never
-  // past another author's (an agent's delivered cursor is where its replay resumes).
-  await sql.writeMessages(tx, messages, mentions, new Map(messages.map((m) => [m.authorId, m.seq])));
-
-  const repliesTo = new Map<string, number>();
-  for (const row of rows) if (row.threadRootId) repliesTo.set(row.threadRootId, (repliesTo.get(row.threadRootId) ?? 0) + 1);
-  for (const [rootId, count] of repliesTo) await sql.countReplies(tx, rootId, count, createdAt);
-  return messages.map((m, i) => {
-    const { id, handle, displayName, kind } = memberOf.get(m.authorId)!.participant;
-    return presentMessage({ ...m, replyCount: 0, lastReplyAt: null, data: m.data ?? null, editedAt: null, deletedAt: null, author: { id, handle, displayName, kind }, mentions: rows[i].mentions.map((participantId) => ({ participantId })).sort(byParticipant), receipts: [] });
-  });
+/**
+ * Counts an agent's send against its rate limit once, however many times its batch is decided: a
+ * batch decided again (the room moved) or retried send by send finds the verdict it had.
+ */
+async function countAgentMessage(pending: PendingSend, limits: ReturnType<typeof effectiveLimits>): Promise<void> {
+  pending.rate ??= consumeAgentMessage(pending.actor, limits).then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
+  const verdict = await pending.rate;
+  if (verdict) throw verdict.error;
 }
 
 const byParticipant = (a: { participantId: string }, b: { participantId: string }) => (a.participantId < b.participantId ? -1 : a.participantId > b.participantId ? 1 : 0);

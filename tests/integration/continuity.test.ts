@@ -241,6 +241,42 @@ describe.runIf(dialects.includes("postgresql"))("two server processes with Redis
     await agentOnB.close();
   });
 
+  it("keeps a room's seqs contiguous with writers on both processes and members joining and leaving meanwhile", async () => {
+    const invite = (await ana.api.workspace.createInvite.mutate({ maxUses: 10 })).token;
+    const ben = await signUpPerson(b, { handle: "bex", inviteToken: invite });
+    const cy = await signUpPerson(b, { handle: "cy", inviteToken: invite });
+    const room = await ana.api.rooms.createChannel.mutate({ name: "busy-both", visibility: "public", memberIds: [ben.participantId] });
+    const [onA, onB] = await Promise.all([ana.socket(), openSocket(b.url, ben.cookie)]);
+    const acks: MessageView[] = [];
+    const writer = (socket: typeof onA, tag: string) =>
+      Promise.all(
+        Array.from({ length: 4 }, async (_, w) => {
+          for (let i = 0; i < 25; i++) {
+            const r = (await socket.timeout(10_000).emitWithAck("message:send", { roomId: room.id, body: `${tag}${w}-${i}`, clientMsgId: randomUUID() })) as Ack<MessageView>;
+            if (!r.ok) throw new Error(`${tag}: ${r.error.code} ${r.error.message}`);
+            acks.push(r.data);
+          }
+        }),
+      );
+    // Someone joins and leaves while both write: each appends an event, so each moves the room under a batch in flight.
+    const churn = (async () => {
+      for (let i = 0; i < 3; i++) {
+        await cy.api.rooms.join.mutate({ roomId: room.id });
+        await cy.api.rooms.leave.mutate({ roomId: room.id });
+      }
+    })();
+    await Promise.all([writer(onA, "a"), writer(onB, "b"), churn]);
+
+    const stored = await queryDb<{ seq: number; clientMsgId: string; kind: string }>(a, `SELECT "seq", "clientMsgId", "kind" FROM "Message" WHERE "roomId" = $1 ORDER BY "seq"`, [room.id]);
+    const { lastSeq } = await ana.api.rooms.get.query({ roomId: room.id });
+    expect(stored.map((m) => Number(m.seq))).toEqual(Array.from({ length: lastSeq }, (_, i) => i + 1));
+    expect(stored.filter((m) => m.kind === "text")).toHaveLength(200);
+    // Every ack names the seq its message was stored at, and no two share one.
+    const bySeq = new Map(stored.map((m) => [Number(m.seq), m.clientMsgId]));
+    expect(acks.every((m) => bySeq.get(m.seq) === m.clientMsgId)).toBe(true);
+    expect(new Set(acks.map((m) => m.seq)).size).toBe(200);
+  });
+
   it("suspends an agent sending under load on the other process: nothing commits after the suspension, and it is cut off everywhere", async () => {
     const owner = ana;
     const agent = await createAgent(owner, "chatterbox");

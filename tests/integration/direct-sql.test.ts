@@ -1,16 +1,17 @@
-// The hot path's transactions (server/direct-sql.ts) on real databases: what they commit reads back
-// through Prisma exactly as Prisma would have written it, a throw leaves nothing behind, a unique
-// violation is recognised on both dialects, and nothing runs on a transaction once it has ended.
+// The hot path's statements (server/direct-sql.ts, server/services/send-statements.ts) on real
+// databases: what they commit reads back through Prisma exactly as Prisma would have written it, a
+// throw leaves nothing behind, a unique violation is recognised on both dialects, nothing runs on a
+// transaction once it has ended, and a batch is stored only while the facts it was decided on hold.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "../../server/db";
-import { directTransaction, type DirectTx } from "../../server/direct-sql";
+import { directStatements, directTransaction, type DirectTx } from "../../server/direct-sql";
 import { AppError, isUniqueViolation } from "../../server/errors";
 import { migrate } from "../../server/migrate";
 import { findMessages, MAX_SEQ, roomRange } from "../../server/services/message-reads";
-import { lockRoom, writeMessages, type NewMessage } from "../../server/services/send-statements";
+import { batchFacts, lockRoom, storeBatch, type BatchWrite, type Mention, type NewMessage } from "../../server/services/send-statements";
 import { dialects, dropPgSchema, PG_URL, withSchema } from "./harness";
 
 describe.each(dialects)("direct transactions on %s", (dialect) => {
@@ -29,6 +30,7 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     await db.workspace.create({ data: { id: ids.workspace, name: "Direct" } });
     await db.participant.create({ data: { id: ids.author, workspaceId: ids.workspace, kind: "human", handle: "ada", displayName: "Ada" } });
     await db.room.create({ data: { id: ids.room, workspaceId: ids.workspace, kind: "channel", visibility: "public", name: "general", createdById: ids.author } });
+    await db.roomMember.create({ data: { roomId: ids.room, participantId: ids.author } });
   });
 
   afterAll(async () => {
@@ -48,18 +50,32 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     createdAt: new Date(),
     ...extra,
   });
-  /** Stores messages as a batch does (their authors' cursors move too). */
-  const insertMessages = (tx: DirectTx, messages: NewMessage[]) => writeMessages(tx, messages, [], new Map(messages.map((m) => [m.authorId, m.seq])));
+  /** A batch storing `messages`, decided at the room's seq before the first. */
+  const batch = (messages: NewMessage[], extra: Partial<BatchWrite> = {}): BatchWrite => ({
+    roomId: ids.room,
+    afterSeq: messages[0].seq - 1,
+    messages,
+    mentions: [],
+    replies: new Map(),
+    agents: [],
+    at: new Date(),
+    ...extra,
+  });
+  /** Stores messages as a batch does (their authors' cursors move too); fails the test if it did not. */
+  const insertMessages = async (tx: DirectTx, messages: NewMessage[], mentions: Mention[] = []) => expect(await storeBatch(tx, batch(messages, { mentions }))).toBe(true);
   const lastSeq = async () => (await getDb().room.findUniqueOrThrow({ where: { id: ids.room } })).lastSeq;
 
   it("commits what it wrote, and Prisma reads it back as it writes it: dates, JSON and numbers", async () => {
     const createdAt = new Date("2026-11-30T12:34:56.789Z");
-    const room = await directTransaction(async (tx) => {
-      const locked = await lockRoom(tx, ids.room, 1);
-      await insertMessages(tx, [message(locked!.lastSeq + 1, "one", { kind: "system", data: { type: "loop_guard.paused" }, createdAt })]);
-      return locked!;
+    const facts = await directTransaction(async (tx) => {
+      await lockRoom(tx, ids.room);
+      const facts = await batchFacts(tx, ids.room, [ids.author], ["one"]);
+      await insertMessages(tx, [message(facts.room!.lastSeq + 1, "one", { kind: "system", data: { type: "loop_guard.paused" }, createdAt })]);
+      return facts;
     });
-    expect(room).toMatchObject({ id: ids.room, workspaceId: ids.workspace, kind: "channel", lastSeq: 0, agentsPausedAt: null, archivedAt: null });
+    expect(facts.room).toMatchObject({ id: ids.room, workspaceId: ids.workspace, kind: "channel", lastSeq: 0, agentsPausedAt: null, archivedAt: null });
+    expect(facts.workspace).toMatchObject({ loopGuardMessages: expect.any(Number), agentBurst: expect.any(Number) });
+    expect(facts.storedIds).toEqual([]);
     const stored = await getDb().message.findUniqueOrThrow({ where: { id: "m-one" } });
     expect(stored).toMatchObject({ seq: 1, kind: "system", data: { type: "loop_guard.paused" }, createdAt, replyCount: 0 });
     expect(await lastSeq()).toBe(1);
@@ -72,7 +88,7 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     const before = await lastSeq();
     await expect(
       directTransaction(async (tx) => {
-        await lockRoom(tx, ids.room, 1);
+        await lockRoom(tx, ids.room);
         await insertMessages(tx, [message(before + 1, "doomed")]);
         throw new Error("refused after writing");
       }),
@@ -84,14 +100,14 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
   it("reports a repeated clientMsgId as a unique violation, rolls back, and releases the room", async () => {
     const before = await lastSeq();
     const error = await directTransaction(async (tx) => {
-      await lockRoom(tx, ids.room, 1);
+      await lockRoom(tx, ids.room);
       await insertMessages(tx, [message(before + 1, "one", { id: "m-one-again" })]);
     }).catch((e: unknown) => e);
     expect(isUniqueViolation(error)).toBe(true);
     expect(await lastSeq()).toBe(before);
     // The lock (SQLite) or the connection (PostgreSQL) went back: the next transaction runs.
     await directTransaction(async (tx) => {
-      await lockRoom(tx, ids.room, 1);
+      await lockRoom(tx, ids.room);
       await insertMessages(tx, [message(before + 1, "two")]);
     });
     expect(await lastSeq()).toBe(before + 1);
@@ -102,7 +118,7 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     await directTransaction(async (tx) => {
       kept = tx;
     });
-    const error = await lockRoom(kept!, ids.room, 1).catch((e: unknown) => e);
+    const error = await lockRoom(kept!, ids.room).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe("UNAVAILABLE");
     expect(await lastSeq()).toBe(2);
@@ -115,14 +131,14 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     // Mentions go in with their messages (on PostgreSQL, sibling inserts of one statement).
     const mentions = ["p2", ids.author].map((participantId) => ({ messageId: "m-root", participantId, roomId: ids.room, seq: base + 1 }));
     await directTransaction(async (tx) => {
-      await lockRoom(tx, ids.room, 4);
-      const batch = [
+      await lockRoom(tx, ids.room);
+      const messages = [
         message(base + 1, "root"),
         message(base + 2, "reply", { authorId: "p2", threadRootId: "m-root" }),
         message(base + 3, "edited"),
         message(base + 4, "deleted", { data: { type: "note", n: 1 } }),
       ];
-      await writeMessages(tx, batch, mentions, new Map(batch.map((m) => [m.authorId, m.seq])));
+      await insertMessages(tx, messages, mentions);
     });
     await db.messageReceipt.create({ data: { messageId: "m-root", participantId: "p2", roomId: ids.room, seq: base + 1, state: "failed", reason: "no tool" } });
     await db.message.update({ where: { id: "m-root" }, data: { replyCount: 1, lastReplyAt: new Date() } });
@@ -136,5 +152,56 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     // Bounds and limits: (after, through], oldest first.
     expect((await roomRange(ids.room, base, base + 3, 2)).map((m) => m.seq)).toEqual([base + 1, base + 2]);
     expect(await roomRange(ids.room, base + 4, MAX_SEQ, 10)).toEqual([]);
+  });
+
+  /** Stores a batch as the send path does outside a transaction: one statement on PostgreSQL, a short transaction on SQLite. */
+  const storeUnlocked = (write: BatchWrite) => (dialect === "postgresql" ? directStatements((q) => storeBatch(q, write)) : directTransaction((tx) => storeBatch(tx, write)));
+  const nothingStored = async (clientMsgIds: string[], seq: number) => {
+    expect(await lastSeq()).toBe(seq);
+    expect(await getDb().message.count({ where: { clientMsgId: { in: clientMsgIds } } })).toBe(0);
+  };
+
+  it("stores a batch with its mentions, cursors, replies and pause in one go, and only while the room is where it was decided", async () => {
+    const db = getDb();
+    const facts = await directStatements((q) => batchFacts(q, ids.room, [ids.author], ["late"]));
+    const at = new Date("2026-11-30T08:00:00.123Z");
+    // Meanwhile the room moves (another process's batch, or a member joining).
+    await storeUnlocked(batch([message(facts.room!.lastSeq + 1, "meanwhile")]));
+    const late = batch([message(facts.room!.lastSeq + 1, "late")], { agentsPausedAt: at, replies: new Map([["m-root", 2]]) });
+    expect(await storeUnlocked(late)).toBe(false);
+    await nothingStored(["late"], facts.room!.lastSeq + 1);
+    expect(await db.room.findUniqueOrThrow({ where: { id: ids.room } })).toMatchObject({ agentsPausedAt: null });
+    expect(await db.message.findUniqueOrThrow({ where: { id: "m-root" } })).toMatchObject({ replyCount: 1 });
+
+    // Decided again at the new seq, it is stored with everything that goes with it.
+    const seq = facts.room!.lastSeq + 2;
+    const mentions = [{ messageId: "m-again", participantId: "p2", roomId: ids.room, seq }];
+    const again = batch([message(seq, "again", { threadRootId: "m-root" })], { mentions, agentsPausedAt: at, replies: new Map([["m-root", 1]]), at });
+    expect(await storeUnlocked(again)).toBe(true);
+    expect(await lastSeq()).toBe(seq);
+    expect(await db.room.findUniqueOrThrow({ where: { id: ids.room } })).toMatchObject({ agentsPausedAt: at });
+    expect(await db.message.findUniqueOrThrow({ where: { id: "m-again" }, include: { mentions: true } })).toMatchObject({ seq, threadRootId: "m-root", mentions: [{ participantId: "p2", seq }] });
+    expect(await db.message.findUniqueOrThrow({ where: { id: "m-root" } })).toMatchObject({ replyCount: 2, lastReplyAt: at });
+    expect(await db.roomMember.findUniqueOrThrow({ where: { roomId_participantId: { roomId: ids.room, participantId: ids.author } } })).toMatchObject({ readSeq: seq, deliveredSeq: seq });
+  });
+
+  it("stores nothing when an agent it counted on was suspended in between, and holds active agents until commit", async () => {
+    const db = getDb();
+    await db.roomMember.create({ data: { roomId: ids.room, participantId: "p2" } });
+    const seq = await lastSeq();
+    const facts = await directStatements((q) => batchFacts(q, ids.room, ["p2"], ["agent-1"]));
+    expect(facts.members.find((m) => m.participantId === "p2")?.participant).toMatchObject({ kind: "agent", status: "active" });
+    await db.participant.update({ where: { id: "p2" }, data: { status: "suspended" } });
+    const write = batch([message(seq + 1, "agent-1", { authorId: "p2" })], { agents: ["p2"] });
+    expect(await storeUnlocked(write)).toBe(false);
+    await nothingStored(["agent-1"], seq);
+
+    await db.participant.update({ where: { id: "p2" }, data: { status: "active" } });
+    expect(await storeUnlocked(write)).toBe(true);
+    expect(await lastSeq()).toBe(seq + 1);
+  });
+
+  it("reads no room as no facts", async () => {
+    expect(await directStatements((q) => batchFacts(q, "no-such-room", [ids.author], ["x"]))).toEqual({ room: null, workspace: null, members: [], storedIds: [] });
   });
 });
