@@ -10,6 +10,15 @@ import type { WorkspaceLimits } from "./limits";
 const table = (name: string) => Prisma.raw(sqlTable(name));
 const list = (values: readonly (string | number)[]) => Prisma.join(values);
 
+/** `IN (values)`: a list on SQLite; on PostgreSQL one array parameter, however many values. */
+const isIn = (q: Tx, values: readonly string[]) => (q.dialect === "postgresql" ? Prisma.sql`= ANY(CAST(${values} AS TEXT[]))` : Prisma.sql`IN (${list(values)})`);
+
+/** PostgreSQL array parameters. */
+const texts = (values: (string | null)[]) => Prisma.sql`CAST(${values} AS TEXT[])`;
+const integers = (values: number[]) => Prisma.sql`CAST(${values} AS INTEGER[])`;
+/** A DateTime as PostgreSQL's timestamp text, in UTC (inside an array the driver would use local time). */
+const pgTimestamp = (at: Date) => at.toISOString().slice(0, 23).replace("T", " ");
+
 /** The room as a batch's sends were decided against. */
 export interface RoomFacts {
   id: string;
@@ -70,17 +79,23 @@ type FactRow = {
  * memberships, the room's agents in `mentions` mode, and the retries already stored. No lock: what
  * is stored from these facts is stored only if the room has not moved since (`storeBatch`).
  */
-export async function batchFacts(q: Tx, roomId: string, authorIds: string[], clientMsgIds: string[]): Promise<BatchFacts> {
+export async function batchFacts(q: Tx, roomId: string, sends: { authorId: string; clientMsgId: string }[]): Promise<BatchFacts> {
+  const authorIds = [...new Set(sends.map((s) => s.authorId))];
+  // Each send's (author, clientMsgId), looked up in the unique index.
+  const stored =
+    q.dialect === "postgresql"
+      ? Prisma.sql`FROM unnest(${texts(sends.map((s) => s.authorId))}, ${texts(sends.map((s) => s.clientMsgId))}) AS k("authorId", "clientMsgId")
+          JOIN ${table("Message")} s ON s."authorId" = k."authorId" AND s."clientMsgId" = k."clientMsgId"`
+      : Prisma.sql`FROM ${table("Message")} s WHERE (s."authorId", s."clientMsgId") IN (VALUES ${Prisma.join(sends.map((s) => Prisma.sql`(${s.authorId}, ${s.clientMsgId})`))})`;
   const rows = await q.query<FactRow>(Prisma.sql`
     SELECT r."workspaceId", r."kind" AS "roomKind", r."visibility", r."lastSeq", r."agentsPausedAt", r."archivedAt",
       w."agentMessagesPerMinute", w."agentBurst", w."loopGuardMessages", w."loopGuardWindowSec", f.*
     FROM ${table("Room")} r JOIN ${table("Workspace")} w ON w."id" = r."workspaceId" LEFT JOIN (
       SELECT 'member' AS "what", m."participantId" AS "id", m."role", m."deliveryMode", p."handle", p."displayName", p."kind", p."status", p."messagesPerMinute", p."burst"
       FROM ${table("RoomMember")} m JOIN ${table("Participant")} p ON p."id" = m."participantId"
-      WHERE m."roomId" = ${roomId} AND (m."participantId" IN (${list(authorIds)}) OR (m."deliveryMode" = 'mentions' AND p."kind" = 'agent'))
+      WHERE m."roomId" = ${roomId} AND (m."participantId" ${isIn(q, authorIds)} OR (m."deliveryMode" = 'mentions' AND p."kind" = 'agent'))
       UNION ALL
-      SELECT 'stored', "id", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-      FROM ${table("Message")} WHERE "authorId" IN (${list(authorIds)}) AND "clientMsgId" IN (${list(clientMsgIds)})
+      SELECT 'stored', s."id", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL ${stored}
     ) f ON 1 = 1
     WHERE r."id" = ${roomId}`);
   if (rows.length === 0) return { room: null, workspace: null, members: [], storedIds: [] };
@@ -111,7 +126,7 @@ export async function lockRoom(tx: Tx, roomId: string): Promise<void> {
 export async function lockActiveAgents(tx: Tx, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await tx.query<{ id: string }>(Prisma.sql`
-    UPDATE ${table("Participant")} SET "lastSeenAt" = ${new Date()} WHERE "id" IN (${list(ids)}) AND "status" = 'active' RETURNING "id"`);
+    UPDATE ${table("Participant")} SET "lastSeenAt" = ${new Date()} WHERE "id" ${isIn(tx, ids)} AND "status" = 'active' RETURNING "id"`);
   return new Set(rows.map((r) => r.id));
 }
 
@@ -174,7 +189,7 @@ export async function storeBatch(q: Tx, w: BatchWrite): Promise<boolean> {
   const paused = w.agentsPausedAt === undefined ? Prisma.empty : Prisma.sql`, "agentsPausedAt" = ${w.agentsPausedAt}`;
   const moveRoom = (held: Prisma.Sql) => Prisma.sql`UPDATE ${table("Room")} SET "lastSeq" = ${lastSeq}${paused}
     WHERE "id" = ${w.roomId} AND "lastSeq" = ${w.afterSeq} AND "archivedAt" IS NULL${held}`;
-  const holdAgents = () => Prisma.sql`UPDATE ${table("Participant")} SET "lastSeenAt" = ${w.at} WHERE "id" IN (${list(w.agents)}) AND "status" = 'active'`;
+  const holdAgents = () => Prisma.sql`UPDATE ${table("Participant")} SET "lastSeenAt" = ${w.at} WHERE "id" ${isIn(q, w.agents)} AND "status" = 'active'`;
 
   if (q.dialect === "sqlite") {
     if (w.agents.length && (await q.execute(holdAgents())) !== w.agents.length) return false;
@@ -187,7 +202,9 @@ export async function storeBatch(q: Tx, w: BatchWrite): Promise<boolean> {
     return true;
   }
 
-  // PostgreSQL: each write below happens only if "roomMoved" did, and that only if every agent was held.
+  // PostgreSQL: each write below happens only if "roomMoved" did, and that only if every agent was
+  // held. Rows go in as one array parameter per column (unnest), so a batch of 200 messages is
+  // planned like a batch of one.
   const ctes: Prisma.Sql[] = [];
   let held = Prisma.empty;
   if (w.agents.length) {
@@ -197,19 +214,38 @@ export async function storeBatch(q: Tx, w: BatchWrite): Promise<boolean> {
   ctes.push(Prisma.sql`"roomMoved" AS (${moveRoom(held)} RETURNING 1)`);
   const moved = Prisma.sql`EXISTS (SELECT 1 FROM "roomMoved")`;
   if (w.messages.length) {
-    // INSERT … SELECT (to depend on "roomMoved") does not type its parameters from the columns: cast them.
-    const rows = w.messages.map((m) => Prisma.sql`(${m.id}, ${m.roomId}, CAST(${m.seq} AS INTEGER), ${m.authorId}, ${m.kind}, ${m.body}, ${m.clientMsgId}, ${m.threadRootId}, CAST(${json(m.data)} AS JSONB), CAST(${m.createdAt} AS TIMESTAMP(3)))`);
-    ctes.push(Prisma.sql`"messages" AS (INSERT INTO ${table("Message")} (${messageColumns}) SELECT * FROM (VALUES ${Prisma.join(rows)}) AS "v" WHERE ${moved})`);
+    const m = w.messages;
+    ctes.push(Prisma.sql`"messages" AS (INSERT INTO ${table("Message")} (${messageColumns})
+      SELECT "id", ${w.roomId}, "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "data", "createdAt"
+      FROM unnest(${texts(m.map((x) => x.id))}, ${integers(m.map((x) => x.seq))}, ${texts(m.map((x) => x.authorId))}, ${texts(m.map((x) => x.kind))},
+        ${texts(m.map((x) => x.body))}, ${texts(m.map((x) => x.clientMsgId))}, ${texts(m.map((x) => x.threadRootId))},
+        CAST(${m.map((x) => json(x.data))} AS JSONB[]), CAST(${m.map((x) => pgTimestamp(x.createdAt))} AS TIMESTAMP(3)[]))
+        AS "v"("id", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "data", "createdAt")
+      WHERE ${moved})`);
     if (w.mentions.length) {
-      const mentions = w.mentions.map((m) => Prisma.sql`(${m.messageId}, ${m.participantId}, ${m.roomId}, CAST(${m.seq} AS INTEGER))`);
-      ctes.push(Prisma.sql`"mentions" AS (INSERT INTO ${table("MessageMention")} (${mentionColumns}) SELECT * FROM (VALUES ${Prisma.join(mentions)}) AS "v" WHERE ${moved})`);
+      const n = w.mentions;
+      ctes.push(Prisma.sql`"mentions" AS (INSERT INTO ${table("MessageMention")} (${mentionColumns})
+        SELECT "messageId", "participantId", ${w.roomId}, "seq" FROM unnest(${texts(n.map((x) => x.messageId))}, ${texts(n.map((x) => x.participantId))}, ${integers(n.map((x) => x.seq))})
+          AS "v"("messageId", "participantId", "seq")
+        WHERE ${moved})`);
     }
-    ctes.push(Prisma.sql`"cursors" AS (${moveCursors(w.roomId, w.messages)} AND ${moved})`);
-    if (w.replies.size) ctes.push(Prisma.sql`"replies" AS (${countReplies(w.replies, w.at)} AND ${moved})`);
+    const last = [...lastSeqOf(m)];
+    ctes.push(Prisma.sql`"cursors" AS (UPDATE ${table("RoomMember")} SET "readSeq" = "c"."seq", "deliveredSeq" = "c"."seq"
+      FROM unnest(${texts(last.map(([id]) => id))}, ${integers(last.map(([, seq]) => seq))}) AS "c"("author", "seq")
+      WHERE "roomId" = ${w.roomId} AND "participantId" = "c"."author" AND ${moved})`);
+    if (w.replies.size) {
+      const roots = [...w.replies];
+      ctes.push(Prisma.sql`"replies" AS (UPDATE ${table("Message")} SET "replyCount" = "replyCount" + "r"."added", "lastReplyAt" = ${w.at}
+        FROM unnest(${texts(roots.map(([id]) => id))}, ${integers(roots.map(([, n]) => n))}) AS "r"("root", "added")
+        WHERE "id" = "r"."root" AND ${moved})`);
+    }
   }
   const [row] = await q.query<{ moved: number | string }>(Prisma.sql`WITH ${Prisma.join(ctes, ", ")} SELECT COUNT(*) AS "moved" FROM "roomMoved"`);
   return Number(row.moved) === 1;
 }
+
+/** Each author's last seq of the batch. */
+const lastSeqOf = (messages: NewMessage[]) => new Map(messages.map((m) => [m.authorId, m.seq]));
 
 const messageColumns = Prisma.raw(`"id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "data", "createdAt"`);
 const mentionColumns = Prisma.raw(`"messageId", "participantId", "roomId", "seq"`);
@@ -223,7 +259,7 @@ function messageValues(m: NewMessage): Prisma.Sql {
 
 /** Each author's read and delivered cursors to its own last message of the batch: never past another author's. */
 function moveCursors(roomId: string, messages: NewMessage[]): Prisma.Sql {
-  const lastOf = new Map(messages.map((m) => [m.authorId, m.seq]));
+  const lastOf = lastSeqOf(messages);
   const seqOf = Prisma.sql`CASE "participantId" ${Prisma.join(
     [...lastOf].map(([id, seq]) => Prisma.sql`WHEN ${id} THEN CAST(${seq} AS INTEGER)`),
     " ",

@@ -166,8 +166,7 @@ interface Facts extends sql.BatchFacts {
 
 /** `heldAgents`: the active agent authors, when the caller holds their rows; else read with the rest. */
 async function readFacts(q: Tx, roomId: string, batch: PendingSend[], heldAgents: Set<string> | null): Promise<Facts> {
-  const authorIds = [...new Set(batch.map((p) => p.actor.participantId))];
-  const read = await sql.batchFacts(q, roomId, authorIds, [...new Set(batch.map((p) => p.input.clientMsgId))]);
+  const read = await sql.batchFacts(q, roomId, batch.map((p) => ({ authorId: p.actor.participantId, clientMsgId: p.input.clientMsgId })));
   const agents = agentAuthors(batch);
   const activeAgents = heldAgents ?? new Set(read.members.filter((m) => agents.includes(m.participantId) && m.participant.status === "active").map((m) => m.participantId));
   const guard = read.room && read.workspace && activeAgents.size > 0 ? await LoopGuard.load(q, read.room, read.workspace) : null;

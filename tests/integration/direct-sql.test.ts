@@ -69,13 +69,16 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     const createdAt = new Date("2026-11-30T12:34:56.789Z");
     const facts = await directTransaction(async (tx) => {
       await lockRoom(tx, ids.room);
-      const facts = await batchFacts(tx, ids.room, [ids.author], ["one"]);
+      const facts = await batchFacts(tx, ids.room, [{ authorId: ids.author, clientMsgId: "one" }]);
       await insertMessages(tx, [message(facts.room!.lastSeq + 1, "one", { kind: "system", data: { type: "loop_guard.paused" }, createdAt })]);
       return facts;
     });
     expect(facts.room).toMatchObject({ id: ids.room, workspaceId: ids.workspace, kind: "channel", lastSeq: 0, agentsPausedAt: null, archivedAt: null });
     expect(facts.workspace).toMatchObject({ loopGuardMessages: expect.any(Number), agentBurst: expect.any(Number) });
     expect(facts.storedIds).toEqual([]);
+    // A retry is found by its author and clientMsgId, and only by both.
+    const retried = await directStatements((q) => batchFacts(q, ids.room, [{ authorId: ids.author, clientMsgId: "one" }, { authorId: "someone-else", clientMsgId: "one" }]));
+    expect(retried.storedIds).toEqual(["m-one"]);
     const stored = await getDb().message.findUniqueOrThrow({ where: { id: "m-one" } });
     expect(stored).toMatchObject({ seq: 1, kind: "system", data: { type: "loop_guard.paused" }, createdAt, replyCount: 0 });
     expect(await lastSeq()).toBe(1);
@@ -163,7 +166,7 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
 
   it("stores a batch with its mentions, cursors, replies and pause in one go, and only while the room is where it was decided", async () => {
     const db = getDb();
-    const facts = await directStatements((q) => batchFacts(q, ids.room, [ids.author], ["late"]));
+    const facts = await directStatements((q) => batchFacts(q, ids.room, [{ authorId: ids.author, clientMsgId: "late" }]));
     const at = new Date("2026-11-30T08:00:00.123Z");
     // Meanwhile the room moves (another process's batch, or a member joining).
     await storeUnlocked(batch([message(facts.room!.lastSeq + 1, "meanwhile")]));
@@ -176,11 +179,14 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     // Decided again at the new seq, it is stored with everything that goes with it.
     const seq = facts.room!.lastSeq + 2;
     const mentions = [{ messageId: "m-again", participantId: "p2", roomId: ids.room, seq }];
-    const again = batch([message(seq, "again", { threadRootId: "m-root" })], { mentions, agentsPausedAt: at, replies: new Map([["m-root", 1]]), at });
+    // Text that array parameters must carry exactly: quotes, backslashes, braces, commas, NULL, emoji.
+    const body = `say "hi" \\ {a,b} 'x' NULL ∑ 😀`;
+    const data = { type: "note", text: `"{x}" \\ ,` };
+    const again = batch([message(seq, "again", { threadRootId: "m-root", body, data })], { mentions, agentsPausedAt: at, replies: new Map([["m-root", 1]]), at });
     expect(await storeUnlocked(again)).toBe(true);
     expect(await lastSeq()).toBe(seq);
     expect(await db.room.findUniqueOrThrow({ where: { id: ids.room } })).toMatchObject({ agentsPausedAt: at });
-    expect(await db.message.findUniqueOrThrow({ where: { id: "m-again" }, include: { mentions: true } })).toMatchObject({ seq, threadRootId: "m-root", mentions: [{ participantId: "p2", seq }] });
+    expect(await db.message.findUniqueOrThrow({ where: { id: "m-again" }, include: { mentions: true } })).toMatchObject({ seq, body, data, threadRootId: "m-root", mentions: [{ participantId: "p2", seq }] });
     expect(await db.message.findUniqueOrThrow({ where: { id: "m-root" } })).toMatchObject({ replyCount: 2, lastReplyAt: at });
     expect(await db.roomMember.findUniqueOrThrow({ where: { roomId_participantId: { roomId: ids.room, participantId: ids.author } } })).toMatchObject({ readSeq: seq, deliveredSeq: seq });
   });
@@ -189,7 +195,7 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     const db = getDb();
     await db.roomMember.create({ data: { roomId: ids.room, participantId: "p2" } });
     const seq = await lastSeq();
-    const facts = await directStatements((q) => batchFacts(q, ids.room, ["p2"], ["agent-1"]));
+    const facts = await directStatements((q) => batchFacts(q, ids.room, [{ authorId: "p2", clientMsgId: "agent-1" }]));
     expect(facts.members.find((m) => m.participantId === "p2")?.participant).toMatchObject({ kind: "agent", status: "active" });
     await db.participant.update({ where: { id: "p2" }, data: { status: "suspended" } });
     const write = batch([message(seq + 1, "agent-1", { authorId: "p2" })], { agents: ["p2"] });
@@ -202,6 +208,6 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
   });
 
   it("reads no room as no facts", async () => {
-    expect(await directStatements((q) => batchFacts(q, "no-such-room", [ids.author], ["x"]))).toEqual({ room: null, workspace: null, members: [], storedIds: [] });
+    expect(await directStatements((q) => batchFacts(q, "no-such-room", [{ authorId: ids.author, clientMsgId: "x" }]))).toEqual({ room: null, workspace: null, members: [], storedIds: [] });
   });
 });
