@@ -28,7 +28,9 @@ export function createDb(url: string, opts: { logQueries?: boolean } = {}): Db {
     // A transaction its process abandoned (stalled, or gone without closing its connection) must not
     // hold a room's lock for long: PostgreSQL ends it after 30 s of silence.
     const pool = { connectionString: url, max: 20, idle_in_transaction_session_timeout: 30_000 };
-    const factory = new PrismaPg(pool, schema ? { schema } : undefined);
+    // Unnamed (undefined) is what the adapter sends without a generator; its type just does not say so.
+    const statementNameGenerator = ((query) => preparedStatementNames.get(query)) as (query: object) => string;
+    const factory = new PrismaPg(pool, { schema, statementNameGenerator });
     db = new PostgresClient({ adapter: recording(factory, link), ...log }) as unknown as Db;
   } else {
     db = new PrismaClient({ adapter: recording(new PrismaBetterSqlite3({ url, timeout: 10_000 }), link), ...log });
@@ -36,6 +38,12 @@ export function createDb(url: string, opts: { logQueries?: boolean } = {}): Db {
   links.set(db, link);
   return db;
 }
+
+/**
+ * Names of PostgreSQL statements the hot path runs as prepared statements (server/direct-sql.ts sets
+ * them on the queries it sends); every other statement stays unnamed, parsed and planned each time.
+ */
+export const preparedStatementNames = new WeakMap<object, string>();
 
 // The driver adapter each client is connected through. The hot path (server/direct-sql.ts) runs its
 // statements on that same connection, under the same transaction lock, without the query builder.

@@ -4,7 +4,7 @@
 // of the facts it depends on (`batchFacts`) and one conditional write (`storeBatch`). The SQL is the
 // common subset of SQLite and PostgreSQL; tables are schema-qualified by `sqlTable`.
 import { Prisma, sqlTable } from "../db";
-import type { DirectTx as Tx } from "../direct-sql";
+import { prepared, type DirectTx as Tx } from "../direct-sql";
 import type { WorkspaceLimits } from "./limits";
 
 const table = (name: string) => Prisma.raw(sqlTable(name));
@@ -85,9 +85,9 @@ export async function batchFacts(q: Tx, roomId: string, sends: { authorId: strin
   const stored =
     q.dialect === "postgresql"
       ? Prisma.sql`FROM unnest(${texts(sends.map((s) => s.authorId))}, ${texts(sends.map((s) => s.clientMsgId))}) AS k("authorId", "clientMsgId")
-          JOIN ${table("Message")} s ON s."authorId" = k."authorId" AND s."clientMsgId" = k."clientMsgId"`
+          CROSS JOIN LATERAL (SELECT "id" FROM ${table("Message")} WHERE "authorId" = k."authorId" AND "clientMsgId" = k."clientMsgId" LIMIT 1) s`
       : Prisma.sql`FROM ${table("Message")} s WHERE (s."authorId", s."clientMsgId") IN (VALUES ${Prisma.join(sends.map((s) => Prisma.sql`(${s.authorId}, ${s.clientMsgId})`))})`;
-  const rows = await q.query<FactRow>(Prisma.sql`
+  const rows = await q.query<FactRow>(prepared(Prisma.sql`
     SELECT r."workspaceId", r."kind" AS "roomKind", r."visibility", r."lastSeq", r."agentsPausedAt", r."archivedAt",
       w."agentMessagesPerMinute", w."agentBurst", w."loopGuardMessages", w."loopGuardWindowSec", f.*
     FROM ${table("Room")} r JOIN ${table("Workspace")} w ON w."id" = r."workspaceId" LEFT JOIN (
@@ -97,7 +97,7 @@ export async function batchFacts(q: Tx, roomId: string, sends: { authorId: strin
       UNION ALL
       SELECT 'stored', s."id", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL ${stored}
     ) f ON 1 = 1
-    WHERE r."id" = ${roomId}`);
+    WHERE r."id" = ${roomId}`));
   if (rows.length === 0) return { room: null, workspace: null, members: [], storedIds: [] };
   const r = rows[0];
   const room = { id: roomId, workspaceId: r.workspaceId, kind: r.roomKind, visibility: r.visibility, lastSeq: Number(r.lastSeq), agentsPausedAt: asDate(r.agentsPausedAt), archivedAt: asDate(r.archivedAt) };
@@ -235,12 +235,12 @@ export async function storeBatch(q: Tx, w: BatchWrite): Promise<boolean> {
       WHERE "roomId" = ${w.roomId} AND "participantId" = "c"."author" AND ${moved})`);
     if (w.replies.size) {
       const roots = [...w.replies];
-      ctes.push(Prisma.sql`"replies" AS (UPDATE ${table("Message")} SET "replyCount" = "replyCount" + "r"."added", "lastReplyAt" = ${w.at}
-        FROM unnest(${texts(roots.map(([id]) => id))}, ${integers(roots.map(([, n]) => n))}) AS "r"("root", "added")
-        WHERE "id" = "r"."root" AND ${moved})`);
+      const added = Prisma.sql`(SELECT "r"."added" FROM unnest(${texts(roots.map(([id]) => id))}, ${integers(roots.map(([, n]) => n))}) AS "r"("root", "added") WHERE "r"."root" = "t"."id")`;
+      ctes.push(Prisma.sql`"replies" AS (UPDATE ${table("Message")} AS "t" SET "replyCount" = "t"."replyCount" + ${added}, "lastReplyAt" = ${w.at}
+        WHERE "t"."id" ${isIn(q, roots.map(([id]) => id))} AND ${moved})`);
     }
   }
-  const [row] = await q.query<{ moved: number | string }>(Prisma.sql`WITH ${Prisma.join(ctes, ", ")} SELECT COUNT(*) AS "moved" FROM "roomMoved"`);
+  const [row] = await q.query<{ moved: number | string }>(prepared(Prisma.sql`WITH ${Prisma.join(ctes, ", ")} SELECT COUNT(*) AS "moved" FROM "roomMoved"`));
   return Number(row.moved) === 1;
 }
 

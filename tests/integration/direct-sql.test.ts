@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, getDb } from "../../server/db";
+import { closeDb, getDb, Prisma } from "../../server/db";
 import { directStatements, directTransaction, type DirectTx } from "../../server/direct-sql";
 import { AppError, isUniqueViolation } from "../../server/errors";
 import { migrate } from "../../server/migrate";
@@ -209,5 +209,14 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
 
   it("reads no room as no facts", async () => {
     expect(await directStatements((q) => batchFacts(q, "no-such-room", [{ authorId: ids.author, clientMsgId: "x" }]))).toEqual({ room: null, workspace: null, members: [], storedIds: [] });
+  });
+
+  it.runIf(dialect === "postgresql")("prepares a batch's statements once per connection on PostgreSQL, whatever the batch's size", async () => {
+    const names = await directTransaction(async (tx) => {
+      await batchFacts(tx, ids.room, [{ authorId: ids.author, clientMsgId: "a" }]);
+      await batchFacts(tx, ids.room, [{ authorId: ids.author, clientMsgId: "b" }, { authorId: "p2", clientMsgId: "c" }]);
+      return tx.query<{ name: string }>(Prisma.sql`SELECT "name" FROM pg_prepared_statements WHERE "statement" LIKE '%AS "roomKind"%'`);
+    });
+    expect(names).toEqual([{ name: expect.stringMatching(/^sb_/) }]);
   });
 });
