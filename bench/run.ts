@@ -31,7 +31,9 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 32);
 const WARMUP = 200;
 const RAW_ROOM = "bench";
-const W3_SECONDS = Number(process.env.BENCH_W3_SECONDS ?? 2);
+const W3_SECONDS = Number(process.env.BENCH_W3_SECONDS ?? 4);
+/** Paced sends at the W3 rate before each W3 measurement, not measured: latency in steady state, not just after W1's or W2's saturation. */
+const W3_WARMUP_SECONDS = 1;
 const CATCHUP = (process.env.BENCH_CATCHUP ?? "1000,10000").split(",").map(Number);
 const FILL_SOCKETS = 4;
 /** How W4's missed messages are stored: `bulk` (fast, bench/fill.ts) or `api` (message:send from several sockets; slow). */
@@ -121,6 +123,7 @@ async function rawPhase(): Promise<RawPhase> {
     log(`W1 raw: ${W1.msgsPerS} msgs/s to all ${RECEIVERS} (${W1.deliveriesPerS} deliveries/s) cpu ${JSON.stringify(cpu)}`);
     const rate = W1.msgsPerS / 2;
     const order = tracker.counts();
+    await pacedLatency(target, tracker, { rate, n: Math.round(rate * W3_WARMUP_SECONDS), prefix: "w3-raw-warm" });
     const W3 = await pacedLatency(target, tracker, { rate, n: w3Count(rate), prefix: "w3-raw" });
     log(`W3 raw @ ${round(rate, 0)}/s: p50 ${W3.p50Ms} ms, p99 ${W3.p99Ms} ms`);
     return { W1: { ...W1, cpu, order }, W3: { ...W3, order: diff(tracker.counts(), order) } };
@@ -203,6 +206,7 @@ async function switchboardPhase(dialect: Dialect, w3Rate: number): Promise<Switc
     const o2 = tracker.counts();
     log(`W2 ${dialect}: ${W2.msgsPerS} msgs/s to all ${RECEIVERS} cpu ${JSON.stringify(cpu)}`);
 
+    await pacedLatency(room.target, tracker, { rate: w3Rate, n: Math.round(w3Rate * W3_WARMUP_SECONDS), prefix: "w3-sb-warm" });
     const m3 = cpuMeter(serverPid);
     const W3 = await pacedLatency(room.target, tracker, { rate: w3Rate, n: w3Count(w3Rate), prefix: "w3-sb" });
     const cpu3 = m3.stop();
@@ -267,7 +271,7 @@ async function main() {
   log(`machine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB, node ${machine.node}`);
   const results: Record<string, unknown> = {
     machine,
-    config: { receivers: RECEIVERS, messages: MESSAGES, window: WINDOW, warmup: WARMUP, w3Seconds: W3_SECONDS, catchUp: CATCHUP, fill: FILL, fillSockets: FILL_SOCKETS },
+    config: { receivers: RECEIVERS, messages: MESSAGES, window: WINDOW, warmup: WARMUP, w3Seconds: W3_SECONDS, w3WarmupSeconds: W3_WARMUP_SECONDS, catchUp: CATCHUP, fill: FILL, fillSockets: FILL_SOCKETS },
   };
   for (const dialect of ["sqlite", "postgresql"] as Dialect[]) {
     if (ONLY && !ONLY.includes(dialect)) continue;
