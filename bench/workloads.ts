@@ -36,7 +36,8 @@ interface Run {
 export class Tracker {
   private run: Run | null = null;
   private readonly maxSeq: number[];
-  private readonly seen: Set<number>[];
+  /** Per receiver: every seq below `below` was seen, and which seqs at or above it were. */
+  private readonly seen: SeenSeqs[];
   jumps = 0;
   reordered = 0;
   duplicates = 0;
@@ -48,7 +49,7 @@ export class Tracker {
     readonly roomId: string,
   ) {
     this.maxSeq = receivers.map(() => 0);
-    this.seen = receivers.map(() => new Set<number>());
+    this.seen = receivers.map(() => new SeenSeqs());
     receivers.forEach((socket, r) => {
       socket.on("message:new", (p: NewEvent) => {
         const at = performance.now();
@@ -57,9 +58,8 @@ export class Tracker {
           return;
         }
         const max = this.maxSeq[r];
-        if (this.seen[r].has(p.seq)) this.duplicates++;
+        if (!this.seen[r].add(p.seq)) this.duplicates++;
         else {
-          this.seen[r].add(p.seq);
           if (p.seq < max) this.reordered++;
           else {
             if (max > 0 && p.seq > max + 1) this.jumps++;
@@ -88,6 +88,35 @@ export class Tracker {
 
   stop(): void {
     this.run = null;
+  }
+}
+
+/**
+ * The seqs one receiver has seen, in memory proportional to the gaps rather than to every seq: the
+ * bench's own client process must not grow (and collect) a set per receiver as the runs go on, or
+ * later workloads would pay for earlier ones in garbage-collector pauses.
+ */
+class SeenSeqs {
+  /** Every seq from the first one seen up to below this was seen (null: none yet). */
+  private below: number | null = null;
+  private first = 0;
+  /** Seen seqs above the contiguous run, and any below the first one seen (arriving late). */
+  private readonly others = new Set<number>();
+
+  /** Records `seq`; false if it was seen before. */
+  add(seq: number): boolean {
+    if (this.below === null) {
+      this.first = seq;
+      this.below = seq + 1;
+      return true;
+    }
+    if ((seq >= this.first && seq < this.below) || this.others.has(seq)) return false;
+    if (seq !== this.below) this.others.add(seq);
+    else {
+      this.below++;
+      while (this.others.delete(this.below)) this.below++;
+    }
+    return true;
   }
 }
 
