@@ -140,6 +140,42 @@ describe.each(dialects)("messages on %s", (dialect) => {
     expect((await ana.api.rooms.get.query({ roomId })).lastSeq).toBe(before + 3);
   });
 
+  it("decides every batch of a busy room on what holds now: joins, leaves and delivery modes take effect at once", async () => {
+    const agent = await createAgent(ana, `scout${dialect}`);
+    const busy = await ana.api.rooms.createChannel.mutate({ name: `busy-${dialect}`, visibility: "public", memberIds: [agent.id] });
+    await ana.api.agents.setDeliveryMode.mutate({ roomId: busy.id, mode: "all", participantId: agent.id });
+    const [flooder, cySocket, agentSocket] = await Promise.all([ana.socket(), cy.socket(), openAgentSocket(server.url, agent.apiKey)]);
+    const toAgent = collect(agentSocket, "message:new");
+    let flooding = true;
+    const flood = Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (flooding) {
+          const r = await emitAck<Ack<MessageView>>(flooder, "message:send", { roomId: busy.id, body: "busy", clientMsgId: randomUUID() });
+          if (!r.ok) throw new Error(`flood refused: ${r.error.code}`);
+        }
+      }),
+    );
+    const send = (socket: typeof flooder, body: string) => emitAck<Ack<MessageView>>(socket, "message:send", { roomId: busy.id, body, clientMsgId: randomUUID() });
+    try {
+      for (let round = 0; round < 3; round++) {
+        await cy.api.rooms.join.mutate({ roomId: busy.id });
+        expect((await send(cySocket, `cy in, round ${round}`)).ok).toBe(true);
+        await cy.api.rooms.leave.mutate({ roomId: busy.id });
+        const refused = await send(cySocket, `cy out, round ${round}`);
+        expect(refused.ok ? "stored" : refused.error.code).toBe("NOT_A_MEMBER");
+      }
+      // The agent now hears only what is addressed to it, mid-stream: a mention right after reaches it.
+      await ana.api.agents.setDeliveryMode.mutate({ roomId: busy.id, mode: "mentions", participantId: agent.id });
+      const mention = await send(flooder, `@scout${dialect} over to you`);
+      expect(mention.ok).toBe(true);
+      const seq = mention.ok ? mention.data.seq : -1;
+      await waitFor(() => toAgent.some((e) => e.seq === seq), 5000, "the mention reaches the agent");
+    } finally {
+      flooding = false;
+      await flood;
+    }
+  });
+
   it("applies the loop guard in order within a burst: one notice, then ROOM_PAUSED until a person speaks", async () => {
     await ana.api.workspace.setLimits.mutate({ loopGuardMessages: 5, loopGuardWindowSec: 60 });
     try {
