@@ -125,9 +125,13 @@ export async function lockRoom(tx: Tx, roomId: string): Promise<void> {
 /** Agents among `ids` that are active, holding their rows so a suspension waits for this commit. */
 export async function lockActiveAgents(tx: Tx, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await tx.query<{ id: string }>(Prisma.sql`
-    UPDATE ${table("Participant")} SET "lastSeenAt" = ${new Date()} WHERE "id" ${isIn(tx, ids)} AND "status" = 'active' RETURNING "id"`);
+  const rows = await tx.query<{ id: string }>(Prisma.sql`${holdActiveAgents(tx, ids, new Date())} RETURNING "id"`);
   return new Set(rows.map((r) => r.id));
+}
+
+/** Touches the active agents among `ids`: the row locks that make a suspension wait for the commit. */
+function holdActiveAgents(q: Tx, ids: string[], at: Date): Prisma.Sql {
+  return Prisma.sql`UPDATE ${table("Participant")} SET "lastSeenAt" = ${at} WHERE "id" ${isIn(q, ids)} AND "status" = 'active'`;
 }
 
 /** Agents' text messages in the room since `since` and after the last person's text message. */
@@ -189,10 +193,9 @@ export async function storeBatch(q: Tx, w: BatchWrite): Promise<boolean> {
   const paused = w.agentsPausedAt === undefined ? Prisma.empty : Prisma.sql`, "agentsPausedAt" = ${w.agentsPausedAt}`;
   const moveRoom = (held: Prisma.Sql) => Prisma.sql`UPDATE ${table("Room")} SET "lastSeq" = ${lastSeq}${paused}
     WHERE "id" = ${w.roomId} AND "lastSeq" = ${w.afterSeq} AND "archivedAt" IS NULL${held}`;
-  const holdAgents = () => Prisma.sql`UPDATE ${table("Participant")} SET "lastSeenAt" = ${w.at} WHERE "id" ${isIn(q, w.agents)} AND "status" = 'active'`;
 
   if (q.dialect === "sqlite") {
-    if (w.agents.length && (await q.execute(holdAgents())) !== w.agents.length) return false;
+    if (w.agents.length && (await q.execute(holdActiveAgents(q, w.agents, w.at))) !== w.agents.length) return false;
     if ((await q.execute(moveRoom(Prisma.empty))) !== 1) return false;
     if (w.messages.length === 0) return true;
     await q.execute(Prisma.sql`INSERT INTO ${table("Message")} (${messageColumns}) VALUES ${Prisma.join(w.messages.map((m) => Prisma.sql`(${messageValues(m)})`))}`);
@@ -208,7 +211,7 @@ export async function storeBatch(q: Tx, w: BatchWrite): Promise<boolean> {
   const ctes: Prisma.Sql[] = [];
   let held = Prisma.empty;
   if (w.agents.length) {
-    ctes.push(Prisma.sql`"agentsHeld" AS (${holdAgents()} RETURNING 1)`);
+    ctes.push(Prisma.sql`"agentsHeld" AS (${holdActiveAgents(q, w.agents, w.at)} RETURNING 1)`);
     held = Prisma.sql` AND (SELECT COUNT(*) FROM "agentsHeld") = ${w.agents.length}`;
   }
   ctes.push(Prisma.sql`"roomMoved" AS (${moveRoom(held)} RETURNING 1)`);

@@ -226,13 +226,14 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
     }
   }
   const fanOutTo = { roomKind: room?.kind ?? "channel", listeners };
-  if (!room) return { outcome: { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: fanOutTo }, write: null };
+  const nothingStored: Plan = { outcome: { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: fanOutTo }, write: null };
+  if (!room) return nothingStored;
 
   // A person speaking lets paused agents continue; the loop guard may have paused them.
   const people = rows.some((r) => r.pending?.actor.kind === "human" && r.kind === "text");
   const pausedAt = guard ? guard.agentsPausedAt : people ? null : room.agentsPausedAt;
   const pauseChanged = pausedAt !== room.agentsPausedAt;
-  if (rows.length === 0 && !pauseChanged) return { outcome: { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: fanOutTo }, write: null };
+  if (rows.length === 0 && !pauseChanged) return nothingStored;
 
   const at = new Date();
   const messages = rows.map((row, i) => ({ id: newId(), roomId, seq: room.lastSeq + 1 + i, authorId: row.authorId, kind: row.kind, body: row.body, clientMsgId: row.clientMsgId, threadRootId: row.threadRootId, data: row.data, createdAt: at }));
@@ -282,7 +283,7 @@ function twinSettlers(twins: [PendingSend, PendingSend][], stored: Map<PendingSe
 /** Messages already stored under the batch's (author, clientMsgId) pairs (`batchFacts`), by "author clientMsgId". */
 async function originals(found: string[]): Promise<Map<string, MessageView>> {
   if (found.length === 0) return new Map(); // the usual case: no retries in this batch
-  // Committed (found under this batch's lock), so any connection reads them.
+  // Found stored by the batch's read, so any connection reads them.
   const rows = await getDb().message.findMany({ where: { id: { in: found } }, include: messageInclude });
   return new Map(rows.map((row) => [`${row.authorId} ${row.clientMsgId}`, presentMessage(row)]));
 }
