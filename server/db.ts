@@ -32,6 +32,12 @@ export function createDb(url: string, opts: { logQueries?: boolean } = {}): Db {
     const statementNameGenerator = ((query) => preparedStatementNames.get(query)) as (query: object) => string;
     const factory = new PrismaPg(pool, { schema, statementNameGenerator });
     db = new PostgresClient({ adapter: recording(factory, link), ...log }) as unknown as Db;
+    // The hot path's statements outside transactions (server/direct-sql.ts) run on a pool of their own
+    // whose sessions always use a prepared statement's generic plan. PostgreSQL would otherwise plan
+    // some of them anew on every run (a statement of many array parameters looks cheaper planned for
+    // the arrays at hand), which costs more than running them; their generic plans are key lookups.
+    const hot = new PrismaPg({ ...pool, max: 10, options: "-c plan_cache_mode=force_generic_plan" }, { schema, statementNameGenerator });
+    link.connectStatements = () => hot.connect();
   } else {
     db = new PrismaClient({ adapter: recording(new PrismaBetterSqlite3({ url, timeout: 10_000 }), link), ...log });
   }
@@ -47,7 +53,12 @@ export const preparedStatementNames = new WeakMap<object, string>();
 
 // The driver adapter each client is connected through. The hot path (server/direct-sql.ts) runs its
 // statements on that same connection, under the same transaction lock, without the query builder.
-type AdapterLink = { adapter?: SqlDriverAdapter };
+type AdapterLink = {
+  adapter?: SqlDriverAdapter;
+  /** PostgreSQL: connects the pool for the hot path's statements outside transactions. */
+  connectStatements?: () => Promise<SqlDriverAdapter>;
+  statements?: Promise<SqlDriverAdapter>;
+};
 const links = new WeakMap<Db, AdapterLink>();
 
 /** The factory, noting the adapter it connects (Prisma connects lazily, and again after a disconnect). */
@@ -66,6 +77,20 @@ export async function driverAdapter(db: Db = getDb()): Promise<SqlDriverAdapter>
   if (!link.adapter) await db.$connect();
   if (!link.adapter) throw new Error("The database client did not connect through its driver adapter");
   return link.adapter;
+}
+
+/**
+ * The adapter the hot path runs statements on outside transactions: on PostgreSQL its own pool (see
+ * `createDb`), on SQLite the client's one connection.
+ */
+export async function statementsAdapter(db: Db = getDb()): Promise<SqlDriverAdapter> {
+  const link = links.get(db);
+  if (!link?.connectStatements) return driverAdapter(db);
+  link.statements ??= link.connectStatements().catch((error: unknown) => {
+    link.statements = undefined; // the next call tries again
+    throw error;
+  });
+  return link.statements;
 }
 
 const holder = globalThis as unknown as { __switchboardDb?: { url: string; db: Db } };
@@ -94,5 +119,7 @@ const tableNames = new Map<string, string>(); // the hot path names tables in ev
 export async function closeDb(): Promise<void> {
   const current = holder.__switchboardDb;
   holder.__switchboardDb = undefined;
-  await current?.db.$disconnect();
+  if (!current) return;
+  const statements = links.get(current.db)?.statements;
+  await Promise.all([current.db.$disconnect(), statements?.then((a) => a.dispose(), () => undefined)]);
 }

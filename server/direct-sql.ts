@@ -8,7 +8,7 @@
 // bound, never spliced.
 import type { ArgType, SqlDriverAdapter, SqlQueryable } from "@prisma/driver-adapter-utils";
 import { createHash } from "node:crypto";
-import { driverAdapter, preparedStatementNames, type Prisma } from "./db";
+import { driverAdapter, preparedStatementNames, statementsAdapter, type Prisma } from "./db";
 import { sqliteDateTime } from "./sqlite-time";
 import { AppError } from "./errors";
 
@@ -70,12 +70,12 @@ export async function directTransaction<T>(fn: (tx: DirectTx) => Promise<T>): Pr
 const TRANSACTION_TIMEOUT_MS = 20_000;
 
 /**
- * Runs statements outside a transaction, as Prisma's own queries run. On PostgreSQL each runs on any
- * pooled connection and commits on its own (so a write here must be one statement). On SQLite they
- * run on the one connection, inside whatever transaction it has open: reads only.
+ * Runs statements outside a transaction. On PostgreSQL each runs on any connection of the hot path's
+ * pool (generic plans, `db.statementsAdapter`) and commits on its own (so a write here must be one
+ * statement). On SQLite they run on the one connection, inside whatever transaction it has open: reads only.
  */
 export async function directStatements<T>(fn: (q: DirectTx) => Promise<T>): Promise<T> {
-  const adapter = await driverAdapter();
+  const adapter = await statementsAdapter();
   return fn(new AdapterTx(adapter, adapter));
 }
 

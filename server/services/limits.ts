@@ -9,7 +9,7 @@ import { AppError } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { recordAudit } from "./audit";
-import { agentRunSince } from "./send-statements";
+import { agentRunTimes } from "./send-statements";
 import type { DirectTx } from "../direct-sql";
 
 type RedisClient = ReturnType<typeof createClient>;
@@ -129,18 +129,31 @@ export async function recordFailedSignIn(email: string): Promise<void> {
 /**
  * The loop guard: in a room where agents alone have posted the workspace's limit within its window
  * (since the last person spoke), agents pause until a person continues. One guard follows one room
- * through one batch of sends, stepped in seq order; it starts from what the room has stored.
+ * through its batches of sends, stepped in seq order; it starts from what the room has stored. It
+ * keeps when the run's agent messages were written (at most the limit of them), so a guard carried
+ * from one batch to the next still counts exactly the run's messages within the window.
  */
 export class LoopGuard {
   private constructor(
-    private run: number,
+    /** Creation times of the run's latest agent messages, oldest first. */
+    private readonly run: Date[],
     private pausedAt: Date | null,
-    private readonly limits: Pick<AgentLimits, "loopGuardMessages" | "loopGuardWindowSec">,
+    readonly limits: Pick<AgentLimits, "loopGuardMessages" | "loopGuardWindowSec">,
   ) {}
 
   static async load(tx: DirectTx, room: { id: string; agentsPausedAt: Date | null }, limits: LoopGuard["limits"]): Promise<LoopGuard> {
-    const run = await agentRunSince(tx, room.id, new Date(Date.now() - limits.loopGuardWindowSec * 1000));
+    const run = await agentRunTimes(tx, room.id, new Date(Date.now() - limits.loopGuardWindowSec * 1000), limits.loopGuardMessages);
     return new LoopGuard(run, room.agentsPausedAt, limits);
+  }
+
+  /** The guard of a room where a person has just spoken: no run, not paused. */
+  static afterPerson(limits: LoopGuard["limits"]): LoopGuard {
+    return new LoopGuard([], null, limits);
+  }
+
+  /** The same guard, to be stepped apart from this one. */
+  copy(): LoopGuard {
+    return new LoopGuard([...this.run], this.pausedAt, this.limits);
   }
 
   /** When agents were paused, as the room should store it after the steps so far. */
@@ -150,23 +163,25 @@ export class LoopGuard {
 
   /** A person spoke: agents may continue. */
   personPosts(): void {
-    this.run = 0;
+    this.run.length = 0;
     this.pausedAt = null;
   }
 
   /**
-   * An agent's message. Throws ROOM_PAUSED while agents are paused; returns the notice to post when
-   * this message is the one that pauses them (it is refused too), else null.
+   * An agent's message, to be written at `at`. Throws ROOM_PAUSED while agents are paused; returns
+   * the notice to post when this message is the one that pauses them (it is refused too), else null.
    */
-  agentPosts(): string | null {
+  agentPosts(at: Date): string | null {
     if (this.pausedAt) throw roomPaused();
-    if (this.run < this.limits.loopGuardMessages) {
-      this.run += 1;
+    const since = at.getTime() - this.limits.loopGuardWindowSec * 1000;
+    while (this.run.length > 0 && this.run[0].getTime() < since) this.run.shift();
+    if (this.run.length < this.limits.loopGuardMessages) {
+      this.run.push(at);
       return null;
     }
-    this.pausedAt = new Date();
+    this.pausedAt = at;
     const minutes = Math.round(this.limits.loopGuardWindowSec / 60);
-    return `Agents are paused here: they exchanged ${this.run} messages in ${minutes} min without a person. Post a message to let them continue.`;
+    return `Agents are paused here: they exchanged ${this.run.length} messages in ${minutes} min without a person. Post a message to let them continue.`;
   }
 }
 

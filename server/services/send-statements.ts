@@ -15,7 +15,7 @@ const isIn = (q: Tx, values: readonly string[]) => (q.dialect === "postgresql" ?
 
 /** PostgreSQL array parameters. */
 const texts = (values: (string | null)[]) => Prisma.sql`CAST(${values} AS TEXT[])`;
-const integers = (values: number[]) => Prisma.sql`CAST(${values} AS INTEGER[])`;
+const integers = (values: (number | null)[]) => Prisma.sql`CAST(${values} AS INTEGER[])`;
 /** A DateTime as PostgreSQL's timestamp text, in UTC (inside an array the driver would use local time). */
 const pgTimestamp = (at: Date) => at.toISOString().slice(0, 23).replace("T", " ");
 
@@ -134,16 +134,20 @@ function holdActiveAgents(q: Tx, ids: string[], at: Date): Prisma.Sql {
   return Prisma.sql`UPDATE ${table("Participant")} SET "lastSeenAt" = ${at} WHERE "id" ${isIn(q, ids)} AND "status" = 'active'`;
 }
 
-/** Agents' text messages in the room since `since` and after the last person's text message. */
-export async function agentRunSince(tx: Tx, roomId: string, since: Date): Promise<number> {
-  const [row] = await tx.query<{ run: number | string }>(Prisma.sql`
-    SELECT COUNT(*) AS "run" FROM ${table("Message")} m JOIN ${table("Participant")} p ON p."id" = m."authorId"
+/**
+ * When the agents' text messages of the room's current run were written: those since `since` and
+ * after the last person's text message, the latest `limit` of them, oldest first.
+ */
+export async function agentRunTimes(tx: Tx, roomId: string, since: Date, limit: number): Promise<Date[]> {
+  const rows = await tx.query<{ createdAt: Date | string }>(Prisma.sql`
+    SELECT m."createdAt" FROM ${table("Message")} m JOIN ${table("Participant")} p ON p."id" = m."authorId"
     WHERE m."roomId" = ${roomId} AND m."kind" = 'text' AND p."kind" = 'agent' AND m."createdAt" >= ${since}
       AND m."seq" > COALESCE((
         SELECT h."seq" FROM ${table("Message")} h JOIN ${table("Participant")} hp ON hp."id" = h."authorId"
         WHERE h."roomId" = ${roomId} AND h."kind" = 'text' AND hp."kind" = 'human'
-        ORDER BY h."seq" DESC LIMIT 1), 0)`);
-  return Number(row?.run ?? 0);
+        ORDER BY h."seq" DESC LIMIT 1), 0)
+    ORDER BY m."seq" DESC LIMIT ${limit}`);
+  return rows.map((r) => asDate(r.createdAt)!).reverse();
 }
 
 /** The columns a message is stored with. */
@@ -176,6 +180,50 @@ export interface BatchWrite {
   /** The agents the batch took as active (its agent authors). */
   agents: string[];
   at: Date;
+  /**
+   * PostgreSQL: the facts the batch was decided on, when it was decided without reading them (they
+   * were remembered from the room's previous batch, `known-facts.ts`); stored only if they still hold.
+   */
+  checks?: FactChecks;
+}
+
+/** What a batch decided on remembered facts depends on, beyond the room's `lastSeq` and its agents being active. */
+export interface FactChecks {
+  room: RoomFacts;
+  workspace: WorkspaceLimits;
+  /** The authors' memberships, as decided on. */
+  authors: MemberRow[];
+  /** Every agent of the room in `mentions` mode. */
+  listeners: string[];
+  /** The sends, none of which may be stored already (a retry is answered from a fresh read). */
+  sends: { authorId: string; clientMsgId: string }[];
+}
+
+/**
+ * The checks of `FactChecks`, as conditions on the room's row in the write's own statement, so the
+ * facts are checked where they are relied on, with no round trip of their own. Each row is found by
+ * its key (a LATERAL lookup), so the statement's generic plan stays index lookups however the tables grow.
+ */
+function factsHold(c: FactChecks): Prisma.Sql {
+  const { room, workspace: w, authors: a } = c;
+  const listeners = [...c.listeners].sort(); // ids are ASCII: JavaScript's order is COLLATE "C"
+  return Prisma.sql` AND "kind" = ${room.kind} AND "visibility" = ${room.visibility} AND "workspaceId" = ${room.workspaceId}
+    AND "agentsPausedAt" IS NOT DISTINCT FROM CAST(${room.agentsPausedAt} AS TIMESTAMP(3))
+    AND EXISTS (SELECT 1 FROM ${table("Workspace")} w WHERE w."id" = ${room.workspaceId} AND w."agentMessagesPerMinute" = ${w.agentMessagesPerMinute}
+      AND w."agentBurst" = ${w.agentBurst} AND w."loopGuardMessages" = ${w.loopGuardMessages} AND w."loopGuardWindowSec" = ${w.loopGuardWindowSec})
+    AND (SELECT COUNT(*) FROM unnest(${texts(a.map((m) => m.participantId))}, ${texts(a.map((m) => m.role))}, ${texts(a.map((m) => m.deliveryMode))},
+        ${texts(a.map((m) => m.participant.handle))}, ${texts(a.map((m) => m.participant.displayName))}, ${texts(a.map((m) => m.participant.kind))},
+        ${texts(a.map((m) => m.participant.status))}, ${integers(a.map((m) => m.participant.messagesPerMinute))}, ${integers(a.map((m) => m.participant.burst))})
+        AS a("id", "role", "mode", "handle", "name", "kind", "status", "perMinute", "burst")
+      CROSS JOIN LATERAL (SELECT 1 FROM ${table("RoomMember")} m JOIN ${table("Participant")} p ON p."id" = m."participantId"
+        WHERE m."roomId" = ${room.id} AND m."participantId" = a."id" AND m."role" = a."role" AND m."deliveryMode" = a."mode"
+          AND p."handle" = a."handle" AND p."displayName" = a."name" AND p."kind" = a."kind" AND p."status" = a."status"
+          AND p."messagesPerMinute" IS NOT DISTINCT FROM a."perMinute" AND p."burst" IS NOT DISTINCT FROM a."burst" LIMIT 1) same) = ${a.length}
+    AND (SELECT COALESCE(array_agg(m."participantId" ORDER BY m."participantId" COLLATE "C"), CAST('{}' AS TEXT[]))
+      FROM ${table("RoomMember")} m CROSS JOIN LATERAL (SELECT 1 FROM ${table("Participant")} p WHERE p."id" = m."participantId" AND p."kind" = 'agent' LIMIT 1) agent
+      WHERE m."roomId" = ${room.id} AND m."deliveryMode" = 'mentions') = ${texts(listeners)}
+    AND NOT EXISTS (SELECT 1 FROM unnest(${texts(c.sends.map((x) => x.authorId))}, ${texts(c.sends.map((x) => x.clientMsgId))}) AS k("authorId", "clientMsgId")
+      CROSS JOIN LATERAL (SELECT 1 FROM ${table("Message")} s WHERE s."authorId" = k."authorId" AND s."clientMsgId" = k."clientMsgId" LIMIT 1) retry)`;
 }
 
 /**
@@ -195,6 +243,8 @@ export async function storeBatch(q: Tx, w: BatchWrite): Promise<boolean> {
     WHERE "id" = ${w.roomId} AND "lastSeq" = ${w.afterSeq} AND "archivedAt" IS NULL${held}`;
 
   if (q.dialect === "sqlite") {
+    // No round trips to save: batches on SQLite are always decided on a fresh read.
+    if (w.checks) throw new Error("storeBatch: fact checks are for PostgreSQL");
     if (w.agents.length && (await q.execute(holdActiveAgents(q, w.agents, w.at))) !== w.agents.length) return false;
     if ((await q.execute(moveRoom(Prisma.empty))) !== 1) return false;
     if (w.messages.length === 0) return true;
@@ -209,10 +259,10 @@ export async function storeBatch(q: Tx, w: BatchWrite): Promise<boolean> {
   // held. Rows go in as one array parameter per column (unnest), so a batch of 200 messages is
   // planned like a batch of one.
   const ctes: Prisma.Sql[] = [];
-  let held = Prisma.empty;
+  let held = w.checks ? factsHold(w.checks) : Prisma.empty;
   if (w.agents.length) {
     ctes.push(Prisma.sql`"agentsHeld" AS (${holdActiveAgents(q, w.agents, w.at)} RETURNING 1)`);
-    held = Prisma.sql` AND (SELECT COUNT(*) FROM "agentsHeld") = ${w.agents.length}`;
+    held = Prisma.sql`${held} AND (SELECT COUNT(*) FROM "agentsHeld") = ${w.agents.length}`;
   }
   ctes.push(Prisma.sql`"roomMoved" AS (${moveRoom(held)} RETURNING 1)`);
   const moved = Prisma.sql`EXISTS (SELECT 1 FROM "roomMoved")`;

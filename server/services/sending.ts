@@ -23,6 +23,7 @@ import { messageInclude, presentMessage } from "../presenters/message";
 import { fanOut } from "./delivery";
 import { consumeAgentMessage, effectiveLimits, LoopGuard, roomPaused, systemClientMsgId } from "./limits";
 import { checkBody, mentionsIn, publishUpdated } from "./messages";
+import * as knownFacts from "./known-facts";
 import * as sql from "./send-statements";
 import { visibleRoom } from "./room-access";
 
@@ -40,8 +41,8 @@ interface PendingSend {
   actor: Actor;
   input: SendInput;
   prechecked: Promise<Prechecked>;
-  /** The agent's rate limit's verdict on this send, counted once (see `countAgentMessage`). */
-  rate?: Promise<{ error: unknown } | null>;
+  /** The agent's rate limit's verdict on this send under the limits it was counted with (see `countAgentMessage`). */
+  rate?: { key: string; verdict: Promise<{ error: unknown } | null> };
   resolve: (message: MessageView) => void;
   reject: (error: unknown) => void;
 }
@@ -134,25 +135,53 @@ async function storeBatch(roomId: string, batch: PendingSend[]): Promise<void> {
 }
 
 /**
- * Decides the batch on an unlocked read and stores it if that read still holds; else decides it
- * again holding the room (and its agent authors) in a transaction, where it does.
+ * Decides the batch on the facts its room's previous batch left (PostgreSQL, see `known-facts.ts`)
+ * and stores it with checks that they still hold; else decides it on an unlocked read and stores it
+ * if that read still holds; else decides it again holding the room (and its agent authors) in a
+ * transaction, where it does.
  */
 async function decideAndStore(roomId: string, batch: PendingSend[]): Promise<Outcome> {
+  const authorIds = [...new Set(batch.map((p) => p.actor.participantId))];
+  const known = knownFacts.recall(roomId, authorIds, agentAuthors(batch).length > 0);
+  if (known) {
+    const facts = factsFrom(known, batch);
+    const plan = await decide(roomId, batch, facts);
+    // A refusal decided on remembered facts is decided again on read ones: only what is stored is checked.
+    if (plan.write && plan.refused === 0) {
+      const checks = { room: known.room, workspace: known.workspace, authors: facts.members.filter((m) => authorIds.includes(m.participantId)), listeners: plan.outcome.room.listeners, sends: batch.map(sendKey) };
+      if (await directStatements((q) => sql.storeBatch(q, { ...plan.write!, checks }))) {
+        knownFacts.remember(roomId, plan.after!, null);
+        return plan.outcome;
+      }
+    }
+    knownFacts.forget(roomId);
+  }
+
   const facts = await directStatements((q) => readFacts(q, roomId, batch, null));
   const plan = await decide(roomId, batch, facts);
   // PostgreSQL: one statement, committed on its own. SQLite: a short transaction, the write lock held for it alone.
   const store = (write: sql.BatchWrite) =>
     facts.dialect === "postgresql" ? directStatements((q) => sql.storeBatch(q, write)) : directTransaction((tx) => sql.storeBatch(tx, write));
-  if (!plan.write || (await store(plan.write))) return plan.outcome;
+  if (!plan.write) return plan.outcome;
+  if (await store(plan.write)) return stored(roomId, facts, plan);
 
   return directTransaction(async (tx) => {
     await sql.lockRoom(tx, roomId);
     const agents = await sql.lockActiveAgents(tx, agentAuthors(batch));
-    const held = await decide(roomId, batch, await readFacts(tx, roomId, batch, agents));
+    const heldFacts = await readFacts(tx, roomId, batch, agents);
+    const held = await decide(roomId, batch, heldFacts);
     if (held.write && !(await sql.storeBatch(tx, held.write))) throw new AppError("UNAVAILABLE", "The room changed while a send held it; retry");
-    return held.outcome;
+    return held.write ? stored(roomId, heldFacts, held) : held.outcome;
   });
 }
+
+/** A batch decided on `facts` (read) was stored: on PostgreSQL, what it leaves is remembered for the room's next batch. */
+function stored(roomId: string, facts: Facts, plan: Plan): Outcome {
+  if (facts.dialect === "postgresql" && plan.after) knownFacts.remember(roomId, plan.after, facts.room!.lastSeq);
+  return plan.outcome;
+}
+
+const sendKey = (p: PendingSend) => ({ authorId: p.actor.participantId, clientMsgId: p.input.clientMsgId });
 
 /** What a batch is decided on. */
 interface Facts extends sql.BatchFacts {
@@ -166,29 +195,46 @@ interface Facts extends sql.BatchFacts {
 
 /** `heldAgents`: the active agent authors, when the caller holds their rows; else read with the rest. */
 async function readFacts(q: Tx, roomId: string, batch: PendingSend[], heldAgents: Set<string> | null): Promise<Facts> {
-  const read = await sql.batchFacts(q, roomId, batch.map((p) => ({ authorId: p.actor.participantId, clientMsgId: p.input.clientMsgId })));
-  const agents = agentAuthors(batch);
-  const activeAgents = heldAgents ?? new Set(read.members.filter((m) => agents.includes(m.participantId) && m.participant.status === "active").map((m) => m.participantId));
+  const read = await sql.batchFacts(q, roomId, batch.map(sendKey));
+  const activeAgents = heldAgents ?? activeAmong(read.members, batch);
   const guard = read.room && read.workspace && activeAgents.size > 0 ? await LoopGuard.load(q, read.room, read.workspace) : null;
   return { ...read, dialect: q.dialect, activeAgents, guard, earlier: await originals(read.storedIds) };
 }
 
+/** Remembered facts as a batch decides on them: no retries among its sends (its write checks that). */
+function factsFrom(known: knownFacts.RoomState, batch: PendingSend[]): Facts {
+  const { room, workspace, members, guard } = known;
+  return { room, workspace, members, storedIds: [], dialect: "postgresql", activeAgents: activeAmong(members, batch), guard: guard?.copy() ?? null, earlier: new Map() };
+}
+
 const agentAuthors = (batch: PendingSend[]) => [...new Set(batch.filter((p) => p.actor.kind === "agent").map((p) => p.actor.participantId))];
+
+/** The batch's agent authors whose rows say they are active. */
+function activeAmong(members: sql.MemberRow[], batch: PendingSend[]): Set<string> {
+  const agents = agentAuthors(batch);
+  return new Set(members.filter((m) => agents.includes(m.participantId) && m.participant.status === "active").map((m) => m.participantId));
+}
 
 /** What each send gets, and what to store for them (null: nothing). */
 interface Plan {
   outcome: Outcome;
   write: sql.BatchWrite | null;
+  /** How many sends it refuses. */
+  refused: number;
+  /** The room's facts once `write` is stored. */
+  after: knownFacts.RoomState | null;
 }
 
 async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promise<Plan> {
   const { room, workspace, guard, earlier, activeAgents } = facts;
   const authorIds = new Set(batch.map((p) => p.actor.participantId));
   const memberOf = new Map(facts.members.filter((m) => authorIds.has(m.participantId)).map((m) => [m.participantId, m]));
-  const listeners = facts.members.filter((m) => m.deliveryMode === "mentions" && m.participant.kind === "agent").map((m) => m.participantId);
+  const listeners = facts.members.filter(knownFacts.listensForMentions).map((m) => m.participantId);
 
+  const at = new Date();
   const rows: Row[] = [];
   const settle: (() => void)[] = [];
+  let refused = 0;
   const firstOf = new Map<string, PendingSend>(); // author + clientMsgId → the send storing it
   const twins: [PendingSend, PendingSend][] = [];
   for (const pending of batch) {
@@ -213,7 +259,7 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
       if (actor.kind === "agent") {
         if (!activeAgents.has(actor.participantId)) throw new AppError("AGENT_SUSPENDED", "This agent is suspended");
         await countAgentMessage(pending, effectiveLimits(membership!.participant, workspace!));
-        const notice = guard!.agentPosts();
+        const notice = guard!.agentPosts(at);
         if (notice) {
           rows.push({ pending: null, authorId: actor.participantId, kind: "system", body: notice, clientMsgId: systemClientMsgId(), threadRootId: null, mentions: [], data: { type: "loop_guard.paused" } });
           throw roomPaused();
@@ -222,11 +268,12 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
       rows.push({ pending, authorId: actor.participantId, kind: "text", body: input.body, clientMsgId: input.clientMsgId, threadRootId: input.threadRootId ?? null, mentions: prechecked.mentions });
       firstOf.set(key, pending);
     } catch (error) {
+      refused++;
       settle.push(() => pending.reject(error));
     }
   }
   const fanOutTo = { roomKind: room?.kind ?? "channel", listeners };
-  const nothingStored: Plan = { outcome: { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: fanOutTo }, write: null };
+  const nothingStored: Plan = { outcome: { stored: [], settle: [...settle, ...twinSettlers(twins, new Map())], room: fanOutTo }, write: null, refused, after: null };
   if (!room) return nothingStored;
 
   // A person speaking lets paused agents continue; the loop guard may have paused them.
@@ -235,7 +282,6 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
   const pauseChanged = pausedAt !== room.agentsPausedAt;
   if (rows.length === 0 && !pauseChanged) return nothingStored;
 
-  const at = new Date();
   const messages = rows.map((row, i) => ({ id: newId(), roomId, seq: room.lastSeq + 1 + i, authorId: row.authorId, kind: row.kind, body: row.body, clientMsgId: row.clientMsgId, threadRootId: row.threadRootId, data: row.data, createdAt: at }));
   const mentions = rows.flatMap((row, i) => row.mentions.map((participantId) => ({ messageId: messages[i].id, participantId, roomId, seq: messages[i].seq })));
   const replies = new Map<string, number>();
@@ -253,19 +299,27 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
     byPending.set(pending, stored[i]);
     settle.push(() => pending.resolve(stored[i]));
   });
-  return { outcome: { stored, settle: [...settle, ...twinSettlers(twins, byPending)], room: fanOutTo }, write };
+  // The guard as these sends leave it; unknown (read again) if it was not loaded and no person spoke.
+  const guardAfter = guard ?? (people ? LoopGuard.afterPerson(workspace!) : null);
+  const after = { room: { ...room, lastSeq: room.lastSeq + messages.length, agentsPausedAt: pausedAt }, workspace: workspace!, members: facts.members, guard: guardAfter };
+  return { outcome: { stored, settle: [...settle, ...twinSettlers(twins, byPending)], room: fanOutTo }, write, refused, after };
 }
 
 /**
  * Counts an agent's send against its rate limit once, however many times its batch is decided: a
- * batch decided again (the room moved) or retried send by send finds the verdict it had.
+ * batch decided again (the room moved) or retried send by send finds the verdict it had, unless it
+ * is decided under other limits (its first decision's were no longer true), which count it afresh.
  */
 async function countAgentMessage(pending: PendingSend, limits: ReturnType<typeof effectiveLimits>): Promise<void> {
-  pending.rate ??= consumeAgentMessage(pending.actor, limits).then(
-    () => null,
-    (error: unknown) => ({ error }),
-  );
-  const verdict = await pending.rate;
+  const key = `${limits.messagesPerMinute}/${limits.burst}`;
+  if (pending.rate?.key !== key) {
+    const verdict = consumeAgentMessage(pending.actor, limits).then(
+      () => null,
+      (error: unknown) => ({ error }),
+    );
+    pending.rate = { key, verdict };
+  }
+  const verdict = await pending.rate.verdict;
   if (verdict) throw verdict.error;
 }
 

@@ -11,7 +11,7 @@ import { directStatements, directTransaction, type DirectTx } from "../../server
 import { AppError, isUniqueViolation } from "../../server/errors";
 import { migrate } from "../../server/migrate";
 import { findMessages, MAX_SEQ, roomRange } from "../../server/services/message-reads";
-import { batchFacts, lockRoom, storeBatch, type BatchWrite, type Mention, type NewMessage } from "../../server/services/send-statements";
+import { batchFacts, lockRoom, storeBatch, type BatchWrite, type FactChecks, type Mention, type NewMessage } from "../../server/services/send-statements";
 import { dialects, dropPgSchema, PG_URL, withSchema } from "./harness";
 
 describe.each(dialects)("direct transactions on %s", (dialect) => {
@@ -209,6 +209,56 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
 
   it("reads no room as no facts", async () => {
     expect(await directStatements((q) => batchFacts(q, "no-such-room", [{ authorId: ids.author, clientMsgId: "x" }]))).toEqual({ room: null, workspace: null, members: [], storedIds: [] });
+  });
+
+  it.runIf(dialect === "postgresql")("stores a batch decided on remembered facts only while each of them still holds", async () => {
+    const db = getDb();
+    const read = await directStatements((q) => batchFacts(q, ids.room, [{ authorId: ids.author, clientMsgId: "r" }]));
+    const author = read.members.find((m) => m.participantId === ids.author)!;
+    expect(read.members.filter((m) => m.deliveryMode === "mentions")).toEqual([]);
+    let n = 0;
+    /** One send by Ada, decided on the facts read above (at the room's current seq); true if stored. */
+    const checked = async (extra: Partial<FactChecks> = {}, clientMsgId = `checked-${++n}`) => {
+      const seq = await lastSeq();
+      const checks: FactChecks = { room: read.room!, workspace: read.workspace!, authors: [author], listeners: [], sends: [{ authorId: ids.author, clientMsgId }], ...extra };
+      const stored = await storeUnlocked(batch([message(seq + 1, clientMsgId, { id: `m-checked-${n}-${seq}` })], { checks }));
+      if (!stored) expect(await lastSeq()).toBe(seq);
+      return stored;
+    };
+    /** Each change alone makes the facts untrue (nothing stored); undone, they hold again. */
+    const breaks = async (change: () => Promise<unknown>, undo: () => Promise<unknown>) => {
+      await change();
+      expect(await checked()).toBe(false);
+      await undo();
+      expect(await checked()).toBe(true);
+    };
+    expect(await checked()).toBe(true);
+    const workspace = { where: { id: ids.workspace } };
+    await breaks(() => db.workspace.update({ ...workspace, data: { agentBurst: { increment: 1 } } }), () => db.workspace.update({ ...workspace, data: { agentBurst: { decrement: 1 } } }));
+    const ada = { where: { id: ids.author } };
+    await breaks(() => db.participant.update({ ...ada, data: { displayName: "Ada L." } }), () => db.participant.update({ ...ada, data: { displayName: "Ada" } }));
+    await breaks(() => db.participant.update({ ...ada, data: { messagesPerMinute: 5 } }), () => db.participant.update({ ...ada, data: { messagesPerMinute: null } }));
+    const membership = (participantId: string) => ({ where: { roomId_participantId: { roomId: ids.room, participantId } } });
+    await breaks(() => db.roomMember.update({ ...membership(ids.author), data: { role: "owner" } }), () => db.roomMember.update({ ...membership(ids.author), data: { role: author.role } }));
+    await breaks(() => db.room.update({ where: { id: ids.room }, data: { agentsPausedAt: new Date(Date.now() + 1000) } }), () => db.room.update({ where: { id: ids.room }, data: { agentsPausedAt: read.room!.agentsPausedAt } }));
+    // An agent that starts listening for mentions is one the batch did not count on, until it does.
+    await db.roomMember.update({ ...membership("p2"), data: { deliveryMode: "mentions" } });
+    expect(await checked()).toBe(false);
+    expect(await checked({ listeners: ["p2"] })).toBe(true);
+    await db.roomMember.update({ ...membership("p2"), data: { deliveryMode: "all" } });
+    expect(await checked({ listeners: ["p2"] })).toBe(false);
+    // A send already stored is a retry, answered from a read: not stored again.
+    expect(await checked({}, "checked-1")).toBe(false);
+    // An author who left is no member to post.
+    await breaks(() => db.roomMember.delete(membership(ids.author)), () => db.roomMember.create({ data: { roomId: ids.room, participantId: ids.author, role: author.role } }));
+  });
+
+  it.runIf(dialect === "postgresql")("runs the hot path's statements outside transactions on generic plans", async () => {
+    const [setting] = await directStatements((q) => q.query<{ plan_cache_mode: string }>(Prisma.sql`SHOW plan_cache_mode`));
+    expect(setting.plan_cache_mode).toBe("force_generic_plan");
+    // Prisma's own queries are planned as PostgreSQL chooses.
+    const [prisma] = await getDb().$queryRawUnsafe<{ plan_cache_mode: string }[]>("SHOW plan_cache_mode");
+    expect(prisma.plan_cache_mode).toBe("auto");
   });
 
   it.runIf(dialect === "postgresql")("prepares a batch's statements once per connection on PostgreSQL, whatever the batch's size", async () => {

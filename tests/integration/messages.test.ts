@@ -16,6 +16,25 @@ import {
   type TestServer,
 } from "./harness";
 
+/** Four sends in flight from `socket` at all times until stopped: batches follow one another in the room. */
+function keepBusy(socket: Awaited<ReturnType<Person["socket"]>>, roomId: string) {
+  let flooding = true;
+  const done = Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (flooding) {
+        const r = await emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body: "busy", clientMsgId: randomUUID() });
+        if (!r.ok) throw new Error(`flood refused: ${r.error.code}`);
+      }
+    }),
+  );
+  return {
+    async stop() {
+      flooding = false;
+      await done;
+    },
+  };
+}
+
 describe.each(dialects)("messages on %s", (dialect) => {
   let server: TestServer;
   let ana: Person;
@@ -146,15 +165,7 @@ describe.each(dialects)("messages on %s", (dialect) => {
     await ana.api.agents.setDeliveryMode.mutate({ roomId: busy.id, mode: "all", participantId: agent.id });
     const [flooder, cySocket, agentSocket] = await Promise.all([ana.socket(), cy.socket(), openAgentSocket(server.url, agent.apiKey)]);
     const toAgent = collect(agentSocket, "message:new");
-    let flooding = true;
-    const flood = Promise.all(
-      Array.from({ length: 4 }, async () => {
-        while (flooding) {
-          const r = await emitAck<Ack<MessageView>>(flooder, "message:send", { roomId: busy.id, body: "busy", clientMsgId: randomUUID() });
-          if (!r.ok) throw new Error(`flood refused: ${r.error.code}`);
-        }
-      }),
-    );
+    const flood = keepBusy(flooder, busy.id);
     const send = (socket: typeof flooder, body: string) => emitAck<Ack<MessageView>>(socket, "message:send", { roomId: busy.id, body, clientMsgId: randomUUID() });
     try {
       for (let round = 0; round < 3; round++) {
@@ -171,8 +182,38 @@ describe.each(dialects)("messages on %s", (dialect) => {
       const seq = mention.ok ? mention.data.seq : -1;
       await waitFor(() => toAgent.some((e) => e.seq === seq), 5000, "the mention reaches the agent");
     } finally {
-      flooding = false;
-      await flood;
+      await flood.stop();
+    }
+  });
+
+  it("in a busy room, counts an agent's new limits and the workspace's from its very next send, and answers a late retry with the original", async () => {
+    const agent = await createAgent(ana, `pace-${dialect}`);
+    const busy = await ana.api.rooms.createChannel.mutate({ name: `pace-${dialect}`, visibility: "public", memberIds: [agent.id] });
+    const [flooder, agentSocket] = await Promise.all([ana.socket(), openAgentSocket(server.url, agent.apiKey)]);
+    // Each batch is decided on what the previous one left (PostgreSQL).
+    const flood = keepBusy(flooder, busy.id);
+    const send = (body: string, clientMsgId: string = randomUUID()) => emitAck<Ack<MessageView>>(agentSocket, "message:send", { roomId: busy.id, body, clientMsgId });
+    const codes = async (n: number) => {
+      const out: string[] = [];
+      for (let i = 0; i < n; i++) out.push(((r) => (r.ok ? "OK" : r.error.code))(await send(`paced ${i}`)));
+      return out;
+    };
+    try {
+      const first = await send("first", `pace-first-${dialect}`);
+      expect(first.ok).toBe(true);
+      expect(await codes(3)).toEqual(["OK", "OK", "OK"]);
+      // Its own limit (3 a minute, a burst of 2: five pass), then the workspace's (4 and 1: five again).
+      await ana.api.agents.setLimits.mutate({ agentId: agent.id, messagesPerMinute: 3, burst: 2 });
+      expect(await codes(6)).toEqual(["OK", "OK", "OK", "OK", "OK", "RATE_LIMITED"]);
+      await ana.api.agents.setLimits.mutate({ agentId: agent.id, messagesPerMinute: null, burst: null });
+      await ana.api.workspace.setLimits.mutate({ agentMessagesPerMinute: 4, agentBurst: 1 });
+      expect(await codes(6)).toEqual(["OK", "OK", "OK", "OK", "OK", "RATE_LIMITED"]);
+      // A retry long after, many batches later, gets what the first attempt stored.
+      const retry = await send("first", `pace-first-${dialect}`);
+      expect(retry.ok && { id: retry.data.id, seq: retry.data.seq, body: retry.data.body }).toEqual(first.ok && { id: first.data.id, seq: first.data.seq, body: "first" });
+    } finally {
+      await flood.stop();
+      await ana.api.workspace.setLimits.mutate({ agentMessagesPerMinute: 60, agentBurst: 20 });
     }
   });
 
