@@ -9,7 +9,7 @@
 // Each workload runs on SQLite and on PostgreSQL (skipped, loudly, when unreachable). Not part of `npm test`.
 //
 // Knobs: BENCH_DIALECTS=sqlite|postgresql, BENCH_RECEIVERS, BENCH_MESSAGES, BENCH_WINDOW,
-// BENCH_W3_SECONDS, BENCH_CATCHUP=1000,10000, BENCH_WAIT_QUIET=<s> (wait for the machine to settle),
+// BENCH_W3_SECONDS, BENCH_W3_ROUNDS, BENCH_CATCHUP=1000,10000, BENCH_WAIT_QUIET=<s> (wait for the machine to settle),
 // BENCH_PROFILE=<dir> (CPU profile of the breakdown's sends), SWITCHBOARD_SERVER_CPU_PROF=<dir> (the
 // server processes' own V8 CPU profiles, written when they stop; open them in Chrome DevTools).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -23,7 +23,7 @@ import { killChildren, runScript } from "./child";
 import { renderResults, type Breakdown } from "./report";
 import { catchUpCase, fanoutRoom, type CatchUpCase } from "./switchboard";
 import { childPids, cpuMeter, round, type CpuReport } from "./stats";
-import { pacedLatency, throughput, Tracker, type FanoutTarget, type LatencyResult, type ThroughputResult } from "./workloads";
+import { pacedLatency, pooled, throughput, Tracker, type FanoutTarget, type LatencyResult, type PooledLatency, type ThroughputResult } from "./workloads";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RECEIVERS = Number(process.env.BENCH_RECEIVERS ?? 50);
@@ -32,6 +32,8 @@ const WINDOW = Number(process.env.BENCH_WINDOW ?? 32);
 const WARMUP = 200;
 const RAW_ROOM = "bench";
 const W3_SECONDS = Number(process.env.BENCH_W3_SECONDS ?? 4);
+/** W3 rounds per side, raw and persisted alternating; each side's p50 and p99 are over all its rounds' samples. */
+const W3_ROUNDS = Number(process.env.BENCH_W3_ROUNDS ?? 3);
 /** Paced sends at the W3 rate before each W3 measurement, not measured: latency in steady state, not just after W1's or W2's saturation. */
 const W3_WARMUP_SECONDS = 1;
 const CATCHUP = (process.env.BENCH_CATCHUP ?? "1000,10000").split(",").map(Number);
@@ -94,13 +96,21 @@ function rawSocket(url: string): Promise<Socket> {
 
 interface RawPhase {
   W1: ThroughputResult & { cpu: CpuReport; order: OrderCounts };
-  W3: LatencyResult & { order: OrderCounts };
+  W3: PooledLatency & { order: OrderCounts };
 }
 
 type OrderCounts = ReturnType<Tracker["counts"]>;
 const diff = (a: OrderCounts, b: OrderCounts): OrderCounts => ({ jumps: a.jumps - b.jumps, reordered: a.reordered - b.reordered, duplicates: a.duplicates - b.duplicates });
 
-async function rawPhase(): Promise<RawPhase> {
+/** The raw server with its receivers and sender, kept up through W3 (whose rounds alternate with Switchboard's). */
+interface RawSide {
+  pid: number;
+  target: FanoutTarget;
+  tracker: Tracker;
+  stop(): Promise<void>;
+}
+
+async function startRawSide(): Promise<RawSide> {
   const server = await startRawServer();
   const receivers = await Promise.all(Array.from({ length: RECEIVERS }, () => rawSocket(server.url)));
   const sender = await rawSocket(server.url);
@@ -114,32 +124,37 @@ async function rawPhase(): Promise<RawPhase> {
           if (!r.ok) throw new Error("raw send refused");
         }),
   };
-  const tracker = new Tracker(receivers, RAW_ROOM);
-  try {
-    await throughput(target, tracker, { n: WARMUP, window: WINDOW, prefix: "w1-warm" });
-    const meter = cpuMeter(server.pid);
-    const W1 = await throughput(target, tracker, { n: MESSAGES, window: WINDOW, prefix: "w1" });
-    const cpu = meter.stop();
-    log(`W1 raw: ${W1.msgsPerS} msgs/s to all ${RECEIVERS} (${W1.deliveriesPerS} deliveries/s) cpu ${JSON.stringify(cpu)}`);
-    const rate = W1.msgsPerS / 2;
-    const order = tracker.counts();
-    await pacedLatency(target, tracker, { rate, n: Math.round(rate * W3_WARMUP_SECONDS), prefix: "w3-raw-warm" });
-    const W3 = await pacedLatency(target, tracker, { rate, n: w3Count(rate), prefix: "w3-raw" });
-    log(`W3 raw @ ${round(rate, 0)}/s: p50 ${W3.p50Ms} ms, p99 ${W3.p99Ms} ms`);
-    return { W1: { ...W1, cpu, order }, W3: { ...W3, order: diff(tracker.counts(), order) } };
-  } finally {
+  const stop = async () => {
     for (const s of [...receivers, sender]) s.disconnect();
     await server.stop();
     cleanups.delete(server.stop);
-  }
+  };
+  return { pid: server.pid, target, tracker: new Tracker(receivers, RAW_ROOM), stop };
+}
+
+async function measureW1(raw: RawSide): Promise<RawPhase["W1"]> {
+  await throughput(raw.target, raw.tracker, { n: WARMUP, window: WINDOW, prefix: "w1-warm" });
+  const meter = cpuMeter(raw.pid);
+  const W1 = await throughput(raw.target, raw.tracker, { n: MESSAGES, window: WINDOW, prefix: "w1" });
+  const cpu = meter.stop();
+  log(`W1 raw: ${W1.msgsPerS} msgs/s to all ${RECEIVERS} (${W1.deliveriesPerS} deliveries/s) cpu ${JSON.stringify(cpu)}`);
+  return { ...W1, cpu, order: raw.tracker.counts() };
 }
 
 const w3Count = (rate: number) => Math.max(400, Math.min(4000, Math.round(rate * W3_SECONDS)));
 
+/** One W3 round on one side: paced sends at `rate` for W3_WARMUP_SECONDS unmeasured, then measured. */
+async function w3Round(target: FanoutTarget, tracker: Tracker, rate: number, prefix: string) {
+  await pacedLatency(target, tracker, { rate, n: Math.round(rate * W3_WARMUP_SECONDS), prefix: `${prefix}-warm` });
+  let samples = new Float64Array(0);
+  const result = await pacedLatency(target, tracker, { rate, n: w3Count(rate), prefix, keep: (s) => (samples = Float64Array.from(s)) });
+  return { result, samples };
+}
+
 interface SwitchboardPhase {
   setupMs: number;
   W2: ThroughputResult & { cpu: CpuReport; order: OrderCounts };
-  W3: LatencyResult & { cpu: CpuReport; order: OrderCounts };
+  W3: PooledLatency & { cpu: CpuReport; order: OrderCounts };
   W3_own: LatencyResult & { order: OrderCounts };
   W4: Record<string, CatchUpCase>;
   breakdown: Breakdown | null;
@@ -190,11 +205,27 @@ async function backgroundBusy(): Promise<number> {
   return meter.stop().machineBusy;
 }
 
-async function switchboardPhase(dialect: Dialect, w3Rate: number): Promise<SwitchboardPhase> {
+/**
+ * One database's run: W1 on the raw server, W2 on Switchboard, then W3 in rounds that alternate
+ * between the two (both stay up, so each round of one has the other's conditions next to it), W3',
+ * and W4 once the raw server is gone.
+ */
+async function dialectRun(dialect: Dialect): Promise<{ raw: RawPhase; sb: SwitchboardPhase }> {
+  const raw = await startRawSide();
+  cleanups.add(raw.stop);
+  let rawStopped = false;
+  const stopRaw = async () => {
+    if (rawStopped) return;
+    rawStopped = true;
+    cleanups.delete(raw.stop);
+    await raw.stop();
+  };
   const server: TestServer = await startTestServer(dialect, { NODE_ENV: "production" });
   const dispose = () => server.dispose();
   cleanups.add(dispose);
   try {
+    const W1 = await measureW1(raw);
+    const w3Rate = W1.msgsPerS / 2;
     const serverPid = childPids(process.pid, "server/index.ts")[0] ?? null;
     const room = await fanoutRoom(server, RECEIVERS);
     log(`${dialect}: server up, ${RECEIVERS} people in one private room, connected (${room.setupMs} ms)`);
@@ -206,12 +237,22 @@ async function switchboardPhase(dialect: Dialect, w3Rate: number): Promise<Switc
     const o2 = tracker.counts();
     log(`W2 ${dialect}: ${W2.msgsPerS} msgs/s to all ${RECEIVERS} cpu ${JSON.stringify(cpu)}`);
 
-    await pacedLatency(room.target, tracker, { rate: w3Rate, n: Math.round(w3Rate * W3_WARMUP_SECONDS), prefix: "w3-sb-warm" });
-    const m3 = cpuMeter(serverPid);
-    const W3 = await pacedLatency(room.target, tracker, { rate: w3Rate, n: w3Count(w3Rate), prefix: "w3-sb" });
-    const cpu3 = m3.stop();
+    const rawO1 = raw.tracker.counts();
+    const rawRounds = [];
+    const sbRounds = [];
+    const cpus: CpuReport[] = [];
+    for (let i = 0; i < W3_ROUNDS; i++) {
+      rawRounds.push(await w3Round(raw.target, raw.tracker, w3Rate, `w3-raw-${i}`));
+      const m3 = cpuMeter(serverPid);
+      sbRounds.push(await w3Round(room.target, tracker, w3Rate, `w3-sb-${i}`));
+      cpus.push(m3.stop());
+      log(`W3 round ${i + 1}/${W3_ROUNDS} @ ${round(w3Rate, 0)}/s: raw p50 ${rawRounds[i].result.p50Ms} p99 ${rawRounds[i].result.p99Ms} ms; ${dialect} p50 ${sbRounds[i].result.p50Ms} p99 ${sbRounds[i].result.p99Ms} ms`);
+    }
+    const rawW3 = { ...pooled(rawRounds), order: diff(raw.tracker.counts(), rawO1) };
+    const W3 = { ...pooled(sbRounds), cpu: meanCpu(cpus), order: diff(tracker.counts(), o2) };
+    log(`W3 ${dialect}, all rounds: raw p50 ${rawW3.p50Ms} p99 ${rawW3.p99Ms} ms; persisted p50 ${W3.p50Ms} p99 ${W3.p99Ms} ms`);
+    await stopRaw();
     const o3 = tracker.counts();
-    log(`W3 ${dialect} @ ${round(w3Rate, 0)}/s: p50 ${W3.p50Ms} ms, p99 ${W3.p99Ms} ms (sends took ${W3.sendWindowMs} ms, drain ${W3.drainMs} ms)`);
     const ownRate = W2.msgsPerS / 2;
     const W3_own = await pacedLatency(room.target, tracker, { rate: ownRate, n: w3Count(ownRate), prefix: "w3-own" });
     log(`W3' ${dialect} @ ${round(ownRate, 0)}/s (50% of W2): p50 ${W3_own.p50Ms} ms, p99 ${W3_own.p99Ms} ms`);
@@ -230,12 +271,22 @@ async function switchboardPhase(dialect: Dialect, w3Rate: number): Promise<Switc
       log(`breakdown ${dialect}: one send alone ${b.wallMeanMs} ms wall, ${b.statementsPerCall} statements taking ${b.statementMsPerCall} ms`);
       if (breakdown.replay) log(`breakdown ${dialect}: replay of ${breakdown.replay.messages} reads ${breakdown.replay.pages} pages in ${breakdown.replay.readMs} ms, JSON ${breakdown.replay.stringifyMs} ms`);
     }
-    return { setupMs: room.setupMs, W2: { ...W2, cpu, order: o2 }, W3: { ...W3, cpu: cpu3, order: diff(o3, o2) }, W3_own: { ...W3_own, order: diff(o4, o3) }, W4, breakdown };
+    return {
+      raw: { W1, W3: rawW3 },
+      sb: { setupMs: room.setupMs, W2: { ...W2, cpu, order: o2 }, W3, W3_own: { ...W3_own, order: diff(o4, o3) }, W4, breakdown },
+    };
   } finally {
     closeSockets();
+    await stopRaw();
     await server.dispose();
     cleanups.delete(dispose);
   }
+}
+
+/** The mean of equally long CPU intervals. */
+function meanCpu(reports: CpuReport[]): CpuReport {
+  const mean = (f: (r: CpuReport) => number) => round(reports.reduce((a, r) => a + f(r), 0) / reports.length, 3);
+  return { wallS: mean((r) => r.wallS), clientCores: mean((r) => r.clientCores), serverCores: mean((r) => r.serverCores), machineBusy: mean((r) => r.machineBusy), otherCores: mean((r) => r.otherCores) };
 }
 
 async function versions() {
@@ -271,7 +322,7 @@ async function main() {
   log(`machine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB, node ${machine.node}`);
   const results: Record<string, unknown> = {
     machine,
-    config: { receivers: RECEIVERS, messages: MESSAGES, window: WINDOW, warmup: WARMUP, w3Seconds: W3_SECONDS, w3WarmupSeconds: W3_WARMUP_SECONDS, catchUp: CATCHUP, fill: FILL, fillSockets: FILL_SOCKETS },
+    config: { receivers: RECEIVERS, messages: MESSAGES, window: WINDOW, warmup: WARMUP, w3Seconds: W3_SECONDS, w3Rounds: W3_ROUNDS, w3WarmupSeconds: W3_WARMUP_SECONDS, catchUp: CATCHUP, fill: FILL, fillSockets: FILL_SOCKETS },
   };
   for (const dialect of ["sqlite", "postgresql"] as Dialect[]) {
     if (ONLY && !ONLY.includes(dialect)) continue;
@@ -285,8 +336,7 @@ async function main() {
     waited += performance.now() - t;
     const idle = await backgroundBusy();
     log(`---- ${dialect} ---- (background CPU while idle: ${Math.round(idle * 100)}% of the machine, load ${os.loadavg()[0].toFixed(2)})`);
-    const raw = await rawPhase();
-    const sb = await switchboardPhase(dialect, raw.W1.msgsPerS / 2);
+    const { raw, sb } = await dialectRun(dialect);
     results[dialect] = { ...summarize(raw, sb), background_busy_before: idle, loadavg_1m_before: round(os.loadavg()[0]) };
   }
   results.totalSeconds = round((performance.now() - started) / 1000, 1);
@@ -309,7 +359,10 @@ function summarize(raw: RawPhase, sb: SwitchboardPhase) {
     W1_msgs_per_s: raw.W1.msgsPerS,
     W2_msgs_per_s: sb.W2.msgsPerS,
     W2_over_W1: round(w2OverW1, 3),
-    W3_rate_msgs_per_s: raw.W3.ratePerS,
+    W3_rate_msgs_per_s: raw.W3.rounds[0].ratePerS,
+    W3_rounds: raw.W3.rounds.length,
+    W3_raw_p99_ms_by_round: raw.W3.rounds.map((r) => r.p99Ms),
+    W3_persisted_p99_ms_by_round: sb.W3.rounds.map((r) => r.p99Ms),
     W3_raw_p50_ms: raw.W3.p50Ms,
     W3_raw_p99_ms: raw.W3.p99Ms,
     W3_persisted_p50_ms: sb.W3.p50Ms,

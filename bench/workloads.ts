@@ -232,7 +232,11 @@ export interface LatencyResult {
  * Open-loop paced sends at `rate`/s for `n` messages; latency is measured from each message's
  * scheduled send time to its `message:new` at each receiver (every receiver, every message).
  */
-export function pacedLatency(target: FanoutTarget, tracker: Tracker, opts: { rate: number; n: number; prefix: string; stallMs?: number }): Promise<LatencyResult> {
+export function pacedLatency(
+  target: FanoutTarget,
+  tracker: Tracker,
+  opts: { rate: number; n: number; prefix: string; stallMs?: number; keep?: (samples: Float64Array) => void },
+): Promise<LatencyResult> {
   const R = target.receivers.length;
   const { rate, n, prefix } = opts;
   const samples = new Float64Array(n * R);
@@ -277,6 +281,7 @@ export function pacedLatency(target: FanoutTarget, tracker: Tracker, opts: { rat
           clearInterval(watchdog);
           tracker.stop();
           const s = samples.subarray(0, filled);
+          opts.keep?.(s);
           resolve({
             ratePerS: round(rate, 1),
             messages: n,
@@ -293,4 +298,23 @@ export function pacedLatency(target: FanoutTarget, tracker: Tracker, opts: { rat
     });
     tick();
   });
+}
+
+export interface PooledLatency {
+  /** Over every sample of every round. */
+  p50Ms: number;
+  p99Ms: number;
+  samples: number;
+  rounds: LatencyResult[];
+}
+
+/** Latency over several rounds' samples together, and each round's own figures. */
+export function pooled(rounds: { result: LatencyResult; samples: Float64Array }[]): PooledLatency {
+  const all = new Float64Array(rounds.reduce((n, r) => n + r.samples.length, 0));
+  let at = 0;
+  for (const r of rounds) {
+    all.set(r.samples, at);
+    at += r.samples.length;
+  }
+  return { p50Ms: round(percentile(all, 50)), p99Ms: round(percentile(all, 99)), samples: all.length, rounds: rounds.map((r) => r.result) };
 }
