@@ -4,13 +4,14 @@ import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { NextServer } from "next/dist/server/next";
 import { registerAgentInput, SOCKET_PATH } from "../sdk/contract";
-import { closeDb, getDb } from "./db";
+import { closeDb, getDb, isPostgres } from "./db";
 import { env } from "./env";
 import { jsonEndpoint } from "./http/json-endpoint";
 import { setSecurityHeaders } from "./http/security-headers";
 import { migrate } from "./migrate";
 import { bindRealtime } from "./realtime";
 import { seedDemo } from "./seed";
+import { checkpointInBackground } from "./sqlite-checkpoints";
 import { registerAgent } from "./services/agents";
 import { configureLimits } from "./services/limits";
 import { attachSocketServer } from "./socket";
@@ -45,7 +46,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   process.env.DATABASE_URL = env.DATABASE_URL; // Auth.js, inside Next.js, reads the same database
 
   await migrate(env.DATABASE_URL, { log });
-  getDb(env.DATABASE_URL);
+  const db = getDb(env.DATABASE_URL);
+  const stopCheckpoints = isPostgres(env.DATABASE_URL) ? async () => {} : await checkpointInBackground(db, env.DATABASE_URL, log);
   if (env.SEED_DEMO) await seedDemo(log);
 
   const httpServer = createServer();
@@ -106,6 +108,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       bindRealtime(null);
       await sockets.close();
       await closeLimits();
+      await stopCheckpoints();
       await closeDb();
     },
   };
