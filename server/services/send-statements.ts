@@ -202,13 +202,14 @@ export interface FactChecks {
 /**
  * The checks of `FactChecks`, as conditions on the room's row in the write's own statement, so the
  * facts are checked where they are relied on, with no round trip of their own. Each row is found by
- * its key (a LATERAL lookup), so the statement's generic plan stays index lookups however the tables grow.
+ * its key (the room by its id alone, the rest by LATERAL lookups), so the statement's generic plan
+ * stays index lookups however the tables grow.
  */
 function factsHold(c: FactChecks): Prisma.Sql {
   const { room, workspace: w, authors: a } = c;
   const listeners = [...c.listeners].sort(); // ids are ASCII: JavaScript's order is COLLATE "C"
-  return Prisma.sql` AND "kind" = ${room.kind} AND "visibility" = ${room.visibility} AND "workspaceId" = ${room.workspaceId}
-    AND "agentsPausedAt" IS NOT DISTINCT FROM CAST(${room.agentsPausedAt} AS TIMESTAMP(3))
+  // A room's workspace, kind and visibility are set when it is created and never change; its pause does.
+  return Prisma.sql` AND "agentsPausedAt" IS NOT DISTINCT FROM CAST(${room.agentsPausedAt} AS TIMESTAMP(3))
     AND EXISTS (SELECT 1 FROM ${table("Workspace")} w WHERE w."id" = ${room.workspaceId} AND w."agentMessagesPerMinute" = ${w.agentMessagesPerMinute}
       AND w."agentBurst" = ${w.agentBurst} AND w."loopGuardMessages" = ${w.loopGuardMessages} AND w."loopGuardWindowSec" = ${w.loopGuardWindowSec})
     AND (SELECT COUNT(*) FROM unnest(${texts(a.map((m) => m.participantId))}, ${texts(a.map((m) => m.role))}, ${texts(a.map((m) => m.deliveryMode))},

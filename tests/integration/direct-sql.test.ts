@@ -5,6 +5,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb, Prisma } from "../../server/db";
 import { directStatements, directTransaction, type DirectTx } from "../../server/direct-sql";
@@ -13,6 +14,9 @@ import { migrate } from "../../server/migrate";
 import { findMessages, MAX_SEQ, roomRange } from "../../server/services/message-reads";
 import { batchFacts, lockRoom, storeBatch, type BatchWrite, type FactChecks, type Mention, type NewMessage } from "../../server/services/send-statements";
 import { dialects, dropPgSchema, PG_URL, withSchema } from "./harness";
+
+/** A bound value as the PostgreSQL adapter sends it: dates as UTC timestamps. */
+const pgValue = (v: unknown) => (v instanceof Date ? v.toISOString().replace("T", " ").replace("Z", "") : v);
 
 describe.each(dialects)("direct transactions on %s", (dialect) => {
   const schema = `it_direct_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
@@ -251,6 +255,54 @@ describe.each(dialects)("direct transactions on %s", (dialect) => {
     expect(await checked({}, "checked-1")).toBe(false);
     // An author who left is no member to post.
     await breaks(() => db.roomMember.delete(membership(ids.author)), () => db.roomMember.create({ data: { roomId: ids.room, participantId: ids.author, role: author.role } }));
+  });
+
+  /** The plan nodes PostgreSQL's generic plan for `statement` has, as the send path's pool plans it (whatever the values). */
+  async function genericPlan(statement: Prisma.Sql) {
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    try {
+      await client.query("SET plan_cache_mode = force_generic_plan");
+      await client.query(`PREPARE planned AS ${statement.text}`);
+      // EXPLAIN takes no parameters: the values go in as literals, in the driver's text form.
+      const element = (x: unknown) => (x === null ? "NULL" : `"${String(pgValue(x)).replace(/[\\"]/g, (c) => `\\${c}`)}"`);
+      const text = (v: unknown) => (Array.isArray(v) ? `{${v.map(element).join(",")}}` : String(pgValue(v)));
+      const literal = (v: unknown) => (v === null || v === undefined ? "NULL" : client.escapeLiteral(text(v)));
+      const { rows } = await client.query(`EXPLAIN (FORMAT JSON) EXECUTE planned(${statement.values.map(literal).join(", ")})`);
+      const nodes: { "Node Type": string; "Relation Name"?: string; "Index Name"?: string }[] = [];
+      const walk = (n: Record<string, unknown>) => {
+        nodes.push(n as never);
+        for (const child of (n.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+      };
+      walk((rows[0]["QUERY PLAN"] as { Plan: Record<string, unknown> }[])[0].Plan);
+      return nodes;
+    } finally {
+      await client.end();
+    }
+  }
+  /** The statements `fn` runs, not run. */
+  async function statementsOf(fn: (q: DirectTx) => Promise<unknown>): Promise<Prisma.Sql[]> {
+    const seen: Prisma.Sql[] = [];
+    const capture: DirectTx = { dialect: "postgresql", query: async (s) => (seen.push(s), [{ moved: 1 }] as never), execute: async () => 0 };
+    await fn(capture).catch(() => undefined);
+    return seen;
+  }
+
+  it.runIf(dialect === "postgresql")("plans the send path's read and checked write generically as key lookups: the room by its id, no scan of Message", async () => {
+    const read = await directStatements((q) => batchFacts(q, ids.room, [{ authorId: ids.author, clientMsgId: "plan" }]));
+    const seq = await lastSeq();
+    const checks: FactChecks = { room: read.room!, workspace: read.workspace!, authors: read.members.filter((m) => m.participantId === ids.author), listeners: [], sends: [{ authorId: ids.author, clientMsgId: "plan" }] };
+    const mentions = [{ messageId: "m-plan", participantId: "p2", roomId: ids.room, seq: seq + 1 }];
+    const statements = [
+      ...(await statementsOf((q) => batchFacts(q, ids.room, [{ authorId: ids.author, clientMsgId: "plan" }]))),
+      ...(await statementsOf((q) => storeBatch(q, batch([message(seq + 1, "plan")], { checks, mentions })))),
+    ];
+    expect(statements).toHaveLength(2);
+    for (const statement of statements) {
+      const nodes = await genericPlan(statement);
+      expect(nodes.filter((n) => n["Relation Name"] === "Message" && n["Node Type"] === "Seq Scan")).toEqual([]);
+      expect(nodes.filter((n) => n["Relation Name"] === "Room" && n["Node Type"] !== "ModifyTable").map((n) => n["Index Name"])).toEqual(["Room_pkey"]);
+    }
   });
 
   it.runIf(dialect === "postgresql")("runs the hot path's statements outside transactions on generic plans", async () => {
