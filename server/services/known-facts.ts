@@ -51,7 +51,10 @@ export function remember(roomId: string, after: RoomState, readAt: number | null
   const onlyWriter = readAt === null || previous?.writtenSeq === readAt;
   // Earlier authors are kept; which agents listen for mentions is as of this batch.
   const members = new Map((previous?.state?.members ?? []).filter((m) => !listensForMentions(m)).map((m) => [m.participantId, m]));
-  for (const m of after.members) members.set(m.participantId, m); // the newer row wins
+  for (const m of after.members) {
+    members.delete(m.participantId); // the newer row wins, and counts as the most recent
+    members.set(m.participantId, m);
+  }
   const kept = [...members.values()].slice(-MAX_MEMBERS);
   entries.delete(roomId); // re-inserted last: the Map's order is the eviction order
   entries.set(roomId, { state: onlyWriter ? { ...after, members: kept } : null, writtenSeq: after.room.lastSeq });
