@@ -79,6 +79,7 @@ export function renderResults(results: Any, previous: string): string {
   row(`W3 persisted p50 / p99, ms`, (r) => `${fmt(r.W3_persisted_p50_ms)} / ${fmt(r.W3_persisted_p99_ms)}`);
   row(`W3 persisted p99 limit (2 × raw p99 + 5), ms`, (r) => fmt(r.W3_persisted_limit_p99_ms));
   row(`W3 p99 of each round, raw / persisted, ms`, (r) => (r.W3_raw_p99_ms_by_round ?? []).map((x: number, i: number) => `${fmt(x)} / ${fmt(r.W3_persisted_p99_ms_by_round[i])}`).join("; "));
+  row(`W3 CPU stolen by the hypervisor in each round, raw / persisted, cores`, (r) => (r.W3_stolen_cores_by_round ?? []).map((x: { raw: number; persisted: number }) => `${fmt(x.raw, 2)} / ${fmt(x.persisted, 2)}`).join("; "));
   row(`(info) persisted at 50% of W2: rate; p50 / p99, ms`, (r) => `${fmt(r.W3_persisted_at_half_W2_rate_msgs_per_s)}/s; ${fmt(r.W3_persisted_at_half_W2_p50_ms)} / ${fmt(r.W3_persisted_at_half_W2_p99_ms)}`);
   row(`W4 catch-up 1,000 (SDK / raw socket), ms`, (r) => `${fmt(r.W4_1000_ms, 0)} / ${fmt(r.W4_1000_raw_socket_ms, 0)}`);
   row(`**W4 catch-up 10,000 (SDK / raw socket), ms**`, (r) => `**${fmt(r.W4_10000_ms, 0)}** / ${fmt(r.W4_10000_raw_socket_ms, 0)}`);

@@ -154,7 +154,7 @@ async function w3Round(target: FanoutTarget, tracker: Tracker, rate: number, pre
 interface SwitchboardPhase {
   setupMs: number;
   W2: ThroughputResult & { cpu: CpuReport; order: OrderCounts };
-  W3: PooledLatency & { cpu: CpuReport; order: OrderCounts };
+  W3: PooledLatency & { cpu: CpuReport; order: OrderCounts; stolen: { raw: number; persisted: number }[] };
   W3_own: LatencyResult & { order: OrderCounts };
   W4: Record<string, CatchUpCase>;
   breakdown: Breakdown | null;
@@ -241,15 +241,19 @@ async function dialectRun(dialect: Dialect): Promise<{ raw: RawPhase; sb: Switch
     const rawRounds = [];
     const sbRounds = [];
     const cpus: CpuReport[] = [];
+    const stolen: { raw: number; persisted: number }[] = [];
     for (let i = 0; i < W3_ROUNDS; i++) {
+      const m1 = cpuMeter(raw.pid);
       rawRounds.push(await w3Round(raw.target, raw.tracker, w3Rate, `w3-raw-${i}`));
+      const rawCpu = m1.stop();
       const m3 = cpuMeter(serverPid);
       sbRounds.push(await w3Round(room.target, tracker, w3Rate, `w3-sb-${i}`));
       cpus.push(m3.stop());
-      log(`W3 round ${i + 1}/${W3_ROUNDS} @ ${round(w3Rate, 0)}/s: raw p50 ${rawRounds[i].result.p50Ms} p99 ${rawRounds[i].result.p99Ms} ms; ${dialect} p50 ${sbRounds[i].result.p50Ms} p99 ${sbRounds[i].result.p99Ms} ms`);
+      stolen.push({ raw: rawCpu.stolenCores, persisted: cpus[i].stolenCores });
+      log(`W3 round ${i + 1}/${W3_ROUNDS} @ ${round(w3Rate, 0)}/s: raw p50 ${rawRounds[i].result.p50Ms} p99 ${rawRounds[i].result.p99Ms} ms; ${dialect} p50 ${sbRounds[i].result.p50Ms} p99 ${sbRounds[i].result.p99Ms} ms (stolen by the hypervisor: ${stolen[i].raw} / ${stolen[i].persisted} cores)`);
     }
     const rawW3 = { ...pooled(rawRounds), order: diff(raw.tracker.counts(), rawO1) };
-    const W3 = { ...pooled(sbRounds), cpu: meanCpu(cpus), order: diff(tracker.counts(), o2) };
+    const W3 = { ...pooled(sbRounds), cpu: meanCpu(cpus), order: diff(tracker.counts(), o2), stolen };
     log(`W3 ${dialect}, all rounds: raw p50 ${rawW3.p50Ms} p99 ${rawW3.p99Ms} ms; persisted p50 ${W3.p50Ms} p99 ${W3.p99Ms} ms`);
     await stopRaw();
     const o3 = tracker.counts();
@@ -286,7 +290,14 @@ async function dialectRun(dialect: Dialect): Promise<{ raw: RawPhase; sb: Switch
 /** The mean of equally long CPU intervals. */
 function meanCpu(reports: CpuReport[]): CpuReport {
   const mean = (f: (r: CpuReport) => number) => round(reports.reduce((a, r) => a + f(r), 0) / reports.length, 3);
-  return { wallS: mean((r) => r.wallS), clientCores: mean((r) => r.clientCores), serverCores: mean((r) => r.serverCores), machineBusy: mean((r) => r.machineBusy), otherCores: mean((r) => r.otherCores) };
+  return {
+    wallS: mean((r) => r.wallS),
+    clientCores: mean((r) => r.clientCores),
+    serverCores: mean((r) => r.serverCores),
+    machineBusy: mean((r) => r.machineBusy),
+    otherCores: mean((r) => r.otherCores),
+    stolenCores: mean((r) => r.stolenCores),
+  };
 }
 
 async function versions() {
@@ -363,6 +374,7 @@ function summarize(raw: RawPhase, sb: SwitchboardPhase) {
     W3_rounds: raw.W3.rounds.length,
     W3_raw_p99_ms_by_round: raw.W3.rounds.map((r) => r.p99Ms),
     W3_persisted_p99_ms_by_round: sb.W3.rounds.map((r) => r.p99Ms),
+    W3_stolen_cores_by_round: sb.W3.stolen,
     W3_raw_p50_ms: raw.W3.p50Ms,
     W3_raw_p99_ms: raw.W3.p99Ms,
     W3_persisted_p50_ms: sb.W3.p50Ms,

@@ -27,13 +27,13 @@ export function procCpuSeconds(pid: number): number {
   }
 }
 
-/** Busy and total jiffies of the whole machine (all cores). */
-function machineJiffies(): { busy: number; total: number } {
+/** Busy, stolen and total jiffies of the whole machine (all cores). */
+function machineJiffies(): { busy: number; steal: number; total: number } {
   const line = readFileSync("/proc/stat", "utf8").split("\n")[0];
   const v = line.trim().split(/\s+/).slice(1).map(Number);
   const idle = v[3] + (v[4] ?? 0);
   const total = v.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
+  return { busy: total - idle, steal: v[7] ?? 0, total };
 }
 
 /** Child processes of `parent` whose command line contains `needle`. */
@@ -65,6 +65,8 @@ export interface CpuReport {
   machineBusy: number;
   /** Cores busy with everything else (PostgreSQL, other work on the machine). */
   otherCores: number;
+  /** Cores' worth of time the hypervisor gave to other machines while this one wanted it (steal). */
+  stolenCores: number;
 }
 
 /** Starts a CPU accounting interval; `stop()` returns the shares. */
@@ -88,6 +90,7 @@ export function cpuMeter(serverPid: number | null): { stop(): CpuReport } {
         serverCores: round(serverCores),
         machineBusy: round(machineBusy),
         otherCores: round(Math.max(0, machineBusy * os.cpus().length - clientCores - serverCores)),
+        stolenCores: round(((m1.steal - m0.steal) / Math.max(1, m1.total - m0.total)) * os.cpus().length),
       };
     },
   };
