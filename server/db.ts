@@ -51,8 +51,9 @@ export function createDb(url: string, opts: { logQueries?: boolean } = {}): Db {
  */
 export const preparedStatementNames = new WeakMap<object, string>();
 
-// The driver adapter each client is connected through. The hot path (server/direct-sql.ts) runs its
-// statements on that same connection, under the same transaction lock, without the query builder.
+// The driver adapter each client is connected through. The hot path's transactions
+// (server/direct-sql.ts) run on that same connection or pool, under the same transaction lock,
+// without the query builder; on PostgreSQL its statements outside transactions use a pool of their own.
 type AdapterLink = {
   adapter?: SqlDriverAdapter;
   /** PostgreSQL: connects the pool for the hot path's statements outside transactions. */

@@ -138,7 +138,7 @@ export class LoopGuard {
     /** Creation times of the run's latest agent messages, oldest first. */
     private readonly run: Date[],
     private pausedAt: Date | null,
-    readonly limits: Pick<AgentLimits, "loopGuardMessages" | "loopGuardWindowSec">,
+    private readonly limits: Pick<AgentLimits, "loopGuardMessages" | "loopGuardWindowSec">,
   ) {}
 
   static async load(tx: DirectTx, room: { id: string; agentsPausedAt: Date | null }, limits: LoopGuard["limits"]): Promise<LoopGuard> {
