@@ -163,7 +163,7 @@ async function decideAndStore(roomId: string, batch: PendingSend[]): Promise<Out
   const store = (write: sql.BatchWrite) =>
     facts.dialect === "postgresql" ? directStatements((q) => sql.storeBatch(q, write)) : directTransaction((tx) => sql.storeBatch(tx, write));
   if (!plan.write) return plan.outcome;
-  if (await store(plan.write)) return stored(roomId, facts, plan);
+  if (await store(plan.write)) return rememberAfter(roomId, facts, plan);
 
   return directTransaction(async (tx) => {
     await sql.lockRoom(tx, roomId);
@@ -171,12 +171,12 @@ async function decideAndStore(roomId: string, batch: PendingSend[]): Promise<Out
     const heldFacts = await readFacts(tx, roomId, batch, agents);
     const held = await decide(roomId, batch, heldFacts);
     if (held.write && !(await sql.storeBatch(tx, held.write))) throw new AppError("UNAVAILABLE", "The room changed while a send held it; retry");
-    return held.write ? stored(roomId, heldFacts, held) : held.outcome;
+    return held.write ? rememberAfter(roomId, heldFacts, held) : held.outcome;
   });
 }
 
 /** A batch decided on `facts` (read) was stored: on PostgreSQL, what it leaves is remembered for the room's next batch. */
-function stored(roomId: string, facts: Facts, plan: Plan): Outcome {
+function rememberAfter(roomId: string, facts: Facts, plan: Plan): Outcome {
   if (facts.dialect === "postgresql" && plan.after) knownFacts.remember(roomId, plan.after, facts.room!.lastSeq);
   return plan.outcome;
 }
