@@ -51,8 +51,9 @@ export async function fanoutRoom(server: TestServer, n: number): Promise<FanoutR
     (handle) => signUpPerson(server, { handle, inviteToken: token }),
   );
   const room = await owner.api.rooms.createChannel.mutate({ name: "bench-fanout", visibility: "private", memberIds: people.map((p) => p.participantId) });
-  const receivers = await pool(people, 8, (p) => p.socket());
-  const sender = await owner.socket();
+  // Like the browser, the receivers take a batch of messages committed together in one event.
+  const receivers = await pool(people, 8, (p) => p.socket({ features: ["message:batch"] }));
+  const sender = await owner.socket({ features: ["message:batch"] });
   return {
     owner,
     roomId: room.id,

@@ -1,5 +1,6 @@
 // The measurements themselves, independent of which server answers: a fan-out target is a sender that
-// can send one message (resolving on its ack) and receivers that get `message:new` for it.
+// can send one message (resolving on its ack) and receivers that get it (`message:new`, or within a
+// `message:batch`).
 import type { Socket } from "socket.io-client";
 import { percentile, round } from "./stats";
 
@@ -28,7 +29,7 @@ interface Run {
 }
 
 /**
- * Per-receiver order checks and the dispatch of `message:new` to the run in progress. A receiver
+ * Per-receiver order checks and the dispatch of received messages to the run in progress. A receiver
  * should see a room's seqs once each, in increasing order: `reordered` counts events that arrived
  * after a higher seq (emitted out of commit order), `jumps` events that skipped past the next seq
  * (the client would call room:sync), `duplicates` seqs seen twice.
@@ -51,8 +52,13 @@ export class Tracker {
     this.maxSeq = receivers.map(() => 0);
     this.seen = receivers.map(() => new SeenSeqs());
     receivers.forEach((socket, r) => {
-      socket.on("message:new", (p: NewEvent) => {
+      socket.on("message:new", (p: NewEvent) => receive(p, performance.now()));
+      // Switchboard's sockets take a batch committed together as one event (the `message:batch` feature).
+      socket.on("message:batch", (b: { roomId: string; messages: NewEvent["message"][] }) => {
         const at = performance.now();
+        for (const message of b.messages) receive({ roomId: b.roomId, seq: message.seq, message }, at);
+      });
+      const receive = (p: NewEvent, at: number) => {
         if (p.roomId !== this.roomId) {
           this.strays++;
           return;
@@ -73,7 +79,7 @@ export class Tracker {
         }
         slot.count++;
         this.run!.onDelivered(slot, r, at);
-      });
+      };
     });
   }
 

@@ -24,6 +24,7 @@ import {
   type DeliveryMode,
   type DirectoryEntry,
   type ErrorShape,
+  type Feature,
   type MembershipView,
   type MessageView,
   type ParticipantView,
@@ -164,7 +165,7 @@ export class SwitchboardClient {
       path: SOCKET_PATH,
       transports: ["websocket"],
       autoConnect: false,
-      auth: { apiKey: this.options.apiKey, protocol: PROTOCOL_VERSION },
+      auth: { apiKey: this.options.apiKey, protocol: PROTOCOL_VERSION, features: ["message:batch"] satisfies Feature[] },
       reconnection: true,
       reconnectionDelay: min,
       reconnectionDelayMax: max,
@@ -176,6 +177,11 @@ export class SwitchboardClient {
       void this.enqueue(page.roomId, () => this.handleReplay(page)).then(() => ack({ ok: true }));
     });
     socket.on("message:new", ({ roomId, message }) => void this.enqueue(roomId, () => this.handleLive(message)));
+    socket.on("message:batch", ({ roomId, messages }) => {
+      void this.enqueue(roomId, async () => {
+        for (const message of messages) await this.handleLive(message);
+      });
+    });
     socket.on("room:added", ({ room }) => {
       if (!this.rooms.has(room.id)) {
         this.rooms.set(room.id, { room, deliveryMode: "mentions", deliveredSeq: 0, readSeq: 0, processedSeq: 0 });

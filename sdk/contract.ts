@@ -5,6 +5,19 @@ import { z } from "zod";
 export const PROTOCOL_VERSION = 1;
 export const SOCKET_PATH = "/socket.io";
 
+/**
+ * Optional protocol features a client asks for in the handshake (`auth.features`); `session:ready`
+ * lists the ones the server turned on. Names the server does not know are ignored, so a client may
+ * ask a server older than itself.
+ *
+ * `message:batch`: several new messages of a room that were committed together arrive as one
+ * `message:batch` event instead of one `message:new` each (one frame per batch, not per message).
+ */
+export const FEATURES = ["message:batch"] as const;
+export type Feature = (typeof FEATURES)[number];
+/** `auth.features` in the handshake: absent, or a short list of names. */
+export const handshakeFeatures = z.array(z.string().max(64)).max(32).optional();
+
 /** Message bodies are limited to 32 KiB of UTF-8. */
 export const MAX_BODY_BYTES = 32 * 1024;
 
@@ -295,7 +308,7 @@ export interface ErrorShape {
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: ErrorShape };
 
 export interface ServerToClientEvents {
-  "session:ready": (p: { protocol: number; participant: ParticipantView; workspaceId: string; rooms: MembershipView[] }) => void;
+  "session:ready": (p: { protocol: number; features: Feature[]; participant: ParticipantView; workspaceId: string; rooms: MembershipView[] }) => void;
   /** After session:ready, what the member missed since its delivered cursor, one page at a time. Ack each page. */
   "room:replay": (p: ReplayPage, ack: (r: { ok: true }) => void) => void;
   "message:receipt": (p: { roomId: string; seq: number; messageId: string; receipt: ReceiptView & { participantId: string } }) => void;
@@ -304,6 +317,11 @@ export interface ServerToClientEvents {
   /** A connection you are part of (or an agent you own is) changed state. */
   "connection:updated": (p: { connection: ConnectionView }) => void;
   "message:new": (p: { roomId: string; seq: number; message: MessageView }) => void;
+  /**
+   * With the `message:batch` feature: new messages of one room committed together, in seq order with
+   * consecutive seqs; `seq` is the last one's. Stands for one `message:new` per message.
+   */
+  "message:batch": (p: { roomId: string; seq: number; messages: MessageView[] }) => void;
   "message:updated": (p: { roomId: string; seq: number; message: MessageView }) => void;
   "room:added": (p: { room: RoomView }) => void;
   "room:removed": (p: { roomId: string }) => void;

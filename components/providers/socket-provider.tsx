@@ -6,7 +6,7 @@
 // started at mere transport connect could finish before the subscription and miss what came between.
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { io, type Socket } from "socket.io-client";
-import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from "@/sdk/contract";
+import { SOCKET_PATH, type ClientToServerEvents, type Feature, type ServerToClientEvents } from "@/sdk/contract";
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 /** "connected": subscribed to its rooms (session:ready), not merely a transport that is up. */
@@ -30,7 +30,8 @@ export function SocketProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     // WebSocket first (no sticky sessions needed behind several processes); long-polling if it is blocked.
-    const s: AppSocket = io({ path: SOCKET_PATH, withCredentials: true, transports: ["websocket", "polling"], tryAllTransports: true });
+    const features: Feature[] = ["message:batch"];
+    const s: AppSocket = io({ path: SOCKET_PATH, withCredentials: true, transports: ["websocket", "polling"], tryAllTransports: true, auth: { features } });
     let everConnected = false;
     s.on("disconnect", () => setStatus(everConnected ? "reconnecting" : "connecting"));
     s.on("session:ready", (p) => {

@@ -81,6 +81,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
     store.setSocket(socket);
     if (!socket) return;
     const onNew = (p: { roomId: string; message: MessageView }) => p.roomId === room.id && store.receiveLive(p.message, true);
+    const onBatch = (p: { roomId: string; messages: MessageView[] }) => store.receiveBatch(p.roomId, p.messages);
     const onUpdated = (p: { roomId: string; message: MessageView }) => p.roomId === room.id && store.receiveLive(p.message, false);
     const onTyping = (p: { roomId: string; threadRootId: string | null; participantId: string }) => store.receiveTyping(p);
     const onMembers = (p: { roomId: string }) => {
@@ -97,6 +98,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
     socket.on("room:added", onMembership);
     socket.on("room:removed", onMembership);
     socket.on("message:new", onNew);
+    socket.on("message:batch", onBatch);
     socket.on("message:updated", onUpdated);
     socket.on("room:typing", onTyping);
     socket.on("room:members", onMembers);
@@ -105,6 +107,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
       socket.off("room:added", onMembership);
       socket.off("room:removed", onMembership);
       socket.off("message:new", onNew);
+      socket.off("message:batch", onBatch);
       socket.off("message:updated", onUpdated);
       socket.off("room:typing", onTyping);
       socket.off("room:members", onMembers);

@@ -249,12 +249,21 @@ export class RoomStore {
   /** A live message:new / message:updated. Detects a gap in seq and asks for what was missed. */
   receiveLive(message: MessageView, isNew: boolean): void {
     if (message.roomId !== this.roomId) return;
-    const gap = isNew && this.snapshot.status === "ready" && message.seq > this.snapshot.cursor + 1;
-    this.receiveMany([message]);
-    if (isNew && message.author.id !== this.meId) {
-      this.clearTyping(message.author.id);
-      this.onActivity?.();
-    }
+    this.receiveNew([message], isNew);
+  }
+
+  /** A live message:batch: new messages with consecutive seqs, in order. */
+  receiveBatch(roomId: string, messages: MessageView[]): void {
+    if (roomId !== this.roomId || messages.length === 0) return;
+    this.receiveNew(messages, true);
+  }
+
+  private receiveNew(messages: MessageView[], isNew: boolean): void {
+    const gap = isNew && this.snapshot.status === "ready" && messages[0].seq > this.snapshot.cursor + 1;
+    this.receiveMany(messages);
+    const others = isNew ? messages.filter((m) => m.author.id !== this.meId) : [];
+    for (const m of others) this.clearTyping(m.author.id);
+    if (others.length) this.onActivity?.();
     if (gap) void this.sync();
   }
 

@@ -6,7 +6,7 @@ import { signOut } from "next-auth/react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { RoomView } from "@/sdk/contract";
+import type { MessageView, RoomView } from "@/sdk/contract";
 import { useDirectory, type DirectoryEntry } from "@/components/providers/directory";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
@@ -43,14 +43,18 @@ export function Sidebar() {
     const room = rooms.data?.find((r) => r.id === p.roomId);
     if (room && room.kind !== "channel") void cache.refetch(); // a group's title is its members
   });
-  useSocketEvent("message:new", ({ roomId, seq, message }) => {
+  const onNewMessage = (roomId: string, message: MessageView) => {
     if (!cache.has(roomId)) return void cache.refetch();
     const viewing = roomId === activeRoomId && document.visibilityState === "visible";
     if (viewing || message.author.id === me.id) return;
-    cache.bump(roomId, seq, {
+    cache.bump(roomId, message.seq, {
       unread: message.kind === "text" && !message.threadRootId,
       mention: message.mentions.includes(me.id),
     });
+  };
+  useSocketEvent("message:new", ({ roomId, message }) => onNewMessage(roomId, message));
+  useSocketEvent("message:batch", ({ roomId, messages }) => {
+    for (const message of messages) onNewMessage(roomId, message);
   });
   // Counts may have moved while the socket was away.
   const firstReady = useRef(true);

@@ -1,7 +1,7 @@
 // Fan-out. Services call `publish` only after their transaction committed, so nothing is delivered
 // that was not stored. With REDIS_URL the Socket.IO Redis adapter carries these to every process.
 import type { Server } from "socket.io";
-import type { ClientToServerEvents, ServerToClientEvents } from "../../sdk/contract";
+import type { ClientToServerEvents, MessageView, ServerToClientEvents } from "../../sdk/contract";
 import { audience } from "./audiences";
 
 export { audience } from "./audiences";
@@ -10,10 +10,15 @@ export type Io = Server<ClientToServerEvents, ServerToClientEvents>;
 type EventName = keyof ServerToClientEvents;
 type PayloadOf<E extends EventName> = Parameters<ServerToClientEvents[E]>[0];
 
-const holder = globalThis as unknown as { __switchboardIo?: Io | null };
+/** Runs synchronous emits so that each client's packets leave together (server/socket/coalesce-writes.ts). */
+type HoldWrites = (emit: () => void) => void;
 
-export function bindRealtime(io: Io | null): void {
+// On globalThis: Next.js's bundle of the services shares the server's Socket.IO instance.
+const holder = globalThis as unknown as { __switchboardIo?: Io | null; __switchboardHoldWrites?: HoldWrites };
+
+export function bindRealtime(io: Io | null, holdWrites?: HoldWrites): void {
   holder.__switchboardIo = io;
+  holder.__switchboardHoldWrites = holdWrites;
 }
 
 export function getIo(): Io | null {
@@ -25,6 +30,25 @@ export function publish<E extends EventName>(to: string | string[], event: E, pa
   if (!server) return;
   // Socket.IO's emit is typed per event; the generic form needs one cast.
   (server.to(to).emit as (e: E, p: PayloadOf<E>) => void)(event, payload);
+}
+
+/**
+ * A room's new messages, committed together, in seq order: one `message:batch` event to the sockets
+ * that take batches, and one `message:new` per message to the others (each client's packets leave in
+ * one write). A single message is a `message:new` to everyone.
+ */
+export function publishNewMessages(roomId: string, messages: MessageView[]): void {
+  const server = getIo();
+  if (!server || messages.length === 0) return;
+  const room = audience.room(roomId);
+  const single = (message: MessageView) => ({ roomId, seq: message.seq, message });
+  if (messages.length === 1) return void server.to(room).emit("message:new", single(messages[0]));
+  server.to(room).except(audience.singleReceivers).emit("message:batch", { roomId, seq: messages[messages.length - 1].seq, messages });
+  const others = server.to(room).except(audience.batchReceivers);
+  const hold = holder.__switchboardHoldWrites ?? ((emit: () => void) => emit());
+  hold(() => {
+    for (const message of messages) others.emit("message:new", single(message));
+  });
 }
 
 /** For what may be dropped under load (typing): never for room history. */

@@ -10,7 +10,7 @@ import { AppError } from "../errors";
 import { authorize, type Actor } from "../policies";
 import { presentReceipt } from "../presenters/message";
 import { presentRoom } from "../presenters/room";
-import { audience, publish, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
+import { audience, publish, publishNewMessages, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
 import { findMessages, roomRange } from "./message-reads";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
 
@@ -78,10 +78,10 @@ export async function fanOutNew(...messages: MessageView[]): Promise<void> {
 /** `fanOutNew` for a caller that already knows the room's kind and its `mentions`-mode agents. */
 export async function fanOut(messages: MessageView[], room: { roomKind: string; listeners: string[] }): Promise<void> {
   const addressed = await addressedAgents(messages, room);
+  publishNewMessages(messages[0].roomId, messages);
+  // Agents in `mentions` mode follow no room audience: each message addressed to them comes on its own.
   messages.forEach((message, i) => {
-    const payload = { roomId: message.roomId, seq: message.seq, message };
-    publish(audience.room(message.roomId), "message:new", payload);
-    if (addressed[i].length) publish(addressed[i].map(audience.participant), "message:new", payload);
+    if (addressed[i].length) publish(addressed[i].map(audience.participant), "message:new", { roomId: message.roomId, seq: message.seq, message });
   });
 }
 

@@ -1,4 +1,4 @@
-// One TCP write for the packets a WebSocket client has queued, instead of one per packet.
+// Fewer TCP writes per fanned-out batch: one per client, instead of one per packet or two per batch.
 //
 // While a write to a client is in flight, engine.io queues that client's further packets and then
 // hands them to its WebSocket transport together; the transport passes each to `ws` on its own, and
@@ -6,11 +6,20 @@
 // k system calls per client, which on loopback carry the kernel's delivery work too: a third of the
 // server's CPU at benchmark rates. Corking the client's TCP socket for the duration of that loop sends
 // the queue in one call; frames, their order and the callbacks are unchanged.
-import { transports } from "engine.io";
+//
+// That still left two writes per client for a batch: the first packet goes out at once, the rest wait
+// for it to finish. `holdWrites` keeps engine.io from flushing any client while a fan-out emits its
+// packets, then flushes each client once, so the whole batch leaves in one corked write.
+import { Socket as EngineSocket, transports } from "engine.io";
 
 type WebSocketTransport = { socket?: { _socket?: { cork(): void; uncork(): void } }; send(packets: unknown[]): void };
+type Flushable = { flush(): void };
 
 const patched = Symbol.for("switchboard.coalesceWrites");
+const engineFlush = (EngineSocket.prototype as unknown as Flushable).flush;
+/** Engine.io sockets that had packets to flush while writes were held. */
+const held = new Set<Flushable>();
+let holding = false;
 
 export function coalesceWebSocketWrites(): void {
   const proto = (transports as unknown as { websocket: { prototype: WebSocketTransport & { [patched]?: true } } }).websocket.prototype;
@@ -27,4 +36,24 @@ export function coalesceWebSocketWrites(): void {
     }
   };
   proto[patched] = true;
+  (EngineSocket.prototype as unknown as Flushable).flush = function (this: Flushable) {
+    if (holding) held.add(this);
+    else engineFlush.call(this);
+  };
+}
+
+/**
+ * Runs `emit` (synchronous emits to clients) with flushing held, then flushes each client that got
+ * packets once. Packets keep their order per client; nothing waits for I/O in between.
+ */
+export function holdWrites(emit: () => void): void {
+  if (holding) return emit();
+  holding = true;
+  try {
+    emit();
+  } finally {
+    holding = false;
+    for (const socket of held) engineFlush.call(socket);
+    held.clear();
+  }
 }

@@ -3,7 +3,10 @@
 import type { Server as HttpServer } from "node:http";
 import { Server, type Socket } from "socket.io";
 import {
+  FEATURES,
+  handshakeFeatures,
   PROTOCOL_VERSION,
+  type Feature,
   SOCKET_PATH,
   type ClientToServerEvents,
   type ReplayPage,
@@ -18,7 +21,7 @@ import { audience, bindRealtime } from "../realtime";
 import { connected, disconnected } from "../realtime/presence";
 import { attachRedisAdapter } from "../realtime/redis";
 import { followsWholeRoom, memberships, replayMissed } from "../services/delivery";
-import { coalesceWebSocketWrites } from "./coalesce-writes";
+import { coalesceWebSocketWrites, holdWrites } from "./coalesce-writes";
 import { registerHandlers } from "./handlers";
 
 export const MAX_PACKET_BYTES = 256 * 1024;
@@ -41,6 +44,10 @@ export async function attachSocketServer(httpServer: HttpServer, opts: { authSec
     if (auth.protocol !== undefined && auth.protocol !== PROTOCOL_VERSION) {
       return next(refusal(new AppError("PROTOCOL_UNSUPPORTED", `This server speaks protocol ${PROTOCOL_VERSION}`)));
     }
+    const features = handshakeFeatures.safeParse(auth.features);
+    if (!features.success) return next(refusal(new AppError("INVALID_PAYLOAD", "auth.features: a list of feature names")));
+    // Names this server does not know are ignored: a newer client may ask for more.
+    socket.data.features = FEATURES.filter((f) => features.data?.includes(f));
     try {
       const { actor, keyId } = await authenticateHandshake(auth, socket.handshake.headers.cookie, opts.authSecret, socket.handshake.address);
       socket.data.actor = actor;
@@ -61,7 +68,7 @@ export async function attachSocketServer(httpServer: HttpServer, opts: { authSec
   });
 
   const closeRedis = opts.redis ? await attachRedisAdapter(io, opts.redis.url, opts.redis.keyPrefix) : async () => {};
-  bindRealtime(io);
+  bindRealtime(io, holdWrites);
   return {
     io,
     async close() {
@@ -74,10 +81,12 @@ export async function attachSocketServer(httpServer: HttpServer, opts: { authSec
 /** Subscribes the socket to its audiences, says hello, then replays what an agent missed. */
 async function welcome(socket: AppSocket): Promise<void> {
   const actor = socket.data.actor as Actor;
+  const features = socket.data.features as Feature[];
   const rooms = await memberships(actor);
   socket.join([
     audience.participant(actor.participantId),
     audience.workspace(actor.workspaceId),
+    features.includes("message:batch") ? audience.batchReceivers : audience.singleReceivers,
     ...rooms.filter((m) => followsWholeRoom(actor.kind, m.deliveryMode)).map((m) => audience.room(m.room.id)),
   ]);
   connected(actor.participantId, actor.workspaceId);
@@ -88,7 +97,7 @@ async function welcome(socket: AppSocket): Promise<void> {
     data: { lastSeenAt: new Date() },
     select: participantSelect,
   });
-  socket.emit("session:ready", { protocol: PROTOCOL_VERSION, participant: presentParticipant(me), workspaceId: actor.workspaceId, rooms });
+  socket.emit("session:ready", { protocol: PROTOCOL_VERSION, features, participant: presentParticipant(me), workspaceId: actor.workspaceId, rooms });
   if (actor.kind === "agent") await replayMissed(actor, (page) => sendPage(socket, page));
 }
 

@@ -1,7 +1,9 @@
 // Two people in two browsers: invite, a private channel, live chat in one order, a thread, a reload,
 // and a third person who is kept out of the private channel.
+import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test, type BrowserContext } from "@playwright/test";
+import { io } from "socket.io-client";
 import {
   createInviteLink,
   messageBodies,
@@ -12,6 +14,7 @@ import {
   signUpWithInvite,
   timeline,
 } from "./helpers";
+import type { Ack, MessageView } from "../../sdk/contract";
 
 test("people chat live in a private channel, in one order, with threads and no access for outsiders", async ({ browser }) => {
   const ctxA = await browser.newContext();
@@ -20,6 +23,9 @@ test("people chat live in a private channel, in one order, with threads and no a
   const a = await ctxA.newPage();
   const b = await ctxB.newPage();
   const c = await ctxC.newPage();
+  // Socket.IO frames that carry a batch of messages committed together (B's browser asks for them).
+  let batchFrames = 0;
+  b.on("websocket", (ws) => ws.on("framereceived", (f) => void (typeof f.payload === "string" && f.payload.startsWith('42["message:batch"') && batchFrames++)));
 
   // A creates the workspace and an invite link; B and C join with it.
   await signUpFirstOrSignIn(a, people.alice);
@@ -106,6 +112,19 @@ test("people chat live in a private channel, in one order, with threads and no a
   await expect(messageBodies(b)).toHaveText(order);
   await expect(messageWithText(a, root).getByTestId("thread-summary")).toHaveText(/2 replies/);
 
+  // An agent-speed burst: A's sends all in flight at once are stored a few per commit, and B's
+  // browser, taking each commit as one message:batch, shows every message live, in the stored order.
+  const burst = await burstFrom(ctxA, new URL(roomUrl).origin, new URL(roomUrl).pathname.split("/").pop()!, 24);
+  const afterBurst = [...order, ...burst.map((m) => m.body)];
+  for (const page of [a, b]) {
+    // The timeline is virtualized: what it renders is a window, which must be the stored order's tail.
+    await expect(messageBodies(page).last()).toHaveText(afterBurst[afterBurst.length - 1]);
+    const shown = await messageBodies(page).allInnerTexts();
+    expect(shown.length).toBeGreaterThan(1);
+    expect(shown).toEqual(afterBurst.slice(afterBurst.length - shown.length));
+  }
+  expect(batchFrames).toBeGreaterThan(0);
+
   // C joins the workspace but is not in the private channel: the URL shows the no-access page.
   await signUpWithInvite(c, invite, people.carol, people.alice.name);
   await expect(c.locator('[data-testid="sidebar-room"][data-title="launch-plan"]')).toHaveCount(0);
@@ -130,3 +149,25 @@ test("HTML and script in a message render as inert text", async ({ page }) => {
   await expect(messageWithText(page, payload)).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
 });
+
+/** `n` messages sent at once over a socket with the context's session, as an agent would: returns them in seq order. */
+async function burstFrom(context: BrowserContext, origin: string, roomId: string, n: number): Promise<MessageView[]> {
+  const cookie = (await context.cookies(origin)).map((c) => `${c.name}=${c.value}`).join("; ");
+  const socket = io(origin, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie }, reconnection: false });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once("session:ready", () => resolve());
+      socket.once("connect_error", reject);
+    });
+    const acks = (await Promise.all(
+      Array.from({ length: n }, (_, i) => socket.timeout(15_000).emitWithAck("message:send", { roomId, body: `Checklist item ${i + 1}`, clientMsgId: randomUUID() })),
+    )) as Ack<MessageView>[];
+    const stored = acks.map((a) => {
+      if (!a.ok) throw new Error(`send refused: ${a.error.code}`);
+      return a.data;
+    });
+    return stored.sort((x, y) => x.seq - y.seq);
+  } finally {
+    socket.disconnect();
+  }
+}

@@ -11,6 +11,7 @@ import type { Ack } from "../../sdk/contract";
 import {
   closeSockets,
   collect,
+  collectMessages,
   createAgent,
   dialects,
   openAgentSocket,
@@ -217,6 +218,8 @@ describe.runIf(dialects.includes("postgresql"))("two server processes with Redis
     const onA = collect(await ana.socket(), "message:new");
     const benOnB = await openSocket(b.url, ben.cookie);
     const onB = collect(benOnB, "message:new");
+    // A socket taking batches (as the browser does) on the other process: batches cross Redis too.
+    const batchedOnB = collectMessages(await openSocket(b.url, ben.cookie, { features: ["message:batch"] }));
     const agentOnB = new SwitchboardClient({ url: b.url, apiKey: agent.apiKey });
     const agentSeen: number[] = [];
     agentOnB.onMessage((m) => void (m.kind === "text" && agentSeen.push(m.seq)));
@@ -234,8 +237,13 @@ describe.runIf(dialects.includes("postgresql"))("two server processes with Redis
     );
     seqs.sort((x, y) => x - y);
     const texts = (events: typeof onA) => events.filter((e) => e.message.kind === "text").map((e) => e.seq);
-    await waitFor(() => texts(onA).length === 100 && texts(onB).length === 100 && agentSeen.length === 100, 20_000, "fan-out on both processes");
+    await waitFor(
+      () => texts(onA).length === 100 && texts(onB).length === 100 && texts(batchedOnB.seen).length === 100 && agentSeen.length === 100,
+      20_000,
+      "fan-out on both processes",
+    );
     expect(texts(onB).sort((x, y) => x - y)).toEqual(seqs);
+    expect(texts(batchedOnB.seen)).toEqual(seqs); // in order as they came, batched or not
     expect(texts(onA).sort((x, y) => x - y)).toEqual(seqs);
     expect(agentSeen).toEqual(seqs); // the SDK hands them over in seq order
     await agentOnB.close();

@@ -10,7 +10,7 @@ import pg from "pg";
 import { io as connect, type Socket } from "socket.io-client";
 import superjson from "superjson";
 import type { AppRouter } from "../../server/trpc/router";
-import type { ClientToServerEvents, ServerToClientEvents } from "../../sdk/contract";
+import type { ClientToServerEvents, MessageView, ServerToClientEvents } from "../../sdk/contract";
 import { SwitchboardClient } from "../../sdk";
 import { sqliteDateTime } from "../../server/sqlite-time";
 
@@ -177,7 +177,8 @@ export interface Person {
   cookie: string;
   participantId: string;
   handle: string;
-  socket(): Promise<ClientSocket>;
+  /** A browser-like socket; `features`: what it asks for in the handshake (the browser asks for `message:batch`). */
+  socket(opts?: { features?: string[] }): Promise<ClientSocket>;
 }
 
 let counter = 0;
@@ -200,7 +201,7 @@ export async function signUpPerson(server: TestServer, opts: { handle?: string; 
   const api = apiClient(server.url, cookie);
   const me = await api.workspace.me.query();
   if (!me) throw new Error("signed-up person has no session");
-  return { api, cookie, participantId: me.me.id, handle, socket: () => openSocket(server.url, cookie) };
+  return { api, cookie, participantId: me.me.id, handle, socket: (o) => openSocket(server.url, cookie, o) };
 }
 
 /** The account id for an email, read from the server's own database (tests only). */
@@ -240,12 +241,13 @@ export async function queryDb<T>(server: TestServer, sql: string, params: unknow
 
 const openSockets = new Set<ClientSocket>();
 
-export async function openSocket(baseUrl: string, cookie?: string): Promise<ClientSocket> {
+export async function openSocket(baseUrl: string, cookie?: string, opts: { features?: string[] } = {}): Promise<ClientSocket> {
   const socket: ClientSocket = connect(baseUrl, {
     path: "/socket.io",
     transports: ["websocket"],
     extraHeaders: cookie ? { cookie } : {},
     reconnection: false,
+    ...(opts.features ? { auth: { features: opts.features } } : {}),
   });
   openSockets.add(socket);
   await new Promise<void>((resolve, reject) => {
@@ -270,6 +272,21 @@ export function collect<E extends keyof ServerToClientEvents>(socket: ClientSock
   const seen: Parameters<ServerToClientEvents[E]>[0][] = [];
   (socket.on as (e: string, fn: (p: never) => void) => void)(event, (p: never) => seen.push(p));
   return seen;
+}
+
+/**
+ * Every new message a socket receives, as `message:new` or within a `message:batch`, in arrival order;
+ * `batches` keeps each batch event as it came.
+ */
+export function collectMessages(socket: ClientSocket) {
+  const seen: { roomId: string; seq: number; message: MessageView }[] = [];
+  const batches: { roomId: string; seq: number; messages: MessageView[] }[] = [];
+  socket.on("message:new", (p) => seen.push(p));
+  socket.on("message:batch", (p) => {
+    batches.push(p);
+    for (const message of p.messages) seen.push({ roomId: p.roomId, seq: message.seq, message });
+  });
+  return { seen, batches };
 }
 
 /** Polls `check` (after `refresh`, when given) until it holds. */
