@@ -92,7 +92,9 @@ export class RoomStore {
   private typingTimer: ReturnType<typeof setTimeout> | null = null;
   private syncing: Promise<void> | null = null;
   private syncAgain = false;
-  
+  /** The seq the next sync must start after when a gap was seen (the cursor has moved past it by then). */
+  private gapAfter: number | null = null;
+
   private snapshot: RoomSnapshot = {
     items: [],
     pending: [],
@@ -184,23 +186,30 @@ export class RoomStore {
   }
 
   private async runSync(): Promise<void> {
-    try {
-      do {
-        this.syncAgain = false;
+    do {
+      this.syncAgain = false;
+      let after = Math.min(this.gapAfter ?? Infinity, this.snapshot.cursor);
+      this.gapAfter = null;
+      try {
         for (;;) {
           const socket = this.socket;
-          if (!socket?.connected || this.snapshot.status !== "ready") return;
-          const reply = await socket
-            .timeout(ACK_TIMEOUT_MS)
-            .emitWithAck("room:sync", { roomId: this.roomId, afterSeq: this.snapshot.cursor, limit: 500 });
-          if (!reply.ok) return;
+          if (!socket?.connected || this.snapshot.status !== "ready") return this.keepGap(after);
+          const reply = await socket.timeout(ACK_TIMEOUT_MS).emitWithAck("room:sync", { roomId: this.roomId, afterSeq: after, limit: 500 });
+          if (!reply.ok) return this.keepGap(after);
           this.receiveMany(reply.data.messages);
           if (!reply.data.hasMore || reply.data.messages.length === 0) break;
+          after = reply.data.messages[reply.data.messages.length - 1].seq;
         }
-      } while (this.syncAgain);
-    } catch {
-      // Timed out or disconnected: the next session:ready syncs again.
-    }
+      } catch {
+        // Timed out or disconnected: the next session:ready syncs again, from where this one stopped.
+        return this.keepGap(after);
+      }
+    } while (this.syncAgain);
+  }
+
+  /** A sync that did not finish: the next one starts where it stopped, not at the cursor. */
+  private keepGap(after: number): void {
+    this.gapAfter = Math.min(this.gapAfter ?? after, after);
   }
 
   // ---- merging ----
@@ -260,6 +269,7 @@ export class RoomStore {
 
   private receiveNew(messages: MessageView[], isNew: boolean): void {
     const gap = isNew && this.snapshot.status === "ready" && messages[0].seq > this.snapshot.cursor + 1;
+    if (gap) this.keepGap(this.snapshot.cursor); // receiving moves the cursor past the gap
     this.receiveMany(messages);
     const others = isNew ? messages.filter((m) => m.author.id !== this.meId) : [];
     for (const m of others) this.clearTyping(m.author.id);
