@@ -7,7 +7,6 @@ import type { Ack, MessageView } from "../../sdk/contract";
 import {
   closeAgentClients,
   closeSockets,
-  collect,
   collectMessages,
   connectedAgent,
   createAgent,
@@ -126,16 +125,5 @@ describe.each(dialects)("message batches on %s", (dialect) => {
     await waitFor(() => handled.length >= 80, 15_000, "the SDK handler to get the burst");
     await new Promise((r) => setTimeout(r, 200)); // nothing more may follow
     expect(handled).toEqual(stored.map((m) => m.seq));
-  });
-
-  it("keeps message:new for sockets that never asked, whatever the batch", async () => {
-    const room = await ana.api.rooms.createChannel.mutate({ name: "legacy", visibility: "private", memberIds: [ben.participantId] });
-    const legacy = await ben.socket();
-    const news = collect(legacy, "message:new");
-    const batches = collect(legacy, "message:batch");
-    const stored = await burst(await ana.socket(), room.id, 30);
-    await waitFor(() => news.filter((e) => e.roomId === room.id && e.message.kind === "text").length >= 30, 10_000, "every message:new");
-    expect(news.filter((e) => e.roomId === room.id && e.message.kind === "text").map((e) => e.seq)).toEqual(stored.map((m) => m.seq));
-    expect(batches).toEqual([]);
   });
 });
