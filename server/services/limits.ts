@@ -107,24 +107,45 @@ export async function consumeAgentMessage(actor: Actor, limits: Pick<AgentLimits
   }
 }
 
-const SIGN_IN_ATTEMPTS = 10;
-const SIGN_IN_WINDOW_S = 15 * 60;
-
-/** Failed sign-ins per email: after SIGN_IN_ATTEMPTS in the window, sign-in is refused until it passes. */
-export async function signInBlocked(email: string): Promise<boolean> {
-  const failures = cached("signin", () => limiter("signin", SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_S));
-  const res = await failures.get(email.toLowerCase());
-  return res !== null && res.consumedPoints >= SIGN_IN_ATTEMPTS;
+/** A named limit: at most `points` uses per `perSeconds` for each key (a participant, an address, an email). */
+export interface Rule {
+  name: string;
+  points: number;
+  perSeconds: number;
 }
 
-export async function recordFailedSignIn(email: string): Promise<void> {
-  const failures = cached("signin", () => limiter("signin", SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_S));
+const ruleLimiter = (rule: Rule) => cached(`rule:${rule.name}:${rule.points}:${rule.perSeconds}`, () => limiter(rule.name, rule.points, rule.perSeconds));
+
+/** Counts `points` uses of `rule` by `key`: RATE_LIMITED (with retryAfterMs, saying `what`) past the limit. */
+export async function consume(rule: Rule, key: string, what: string, points = 1): Promise<void> {
   try {
-    await failures.consume(email.toLowerCase());
+    await ruleLimiter(rule).consume(key, points);
   } catch (res) {
-    if (!(res instanceof RateLimiterRes)) throw res; // already blocked: nothing more to count
+    rateLimited(res, what);
   }
 }
+
+/** Counts one use without refusing it: for limits that are checked apart from being counted (failures). */
+export async function count(rule: Rule, key: string): Promise<void> {
+  try {
+    await ruleLimiter(rule).consume(key);
+  } catch (res) {
+    if (!(res instanceof RateLimiterRes)) throw res; // already used up: nothing more to count
+  }
+}
+
+/** Whether `key` has used up `rule`, without counting a use. */
+export async function exhausted(rule: Rule, key: string): Promise<boolean> {
+  const res = await ruleLimiter(rule).get(key);
+  return res !== null && res.consumedPoints >= rule.points;
+}
+
+/** Failed sign-ins per email: after 10 in 15 minutes, sign-in is refused until the window passes. */
+const FAILED_SIGN_INS: Rule = { name: "signin", points: 10, perSeconds: 15 * 60 };
+
+export const signInBlocked = (email: string): Promise<boolean> => exhausted(FAILED_SIGN_INS, email.toLowerCase());
+
+export const recordFailedSignIn = (email: string): Promise<void> => count(FAILED_SIGN_INS, email.toLowerCase());
 
 /**
  * The loop guard: in a room where agents alone have posted the workspace's limit within its window
