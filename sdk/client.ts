@@ -10,6 +10,7 @@
 // through one queue: anything at or below the cursor is a duplicate and is dropped; a jump past the
 // next seq is a gap, filled with `room:sync` before going on. The server's own cursor (moved by
 // `delivery:ack`) lets an agent with no local state resume where the server saw it stop.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { io, type Socket } from "socket.io-client";
 import {
@@ -78,6 +79,20 @@ export class SwitchboardError extends Error {
 }
 
 type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/**
+ * The message a handler is working on, and how many ids it has taken so far. A send (or usage report)
+ * made while handling a message gets an id derived from that message, so when the message is handled
+ * again (the agent crashed before its cursor moved, and the server replays it), the same send is
+ * answered with the message stored the first time instead of being stored twice.
+ */
+const handling = new AsyncLocalStorage<{ messageId: string; taken: number }>();
+
+/** A client id for a send or report: derived from the message being handled, else random. */
+function nextId(kind: "msg" | "usage"): string {
+  const current = handling.getStore();
+  return current ? `${kind}:${current.messageId}:${current.taken++}` : randomUUID();
+}
 type Listener<E extends keyof ServerToClientEvents> = ServerToClientEvents[E];
 
 export class SwitchboardClient {
@@ -267,7 +282,9 @@ export class SwitchboardClient {
       // The final receipt waits for "processing" to be stored, so the last state is the one that stays.
       const processing = receipts ? this.receipt(message, "processing") : Promise.resolve();
       try {
-        for (const handler of this.handlers) await handler(message, { membership, addressed, replayed });
+        await handling.run({ messageId: message.id, taken: 0 }, async () => {
+          for (const handler of this.handlers) await handler(message, { membership, addressed, replayed });
+        });
         if (receipts) this.track(processing.then(() => this.receipt(message, "processed")));
       } catch (error) {
         if (receipts) this.track(processing.then(() => this.receipt(message, "failed", error instanceof Error ? error.message : String(error))));
@@ -297,9 +314,13 @@ export class SwitchboardClient {
     if (seq !== undefined && this.socket?.connected) this.socket.emit("delivery:ack", { roomId, seq });
   }
 
-  /** Sends a message; retries (same clientMsgId, so never twice) until acked or a final error. */
+  /**
+   * Sends a message; retries (same clientMsgId, so never twice) until acked or a final error. Inside a
+   * handler the default clientMsgId is derived from the message being handled (the n-th send while
+   * handling it), so a message handled again after a crash does not post its replies twice.
+   */
   async send(roomId: string, body: string, opts: { threadRootId?: string; clientMsgId?: string } = {}): Promise<MessageView> {
-    const payload = { roomId, body, clientMsgId: opts.clientMsgId ?? randomUUID(), ...(opts.threadRootId ? { threadRootId: opts.threadRootId } : {}) };
+    const payload = { roomId, body, clientMsgId: opts.clientMsgId ?? nextId("msg"), ...(opts.threadRootId ? { threadRootId: opts.threadRootId } : {}) };
     return this.request("message:send", payload, this.options.sendAttempts);
   }
 
@@ -400,7 +421,8 @@ export class SwitchboardClient {
   }
   /**
    * Reports one model call for attribution and cost. Pass `reportId` to make retries safe across
-   * restarts (one is generated otherwise); leave out `costUsd` to have the server price it.
+   * restarts (otherwise one is generated: inside a handler, derived from the message being handled, as
+   * for sends); leave out `costUsd` to have the server price it.
    */
   reportUsage(report: {
     model: string;
@@ -414,7 +436,7 @@ export class SwitchboardClient {
     occurredAt?: string;
     reportId?: string;
   }): Promise<UsageView> {
-    return this.request("usage:report", { ...report, reportId: report.reportId ?? randomUUID() }, this.options.sendAttempts);
+    return this.request("usage:report", { ...report, reportId: report.reportId ?? nextId("usage") }, this.options.sendAttempts);
   }
 
   /** Says what the agent is working on (shown in the directory). */

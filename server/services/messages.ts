@@ -52,10 +52,10 @@ export async function appendToRoom(tx: Tx, input: AppendInput): Promise<MessageV
       data: { replyCount: { increment: 1 }, lastReplyAt: message.createdAt },
     });
   }
-  // The author has seen what they wrote.
+  // The author has read what they wrote; what they were delivered moves by their acks alone (replay).
   await tx.roomMember.updateMany({
     where: { roomId: input.roomId, participantId: input.authorId },
-    data: { readSeq: room.lastSeq, deliveredSeq: room.lastSeq },
+    data: { readSeq: room.lastSeq },
   });
   return presentMessage(message);
 }

@@ -284,7 +284,7 @@ export async function storeBatch(q: Tx, w: BatchWrite): Promise<boolean> {
         WHERE ${moved})`);
     }
     const last = [...lastSeqOf(m)];
-    ctes.push(Prisma.sql`"cursors" AS (UPDATE ${table("RoomMember")} SET "readSeq" = "c"."seq", "deliveredSeq" = "c"."seq"
+    ctes.push(Prisma.sql`"cursors" AS (UPDATE ${table("RoomMember")} SET "readSeq" = "c"."seq"
       FROM unnest(${texts(last.map(([id]) => id))}, ${integers(last.map(([, seq]) => seq))}) AS "c"("author", "seq")
       WHERE "roomId" = ${w.roomId} AND "participantId" = "c"."author" AND ${moved})`);
     if (w.replies.size) {
@@ -311,14 +311,18 @@ function messageValues(m: NewMessage): Prisma.Sql {
   return Prisma.sql`${m.id}, ${m.roomId}, ${m.seq}, ${m.authorId}, ${m.kind}, ${m.body}, ${m.clientMsgId}, ${m.threadRootId}, ${json(m.data)}, ${m.createdAt}`;
 }
 
-/** Each author's read and delivered cursors to its own last message of the batch: never past another author's. */
+/**
+ * Each author's read cursor to its own last message of the batch (they have read what they wrote). The
+ * delivered cursor stays: only the author's acks move it, so an agent that replies while messages wait
+ * behind its handler is still replayed them after a crash.
+ */
 function moveCursors(roomId: string, messages: NewMessage[]): Prisma.Sql {
   const lastOf = lastSeqOf(messages);
   const seqOf = Prisma.sql`CASE "participantId" ${Prisma.join(
     [...lastOf].map(([id, seq]) => Prisma.sql`WHEN ${id} THEN CAST(${seq} AS INTEGER)`),
     " ",
   )} END`;
-  return Prisma.sql`UPDATE ${table("RoomMember")} SET "readSeq" = ${seqOf}, "deliveredSeq" = ${seqOf}
+  return Prisma.sql`UPDATE ${table("RoomMember")} SET "readSeq" = ${seqOf}
     WHERE "roomId" = ${roomId} AND "participantId" IN (${list([...lastOf.keys()])})`;
 }
 

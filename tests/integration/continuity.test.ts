@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SwitchboardClient, type MessageView } from "../../sdk";
-import type { Ack } from "../../sdk/contract";
+import type { Ack, ReplayPage } from "../../sdk/contract";
 import {
   closeSockets,
   collect,
@@ -20,6 +20,7 @@ import {
   signUpPerson,
   startTestServer,
   waitFor,
+  type ClientSocket,
   type Person,
   type TestServer,
 } from "./harness";
@@ -28,7 +29,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const work = mkdtempSync(path.join(tmpdir(), "switchboard-continuity-"));
 const children = new Set<ChildProcess>();
 
-function startAgent(server: TestServer, apiKey: string, files: { log: string; cursors?: string }, delayMs = 0): Promise<ChildProcess> {
+function startAgent(server: TestServer, apiKey: string, files: { log: string; cursors?: string }, delayMs = 0, opts: { reply?: boolean } = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "tests/integration/fixtures/recording-agent.ts"], {
     cwd: ROOT,
     env: {
@@ -38,6 +39,7 @@ function startAgent(server: TestServer, apiKey: string, files: { log: string; cu
       LOG_FILE: files.log,
       CURSOR_FILE: files.cursors ?? "",
       HANDLER_DELAY_MS: String(delayMs),
+      REPLY: opts.reply ? "1" : "",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -118,6 +120,82 @@ describe.each(dialects)("continuity on %s", (dialect) => {
     await new Promise((r) => setTimeout(r, 300)); // nothing more arrives
     expect(logged(files.log).map((e) => e.seq)).toEqual(sent);
     await kill(child, "SIGTERM");
+  });
+
+  it.each([
+    ["its cursor file", true],
+    ["memory cursors only", false],
+  ])("an agent that replies to every message, killed mid-burst and restarted with %s, handles every message in order and posts each reply once", async (_, withFile) => {
+    await ana.api.workspace.setLimits.mutate({ agentMessagesPerMinute: 10_000, agentBurst: 1000, loopGuardMessages: 10_000 });
+    const name = `talk-${withFile ? "file" : "memory"}-${dialect}`;
+    const { agent, room } = await roomWithAgent(name, withFile ? "talker" : "chatter");
+    const files = { log: path.join(work, `${name}.log`), cursors: withFile ? path.join(work, `${name}.json`) : undefined };
+    let child = await startAgent(server, agent.apiKey, files, 5, { reply: true });
+    const socket = await ana.socket();
+    const sent: { seq: number; body: string }[] = [];
+    const send = async (body: string) => {
+      const ack = (await socket.timeout(10_000).emitWithAck("message:send", { roomId: room.id, body, clientMsgId: randomUUID() })) as Ack<MessageView>;
+      if (!ack.ok) throw new Error(ack.error.message);
+      sent.push({ seq: ack.data.seq, body });
+    };
+    // A burst faster than the agent answers: messages wait behind its handler, its replies land after them.
+    const burst = (async () => {
+      for (let i = 0; i < 60; i++) await send(`m${i}`);
+    })();
+    await waitFor(() => logged(files.log).length >= 10, 20_000, "agent answering");
+    await kill(child); // mid-burst: handled, unhandled and answered messages interleave
+    const firstRun = logged(files.log).length;
+    await burst;
+    child = await startAgent(server, agent.apiKey, files, 0, { reply: true });
+    // Nothing new arrives to reveal a gap: what it had not handled must come from replay alone. Then a
+    // last message, which per-room order hands it after everything before.
+    await waitFor(() => logged(files.log).length >= firstRun + 1 && logged(files.log).at(-1)!.body === "m59", 20_000, "replay");
+    await send("last");
+    await waitFor(() => logged(files.log).at(-1)?.body === "last", 20_000, "the last message");
+    await kill(child, "SIGTERM");
+
+    const seqs = sent.map((m) => m.seq);
+    const log = logged(files.log).map((e) => e.seq);
+    if (withFile) expect(log).toEqual(seqs); // handled exactly once, in order
+    else {
+      // Memory cursors: what was handled but not yet acked to the server is handled again, in order.
+      const [before, after] = [log.slice(0, firstRun), log.slice(firstRun)];
+      expect(before).toEqual(seqs.slice(0, before.length));
+      const from = seqs.indexOf(after[0]);
+      expect(from).toBeGreaterThanOrEqual(0);
+      expect(from).toBeLessThanOrEqual(before.length);
+      expect(after).toEqual(seqs.slice(from));
+    }
+    // Each message answered once, in order: a message handled again re-sent its reply with the same id.
+    const replies = await queryDb<{ body: string }>(server, `SELECT "body" FROM "Message" WHERE "roomId" = $1 AND "authorId" = $2 ORDER BY "seq"`, [room.id, agent.id]);
+    expect(replies.map((r) => r.body)).toEqual(sent.map((m) => `re ${m.body}`));
+  });
+
+  it("a raw-socket agent that answers every message and never acks is replayed all of them when it reconnects", async () => {
+    const { agent, room } = await roomWithAgent(`raw-talk-${dialect}`, "rawtalker");
+    const answer = (bot: ClientSocket) =>
+      bot.on("message:new", ({ message }) => {
+        if (message.kind !== "text" || message.author.id === agent.id) return;
+        bot.emit("message:send", { roomId: room.id, body: `re ${message.body}`, clientMsgId: `re-${message.id}` }, () => {});
+      });
+    const bot = await openAgentSocket(server.url, agent.apiKey, {}, answer);
+    const ana$ = collectMessages(await ana.socket());
+    const bodies = Array.from({ length: 10 }, (_, i) => `q${i}`);
+    for (const body of bodies) await ana.api.messages.send.mutate({ roomId: room.id, body, clientMsgId: randomUUID() });
+    await waitFor(() => ana$.seen.filter((e) => e.message.author.id === agent.id).length === 10, 10_000, "ten answers");
+    bot.disconnect();
+
+    const pages: ReplayPage[] = [];
+    await openAgentSocket(server.url, agent.apiKey, {}, (again) =>
+      again.on("room:replay", (page, ack) => {
+        pages.push(page);
+        ack({ ok: true });
+      }),
+    );
+    const { lastSeq } = await ana.api.rooms.get.query({ roomId: room.id });
+    await waitFor(() => pages.some((p) => p.roomId === room.id && p.throughSeq === lastSeq), 10_000, "replay to the end");
+    const replayed = pages.flatMap((p) => p.messages).filter((m) => m.kind === "text" && m.author.id !== agent.id);
+    expect(replayed.map((m) => m.body)).toEqual(bodies);
   });
 
   it("an agent restarted with no local state resumes from its server cursor", async () => {

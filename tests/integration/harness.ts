@@ -355,14 +355,18 @@ export async function closeAgentClients(): Promise<void> {
   await Promise.all(closing.map((c) => c.close()));
 }
 
-/** Connects a raw socket with an API key (no SDK), for protocol-level tests. */
-export async function openAgentSocket(baseUrl: string, apiKey: string, auth: Record<string, unknown> = {}): Promise<ClientSocket> {
+/**
+ * Connects a raw socket with an API key (no SDK), for protocol-level tests. `listen` attaches listeners
+ * before the connection opens, for what arrives right after `session:ready` (replay pages).
+ */
+export async function openAgentSocket(baseUrl: string, apiKey: string, auth: Record<string, unknown> = {}, listen?: (socket: ClientSocket) => void): Promise<ClientSocket> {
   const socket: ClientSocket = connect(baseUrl, {
     path: "/socket.io",
     transports: ["websocket"],
     reconnection: false,
     auth: { apiKey, protocol: 1, ...auth },
   });
+  listen?.(socket);
   openSockets.add(socket);
   await new Promise<void>((resolve, reject) => {
     socket.once("session:ready", () => resolve());
