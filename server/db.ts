@@ -1,12 +1,16 @@
-// The one Prisma client. SQLite (a file) by default, PostgreSQL when DATABASE_URL says so.
+// The database connections. SQLite (a file) by default, PostgreSQL when DATABASE_URL says so.
 //
 // A generated Prisma client serves a single provider, so both are generated from one schema and the
 // URL picks one at start. Their APIs are the same; the SQLite client's types stand for both.
-// The client lives on globalThis because Next.js bundles its own copy of this module (for Auth.js)
-// into the same process: both copies must share one connection pool.
+// Besides the Prisma client, the message store (services/message-store/) runs the send path's SQL:
+// on SQLite through the very driver adapter Prisma connected (one connection, one transaction lock),
+// on PostgreSQL on a pg pool of its own.
+// The connections live on globalThis because Next.js bundles its own copy of this module (for
+// Auth.js) into the same process: both copies must share them.
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client";
 import { PrismaClient } from "./generated/sqlite/client";
 
@@ -18,95 +22,98 @@ export function isPostgres(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
 
+/** The connections for one database URL. */
+interface Connections {
+  url: string;
+  db: Db;
+  /** SQLite: the driver adapter Prisma connected, once it has (Prisma connects lazily, and again after a disconnect). */
+  adapter?: SqlDriverAdapter;
+  /** PostgreSQL: the send path's pool, made on first use. */
+  pool?: pg.Pool;
+}
+
 /** `logQueries`: emit Prisma's `query` events (the benchmark's statement breakdown listens to them). */
-export function createDb(url: string, opts: { logQueries?: boolean } = {}): Db {
-  const link: AdapterLink = {};
+function connect(url: string, opts: { logQueries?: boolean } = {}): Connections {
   const log = opts.logQueries ? { log: [{ emit: "event" as const, level: "query" as const }] } : {};
-  let db: Db;
   if (isPostgres(url)) {
     const schema = new URL(url).searchParams.get("schema") ?? undefined;
-    // A transaction its process abandoned (stalled, or gone without closing its connection) must not
-    // hold a room's lock for long: PostgreSQL ends it after 30 s of silence.
-    const pool = { connectionString: url, max: 20, idle_in_transaction_session_timeout: 30_000 };
-    // Unnamed (undefined) is what the adapter sends without a generator; its type just does not say so.
-    const statementNameGenerator = ((query) => preparedStatementNames.get(query)) as (query: object) => string;
-    const factory = new PrismaPg(pool, { schema, statementNameGenerator });
-    db = new PostgresClient({ adapter: recording(factory, link), ...log }) as unknown as Db;
-    // The hot path's statements outside transactions (server/direct-sql.ts) run on a pool of their own
-    // whose sessions always use a prepared statement's generic plan. PostgreSQL would otherwise plan
-    // some of them anew on every run (a statement of many array parameters looks cheaper planned for
-    // the arrays at hand), which costs more than running them; their generic plans are key lookups.
-    const hot = new PrismaPg({ ...pool, max: 10, options: "-c plan_cache_mode=force_generic_plan" }, { schema, statementNameGenerator });
-    link.connectStatements = () => hot.connect();
-  } else {
-    db = new PrismaClient({ adapter: recording(new PrismaBetterSqlite3({ url, timeout: 10_000 }), link), ...log });
+    const db = new PostgresClient({ adapter: new PrismaPg(postgresPoolConfig(url, 20), { schema }), ...log }) as unknown as Db;
+    return { url, db };
   }
-  links.set(db, link);
-  return db;
-}
-
-/**
- * Names of PostgreSQL statements the hot path runs as prepared statements (server/direct-sql.ts sets
- * them on the queries it sends); every other statement stays unnamed, parsed and planned each time.
- */
-export const preparedStatementNames = new WeakMap<object, string>();
-
-// The driver adapter each client is connected through. The hot path's transactions
-// (server/direct-sql.ts) run on that same connection or pool, under the same transaction lock,
-// without the query builder; on PostgreSQL its statements outside transactions use a pool of their own.
-type AdapterLink = {
-  adapter?: SqlDriverAdapter;
-  /** PostgreSQL: connects the pool for the hot path's statements outside transactions. */
-  connectStatements?: () => Promise<SqlDriverAdapter>;
-  statements?: Promise<SqlDriverAdapter>;
-};
-const links = new WeakMap<Db, AdapterLink>();
-
-/** The factory, noting the adapter it connects (Prisma connects lazily, and again after a disconnect). */
-function recording(factory: SqlDriverAdapterFactory, link: AdapterLink): SqlDriverAdapterFactory {
-  return {
+  const connections: Connections = { url, db: undefined as unknown as Db };
+  const factory = new PrismaBetterSqlite3({ url, timeout: 10_000 });
+  const noting: SqlDriverAdapterFactory = {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => (link.adapter = await factory.connect()),
+    connect: async () => (connections.adapter = await factory.connect()),
   };
-}
-
-/** The driver adapter `db` is connected through, connecting it first if it is not yet. */
-export async function driverAdapter(db: Db = getDb()): Promise<SqlDriverAdapter> {
-  const link = links.get(db);
-  if (!link) throw new Error("This database client was not made by createDb");
-  if (!link.adapter) await db.$connect();
-  if (!link.adapter) throw new Error("The database client did not connect through its driver adapter");
-  return link.adapter;
+  connections.db = new PrismaClient({ adapter: noting, ...log });
+  return connections;
 }
 
 /**
- * The adapter the hot path runs statements on outside transactions: on PostgreSQL its own pool (see
- * `createDb`), on SQLite the client's one connection.
+ * A transaction its process abandoned (stalled, or gone without closing its connection) must not hold
+ * a room's lock for long: PostgreSQL ends it after 30 s of silence.
  */
-export async function statementsAdapter(db: Db = getDb()): Promise<SqlDriverAdapter> {
-  const link = links.get(db);
-  if (!link?.connectStatements) return driverAdapter(db);
-  link.statements ??= link.connectStatements().catch((error: unknown) => {
-    link.statements = undefined; // the next call tries again
-    throw error;
-  });
-  return link.statements;
+const postgresPoolConfig = (url: string, max: number): pg.PoolConfig => ({ connectionString: url, max, idle_in_transaction_session_timeout: 30_000 });
+
+const holder = globalThis as unknown as { __switchboardDb?: Connections };
+
+function current(url: string): Connections {
+  if (holder.__switchboardDb?.url !== url) holder.__switchboardDb = connect(url);
+  return holder.__switchboardDb;
 }
 
-const holder = globalThis as unknown as { __switchboardDb?: { url: string; db: Db } };
-
-/** The process-wide client for `url` (DATABASE_URL at boot). */
-export function getDb(url = process.env.DATABASE_URL ?? "file:./data/switchboard.db"): Db {
-  if (holder.__switchboardDb?.url !== url) holder.__switchboardDb = { url, db: createDb(url) };
+/** Opens the process's connections anew for `url` (the benchmark's child processes log Prisma's queries). */
+export function openDb(url: string, opts: { logQueries?: boolean } = {}): Db {
+  holder.__switchboardDb = connect(url, opts);
   return holder.__switchboardDb.db;
 }
+
+/** The process-wide Prisma client for `url` (DATABASE_URL at boot). */
+export function getDb(url = currentUrl()): Db {
+  return current(url).db;
+}
+
+/** The URL the process-wide connections are for. */
+export function currentUrl(): string {
+  return holder.__switchboardDb?.url ?? process.env.DATABASE_URL ?? "file:./data/switchboard.db";
+}
+
+/** SQLite: the driver adapter the process's Prisma client is connected through, connecting it if it is not yet. */
+export async function sqliteAdapter(): Promise<SqlDriverAdapter> {
+  const connections = current(currentUrl());
+  if (!connections.adapter) await connections.db.$connect();
+  if (!connections.adapter) throw new Error("The SQLite client did not connect through its driver adapter");
+  return connections.adapter;
+}
+
+/**
+ * PostgreSQL: the send path's pool (server/services/message-store/postgres.ts). Its sessions always use
+ * a prepared statement's generic plan: PostgreSQL would otherwise plan the send path's statements of
+ * many array parameters anew on some runs, which costs more than running them; their generic plans
+ * are key lookups. Timestamps without time zone are read as UTC, as Prisma writes them.
+ */
+export function sendPool(): pg.Pool {
+  const connections = current(currentUrl());
+  if (!connections.pool) {
+    const pool = new pg.Pool({ ...postgresPoolConfig(connections.url, 10), types: { getTypeParser: utcTimestamps } });
+    pool.on("connect", (client) => void client.query("SET plan_cache_mode = force_generic_plan").catch(() => {}));
+    pool.on("error", (error) => console.error("postgres (send pool):", error)); // an idle client's connection broke
+    connections.pool = pool;
+  }
+  return connections.pool;
+}
+
+const TIMESTAMP_OID = 1114;
+const utcTimestamps = ((oid: number, format?: "text" | "binary") =>
+  oid === TIMESTAMP_OID ? (text: string) => new Date(`${text.replace(" ", "T")}Z`) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser;
 
 /**
  * A table's name for raw SQL, schema-qualified when DATABASE_URL names a PostgreSQL schema (Prisma
  * qualifies its own queries the same way; the connection's search_path is not changed).
  */
-export function sqlTable(name: string, url = process.env.DATABASE_URL ?? ""): string {
+export function sqlTable(name: string, url = currentUrl()): string {
   const key = `${url} ${name}`;
   let table = tableNames.get(key);
   if (table === undefined) {
@@ -115,12 +122,11 @@ export function sqlTable(name: string, url = process.env.DATABASE_URL ?? ""): st
   }
   return table;
 }
-const tableNames = new Map<string, string>(); // the hot path names tables in every statement
+const tableNames = new Map<string, string>(); // the send path names tables in every statement
 
 export async function closeDb(): Promise<void> {
-  const current = holder.__switchboardDb;
+  const connections = holder.__switchboardDb;
   holder.__switchboardDb = undefined;
-  if (!current) return;
-  const statements = links.get(current.db)?.statements;
-  await Promise.all([current.db.$disconnect(), statements?.then((a) => a.dispose(), () => undefined)]);
+  if (!connections) return;
+  await Promise.all([connections.db.$disconnect(), connections.pool?.end()]);
 }

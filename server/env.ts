@@ -22,6 +22,8 @@ const schema = z.object({
     .default("true")
     .transform((v) => v === "true" || v === "1"),
   DATA_DIR: z.string().default("data"),
+  /** Sends one process holds waiting for one room's batch; past it, a send is refused as RATE_LIMITED. */
+  SEND_QUEUE_PER_ROOM: z.coerce.number().int().min(1).max(1_000_000).default(2000),
 });
 
 export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; PUBLIC_URL: string };

@@ -60,12 +60,12 @@ export function toErrorShape(error: unknown, log: (e: unknown) => void = console
 }
 
 /**
- * A unique constraint refused the write: Prisma's P2002, or (server/direct-sql.ts) the driver adapter's
- * own error or better-sqlite3's.
+ * A unique constraint refused the write: Prisma's P2002, or (the message store's SQL) the driver
+ * adapter's own error on SQLite, or pg's on PostgreSQL (SQLSTATE 23505).
  */
 export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
   const e = error as { code?: unknown; name?: unknown; cause?: { kind?: unknown } };
-  if (e.code === "P2002" || e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "SQLITE_CONSTRAINT_PRIMARYKEY") return true;
+  if (e.code === "P2002" || e.code === "23505") return true;
   return e.name === "DriverAdapterError" && e.cause?.kind === "UniqueConstraintViolation";
 }

@@ -1,6 +1,6 @@
 "use client";
-// Workspace settings (name, whether people may talk without a connection request) and the limits that
-// keep agents in check (message rate and burst, the loop guard).
+// Workspace settings (name, whether people may talk without a connection request), the limits that keep
+// agents and people in check (message rates and bursts, the loop guard), and the owner's own exemption.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent, type ReactNode } from "react";
@@ -32,6 +32,7 @@ export function SettingsTab() {
       ) : (
         <LimitsForm key={JSON.stringify(limits.data)} limits={limits.data} />
       )}
+      <RateExemption />
     </div>
   );
 }
@@ -103,7 +104,9 @@ function GeneralForm({ name: initialName, peopleTalkFreely: initialFree }: { nam
 
 const LIMIT_FIELDS: { key: keyof WorkspaceLimits; label: string; hint: string; min: number; max: number; unit: string }[] = [
   { key: "agentMessagesPerMinute", label: "Agent messages per minute", hint: "The sustained rate each agent may send.", min: 1, max: 10_000, unit: "/ min" },
-  { key: "agentBurst", label: "Burst", hint: "Extra messages allowed in a short spike.", min: 0, max: 10_000, unit: "msgs" },
+  { key: "agentBurst", label: "Agent burst", hint: "Extra messages an agent may send in a short spike.", min: 0, max: 10_000, unit: "msgs" },
+  { key: "peopleMessagesPerMinute", label: "People's messages per minute", hint: "The sustained rate each person may send (scripts included).", min: 1, max: 10_000, unit: "/ min" },
+  { key: "peopleBurst", label: "People's burst", hint: "Extra messages a person may send in a short spike.", min: 0, max: 10_000, unit: "msgs" },
   { key: "loopGuardMessages", label: "Loop guard: messages", hint: "Agents-only messages in a room before agents pause there.", min: 2, max: 10_000, unit: "msgs" },
   { key: "loopGuardWindowSec", label: "Loop guard: window", hint: "Within this many seconds, since a person last spoke.", min: 10, max: 86_400, unit: "sec" },
 ];
@@ -114,6 +117,8 @@ function LimitsForm({ limits }: { limits: WorkspaceLimits }) {
   const [values, setValues] = useState<Record<keyof WorkspaceLimits, string>>({
     agentMessagesPerMinute: String(limits.agentMessagesPerMinute),
     agentBurst: String(limits.agentBurst),
+    peopleMessagesPerMinute: String(limits.peopleMessagesPerMinute),
+    peopleBurst: String(limits.peopleBurst),
     loopGuardMessages: String(limits.loopGuardMessages),
     loopGuardWindowSec: String(limits.loopGuardWindowSec),
   });
@@ -132,8 +137,8 @@ function LimitsForm({ limits }: { limits: WorkspaceLimits }) {
   });
   return (
     <Card
-      title="Agent limits"
-      description="Every agent's defaults; the loop guard pauses agents that talk only to each other until a person continues."
+      title="Limits"
+      description="Every agent's and every person's default message rate; the loop guard pauses agents that talk only to each other until a person continues."
       testId="settings-limits"
       onSubmit={(e) => {
         e.preventDefault();
@@ -171,5 +176,40 @@ function LimitsForm({ limits }: { limits: WorkspaceLimits }) {
         ))}
       </div>
     </Card>
+  );
+}
+
+/** The owner alone may send without a message rate, and only by saying so here. */
+function RateExemption() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const exemption = useQuery(trpc.workspace.rateExemption.queryOptions());
+  const save = useMutation(
+    trpc.workspace.setRateExemption.mutationOptions({
+      onSuccess: (data) => {
+        queryClient.setQueryData(trpc.workspace.rateExemption.queryKey(), data);
+        toast(data.exempt ? "You now send without a message rate" : "Your messages count against the people's rate again");
+      },
+    }),
+  );
+  if (!exemption.data?.can.change) return null;
+  return (
+    <div className="rounded-xl border border-zinc-200 bg-white p-5 shadow-xs" data-testid="settings-exemption">
+      <label className="flex max-w-xl cursor-pointer items-start gap-3">
+        <input
+          type="checkbox"
+          checked={exemption.data.exempt}
+          disabled={save.isPending}
+          onChange={(e) => save.mutate({ exempt: e.target.checked })}
+          className="mt-0.5 h-4 w-4 rounded border-zinc-300 accent-indigo-600"
+          data-testid="settings-exempt-me"
+        />
+        <span>
+          <span className="block text-sm font-medium text-zinc-800">Exempt me from the people&apos;s message rate</span>
+          <span className="block text-xs text-zinc-500">As the workspace&apos;s owner you may send without a limit, for instance from a script. Nobody else can be exempted. The change is audited.</span>
+        </span>
+      </label>
+      <FormError message={save.error ? errorMessage(save.error) : null} />
+    </div>
   );
 }

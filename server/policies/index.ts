@@ -169,6 +169,9 @@ const rules = {
     if (actor.role === "admin" && (s.target.role === "admin" || s.role === "admin")) return deny("FORBIDDEN", "Only the owner manages admins");
     return true;
   },
+  /** The workspace's owner may exempt themselves from people's message rate; nobody else is ever exempt. */
+  "member.exempt_self": (actor: Actor): Decision =>
+    actor.kind === "human" && actor.role === "owner" ? true : deny("FORBIDDEN", "Only the workspace's owner may exempt themselves from the message rate"),
   "audit.read": (actor: Actor, s: { workspaceId: string }): Decision =>
     actor.workspaceId === s.workspaceId && isAdmin(actor) && actor.kind === "human" ? true : deny("FORBIDDEN", "Only owners and admins read the audit log"),
   "workspace.read": (actor: Actor, s: { workspaceId: string }): Decision =>

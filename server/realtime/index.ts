@@ -10,15 +10,11 @@ export type Io = Server<ClientToServerEvents, ServerToClientEvents>;
 type EventName = keyof ServerToClientEvents;
 type PayloadOf<E extends EventName> = Parameters<ServerToClientEvents[E]>[0];
 
-/** Runs synchronous emits so that each client's packets leave together (server/socket/coalesce-writes.ts). */
-type HoldWrites = (emit: () => void) => void;
-
 // On globalThis: Next.js's bundle of the services shares the server's Socket.IO instance.
-const holder = globalThis as unknown as { __switchboardIo?: Io | null; __switchboardHoldWrites?: HoldWrites };
+const holder = globalThis as unknown as { __switchboardIo?: Io | null };
 
-export function bindRealtime(io: Io | null, holdWrites?: HoldWrites): void {
+export function bindRealtime(io: Io | null): void {
   holder.__switchboardIo = io;
-  holder.__switchboardHoldWrites = holdWrites;
 }
 
 export function getIo(): Io | null {
@@ -34,8 +30,8 @@ export function publish<E extends EventName>(to: string | string[], event: E, pa
 
 /**
  * A room's new messages, committed together, in seq order: one `message:batch` event to the sockets
- * that take batches, and one `message:new` per message to the others (each client's packets leave in
- * one write). A single message is a `message:new` to everyone.
+ * that take batches, and one `message:new` per message to the others. A single message is a
+ * `message:new` to everyone.
  */
 export function publishNewMessages(roomId: string, messages: MessageView[]): void {
   const server = getIo();
@@ -45,10 +41,7 @@ export function publishNewMessages(roomId: string, messages: MessageView[]): voi
   if (messages.length === 1) return void server.to(room).emit("message:new", single(messages[0]));
   server.to(room).except(audience.singleReceivers).emit("message:batch", { roomId, seq: messages[messages.length - 1].seq, messages });
   const others = server.to(room).except(audience.batchReceivers);
-  const hold = holder.__switchboardHoldWrites ?? ((emit: () => void) => emit());
-  hold(() => {
-    for (const message of messages) others.emit("message:new", single(message));
-  });
+  for (const message of messages) others.emit("message:new", single(message));
 }
 
 /** For what may be dropped under load (typing): never for room history. */

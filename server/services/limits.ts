@@ -7,10 +7,11 @@ import { createClient } from "redis";
 import { getDb } from "../db";
 import { AppError } from "../errors";
 import { newId } from "../ids";
-import { authorize, type Actor } from "../policies";
+import { authorize, can, type Actor } from "../policies";
 import { recordAudit } from "./audit";
-import { agentRunTimes } from "./send-statements";
-import type { DirectTx } from "../direct-sql";
+import type { WorkspaceLimits } from "./message-store";
+
+export type { WorkspaceLimits } from "./message-store";
 
 type RedisClient = ReturnType<typeof createClient>;
 
@@ -70,7 +71,14 @@ export interface AgentLimits {
 
 /** The columns `effectiveLimits` reads, for Prisma `select`. */
 const agentLimitFields = { messagesPerMinute: true, burst: true } as const;
-const workspaceLimitFields = { agentMessagesPerMinute: true, agentBurst: true, loopGuardMessages: true, loopGuardWindowSec: true } as const;
+const workspaceLimitFields = {
+  agentMessagesPerMinute: true,
+  agentBurst: true,
+  peopleMessagesPerMinute: true,
+  peopleBurst: true,
+  loopGuardMessages: true,
+  loopGuardWindowSec: true,
+} as const;
 
 /** An agent's limits: its own overrides, else its workspace's defaults. */
 export function effectiveLimits(
@@ -93,10 +101,34 @@ export async function limitsFor(participantId: string): Promise<AgentLimits> {
   return effectiveLimits(p, p.workspace);
 }
 
-/** One message from an agent: RATE_LIMITED (with retryAfterMs) past its rate and burst. */
-export async function consumeAgentMessage(actor: Actor, limits: Pick<AgentLimits, "messagesPerMinute" | "burst">): Promise<void> {
-  if (actor.kind !== "agent") return;
-  const { messagesPerMinute, burst } = limits;
+/** How many messages a participant may send: a sustained rate per minute, plus a burst. */
+export interface MessageRate {
+  messagesPerMinute: number;
+  burst: number;
+}
+
+/**
+ * A participant's message rate: its own overrides, else its workspace's default for people or for
+ * agents. Null when it is exempt (an owner who said so for themselves).
+ */
+export function messageRate(
+  participant: { kind: string; messagesPerMinute: number | null; burst: number | null; rateLimitExempt: boolean },
+  workspace: WorkspaceLimits,
+): MessageRate | null {
+  if (participant.rateLimitExempt) return null;
+  const agent = participant.kind === "agent";
+  return {
+    messagesPerMinute: participant.messagesPerMinute ?? (agent ? workspace.agentMessagesPerMinute : workspace.peopleMessagesPerMinute),
+    burst: participant.burst ?? (agent ? workspace.agentBurst : workspace.peopleBurst),
+  };
+}
+
+/**
+ * One message: RATE_LIMITED (with retryAfterMs) past the participant's rate and burst. Counts the
+ * messages of the last minute: `messagesPerMinute` of them, plus `burst` more within it.
+ */
+export async function consumeMessage(actor: Actor, rate: MessageRate): Promise<void> {
+  const { messagesPerMinute, burst } = rate;
   const bucket = cached(`msg:${messagesPerMinute}:${burst}`, () =>
     new BurstyRateLimiter(limiter("msg", messagesPerMinute, 60), limiter("msg-burst", Math.max(1, burst), 60)),
   );
@@ -147,82 +179,13 @@ export const signInBlocked = (email: string): Promise<boolean> => exhausted(FAIL
 
 export const recordFailedSignIn = (email: string): Promise<void> => count(FAILED_SIGN_INS, email.toLowerCase());
 
-/**
- * The loop guard: in a room where agents alone have posted the workspace's limit within its window
- * (since the last person spoke), agents pause until a person continues. One guard follows one room
- * through its batches of sends, stepped in seq order; it starts from what the room has stored. It
- * keeps when the run's agent messages were written (at most the limit of them), so a guard carried
- * from one batch to the next still counts exactly the run's messages within the window.
- */
-export class LoopGuard {
-  private constructor(
-    /** Creation times of the run's latest agent messages, oldest first. */
-    private readonly run: Date[],
-    private pausedAt: Date | null,
-    private readonly limits: Pick<AgentLimits, "loopGuardMessages" | "loopGuardWindowSec">,
-  ) {}
-
-  static async load(tx: DirectTx, room: { id: string; agentsPausedAt: Date | null }, limits: LoopGuard["limits"]): Promise<LoopGuard> {
-    const run = await agentRunTimes(tx, room.id, new Date(Date.now() - limits.loopGuardWindowSec * 1000), limits.loopGuardMessages);
-    return new LoopGuard(run, room.agentsPausedAt, limits);
-  }
-
-  /** The guard of a room where a person has just spoken: no run, not paused. */
-  static afterPerson(limits: LoopGuard["limits"]): LoopGuard {
-    return new LoopGuard([], null, limits);
-  }
-
-  /** The same guard, to be stepped apart from this one. */
-  copy(): LoopGuard {
-    return new LoopGuard([...this.run], this.pausedAt, this.limits);
-  }
-
-  /** When agents were paused, as the room should store it after the steps so far. */
-  get agentsPausedAt(): Date | null {
-    return this.pausedAt;
-  }
-
-  /** A person spoke: agents may continue. */
-  personPosts(): void {
-    this.run.length = 0;
-    this.pausedAt = null;
-  }
-
-  /**
-   * An agent's message, to be written at `at`. Throws ROOM_PAUSED while agents are paused; returns
-   * the notice to post when this message is the one that pauses them (it is refused too), else null.
-   */
-  agentPosts(at: Date): string | null {
-    if (this.pausedAt) throw roomPaused();
-    const since = at.getTime() - this.limits.loopGuardWindowSec * 1000;
-    while (this.run.length > 0 && this.run[0].getTime() < since) this.run.shift();
-    if (this.run.length < this.limits.loopGuardMessages) {
-      this.run.push(at);
-      return null;
-    }
-    this.pausedAt = at;
-    const minutes = Math.round(this.limits.loopGuardWindowSec / 60);
-    return `Agents are paused here: they exchanged ${this.run.length} messages in ${minutes} min without a person. Post a message to let them continue.`;
-  }
-}
-
 export function roomPaused(): AppError {
   return new AppError("ROOM_PAUSED", "Agents are paused in this room until a person continues the conversation", { retryAfterMs: 60_000 });
 }
 
-export interface WorkspaceLimits {
-  agentMessagesPerMinute: number;
-  agentBurst: number;
-  loopGuardMessages: number;
-  loopGuardWindowSec: number;
-}
-
 export async function workspaceLimits(actor: Actor): Promise<WorkspaceLimits> {
   authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
-  return getDb().workspace.findUniqueOrThrow({
-    where: { id: actor.workspaceId },
-    select: { agentMessagesPerMinute: true, agentBurst: true, loopGuardMessages: true, loopGuardWindowSec: true },
-  });
+  return getDb().workspace.findUniqueOrThrow({ where: { id: actor.workspaceId }, select: workspaceLimitFields });
 }
 
 export async function setWorkspaceLimits(actor: Actor, input: Partial<WorkspaceLimits>): Promise<WorkspaceLimits> {
@@ -250,6 +213,25 @@ export async function setAgentLimits(actor: Actor, input: { agentId: string; mes
     });
   });
   return limitsFor(input.agentId);
+}
+
+/** Whether the actor sends without a message rate, and whether they may change that. */
+export async function rateExemption(actor: Actor): Promise<{ exempt: boolean; can: { change: boolean } }> {
+  const me = await getDb().participant.findUniqueOrThrow({ where: { id: actor.participantId }, select: { rateLimitExempt: true } });
+  return { exempt: me.rateLimitExempt, can: { change: can(actor, "member.exempt_self", undefined) } };
+}
+
+/**
+ * An owner exempts themselves from (or submits again to) the people's message rate. Only explicitly,
+ * and only for themselves: nobody else is ever exempt.
+ */
+export async function setRateExemption(actor: Actor, exempt: boolean): Promise<{ exempt: boolean; can: { change: boolean } }> {
+  authorize(actor, "member.exempt_self", undefined);
+  await getDb().$transaction(async (tx) => {
+    await tx.participant.update({ where: { id: actor.participantId }, data: { rateLimitExempt: exempt } });
+    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "limits.owner_exempt", subjectType: "participant", subjectId: actor.participantId, data: { exempt } });
+  });
+  return rateExemption(actor);
 }
 
 export const systemClientMsgId = () => `system:${newId()}`;

@@ -4,10 +4,9 @@
 // receipts carry their message's room and seq, so a dense run of one room's messages reads them by
 // seq range instead.
 import type { MessageView } from "../../sdk/contract";
-import { getDb, Prisma, sqlTable } from "../db";
-import { directStatements } from "../direct-sql";
+import { getDb, type Prisma } from "../db";
 import { presentMessage } from "../presenters/message";
-import type { MessageColumns } from "./send-statements";
+import { messageStore } from "./message-store";
 
 const messageFields = {
   id: true,
@@ -72,49 +71,13 @@ export const MAX_SEQ = 2_147_483_647;
 
 /**
  * One room's messages with seq in (`afterSeq`, `throughSeq`], oldest first, at most `limit`: a replay
- * or sync page. The same four reads as `findMessages`, as SQL on the driver adapter: Prisma's result
+ * or sync page. The same four reads as `findMessages`, as SQL in the message store: Prisma's result
  * mapping was most of a 500-message page's cost.
  */
 export async function roomRange(roomId: string, afterSeq: number, throughSeq: number, limit: number): Promise<MessageView[]> {
   if (limit <= 0 || throughSeq <= afterSeq) return [];
-  const table = (name: string) => Prisma.raw(sqlTable(name));
-  return directStatements(async (q) => {
-    const rows = await q.query<RawMessage>(Prisma.sql`
-      SELECT "id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "replyCount", "lastReplyAt", "data", "createdAt", "editedAt", "deletedAt"
-      FROM ${table("Message")} WHERE "roomId" = ${roomId} AND "seq" > ${afterSeq} AND "seq" <= ${throughSeq} ORDER BY "seq" ASC LIMIT ${limit}`);
-    if (rows.length === 0) return [];
-    const low = rows[0].seq;
-    const high = rows[rows.length - 1].seq;
-    const [authors, mentions, receipts] = await Promise.all([
-      q.query<Author>(Prisma.sql`
-        SELECT "id", "handle", "displayName", "kind" FROM ${table("Participant")} WHERE "id" IN (${Prisma.join([...new Set(rows.map((r) => r.authorId))])})`),
-      q.query<{ messageId: string; participantId: string }>(Prisma.sql`
-        SELECT "messageId", "participantId" FROM ${table("MessageMention")}
-        WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`),
-      q.query<Omit<Receipt, "updatedAt"> & { updatedAt: RawDate }>(Prisma.sql`
-        SELECT "messageId", "participantId", "state", "reason", "updatedAt" FROM ${table("MessageReceipt")}
-        WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`),
-    ]);
-    const messages = rows.map((row) => ({
-      ...row,
-      lastReplyAt: toDate(row.lastReplyAt),
-      data: typeof row.data === "string" ? JSON.parse(row.data) : row.data,
-      createdAt: toDate(row.createdAt)!,
-      editedAt: toDate(row.editedAt),
-      deletedAt: toDate(row.deletedAt),
-    }));
-    return assemble(messages, authors, mentions, receipts.map((r) => ({ ...r, updatedAt: toDate(r.updatedAt)! })));
-  });
-}
-
-type RawDate = string | Date | null;
-/** A Message row as SQL reads it (integers are numbers: the adapter and direct-sql.ts convert them). */
-type RawMessage = MessageColumns & { replyCount: number; data: unknown; lastReplyAt: RawDate; createdAt: RawDate; editedAt: RawDate; deletedAt: RawDate };
-
-/** DateTime columns read as SQL: ISO 8601 text in UTC on both databases (SQLite as stored, PostgreSQL by the adapter). */
-function toDate(value: RawDate): Date | null {
-  if (value === null) return null;
-  return value instanceof Date ? value : new Date(value);
+  const page = await messageStore().roomRange(roomId, afterSeq, throughSeq, limit);
+  return assemble(page.messages, page.authors, page.mentions, page.receipts);
 }
 
 /** Which mention and receipt rows to read for these messages: a seq range when that is tight. */

@@ -21,7 +21,6 @@ import { audience, bindRealtime } from "../realtime";
 import { connected, disconnected } from "../realtime/presence";
 import { attachRedisAdapter } from "../realtime/redis";
 import { followsWholeRoom, memberships, replayMissed } from "../services/delivery";
-import { coalesceWebSocketWrites, holdWrites } from "./coalesce-writes";
 import { registerHandlers } from "./handlers";
 
 export const MAX_PACKET_BYTES = 256 * 1024;
@@ -30,7 +29,6 @@ const REPLAY_ACK_TIMEOUT_MS = 30_000;
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 export async function attachSocketServer(httpServer: HttpServer, opts: { authSecret: string; redis?: { url: string; keyPrefix: string } }) {
-  coalesceWebSocketWrites();
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
     path: SOCKET_PATH,
     maxHttpBufferSize: MAX_PACKET_BYTES,
@@ -68,7 +66,7 @@ export async function attachSocketServer(httpServer: HttpServer, opts: { authSec
   });
 
   const closeRedis = opts.redis ? await attachRedisAdapter(io, opts.redis.url, opts.redis.keyPrefix) : async () => {};
-  bindRealtime(io, holdWrites);
+  bindRealtime(io);
   return {
     io,
     async close() {

@@ -20,6 +20,7 @@ import {
   type ClientSocket,
   type Person,
   type TestServer,
+  liftMessageRates,
 } from "./harness";
 
 /** `n` sends from `socket` all in flight at once, so the server stores them in batches. Returns the acks in seq order. */
@@ -41,6 +42,7 @@ describe.each(dialects)("message batches on %s", (dialect) => {
   beforeAll(async () => {
     server = await startTestServer(dialect);
     ana = await signUpPerson(server, { handle: "ana" });
+    await liftMessageRates(ana);
     ben = await signUpPerson(server, { handle: "ben", inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
   });
   afterAll(async () => {

@@ -23,6 +23,8 @@ import {
   type ClientSocket,
   type Person,
   type TestServer,
+  liftMessageRates,
+  startTwoProcesses,
 } from "./harness";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -87,6 +89,7 @@ describe.each(dialects)("continuity on %s", (dialect) => {
   beforeAll(async () => {
     server = await startTestServer(dialect);
     ana = await signUpPerson(server, { handle: "ana" });
+    await liftMessageRates(ana);
   });
   afterEach(() => closeSockets());
   afterAll(() => server.dispose());
@@ -276,10 +279,9 @@ describe.runIf(dialects.includes("postgresql"))("two server processes with Redis
   let ana: Person;
 
   beforeAll(async () => {
-    const redis = { REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: `sb-test-${randomUUID()}` };
-    a = await startTestServer("postgresql", redis);
-    b = await startTestServer("postgresql", redis, { peerOf: a });
+    [a, b] = await startTwoProcesses();
     ana = await signUpPerson(a, { handle: "ana" });
+    await liftMessageRates(ana);
   });
   afterAll(async () => {
     closeSockets();

@@ -140,6 +140,13 @@ export async function startTestServer(
   return server;
 }
 
+/** Two server processes on one PostgreSQL database, sharing fan-out through Redis under a key prefix of their own. */
+export async function startTwoProcesses(env: Record<string, string> = {}): Promise<[TestServer, TestServer]> {
+  const shared = { REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: `sb-test-${Math.random().toString(36).slice(2)}`, ...env };
+  const a = await startTestServer("postgresql", shared);
+  return [a, await startTestServer("postgresql", shared, { peerOf: a })];
+}
+
 /** Drops a test's PostgreSQL schema and everything in it. */
 export async function dropPgSchema(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: PG_URL });
@@ -324,6 +331,14 @@ export function prng(seed: number) {
 
 export function sqlDate(dialect: Dialect, at: Date): Date | string {
   return dialect === "sqlite" ? sqliteDateTime(at) : at;
+}
+
+/**
+ * Lifts the workspace's message rates (people's and agents') out of a test's way, for tests that send
+ * loads on purpose; the tests of the rates themselves set their own.
+ */
+export async function liftMessageRates(owner: Person): Promise<void> {
+  await owner.api.workspace.setLimits.mutate({ peopleMessagesPerMinute: 10_000, peopleBurst: 10_000, agentMessagesPerMinute: 10_000, agentBurst: 10_000 });
 }
 
 /** A person creates an agent they own; returns its id and API key. */

@@ -14,6 +14,7 @@ import {
   waitFor,
   type Person,
   type TestServer,
+  liftMessageRates,
 } from "./harness";
 
 /** Four sends in flight from `socket` at all times until stopped: batches follow one another in the room. */
@@ -45,6 +46,7 @@ describe.each(dialects)("messages on %s", (dialect) => {
   beforeAll(async () => {
     server = await startTestServer(dialect);
     ana = await signUpPerson(server, { handle: "ana" });
+    await liftMessageRates(ana);
     const invite = async () => (await ana.api.workspace.createInvite.mutate({})).token;
     ben = await signUpPerson(server, { handle: "ben", inviteToken: await invite() });
     cy = await signUpPerson(server, { handle: "cy", inviteToken: await invite() });

@@ -25,11 +25,18 @@ export const workspaceRouter = router({
       z.strictObject({
         agentMessagesPerMinute: z.number().int().min(1).max(10_000).optional(),
         agentBurst: z.number().int().min(0).max(10_000).optional(),
+        peopleMessagesPerMinute: z.number().int().min(1).max(10_000).optional(),
+        peopleBurst: z.number().int().min(0).max(10_000).optional(),
         loopGuardMessages: z.number().int().min(2).max(10_000).optional(),
         loopGuardWindowSec: z.number().int().min(10).max(86_400).optional(),
       }),
     )
     .mutation(({ ctx, input }) => limits.setWorkspaceLimits(ctx.actor, input)),
+  /** Whether I send without a message rate (the owner, having said so), and whether I may change it. */
+  rateExemption: authedProcedure.query(({ ctx }) => limits.rateExemption(ctx.actor)),
+  setRateExemption: authedProcedure
+    .input(z.strictObject({ exempt: z.boolean() }))
+    .mutation(({ ctx, input }) => limits.setRateExemption(ctx.actor, input.exempt)),
   updateSettings: authedProcedure
     .input(z.strictObject({ name: z.string().trim().min(1).max(80).optional(), peopleTalkFreely: z.boolean().optional() }))
     .mutation(({ ctx, input }) => workspaces.updateSettings(ctx.actor, input)),
