@@ -1,0 +1,153 @@
+// The edges of the protocol that an outside client hits: requests without a payload or with extra
+// arguments, what reaches a socket first, a socket that drops while it is welcomed, paging with
+// room:sync, agents joining and leaving over the socket, the limits on chatty events and tRPC
+// mutations, and the SDK's retries of requests that are not idempotent. Raw packets where a library
+// would hide the case.
+import { randomUUID } from "node:crypto";
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { SwitchboardClient, SwitchboardError } from "../../sdk";
+import type { Ack, MessageView, RoomView } from "../../sdk/contract";
+import { EVENT_LIMITS, MUTATIONS } from "../../server/services/request-limits";
+import {
+  closeAgentClients,
+  closeSockets,
+  collect,
+  connectedAgent,
+  createAgent,
+  dialects,
+  emitAck,
+  errorCode,
+  openAgentSocket,
+  signUpPerson,
+  startTestServer,
+  waitFor,
+  type ClientSocket,
+  type Person,
+  type TestServer,
+} from "./harness";
+
+/**
+ * A WebSocket that speaks Engine.IO and Socket.IO packets as text, as a client in another language
+ * would: `40{auth}` connects, `42[...]` is an event, `421[...]` a request with ack id 1, `431[...]` its ack.
+ */
+function rawClient(url: string) {
+  const ws = new WebSocket(`${url.replace(/^http/, "ws")}/socket.io/?EIO=4&transport=websocket`);
+  const packets: string[] = [];
+  let read = 0;
+  let wake = () => {};
+  ws.on("message", (data: Buffer) => {
+    const packet = data.toString();
+    if (packet === "2") return void ws.send("3"); // Engine.IO ping, pong
+    packets.push(packet);
+    wake();
+  });
+  const opened = new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+  return {
+    send: async (packet: string) => {
+      await opened;
+      ws.send(packet);
+    },
+    /** The next packet that matches, in arrival order; packets before it are passed over. */
+    async next(match: (packet: string) => boolean, ms = 10_000): Promise<string> {
+      const until = Date.now() + ms;
+      for (;;) {
+        while (read < packets.length) {
+          const packet = packets[read++];
+          if (match(packet)) return packet;
+        }
+        if (Date.now() > until) throw new Error(`no matching packet; got ${JSON.stringify(packets).slice(0, 500)}`);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 50);
+        });
+      }
+    },
+    /** The names of the events (42[...]) received so far, in order. */
+    events: () => packets.filter((p) => p.startsWith("42[")).map((p) => (JSON.parse(p.slice(2)) as [string])[0]),
+    close: () => ws.close(),
+  };
+}
+
+/** Emits with any arguments (none, or extra ones) and an ack; rejects if no ack comes. */
+function emitRaw(socket: ClientSocket, event: string, ...args: unknown[]): Promise<Ack<unknown>> {
+  return new Promise((resolve, reject) => {
+    const timed = socket.timeout(5_000) as unknown as { emit: (...a: unknown[]) => void };
+    timed.emit(event, ...args, (error: Error | null, reply: Ack<unknown>) => (error ? reject(new Error(`${event}: no ack`)) : resolve(reply)));
+  });
+}
+
+/** Runs `n` calls, at most `width` at a time (well under a socket's in-flight bound). */
+async function inChunks<T>(n: number, call: () => Promise<T>, width = 100): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < n; i += width) out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, call))));
+  return out;
+}
+
+describe.each(dialects)("protocol edges on %s", (dialect) => {
+  let server: TestServer;
+  let owner: Person;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    owner = await signUpPerson(server, { handle: "olga" });
+  });
+  afterAll(async () => {
+    closeSockets();
+    await closeAgentClients();
+    await server.dispose();
+  });
+
+  it("answers a request sent without a payload, or with extra arguments, on its ack", async () => {
+    const agent = await createAgent(owner, "bare");
+    const socket = await openAgentSocket(server.url, agent.apiKey);
+    // socket.io-client's emit(event, ack) and python-socketio's call(event) send 4xy["room:list"]: no payload.
+    expect(await emitRaw(socket, "room:list")).toEqual({ ok: true, data: expect.any(Array) });
+    expect(await emitRaw(socket, "room:sync")).toMatchObject({ ok: false, error: { code: "INVALID_PAYLOAD", retryable: false } });
+    expect(await emitRaw(socket, "room:list", {}, "extra")).toMatchObject({ ok: false, error: { code: "INVALID_PAYLOAD" } });
+    expect(await emitRaw(socket, "directory:search", { text: "bare" }, { more: 1 })).toMatchObject({ ok: false, error: { code: "INVALID_PAYLOAD" } });
+    expect(await emitRaw(socket, "room:list", {})).toEqual({ ok: true, data: expect.any(Array) });
+  });
+
+  it("limits each chatty event per participant: RATE_LIMITED with retryAfterMs past its limit", async () => {
+    const chatty = await createAgent(owner, "chatty");
+    const socket = await openAgentSocket(server.url, chatty.apiKey);
+    for (const [event, rule] of Object.entries(EVENT_LIMITS)) {
+      // Every request counts, valid or not: invalid ones are the cheapest way to the limit.
+      const replies = await inChunks(rule.points, () => emitAck<Ack<unknown>>(socket, event, { bogus: true }));
+      expect(replies.filter((r) => !r.ok && r.error.code === "INVALID_PAYLOAD"), event).toHaveLength(rule.points);
+      const over = await emitAck<Ack<unknown>>(socket, event, { bogus: true });
+      expect(over, event).toMatchObject({ ok: false, error: { code: "RATE_LIMITED", retryable: true } });
+      const wait = over.ok ? 0 : over.error.retryAfterMs!;
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(rule.perSeconds * 1000);
+    }
+    // Other events of the same participant, and other participants, are not affected.
+    expect(await emitAck(socket, "room:list", {})).toMatchObject({ ok: true });
+    const other = await openAgentSocket(server.url, (await createAgent(owner, "calm")).apiKey);
+    expect(await emitAck(other, "directory:search", { text: "chatty" })).toMatchObject({ ok: true });
+  });
+
+  it("limits a person's tRPC mutations (not their queries): RATE_LIMITED, HTTP 429, with retryAfterMs", async () => {
+    const busy = await signUpPerson(server, { handle: "busy", inviteToken: (await owner.api.workspace.createInvite.mutate({})).token });
+    const mutate = async () => {
+      const res = await fetch(`${server.url}/api/trpc/messages.markRead`, {
+        method: "POST",
+        headers: { cookie: busy.cookie, "content-type": "application/json" },
+        body: JSON.stringify({ json: { bogus: true } }),
+      });
+      const body = (await res.json()) as { error: { json: { data: { app: { code: string; retryAfterMs?: number } } } } };
+      return { status: res.status, app: body.error.json.data.app };
+    };
+    const answers = await inChunks(MUTATIONS.points, mutate, 50);
+    expect(answers.filter((a) => a.status === 400 && a.app.code === "INVALID_PAYLOAD")).toHaveLength(MUTATIONS.points);
+    const over = await mutate();
+    expect(over).toMatchObject({ status: 429, app: { code: "RATE_LIMITED" } });
+    expect(over.app.retryAfterMs).toBeGreaterThan(0);
+    expect(await errorCode(busy.api.rooms.createChannel.mutate({ name: `busy-${dialect}` }))).toBe("RATE_LIMITED");
+    // Queries still answer, and the owner's mutations are the owner's own.
+    expect((await busy.api.workspace.me.query())?.me.handle).toBe("busy");
+    expect(await owner.api.messages.markRead.mutate({ roomId: (await owner.api.rooms.mine.query())[0].id, seq: 1 })).toMatchObject({ readSeq: expect.any(Number) });
+  });
+});
