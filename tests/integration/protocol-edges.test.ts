@@ -110,6 +110,70 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
     expect(await emitRaw(socket, "room:list", {})).toEqual({ ok: true, data: expect.any(Array) });
   });
 
+  it("speaks plain packets: session:ready is the first event, and 421[\"room:list\"] is answered as 431[...]", async () => {
+    const agent = await createAgent(owner, "plain");
+    const raw = rawClient(server.url);
+    await raw.send(`40${JSON.stringify({ apiKey: agent.apiKey, protocol: 1 })}`);
+    await raw.next((p) => p.startsWith("40"));
+    const first = await raw.next((p) => p.startsWith("42["));
+    expect((JSON.parse(first.slice(2)) as [string])[0]).toBe("session:ready");
+    await raw.next((p) => p.startsWith('42["presence:update"')); // its own presence: after session:ready
+    await raw.send('421["room:list"]');
+    expect(JSON.parse((await raw.next((p) => p.startsWith("431"))).slice(3))).toEqual([{ ok: true, data: expect.any(Array) }]);
+    await raw.send('422["room:list",{},{}]');
+    expect(JSON.parse((await raw.next((p) => p.startsWith("432"))).slice(3))).toMatchObject([{ ok: false, error: { code: "INVALID_PAYLOAD" } }]);
+    expect(raw.events().slice(0, 2)).toEqual(["session:ready", "presence:update"]);
+    raw.close();
+  });
+
+  it("sends nothing before session:ready to a person's socket either", async () => {
+    const socket: Socket = connect(server.url, { path: "/socket.io", transports: ["websocket"], reconnection: false, autoConnect: false, extraHeaders: { cookie: owner.cookie } });
+    const events: string[] = [];
+    socket.onAny((event: string) => events.push(event));
+    socket.connect();
+    await waitFor(() => events.includes("session:ready"), 10_000, "session:ready");
+    expect(events[0]).toBe("session:ready");
+    socket.disconnect();
+  });
+
+  it("touches the participant's lastSeenAt when a session starts", async () => {
+    const agent = await createAgent(owner, "seen");
+    expect((await owner.api.agents.get.query({ agentId: agent.id })).lastSeenAt).toBeNull();
+    const before = Date.now();
+    await openAgentSocket(server.url, agent.apiKey);
+    const seen = (await owner.api.agents.get.query({ agentId: agent.id })).lastSeenAt;
+    expect(new Date(seen!).getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it("does not count a socket that dropped while it was welcomed as online", async () => {
+    const watcher = await owner.socket();
+    const presence = collect(watcher, "presence:update");
+    const flaky = await createAgent(owner, "flaky");
+    // Each socket disconnects as soon as it is connected: while the server is still welcoming it. (On
+    // PostgreSQL the welcome's reads wait for I/O, so the disconnect lands in them; SQLite's answer
+    // without yielding to I/O, so there the race rarely happens.)
+    for (let i = 0; i < 10; i++) {
+      const s = connect(server.url, { path: "/socket.io", transports: ["websocket"], reconnection: false, auth: { apiKey: flaky.apiKey, protocol: 1 } });
+      await new Promise<void>((resolve) =>
+        s.once("connect", () => {
+          s.disconnect();
+          resolve();
+        }),
+      );
+    }
+    // Then one whole session: online, then offline.
+    const whole = await openAgentSocket(server.url, flaky.apiKey);
+    whole.disconnect();
+    // Presence events leave the server in order: once the sentinel's is in, the flaky agent's are too.
+    const sentinel = await createAgent(owner, "sentinel");
+    await openAgentSocket(server.url, sentinel.apiKey);
+    await waitFor(() => presence.some((p) => p.participantId === sentinel.id && p.online), 10_000, "the sentinel's presence");
+    const flakyStates = presence.filter((p) => p.participantId === flaky.id).map((p) => p.online);
+    expect(flakyStates.at(-1)).toBe(false);
+    // Online and offline alternate: no socket was counted twice or left behind.
+    expect(flakyStates.every((online, i) => online === (i % 2 === 0))).toBe(true);
+  });
+
   it("limits each chatty event per participant: RATE_LIMITED with retryAfterMs past its limit", async () => {
     const chatty = await createAgent(owner, "chatty");
     const socket = await openAgentSocket(server.url, chatty.apiKey);
