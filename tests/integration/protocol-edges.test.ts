@@ -174,6 +174,26 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
     expect(flakyStates.every((online, i) => online === (i % 2 === 0))).toBe(true);
   });
 
+  it("pages room:sync from its lastSeq, with and without selected", async () => {
+    const room = await owner.api.rooms.createChannel.mutate({ name: `paging-${dialect}`, visibility: "public" });
+    for (let i = 0; i < 12; i++) await owner.api.messages.send.mutate({ roomId: room.id, body: `m${i}`, clientMsgId: randomUUID() });
+    const socket = await owner.socket();
+    const lastSeq = room.lastSeq + 12;
+    for (const selected of [false, true]) {
+      const seqs: number[] = [];
+      let afterSeq = 0;
+      for (let pages = 0; pages < 20; pages++) {
+        const reply = await emitAck<Ack<{ messages: MessageView[]; hasMore: boolean; lastSeq: number }>>(socket, "room:sync", { roomId: room.id, afterSeq, limit: 5, selected });
+        if (!reply.ok) throw new Error(reply.error.code);
+        seqs.push(...reply.data.messages.map((m) => m.seq));
+        afterSeq = reply.data.lastSeq;
+        if (!reply.data.hasMore) break;
+      }
+      expect(seqs, `selected: ${selected}`).toEqual(Array.from({ length: lastSeq }, (_, i) => i + 1));
+      expect(afterSeq).toBe(lastSeq);
+    }
+  });
+
   it("limits each chatty event per participant: RATE_LIMITED with retryAfterMs past its limit", async () => {
     const chatty = await createAgent(owner, "chatty");
     const socket = await openAgentSocket(server.url, chatty.apiKey);
