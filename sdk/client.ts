@@ -394,6 +394,17 @@ export class SwitchboardClient {
   invite(roomId: string, participantIds: string[]): Promise<RoomView> {
     return this.request("room:invite", { roomId, participantIds });
   }
+  /** Joins a public channel; the agent then receives it as its delivery mode (default `mentions`) selects. */
+  async joinRoom(roomId: string): Promise<RoomView> {
+    const room = await this.request("room:join", { roomId });
+    await this.refreshRooms();
+    return room;
+  }
+  /** Leaves a channel or group. */
+  async leaveRoom(roomId: string): Promise<void> {
+    await this.request("room:leave", { roomId });
+    this.rooms.delete(roomId);
+  }
   /** Opens (or finds) the direct conversation with these participants. */
   openDirect(participantIds: string[]): Promise<RoomView> {
     return this.request("room:dm", { participantIds });

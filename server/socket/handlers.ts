@@ -12,6 +12,7 @@ import {
   usageReportInput,
   requestConnectionInput,
   respondToConnectionInput,
+  roomIdInput,
   workStatusInput,
   deleteMessageInput,
   editMessageInput,
@@ -48,6 +49,11 @@ export function registerHandlers(socket: AppSocket): void {
   on("room:typing", typingInput, announceTyping, EVENT_LIMITS["room:typing"]);
   on("room:list", noInput, (actor) => delivery.memberships(actor));
   on("room:mode", setDeliveryModeInput, delivery.setDeliveryMode);
+  on("room:join", roomIdInput, (actor, i) => rooms.joinRoom(actor, i.roomId));
+  on("room:leave", roomIdInput, async (actor, i) => {
+    await rooms.leaveRoom(actor, i.roomId);
+    return { roomId: i.roomId };
+  });
   on("delivery:ack", deliveryAckInput, delivery.ackDelivery);
   on("message:receipt", receiptInput, delivery.recordReceipt);
   on("directory:search", findParticipantsInput, directory.findParticipants, EVENT_LIMITS["directory:search"]);

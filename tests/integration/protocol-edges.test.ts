@@ -194,6 +194,36 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
     }
   });
 
+  it("lets an agent join a public channel and leave a room over the socket, as people do", async () => {
+    const made = await createAgent(owner, "joiner");
+    const socket = await openAgentSocket(server.url, made.apiKey);
+    const added = collect(socket, "room:added");
+    const removed = collect(socket, "room:removed");
+    const open = await owner.api.rooms.createChannel.mutate({ name: `lobby-${dialect}`, visibility: "public" });
+    const closed = await owner.api.rooms.createChannel.mutate({ name: `backroom-${dialect}`, visibility: "private" });
+
+    const joined = await emitAck<Ack<RoomView>>(socket, "room:join", { roomId: open.id });
+    expect(joined).toMatchObject({ ok: true, data: { id: open.id, memberCount: 2 } });
+    await waitFor(() => added.some((a) => a.room.id === open.id), 10_000, "room:added");
+    expect(await emitAck(socket, "room:join", { roomId: open.id })).toMatchObject({ ok: true }); // joining again changes nothing
+    expect(await emitAck(socket, "room:join", { roomId: closed.id })).toMatchObject({ ok: false, error: { code: "ROOM_NOT_FOUND" } });
+    const sent = await emitAck<Ack<MessageView>>(socket, "message:send", { roomId: open.id, body: "hello", clientMsgId: randomUUID() });
+    expect(sent.ok).toBe(true);
+
+    expect(await emitAck(socket, "room:leave", { roomId: open.id })).toEqual({ ok: true, data: { roomId: open.id } });
+    await waitFor(() => removed.some((r) => r.roomId === open.id), 10_000, "room:removed");
+    expect(await emitAck(socket, "message:send", { roomId: open.id, body: "still here?", clientMsgId: randomUUID() })).toMatchObject({ ok: false, error: { code: "NOT_A_MEMBER" } });
+    expect(await emitAck(socket, "room:leave", { roomId: open.id })).toMatchObject({ ok: false, error: { code: "NOT_A_MEMBER" } });
+    expect((await owner.api.rooms.members.query({ roomId: open.id })).map((m) => m.participant.id)).not.toContain(made.id);
+
+    // The SDK has them as methods.
+    const { client } = await connectedAgent(server, owner, "sdk-joiner");
+    expect(await client.joinRoom(open.id)).toMatchObject({ id: open.id });
+    expect((await client.listRooms()).some((m) => m.room.id === open.id)).toBe(true);
+    await client.leaveRoom(open.id);
+    expect((await client.listRooms()).some((m) => m.room.id === open.id)).toBe(false);
+  });
+
   it("limits each chatty event per participant: RATE_LIMITED with retryAfterMs past its limit", async () => {
     const chatty = await createAgent(owner, "chatty");
     const socket = await openAgentSocket(server.url, chatty.apiKey);
