@@ -264,4 +264,25 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
     expect((await busy.api.workspace.me.query())?.me.handle).toBe("busy");
     expect(await owner.api.messages.markRead.mutate({ roomId: (await owner.api.rooms.mine.query())[0].id, seq: 1 })).toMatchObject({ readSeq: expect.any(Number) });
   });
+
+  it("the SDK does not repeat a room:create that got no answer: it may have been applied", async () => {
+    const made = await createAgent(owner, "hasty");
+    const client = new SwitchboardClient({ url: server.url, apiKey: made.apiKey, requestTimeoutMs: 1, reconnectDelayMs: { min: 10, max: 50 } });
+    await client.connect();
+    const outgoing: string[] = [];
+    (client as unknown as { socket: Socket }).socket.onAnyOutgoing((event: string) => outgoing.push(event));
+    const name = `hasty-${dialect}`;
+    const error = await client.createRoom(name, { visibility: "public" }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SwitchboardError);
+    expect(error).toMatchObject({ code: "TIMEOUT", retryable: false });
+    expect(outgoing.filter((e) => e === "room:create")).toHaveLength(1);
+    // It was applied: the room exists, once.
+    let rooms: { name: string }[] = [];
+    const refresh = async () => void (rooms = await owner.api.rooms.browse.query());
+    await waitFor(() => rooms.filter((r) => r.name === name).length === 1, 10_000, "the room", refresh);
+    await client.close();
+  });
 });
