@@ -415,6 +415,17 @@ export class SwitchboardClient {
   invite(roomId: string, participantIds: string[]): Promise<RoomView> {
     return this.request("room:invite", { roomId, participantIds });
   }
+  /** Joins a public channel; the agent then receives it as its delivery mode (default `mentions`) selects. */
+  async joinRoom(roomId: string): Promise<RoomView> {
+    const room = await this.request("room:join", { roomId });
+    await this.refreshRooms();
+    return room;
+  }
+  /** Leaves a channel or group. */
+  async leaveRoom(roomId: string): Promise<void> {
+    await this.request("room:leave", { roomId });
+    this.rooms.delete(roomId);
+  }
   /** Opens (or finds) the direct conversation with these participants. */
   openDirect(participantIds: string[]): Promise<RoomView> {
     return this.request("room:dm", { participantIds });
@@ -444,27 +455,37 @@ export class SwitchboardClient {
     return this.request("me:status", { workStatus });
   }
 
-  /** An acked request with retries on timeouts, disconnects and retryable errors. */
+  /**
+   * An acked request with retries on timeouts, disconnects and retryable errors. A request that is not
+   * idempotent (`room:create`, `room:leave`, connection changes) is sent again only when the server
+   * refused it before doing anything (RATE_LIMITED): after a timeout or a lost connection it may have
+   * been applied, so it fails with code TIMEOUT instead and the caller checks.
+   */
   async request<E extends RequestEvent>(event: E, payload: RequestPayload<E>, attempts = 3): Promise<RequestResult<E>> {
     const socket = this.requireSocket();
     let lastError: unknown;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (this.closed) throw new SwitchboardError({ code: "CLOSED", message: "The client was closed", retryable: false });
       if (this.fatal) throw this.fatal;
+      await this.waitConnected(); // rejects only with a final refusal
+      let reply: Ack<RequestResult<E>>;
       try {
-        await this.waitConnected();
         const timed = socket.timeout(this.options.requestTimeoutMs);
-        const reply = await (timed.emitWithAck as (e: string, p: unknown) => Promise<Ack<RequestResult<E>>>).call(timed, event, payload);
-        if (reply.ok) return reply.data;
-        const error = new SwitchboardError(reply.error);
-        if (!error.retryable) throw error;
-        lastError = error;
-        await sleep(error.retryAfterMs ?? this.backoff(attempt));
+        reply = await (timed.emitWithAck as (e: string, p: unknown) => Promise<Ack<RequestResult<E>>>).call(timed, event, payload);
       } catch (error) {
-        if (error instanceof SwitchboardError && !error.retryable) throw error;
+        // No answer: the request may or may not have been applied.
+        if (!IDEMPOTENT.has(event)) {
+          throw new SwitchboardError({ code: "TIMEOUT", message: `${event} got no answer in time; it may have been applied: check before sending it again`, retryable: false });
+        }
         lastError = error;
         await sleep(this.backoff(attempt));
+        continue;
       }
+      if (reply.ok) return reply.data;
+      const error = new SwitchboardError(reply.error);
+      if (!error.retryable || (error.code !== "RATE_LIMITED" && !IDEMPOTENT.has(event))) throw error;
+      lastError = error;
+      await sleep(error.retryAfterMs ?? this.backoff(attempt));
     }
     throw lastError instanceof Error ? lastError : new Error(String(lastError));
   }
@@ -515,6 +536,30 @@ export class SwitchboardClient {
 }
 
 type RequestEvent = Exclude<keyof ClientToServerEvents, "room:typing">;
+
+/**
+ * Requests that may be sent again after a timeout or a lost connection: a repeat changes nothing more
+ * (reads, a send with its clientMsgId, a report with its reportId, setting a value). The others are
+ * repeated only after a refusal that says nothing was done.
+ */
+const IDEMPOTENT = new Set<RequestEvent>([
+  "message:send",
+  "message:edit",
+  "message:delete",
+  "room:sync",
+  "room:read",
+  "room:list",
+  "room:mode",
+  "room:join",
+  "room:invite",
+  "room:dm",
+  "delivery:ack",
+  "message:receipt",
+  "directory:search",
+  "connection:list",
+  "me:status",
+  "usage:report",
+]);
 type RequestPayload<E extends RequestEvent> = Parameters<ClientToServerEvents[E]>[0];
 type AckOf<E extends RequestEvent> = NonNullable<Parameters<ClientToServerEvents[E]>[1]>;
 type RequestResult<E extends RequestEvent> = Extract<Parameters<AckOf<E>>[0], { ok: true }>["data"];

@@ -355,6 +355,10 @@ export interface ClientToServerEvents {
   "room:typing": (p: z.input<typeof typingInput>) => void;
   "room:list": (p: Record<string, never>, ack: (r: Ack<MembershipView[]>) => void) => void;
   "room:mode": (p: z.input<typeof setDeliveryModeInput>, ack: (r: Ack<MembershipView>) => void) => void;
+  /** Joins a public channel (joining a room you are in changes nothing). */
+  "room:join": (p: z.input<typeof roomIdInput>, ack: (r: Ack<RoomView>) => void) => void;
+  /** Leaves a channel or group (not a dm). */
+  "room:leave": (p: z.input<typeof roomIdInput>, ack: (r: Ack<{ roomId: string }>) => void) => void;
   "delivery:ack": (p: z.input<typeof deliveryAckInput>, ack?: (r: Ack<{ deliveredSeq: number }>) => void) => void;
   "message:receipt": (p: z.input<typeof receiptInput>, ack?: (r: Ack<ReceiptView>) => void) => void;
   "directory:search": (p: z.input<typeof findParticipantsInput>, ack: (r: Ack<DirectoryEntry[]>) => void) => void;

@@ -10,9 +10,9 @@ import { authorize, type Actor } from "../policies";
 import { messageInclude, presentMessage } from "../presenters/message";
 import { audience, publish } from "../realtime";
 import { reachable } from "./connections";
-import { syncSelected } from "./delivery";
+import { selectPage, syncSelected } from "./delivery";
 import { resolveMentions } from "./mentions";
-import { findMessages, MAX_SEQ, roomRange } from "./message-reads";
+import { findMessages } from "./message-reads";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
 
 export interface AppendInput {
@@ -159,15 +159,15 @@ export async function thread(actor: Actor, input: { messageId: string }) {
 
 /**
  * Everything in a room after `afterSeq` (thread replies and events included), in seq order; with
- * `selected`, only what the caller's delivery mode selects.
+ * `selected`, only what the caller's delivery mode selects. In both, `lastSeq` is the seq the page
+ * accounts for: the next page starts after it, and without `hasMore` it is the room's last seq.
  */
 export async function sync(actor: Actor, input: { roomId: string; afterSeq: number; limit: number; selected?: boolean }) {
   if (input.selected) return syncSelected(actor, input);
   const subject = await loadRoomFor(actor, input.roomId);
   authorize(actor, "room.read", subject);
-  const rows = await roomRange(input.roomId, input.afterSeq, MAX_SEQ, input.limit + 1);
-  const hasMore = rows.length > input.limit;
-  return { messages: rows.slice(0, input.limit), hasMore, lastSeq: subject.room.lastSeq };
+  const page = await selectPage({ participantId: actor.participantId, roomId: input.roomId, roomKind: subject.room.kind, mode: "all" }, input.afterSeq, input.limit);
+  return { messages: page.messages, hasMore: page.hasMore, lastSeq: page.throughSeq };
 }
 
 export async function markRead(actor: Actor, input: { roomId: string; seq: number }) {

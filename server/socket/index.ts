@@ -1,7 +1,7 @@
 // The Socket.IO server: one protocol for browsers and agents. A browser authenticates with its
 // session cookie, an agent with its API key; both then use the same events and services.
 import type { Server as HttpServer } from "node:http";
-import { Server, type Socket } from "socket.io";
+import { Server } from "socket.io";
 import {
   FEATURES,
   handshakeFeatures,
@@ -13,20 +13,18 @@ import {
   type ServerToClientEvents,
 } from "../../sdk/contract";
 import { authenticateHandshake } from "../auth/handshake";
-import { getDb } from "../db";
 import { AppError, toErrorShape } from "../errors";
 import type { Actor } from "../policies";
-import { participantSelect, presentParticipant } from "../presenters/participant";
 import { audience, bindRealtime } from "../realtime";
 import { connected, disconnected } from "../realtime/presence";
 import { attachRedisAdapter } from "../realtime/redis";
 import { followsWholeRoom, memberships, replayMissed } from "../services/delivery";
+import { touchSession } from "../services/sessions";
 import { registerHandlers } from "./handlers";
+import type { AppSocket } from "./requests";
 
 export const MAX_PACKET_BYTES = 256 * 1024;
 const REPLAY_ACK_TIMEOUT_MS = 30_000;
-
-type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 export async function attachSocketServer(httpServer: HttpServer, opts: { authSecret: string; redis?: { url: string; keyPrefix: string } }) {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
@@ -76,26 +74,29 @@ export async function attachSocketServer(httpServer: HttpServer, opts: { authSec
   };
 }
 
-/** Subscribes the socket to its audiences, says hello, then replays what an agent missed. */
+/**
+ * Reads what `session:ready` says, then in one step (no await between) subscribes the socket to its
+ * audiences, says hello and counts it online: nothing reaches a socket before its `session:ready`.
+ * Then replays what an agent missed. A socket that dropped meanwhile is left alone.
+ */
 async function welcome(socket: AppSocket): Promise<void> {
   const actor = socket.data.actor as Actor;
   const features = socket.data.features as Feature[];
-  const rooms = await memberships(actor);
+  let online = false;
+  socket.on("disconnect", () => {
+    if (online) disconnected(actor.participantId, actor.workspaceId);
+  });
+  const [rooms, me] = await Promise.all([memberships(actor), touchSession(actor)]);
+  if (!socket.connected) return;
   socket.join([
     audience.participant(actor.participantId),
     audience.workspace(actor.workspaceId),
     features.includes("message:batch") ? audience.batchReceivers : audience.singleReceivers,
     ...rooms.filter((m) => followsWholeRoom(actor.kind, m.deliveryMode)).map((m) => audience.room(m.room.id)),
   ]);
+  socket.emit("session:ready", { protocol: PROTOCOL_VERSION, features, participant: me, workspaceId: actor.workspaceId, rooms });
   connected(actor.participantId, actor.workspaceId);
-  socket.on("disconnect", () => disconnected(actor.participantId, actor.workspaceId));
-  const db = getDb();
-  const me = await db.participant.update({
-    where: { id: actor.participantId },
-    data: { lastSeenAt: new Date() },
-    select: participantSelect,
-  });
-  socket.emit("session:ready", { protocol: PROTOCOL_VERSION, features, participant: presentParticipant(me), workspaceId: actor.workspaceId, rooms });
+  online = true;
   if (actor.kind === "agent") await replayMissed(actor, (page) => sendPage(socket, page));
 }
 

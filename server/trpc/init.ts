@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import { AppError, ERROR_CODES, toErrorShape, type ErrorShape } from "../errors";
+import { countRequest, MUTATIONS } from "../services/request-limits";
 import type { Context } from "./context";
 
 const TRPC_CODE = {
@@ -52,7 +53,13 @@ const mapErrors = t.middleware(async ({ next }) => {
 
 export const publicProcedure = t.procedure.use(mapErrors);
 
-export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first" });
-  return next({ ctx: { ...ctx, actor: ctx.actor } });
-});
+export const authedProcedure = publicProcedure
+  .use(({ ctx, next }) => {
+    if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first" });
+    return next({ ctx: { ...ctx, actor: ctx.actor } });
+  })
+  // Before the input is parsed: every mutation costs the server something, valid or not.
+  .use(async ({ ctx, type, next }) => {
+    if (type === "mutation") await countRequest(MUTATIONS, ctx.actor, "tRPC mutations");
+    return next();
+  });

@@ -87,6 +87,8 @@ describe.each(dialects)("fuzzing on %s", (dialect) => {
       "room:sync": { roomId, afterSeq: 0 },
       "room:read": { roomId, seq: 1 },
       "room:mode": { roomId, mode: "all" },
+      "room:join": { roomId },
+      "room:leave": { roomId },
       "delivery:ack": { roomId, seq: 1 },
       "message:receipt": { messageId: "m", state: "processed" },
       "connection:request": { participantId: "p" },

@@ -1,0 +1,26 @@
+// Limits on requests, per participant (across its sockets, and its processes with Redis): the chatty
+// socket events and tRPC mutations. Generous on purpose: a real client stays far below them; a loop
+// gone wrong or a flood is stopped with RATE_LIMITED and `retryAfterMs`. Each is in docs/protocol.md.
+import type { Actor } from "../policies";
+import { consume, type Rule } from "./limits";
+
+/** Socket events that a client may send often, each with its own limit per participant. */
+export const EVENT_LIMITS = {
+  "room:typing": { name: "event-typing", points: 120, perSeconds: 60 },
+  "room:sync": { name: "event-sync", points: 1200, perSeconds: 60 },
+  "directory:search": { name: "event-directory", points: 300, perSeconds: 60 },
+  "connection:request": { name: "event-connection-request", points: 120, perSeconds: 60 },
+  "usage:report": { name: "event-usage", points: 1200, perSeconds: 60 },
+} as const satisfies Record<string, Rule>;
+
+/** tRPC mutations of one signed-in person (queries are not counted). */
+export const MUTATIONS: Rule = { name: "trpc-mutations", points: 600, perSeconds: 60 };
+
+/** Requests one socket may have awaiting their answer at once; past it, RATE_LIMITED with a short wait. */
+export const MAX_IN_FLIGHT = 256;
+export const IN_FLIGHT_RETRY_MS = 100;
+
+/** Counts one request against `rule` for the actor: RATE_LIMITED (with retryAfterMs) past it. */
+export function countRequest(rule: Rule, actor: Actor, what: string): Promise<void> {
+  return consume(rule, actor.participantId, `${what}: at most ${rule.points} per ${rule.perSeconds} s`);
+}

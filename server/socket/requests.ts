@@ -1,0 +1,56 @@
+// How a socket's requests are answered: one payload and an optional ack, at most MAX_IN_FLIGHT
+// awaiting their answer at once, each event under its own limit, the payload validated, then one
+// service call. Every request that asked for an ack gets one, whatever it sent.
+import type { Socket } from "socket.io";
+import type { z } from "zod";
+import type { Ack, ClientToServerEvents, ServerToClientEvents } from "../../sdk/contract";
+import { AppError, toErrorShape } from "../errors";
+import type { Actor } from "../policies";
+import type { Rule } from "../services/limits";
+import { countRequest, IN_FLIGHT_RETRY_MS, MAX_IN_FLIGHT } from "../services/request-limits";
+
+export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
+
+function invalid(error: z.ZodError): AppError {
+  const first = error.issues[0];
+  return new AppError("INVALID_PAYLOAD", first ? `${first.path.join(".") || "payload"}: ${first.message}` : "Invalid payload");
+}
+
+/** Registers acked requests on one socket; the returned function adds one event. */
+export function requestsOf(socket: AppSocket) {
+  // Socket.IO's typed `on` cannot express "any arguments, validated later"; handlers take unknown.
+  const on = socket.on.bind(socket) as (event: string, fn: (...args: unknown[]) => void) => void;
+  let inFlight = 0;
+
+  return function request<S extends z.ZodType, R>(event: string, schema: S, run: (actor: Actor, input: z.output<S>) => Promise<R>, limit?: Rule) {
+    on(event, async (...args: unknown[]) => {
+      // The ack, when asked for, is the last argument; there may be no payload before it
+      // (`421["room:list"]`, python-socketio's `call(event)`), or more than one.
+      const ack = typeof args.at(-1) === "function" ? (args.pop() as (reply: Ack<R>) => void) : null;
+      const reply = (r: Ack<R>) => {
+        if (ack) ack(r);
+        else if (!r.ok) socket.emit("error", { ...r.error, event });
+      };
+      if (inFlight >= MAX_IN_FLIGHT) {
+        const busy = new AppError("RATE_LIMITED", `At most ${MAX_IN_FLIGHT} requests may await their answer on one connection`, { retryAfterMs: IN_FLIGHT_RETRY_MS });
+        return reply({ ok: false, error: busy.toShape() });
+      }
+      inFlight++;
+      let answer: Ack<R>;
+      try {
+        if (args.length > 1) throw new AppError("INVALID_PAYLOAD", `${event} takes one payload (then the ack), not ${args.length}`);
+        const actor = socket.data.actor as Actor;
+        // Counted before validation: every request costs the server something.
+        if (limit) await countRequest(limit, actor, event);
+        const parsed = schema.safeParse(args[0]);
+        if (!parsed.success) throw invalid(parsed.error);
+        answer = { ok: true, data: await run(actor, parsed.data) };
+      } catch (error) {
+        answer = { ok: false, error: toErrorShape(error) };
+      } finally {
+        inFlight--;
+      }
+      reply(answer);
+    });
+  };
+}

@@ -1,0 +1,98 @@
+// The Python client in docs/protocol.md ("A minimal client without the SDK"), run as written with
+// python-socketio against a real server: it answers a burst of mentions once each (python-socketio
+// runs handlers concurrently), and after a restart answers what it missed and nothing twice.
+// Needs a python3 with python-socketio (Debian: apt-get install python3-socketio python3-websocket);
+// without one the test is skipped, loudly.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent, dialects, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+
+const DOC = path.resolve(import.meta.dirname, "../../docs/protocol.md");
+
+/** The first ```python block after the heading. */
+function docExample(): string {
+  const text = readFileSync(DOC, "utf8");
+  const section = text.slice(text.indexOf("## A minimal client without the SDK"));
+  const match = /```python\n([\s\S]*?)```/.exec(section);
+  if (!match) throw new Error("no Python example in docs/protocol.md");
+  return match[1];
+}
+
+const python = ["python3", "/usr/bin/python3"].find((bin) => spawnSync(bin, ["-c", "import socketio, websocket"]).status === 0);
+if (!python) console.warn("\n!!! No python3 with python-socketio and websocket-client: SKIPPING the doc's Python example !!!\n");
+
+describe.runIf(python).each(dialects)("the protocol doc's Python client on %s", (dialect) => {
+  let server: TestServer;
+  let owner: Person;
+  let agent: { id: string; apiKey: string };
+  let roomId: string;
+  let dir: string;
+  let child: ChildProcess | null = null;
+  let handled: string[] = [];
+  let output = "";
+
+  function start() {
+    child = spawn(python!, ["agent.py"], { cwd: dir, env: { ...process.env, SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey }, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      handled = [...output.matchAll(/^handled (\S+) (\d+)$/gm)].filter((m) => m[1] === roomId).map((m) => m[2]);
+    });
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  }
+  async function stop() {
+    const proc = child;
+    if (!proc || proc.exitCode !== null) return;
+    const exited = new Promise((resolve) => proc.once("exit", resolve));
+    proc.kill("SIGTERM");
+    await exited;
+    child = null;
+  }
+  const mention = (text: string) => owner.api.messages.send.mutate({ roomId, body: `@pyecho ${text}`, clientMsgId: randomUUID() });
+  const repliesTo = async (messageId: string) => (await owner.api.messages.thread.query({ messageId })).replies.map((r) => r.body);
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    owner = await signUpPerson(server, { handle: "pyowner" });
+    agent = await createAgent(owner, "pyecho");
+    roomId = (await owner.api.rooms.createChannel.mutate({ name: "python", visibility: "private", memberIds: [agent.id] })).id;
+    dir = mkdtempSync(path.join(tmpdir(), "switchboard-py-"));
+    writeFileSync(path.join(dir, "agent.py"), docExample());
+  });
+  afterAll(async () => {
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+    await server.dispose();
+  });
+
+  it("is replayed what it missed, answers a burst of mentions once each, and resumes after a restart without answering twice", async () => {
+    const early = await mention("before you came");
+    start();
+    await waitFor(() => handled.includes(String(early.seq)), 20_000, `the replayed mention (output: ${output})`);
+
+    // A burst: the mentions arrive together, and python-socketio hands each to a handler thread of its own.
+    const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => mention(`burst ${i}`)));
+    // Handled in order, once: a later message is handled only after the ones before it, so once the
+    // sentinel is, every earlier one has been, and none again.
+    const sentinel = await mention("sentinel");
+    await waitFor(() => handled.includes(String(sentinel.seq)), 30_000, `the sentinel (output: ${output})`);
+    expect(handled).toEqual([early, ...burst, sentinel].map((m) => m.seq).sort((a, b) => a - b).map(String));
+    for (const m of [early, ...burst, sentinel]) expect(await repliesTo(m.id)).toEqual([`echo: ${m.body}`]);
+
+    // Down, two mentions meanwhile, up again: exactly those two are handled.
+    await stop();
+    const missed = [await mention("while you were away 1"), await mention("while you were away 2")];
+    output = "";
+    handled = [];
+    start();
+    await waitFor(() => handled.includes(String(missed[1].seq)), 20_000, `the missed mentions (output: ${output})`);
+    const after = await mention("after the restart");
+    await waitFor(() => handled.includes(String(after.seq)), 20_000, `the mention after the restart (output: ${output})`);
+    expect(handled).toEqual([...missed, after].map((m) => String(m.seq)));
+    for (const m of [...missed, after]) expect(await repliesTo(m.id)).toEqual([`echo: ${m.body}`]);
+    expect(output).not.toMatch(/Traceback|refused/);
+  });
+});
