@@ -14,6 +14,11 @@ if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" -ne 0 ]; then echo "chromium is missing and installing it needs root: apt-get install chromium fonts-liberation" >&2; exit 1; fi
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null
 fi
+if ! /usr/bin/python3 -c "import socketio, websocket, requests" 2>/dev/null; then
+  echo "Installing Debian's python3-socketio for the protocol doc's Python example"
+  if [ "$(id -u)" -ne 0 ]; then echo "python3-socketio is missing and installing it needs root: apt-get install python3-socketio python3-websocket python3-requests" >&2; exit 1; fi
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-socketio python3-websocket python3-requests >/dev/null
+fi
 echo "PostgreSQL for the integration suite: ${TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/test}"
 
 step "typecheck"
