@@ -10,7 +10,6 @@
 // through one queue: anything at or below the cursor is a duplicate and is dropped; a jump past the
 // next seq is a gap, filled with `room:sync` before going on. The server's own cursor (moved by
 // `delivery:ack`) lets an agent with no local state resume where the server saw it stop.
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { io, type Socket } from "socket.io-client";
 import {
@@ -61,6 +60,14 @@ export interface MessageContext {
   addressed: boolean;
   /** True when delivered by replay after a (re)connect rather than live. */
   replayed: boolean;
+  /**
+   * Sends a message to any room as part of handling this one: its clientMsgId is derived from this
+   * message (as `reply`'s is), so if the message is handled again after a crash, the send is answered
+   * with the message stored the first time instead of being stored twice.
+   */
+  send(roomId: string, body: string, opts?: { threadRootId?: string }): Promise<MessageView>;
+  /** Reports a model call made while handling this message, with a reportId derived from it. */
+  reportUsage(report: UsageReport): Promise<UsageView>;
 }
 
 export type MessageHandler = (message: MessageView, ctx: MessageContext) => unknown;
@@ -80,19 +87,19 @@ export class SwitchboardError extends Error {
 
 type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/**
- * The message a handler is working on, and how many ids it has taken so far. A send (or usage report)
- * made while handling a message gets an id derived from that message, so when the message is handled
- * again (the agent crashed before its cursor moved, and the server replays it), the same send is
- * answered with the message stored the first time instead of being stored twice.
- */
-const handling = new AsyncLocalStorage<{ messageId: string; taken: number }>();
+type UsageReport = {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens?: number;
+  costUsd?: number;
+  roomId?: string;
+  messageId?: string;
+  taskId?: string;
+  occurredAt?: string;
+  reportId?: string;
+};
 
-/** A client id for a send or report: derived from the message being handled, else random. */
-function nextId(kind: "msg" | "usage"): string {
-  const current = handling.getStore();
-  return current ? `${kind}:${current.messageId}:${current.taken++}` : randomUUID();
-}
 type Listener<E extends keyof ServerToClientEvents> = ServerToClientEvents[E];
 
 export class SwitchboardClient {
@@ -104,6 +111,8 @@ export class SwitchboardClient {
   private readonly rooms = new Map<string, MembershipView>();
   private readonly queues = new Map<string, Promise<void>>();
   private readonly ackTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** The messages handlers are working on, and how many ids each has handed out (see `derivedId`). */
+  private readonly handling = new Map<string, number>();
   /** Receipts still being reported; close() waits for them. */
   private readonly background = new Set<Promise<void>>();
   private ready: Promise<void> | null = null;
@@ -281,17 +290,38 @@ export class SwitchboardClient {
       const receipts = this.options.autoReceipts && addressed && !own && message.kind === "text";
       // The final receipt waits for "processing" to be stored, so the last state is the one that stays.
       const processing = receipts ? this.receipt(message, "processing") : Promise.resolve();
+      const ctx: MessageContext = {
+        membership,
+        addressed,
+        replayed,
+        send: (roomId, body, opts = {}) => this.send(roomId, body, { ...opts, clientMsgId: this.derivedId("msg", message.id) }),
+        reportUsage: (report) => this.reportUsage({ ...report, reportId: report.reportId ?? this.derivedId("usage", message.id) }),
+      };
+      this.handling.set(message.id, 0);
       try {
-        await handling.run({ messageId: message.id, taken: 0 }, async () => {
-          for (const handler of this.handlers) await handler(message, { membership, addressed, replayed });
-        });
+        for (const handler of this.handlers) await handler(message, ctx);
         if (receipts) this.track(processing.then(() => this.receipt(message, "processed")));
       } catch (error) {
         if (receipts) this.track(processing.then(() => this.receipt(message, "failed", error instanceof Error ? error.message : String(error))));
         console.error("switchboard: onMessage handler failed:", error);
+      } finally {
+        this.handling.delete(message.id);
       }
     }
     this.advance(message.roomId, message.seq);
+  }
+
+  /**
+   * The n-th id handed out while `messageId` is being handled: `kind:messageId:n`. The same handler,
+   * sending in the same order, gets the same ids when the message is handled again (after a crash,
+   * the server replays what the agent had not acked), so its sends are answered with what was stored
+   * the first time. Random outside a handler.
+   */
+  private derivedId(kind: "msg" | "usage", messageId: string): string {
+    const n = this.handling.get(messageId);
+    if (n === undefined) return randomUUID();
+    this.handling.set(messageId, n + 1);
+    return `${kind}:${messageId}:${n}`;
   }
 
   /** Our cursor moves and is persisted; the server's follows shortly (batched). */
@@ -314,19 +344,19 @@ export class SwitchboardClient {
     if (seq !== undefined && this.socket?.connected) this.socket.emit("delivery:ack", { roomId, seq });
   }
 
-  /**
-   * Sends a message; retries (same clientMsgId, so never twice) until acked or a final error. Inside a
-   * handler the default clientMsgId is derived from the message being handled (the n-th send while
-   * handling it), so a message handled again after a crash does not post its replies twice.
-   */
+  /** Sends a message; retries (same clientMsgId, so never twice) until acked or a final error. */
   async send(roomId: string, body: string, opts: { threadRootId?: string; clientMsgId?: string } = {}): Promise<MessageView> {
-    const payload = { roomId, body, clientMsgId: opts.clientMsgId ?? nextId("msg"), ...(opts.threadRootId ? { threadRootId: opts.threadRootId } : {}) };
+    const payload = { roomId, body, clientMsgId: opts.clientMsgId ?? randomUUID(), ...(opts.threadRootId ? { threadRootId: opts.threadRootId } : {}) };
     return this.request("message:send", payload, this.options.sendAttempts);
   }
 
-  /** Replies in the message's thread (or the thread it belongs to). */
+  /**
+   * Replies in the message's thread (or the thread it belongs to). While a handler works on `message`,
+   * the reply's clientMsgId is derived from it, so a message handled again after a crash is not
+   * answered twice (see `MessageContext.send` for sends elsewhere).
+   */
   reply(message: MessageView, body: string): Promise<MessageView> {
-    return this.send(message.roomId, body, { threadRootId: message.threadRootId ?? message.id });
+    return this.send(message.roomId, body, { threadRootId: message.threadRootId ?? message.id, clientMsgId: this.derivedId("msg", message.id) });
   }
 
   processing(message: MessageView): Promise<ReceiptView> {
@@ -432,22 +462,11 @@ export class SwitchboardClient {
   }
   /**
    * Reports one model call for attribution and cost. Pass `reportId` to make retries safe across
-   * restarts (otherwise one is generated: inside a handler, derived from the message being handled, as
-   * for sends); leave out `costUsd` to have the server price it.
+   * restarts (one is generated otherwise; `MessageContext.reportUsage` derives it from the message being
+   * handled); leave out `costUsd` to have the server price it.
    */
-  reportUsage(report: {
-    model: string;
-    inputTokens: number;
-    outputTokens: number;
-    cachedTokens?: number;
-    costUsd?: number;
-    roomId?: string;
-    messageId?: string;
-    taskId?: string;
-    occurredAt?: string;
-    reportId?: string;
-  }): Promise<UsageView> {
-    return this.request("usage:report", { ...report, reportId: report.reportId ?? nextId("usage") }, this.options.sendAttempts);
+  reportUsage(report: UsageReport): Promise<UsageView> {
+    return this.request("usage:report", { ...report, reportId: report.reportId ?? randomUUID() }, this.options.sendAttempts);
   }
 
   /** Says what the agent is working on (shown in the directory). */

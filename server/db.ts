@@ -10,6 +10,8 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import Database from "better-sqlite3";
+import path from "node:path";
 import pg from "pg";
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client";
 import { PrismaClient } from "./generated/sqlite/client";
@@ -30,6 +32,8 @@ interface Connections {
   adapter?: SqlDriverAdapter;
   /** PostgreSQL: the send path's pool, made on first use. */
   pool?: pg.Pool;
+  /** SQLite: the send path's read-only connection, opened on first use. */
+  reader?: Database.Database;
 }
 
 /** `logQueries`: emit Prisma's `query` events (the benchmark's statement breakdown listens to them). */
@@ -105,6 +109,38 @@ export function sendPool(): pg.Pool {
   return connections.pool;
 }
 
+/**
+ * SQLite: a read-only connection of the send path's own, for its reads outside transactions (what a
+ * batch is decided on, replay pages). Under WAL it reads the last commit without waiting for, or
+ * holding up, the writer; its statements are prepared once (`sqliteStatement`).
+ */
+export function sqliteReader(): Database.Database {
+  const connections = current(currentUrl());
+  connections.reader ??= new Database(sqliteFile(connections.url), { readonly: true, fileMustExist: true, timeout: 10_000 });
+  return connections.reader;
+}
+
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+/** How many statements a connection keeps prepared (lists of values make some texts vary). */
+const MAX_PREPARED = 200;
+
+/** `sql` prepared on `db` once, and kept. */
+export function sqliteStatement(db: Database.Database, sql: string): Database.Statement {
+  let prepared = statements.get(db);
+  if (!prepared) statements.set(db, (prepared = new Map()));
+  let statement = prepared.get(sql);
+  if (!statement) {
+    if (prepared.size >= MAX_PREPARED) prepared.clear();
+    prepared.set(sql, (statement = db.prepare(sql)));
+  }
+  return statement;
+}
+
+/** The database file a `file:` URL names, as the SQLite adapter opens it (relative to the working directory). */
+export function sqliteFile(url: string): string {
+  return path.resolve(url.replace(/^file:/, "").replace(/\?.*$/, ""));
+}
+
 const TIMESTAMP_OID = 1114;
 const utcTimestamps = ((oid: number, format?: "text" | "binary") =>
   oid === TIMESTAMP_OID ? (text: string) => new Date(`${text.replace(" ", "T")}Z`) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser;
@@ -128,5 +164,6 @@ export async function closeDb(): Promise<void> {
   const connections = holder.__switchboardDb;
   holder.__switchboardDb = undefined;
   if (!connections) return;
+  connections.reader?.close();
   await Promise.all([connections.db.$disconnect(), connections.pool?.end()]);
 }

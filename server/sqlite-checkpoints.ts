@@ -7,9 +7,8 @@
 // mode with synchronous = NORMAL, as before (docs/operations.md). Should the worker fail, the
 // connection goes back to checkpointing itself.
 import { createRequire } from "node:module";
-import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { Db } from "./db";
+import { sqliteFile, type Db } from "./db";
 
 const CHECKPOINT_EVERY_MS = 100;
 
@@ -26,11 +25,6 @@ parentPort.on("message", () => {
   parentPort.close();
 });
 `;
-
-/** The database file a `file:` URL names, as the SQLite adapter opens it (relative to the working directory). */
-export function sqliteFile(url: string): string {
-  return path.resolve(url.replace(/^file:/, "").replace(/\?.*$/, ""));
-}
 
 /** Moves `db`'s checkpoints to a worker thread; the returned function stops it (one last checkpoint first). */
 export async function checkpointInBackground(db: Db, url: string, log: (line: string) => void = console.error): Promise<() => Promise<void>> {

@@ -49,16 +49,19 @@ export interface TestServer {
   /** Stops the process and drops its database. */
   dispose(): Promise<void>;
   output(): string;
+  /** The running process's pid, if one is running. */
+  pid(): number | null;
 }
 
 /**
  * Starts a server process. With `peerOf`, a second process on the same database (for several-process
- * tests); disposing a peer leaves the database to its owner.
+ * tests); disposing a peer leaves the database to its owner. With `root`, the server of another
+ * checkout of the project (the benchmark's baseline).
  */
 export async function startTestServer(
   dialect: Dialect,
   env: Record<string, string> = {},
-  opts: { peerOf?: TestServer } = {},
+  opts: { peerOf?: TestServer; root?: string } = {},
 ): Promise<TestServer> {
   const owner = !opts.peerOf;
   const dir = opts.peerOf?.dataDir ?? mkdtempSync(path.join(tmpdir(), "switchboard-it-"));
@@ -73,7 +76,7 @@ export async function startTestServer(
     const prof = process.env.SWITCHBOARD_SERVER_CPU_PROF;
     const profile = prof ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(prof)}`] : [];
     child = spawn(process.execPath, [...profile, "--import", "tsx", "server/index.ts"], {
-      cwd: ROOT,
+      cwd: opts.root ?? ROOT,
       env: {
         ...process.env,
         NODE_ENV: "test",
@@ -136,6 +139,7 @@ export async function startTestServer(
       rmSync(dir, { recursive: true, force: true });
     },
     output: () => log,
+    pid: () => (child as ChildProcess | null)?.pid ?? null,
   };
   return server;
 }

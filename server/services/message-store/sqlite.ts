@@ -1,11 +1,13 @@
-// The message store on SQLite: the send path's SQL on the driver adapter Prisma connected (server/db.ts
-// `sqliteAdapter`), so it shares Prisma's one connection and its transaction lock: a transaction here
-// and one of Prisma's never interleave. Values are bound as the adapter binds Prisma's own (DateTime as
-// ISO 8601 text in UTC), so what is written here reads back through Prisma unchanged. Reads outside a
-// transaction may see a moment's state that another transaction has not committed yet: a batch decided
-// on them is stored only if the room has not moved (`storeIfUnchanged`).
+// The message store on SQLite. Writes run on the driver adapter Prisma connected (server/db.ts
+// `sqliteAdapter`), so they share Prisma's one connection and its transaction lock: a transaction here
+// and one of Prisma's never interleave. Reads outside a transaction (what a batch is decided on, replay
+// pages) run on a read-only connection of the send path's own (`sqliteReader`), each statement
+// prepared once: they see the last commit, and a batch decided on them is stored only if the room has
+// not moved since (`storeIfUnchanged`). Values are bound as the adapter binds Prisma's own (DateTime as
+// ISO 8601 text in UTC), so what is written here reads back through Prisma unchanged.
 import type { ArgType, SqlQuery, SqlQueryable } from "@prisma/driver-adapter-utils";
-import { Prisma, sqliteAdapter, sqlTable } from "../../db";
+import { Prisma, sqliteAdapter, sqliteReader, sqliteStatement, sqlTable } from "../../db";
+import { sqliteDateTime } from "../../sqlite-time";
 import { AppError } from "../../errors";
 import { withinHoldLimit } from "./hold-limit";
 import {
@@ -36,21 +38,34 @@ function argType(value: unknown): ArgType {
   return { scalarType: "unknown", arity: "scalar" };
 }
 
+type Row = Record<string, unknown>;
+/** Runs a read: on the adapter's connection inside a transaction, else on the read-only connection. */
+type Read = (statement: Prisma.Sql) => Promise<Row[]>;
+
 /** Rows as objects by column name, each value as SQLite has it (DateTime as text, booleans as 0 or 1). */
-async function raw(q: SqlQueryable, statement: Prisma.Sql): Promise<Record<string, unknown>[]> {
+async function raw(q: SqlQueryable, statement: Prisma.Sql): Promise<Row[]> {
   const { columnNames, rows } = await q.queryRaw(query(statement));
   return rows.map((row) => Object.fromEntries(columnNames.map((name, i) => [name, row[i]])));
+}
+
+/** A read on the send path's read-only connection, bound as the adapter binds values. */
+const readOnly: Read = async (statement) => sqliteStatement(sqliteReader(), statement.sql).all(statement.values.map(bindable)) as Row[];
+
+function bindable(value: unknown): unknown {
+  if (value instanceof Date) return sqliteDateTime(value);
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value ?? null;
 }
 
 const execute = (q: SqlQueryable, statement: Prisma.Sql): Promise<number> => q.executeRaw(query(statement));
 
 const date = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string));
 
-function reader(q: SqlQueryable): FactsReader {
+function reader(read: Read): FactsReader {
   return {
     async batchFacts(roomId: string, sends: SendKey[]) {
       const authorIds = [...new Set(sends.map((s) => s.authorId))];
-      const found = await raw(q, Prisma.sql`
+      const found = await read(Prisma.sql`
         SELECT r."workspaceId", r."kind" AS "roomKind", r."visibility", r."lastSeq", r."agentsPausedAt", r."archivedAt",
           w."agentMessagesPerMinute", w."agentBurst", w."peopleMessagesPerMinute", w."peopleBurst", w."loopGuardMessages", w."loopGuardWindowSec", f.*
         FROM ${table("Room")} r JOIN ${table("Workspace")} w ON w."id" = r."workspaceId" LEFT JOIN (
@@ -68,7 +83,7 @@ function reader(q: SqlQueryable): FactsReader {
     },
 
     async agentRun(roomId: string, since: Date, limit: number) {
-      const found = await raw(q, Prisma.sql`
+      const found = await read(Prisma.sql`
         SELECT m."createdAt" FROM ${table("Message")} m JOIN ${table("Participant")} p ON p."id" = m."authorId"
         WHERE m."roomId" = ${roomId} AND m."kind" = 'text' AND p."kind" = 'agent' AND m."createdAt" >= ${since}
           AND m."seq" > COALESCE((
@@ -126,8 +141,7 @@ async function transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T> 
 export function sqliteStore(): MessageStore {
   return {
     dialect: "sqlite",
-    batchFacts: async (roomId, sends) => reader(await sqliteAdapter()).batchFacts(roomId, sends),
-    agentRun: async (roomId, since, limit) => reader(await sqliteAdapter()).agentRun(roomId, since, limit),
+    ...reader(readOnly),
 
     storeIfUnchanged: (w) =>
       transaction(async (tx) => {
@@ -143,7 +157,7 @@ export function sqliteStore(): MessageStore {
         await execute(tx, Prisma.sql`UPDATE ${table("Room")} SET "lastSeq" = "lastSeq" WHERE "id" = ${roomId}`);
         let ended = false;
         const held: HeldRoom = {
-          ...reader(tx),
+          ...reader((statement) => raw(tx, statement)),
           activeAgents: new Set(active.map((a) => a.id as string)),
           async store(write) {
             if (ended) throw new AppError("UNAVAILABLE", "The room is no longer held; retry");
@@ -154,8 +168,7 @@ export function sqliteStore(): MessageStore {
       }),
 
     async roomRange(roomId, afterSeq, throughSeq, limit): Promise<MessagePage> {
-      const q = await sqliteAdapter();
-      const found = await raw(q, Prisma.sql`
+      const found = await readOnly(Prisma.sql`
         SELECT "id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "replyCount", "lastReplyAt", "data", "createdAt", "editedAt", "deletedAt"
         FROM ${table("Message")} WHERE "roomId" = ${roomId} AND "seq" > ${afterSeq} AND "seq" <= ${throughSeq} ORDER BY "seq" ASC LIMIT ${limit}`);
       if (found.length === 0) return { messages: [], authors: [], mentions: [], receipts: [] };
@@ -171,11 +184,9 @@ export function sqliteStore(): MessageStore {
           }) as MessageRow,
       );
       const [low, high] = [messages[0].seq, messages[messages.length - 1].seq];
-      const [authors, mentions, receipts] = await Promise.all([
-        raw(q, Prisma.sql`SELECT "id", "handle", "displayName", "kind" FROM ${table("Participant")} WHERE "id" IN (${list([...new Set(messages.map((r) => r.authorId))])})`),
-        raw(q, Prisma.sql`SELECT "messageId", "participantId" FROM ${table("MessageMention")} WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`),
-        raw(q, Prisma.sql`SELECT "messageId", "participantId", "state", "reason", "updatedAt" FROM ${table("MessageReceipt")} WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`),
-      ]);
+      const authors = await readOnly(Prisma.sql`SELECT "id", "handle", "displayName", "kind" FROM ${table("Participant")} WHERE "id" IN (${list([...new Set(messages.map((r) => r.authorId))])})`);
+      const mentions = await readOnly(Prisma.sql`SELECT "messageId", "participantId" FROM ${table("MessageMention")} WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`);
+      const receipts = await readOnly(Prisma.sql`SELECT "messageId", "participantId", "state", "reason", "updatedAt" FROM ${table("MessageReceipt")} WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`);
       return {
         messages,
         authors: authors as MessagePage["authors"],
