@@ -1,0 +1,161 @@
+// `npm run bench:flood`: one socket floods the server while another room carries on. The flooding
+// socket (bench/flood-attacker.ts, a process of its own at a lower CPU priority) sends `message:send`
+// to its room as fast as it can, without waiting for answers, mixed with typing, sync and directory
+// searches. Meanwhile a quiet room's sender posts at a steady rate to its receivers, and the server's
+// memory is sampled. Targets: the quiet room's p99 under the flood within 2x of its p99 without it, and
+// the server's memory bounded (no growth while the flood lasts).
+//
+// Phases: quiet, flood by an ordinary person (rate limits apply), quiet, flood with the people's rate
+// lifted (only the per-socket and per-room bounds hold it back), quiet. SQLite and PostgreSQL.
+// Knobs: BENCH_DIALECTS, BENCH_FLOOD_SECONDS (8), BENCH_FLOOD_RATE (quiet room msgs/s, 50), BENCH_FLOOD_RECEIVERS (20).
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Socket } from "socket.io-client";
+import { closeSockets, dialects, signUpPerson, startTestServer, type Dialect, type Person, type TestServer } from "../tests/integration/harness";
+import { round } from "./stats";
+import { pool, sendAcked } from "./switchboard";
+import { pacedLatency, Tracker, type FanoutTarget, type LatencyResult } from "./workloads";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? 8);
+const RATE = Number(process.env.BENCH_FLOOD_RATE ?? 50);
+const RECEIVERS = Number(process.env.BENCH_FLOOD_RECEIVERS ?? 20);
+const ONLY = process.env.BENCH_DIALECTS?.split(",") as Dialect[] | undefined;
+
+const log = (line: string) => console.log(`[bench:flood ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+/** The server's resident memory, in MiB. */
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024, 1);
+}
+
+/** Samples `pid`'s memory every 250 ms until stopped. */
+function memorySampler(pid: number) {
+  const samples: number[] = [];
+  const timer = setInterval(() => samples.push(rssMiB(pid)), 250);
+  return {
+    stop() {
+      clearInterval(timer);
+      const half = Math.floor(samples.length / 2);
+      return { maxMiB: Math.max(...samples), firstHalfMaxMiB: Math.max(...samples.slice(0, half)), secondHalfMaxMiB: Math.max(...samples.slice(half)) };
+    },
+  };
+}
+
+interface Attack {
+  emitted: number;
+  answered: number;
+  outcomes: Record<string, number>;
+}
+
+function attack(server: TestServer, attacker: Person, roomId: string): Promise<Attack> {
+  const child = spawn("nice", ["-n", "10", process.execPath, "--import", "tsx", "bench/flood-attacker.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_URL: server.url, BENCH_COOKIE: attacker.cookie, BENCH_ROOM: roomId, BENCH_SECONDS: String(SECONDS) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+  return new Promise((resolve, reject) =>
+    child.once("exit", (code) => {
+      const line = out.trim().split("\n").at(-1) ?? "";
+      if (code === 0 && line.startsWith("{")) resolve(JSON.parse(line) as Attack);
+      else reject(new Error(`attacker failed (${code}): ${err.slice(-1000)}`));
+    }),
+  );
+}
+
+interface Phase {
+  name: string;
+  latency: LatencyResult;
+  memory: ReturnType<ReturnType<typeof memorySampler>["stop"]>;
+  attack: Attack | null;
+}
+
+async function dialectRun(dialect: Dialect): Promise<Phase[]> {
+  const server = await startTestServer(dialect, { NODE_ENV: "production" });
+  try {
+    const owner = await signUpPerson(server, { handle: "owner" });
+    await owner.api.workspace.setRateExemption.mutate({ exempt: true }); // the quiet room's sender
+    const { token } = await owner.api.workspace.createInvite.mutate({ maxUses: 1000 });
+    const attacker = await signUpPerson(server, { handle: "mallory", inviteToken: token });
+    const people = await pool(Array.from({ length: RECEIVERS }, (_, i) => `reader${i}`), 4, (handle) => signUpPerson(server, { handle, inviteToken: token }));
+    const quiet = await owner.api.rooms.createChannel.mutate({ name: "quiet", visibility: "private", memberIds: people.map((p) => p.participantId) });
+    const flooded = await owner.api.rooms.createChannel.mutate({ name: "flooded", visibility: "public", memberIds: [attacker.participantId] });
+    const receivers = await pool(people, 8, (p) => p.socket({ features: ["message:batch"] }));
+    const sender = await owner.socket({ features: ["message:batch"] });
+    const target: FanoutTarget = { receivers: receivers as unknown as Socket[], send: async (id, text) => void (await sendAcked(sender, quiet.id, id, text)) };
+    const tracker = new Tracker(receivers as unknown as Socket[], quiet.id);
+    const pid = server.pid()!;
+    await pacedLatency(target, tracker, { rate: RATE, n: RATE * 2, prefix: "warm" });
+
+    const phases: Phase[] = [];
+    const phase = async (name: string, flood: boolean) => {
+      const memory = memorySampler(pid);
+      const attackDone = flood ? attack(server, attacker, flooded.id) : Promise.resolve(null);
+      const latency = await pacedLatency(target, tracker, { rate: RATE, n: RATE * SECONDS, prefix: name, stallMs: 60_000 });
+      const result = { name, latency, attack: await attackDone, memory: memory.stop() };
+      phases.push(result);
+      log(`${dialect} ${name}: quiet room p50 ${latency.p50Ms} p99 ${latency.p99Ms} ms; server memory max ${result.memory.maxMiB} MiB${result.attack ? `; attacker emitted ${result.attack.emitted}, answers ${JSON.stringify(result.attack.outcomes)}` : ""}`);
+    };
+    await phase("quiet", false);
+    await phase("flood, rate-limited", true);
+    await phase("quiet again", false);
+    await owner.api.workspace.setLimits.mutate({ peopleMessagesPerMinute: 10_000, peopleBurst: 10_000 });
+    await phase("flood, rates lifted", true);
+    await phase("after", false);
+    return phases;
+  } finally {
+    closeSockets();
+    await server.dispose();
+  }
+}
+
+function render(results: Record<string, Phase[]>, date: string): string {
+  const lines = [
+    "<!-- flood:start -->",
+    "## One socket flooding (`npm run bench:flood`)",
+    "",
+    `Run ${date}. One person's socket (a process of its own at \`nice 10\`) sends as fast as it can for ${SECONDS} s, never waiting for an answer: \`message:send\` to its room, with typing, sync and directory searches mixed in. Meanwhile a quiet room's sender posts ${RATE} msgs/s to ${RECEIVERS} receivers (browser sockets). Latency: scheduled send to each receiver. Memory: the server process's resident set, sampled every 250 ms. Target: the quiet room's p99 during a flood ≤ 2 × its p99 without one; memory no higher in a flood's second half than in its first.`,
+    "",
+    "| phase | quiet room p50 / p99, ms | p99 / quiet p99 | server memory max, MiB (first / second half) | the flooding socket's answers |",
+    "|---|---:|---:|---:|---|",
+  ];
+  for (const [dialect, phases] of Object.entries(results)) {
+    const base = phases[0].latency.p99Ms;
+    for (const p of phases) {
+      const answers = p.attack ? `${p.attack.emitted.toLocaleString("en")} sent: ${Object.entries(p.attack.outcomes).map(([k, v]) => `${k} ${v.toLocaleString("en")}`).join(", ")}` : "";
+      lines.push(`| ${dialect}: ${p.name} | ${p.latency.p50Ms} / ${p.latency.p99Ms} | ${round(p.latency.p99Ms / base, 2)} | ${p.memory.maxMiB} (${p.memory.firstHalfMaxMiB} / ${p.memory.secondHalfMaxMiB}) | ${answers} |`);
+    }
+  }
+  lines.push("", "<!-- flood:end -->");
+  return lines.join("\n");
+}
+
+async function main() {
+  const results: Record<string, Phase[]> = {};
+  for (const dialect of ["sqlite", "postgresql"] as Dialect[]) {
+    if ((ONLY && !ONLY.includes(dialect)) || !dialects.includes(dialect)) continue;
+    results[dialect] = await dialectRun(dialect);
+  }
+  const date = new Date().toISOString();
+  const jsonFile = path.join(ROOT, "bench/results.json");
+  const json = existsSync(jsonFile) ? (JSON.parse(readFileSync(jsonFile, "utf8")) as Record<string, unknown>) : {};
+  writeFileSync(jsonFile, JSON.stringify({ ...json, flood: { date, results } }, null, 2) + "\n");
+  const mdFile = path.join(ROOT, "bench/RESULTS.md");
+  const md = existsSync(mdFile) ? readFileSync(mdFile, "utf8") : "";
+  const section = render(results, date);
+  const start = md.indexOf("<!-- flood:start -->");
+  const end = md.indexOf("<!-- flood:end -->");
+  writeFileSync(mdFile, start >= 0 && end > start ? md.slice(0, start) + section + md.slice(end + "<!-- flood:end -->".length) : `${md.trimEnd()}\n\n${section}\n`);
+  log("done: bench/RESULTS.md, bench/results.json");
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
