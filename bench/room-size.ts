@@ -11,11 +11,11 @@
 // Env: BENCH_DIALECTS (sqlite,postgresql), BENCH_ROOM_SIZE_LABEL (after; "before" records the code
 // before bounded reads), BENCH_ROOM_SIZE_SAMPLES (30), BENCH_ROOM_SIZE_INVITES (3).
 import { execSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { addCrowd, workspaceOf, type CrowdMember } from "../tests/integration/fixtures/crowd";
 import { closeSockets, dialects, queryDb, signUpPerson, startTestServer, type Dialect, type Person, type TestServer } from "../tests/integration/harness";
+import { readResults, recordSection } from "./sections";
 import { sendAcked } from "./switchboard";
 import { percentile, round } from "./stats";
 
@@ -126,13 +126,9 @@ async function main(): Promise<void> {
 }
 
 function record(results: Partial<Record<Dialect, Figures>>): void {
-  const jsonFile = path.join(ROOT, "bench/results.json");
-  const json = existsSync(jsonFile) ? (JSON.parse(readFileSync(jsonFile, "utf8")) as Record<string, unknown>) : {};
-  const kept = (json.roomSize ?? {}) as Record<string, unknown>;
+  const kept = (readResults("roomSize") ?? {}) as Record<string, unknown>;
   const commit = execSync("git rev-parse --short HEAD", { cwd: ROOT }).toString().trim();
   kept[LABEL] = { date: new Date().toISOString(), commit, machine: { cpus: os.cpus().length, node: process.version }, samples: SAMPLES, invites: INVITES, ...results };
-  json.roomSize = kept;
-  writeFileSync(jsonFile, JSON.stringify(json, null, 2) + "\n");
 
   type Run = { date: string; commit: string } & Partial<Record<Dialect, Figures>>;
   const runs = (["before", "after"] as const).filter((l) => kept[l]).map((l) => [l, kept[l] as Run] as const);
@@ -143,10 +139,7 @@ function record(results: Partial<Record<Dialect, Figures>>): void {
     send: "send with an @mention, until its ack",
     invite: `owner invites ${INVITED} people, \`rooms.invite\``,
   };
-  const mdFile = path.join(ROOT, "bench/RESULTS.md");
-  const md = existsSync(mdFile) ? readFileSync(mdFile, "utf8") : "# Benchmark results\n";
-  const section = [
-    "<!-- room-size:start -->",
+  recordSection("roomSize", kept, "room-size", [
     "## Room size: 50 members against 5,000",
     "",
     "`bench/room-size.ts`: a 50-member and a 5,000-member public channel in one workspace (members bulk-inserted: people, and 5 agents in `mentions` mode in each room). In each, a person whose only room it is connects, loads the sidebar and sends; the room's owner invites 100 people (then they are removed in the database, so each invite finds the room at its size). The two rooms take turns; median milliseconds of " +
@@ -162,10 +155,7 @@ function record(results: Partial<Record<Dialect, Figures>>): void {
     ]),
     "Measured on 2 cores shared with other work: noisy figures; the ratios, taken within one run, are what to read.",
     "",
-    "<!-- room-size:end -->",
-  ].join("\n");
-  const next = md.includes("<!-- room-size:start -->") ? md.replace(/<!-- room-size:start -->[\s\S]*<!-- room-size:end -->/, section) : `${md.trimEnd()}\n\n${section}\n`;
-  writeFileSync(mdFile, next);
+  ]);
   log("recorded in bench/results.json and bench/RESULTS.md");
 }
 
