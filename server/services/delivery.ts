@@ -9,10 +9,10 @@ import { getDb, type Prisma } from "../db";
 import { AppError } from "../errors";
 import { authorize, type Actor } from "../policies";
 import { presentReceipt } from "../presenters/message";
-import { presentRoom } from "../presenters/room";
 import { audience, publish, publishNewMessages, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
 import { findMessages, roomRange } from "./message-reads";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
+import { roomViews, withMemberCount } from "./room-views";
 
 export const REPLAY_PAGE = 500;
 
@@ -104,14 +104,16 @@ async function addressedAgents(messages: MessageView[], { roomKind, listeners }:
   });
 }
 
-export async function memberships(actor: Actor): Promise<MembershipView[]> {
+/** The actor's rooms with its delivery mode and cursors in each (or in one room, with `roomId`). */
+export async function memberships(actor: Actor, roomId?: string): Promise<MembershipView[]> {
   const rows = await getDb().roomMember.findMany({
-    where: { participantId: actor.participantId, room: { archivedAt: null } },
-    include: { room: { include: { members: { select: { participantId: true, participant: { select: { displayName: true } } } } } } },
+    where: { participantId: actor.participantId, room: { archivedAt: null }, ...(roomId ? { roomId } : {}) },
+    include: { room: { include: withMemberCount } },
     orderBy: { joinedAt: "asc" },
   });
-  return rows.map((m) => ({
-    room: presentRoom(m.room, m.room.members.map((x) => ({ participantId: x.participantId, displayName: x.participant.displayName })), actor.participantId),
+  const views = await roomViews(rows.map((m) => m.room), actor.participantId);
+  return rows.map((m, i) => ({
+    room: views[i],
     deliveryMode: m.deliveryMode as DeliveryMode,
     deliveredSeq: m.deliveredSeq,
     readSeq: m.readSeq,
@@ -188,8 +190,8 @@ export async function setDeliveryMode(
   await db.roomMember.update({ where: { roomId_participantId: { roomId: input.roomId, participantId } }, data: { deliveryMode: input.mode } });
   if (followsWholeRoom(participant.kind, input.mode)) subscribeToRoom([participantId], input.roomId);
   else unsubscribeFromRoom([participantId], input.roomId);
-  const view = (await memberships({ ...actor, participantId })).find((m) => m.room.id === input.roomId);
-  return view!;
+  const [view] = await memberships({ ...actor, participantId }, input.roomId);
+  return view;
 }
 
 /** An agent reports what it did with a message; the room sees it on the message. */

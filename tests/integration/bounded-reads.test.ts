@@ -1,0 +1,113 @@
+// Reads any client can trigger are bounded by what they answer, not by how large a room, a thread, an
+// agent's history or the workspace has grown. Each case builds something large straight in the
+// database (fixtures/crowd.ts), then counts the rows the server's statements return while it answers
+// (fixtures/query-counter.ts): a read that loads the whole room, thread or workspace shows up as
+// hundreds of rows.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { io as connect } from "socket.io-client";
+import type { MembershipView, RoomView } from "../../sdk/contract";
+import type { QueryCount } from "./fixtures/query-counter";
+import { addCrowd, workspaceOf } from "./fixtures/crowd";
+import {
+  closeSockets,
+  collect,
+  dialects,
+  signUpPerson,
+  startTestServer,
+  waitFor,
+  type ClientSocket,
+  type Person,
+  type TestServer,
+} from "./harness";
+
+describe.each(dialects)("bounded reads on %s", (dialect) => {
+  let server: TestServer;
+  let ana: Person;
+  let ben: Person;
+  let workspaceId: string;
+  let inviteToken: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, {}, { countQueries: true });
+    ana = await signUpPerson(server, { handle: "ana" });
+    inviteToken = (await ana.api.workspace.createInvite.mutate({ maxUses: 20 })).token;
+    ben = await signUpPerson(server, { handle: "ben", inviteToken });
+    workspaceId = await workspaceOf(server, ana.participantId);
+  });
+  afterEach(() => closeSockets());
+  afterAll(() => server.dispose());
+
+  /** Runs `fn` and counts what the server read meanwhile. */
+  async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; count: QueryCount }> {
+    await server.queries.reset();
+    const result = await fn();
+    return { result, count: await server.queries.read() };
+  }
+  /** The statements that returned many rows: what a failed bound prints. */
+  const heavy = (count: QueryCount) =>
+    `${count.rows} rows in ${count.statements} statements:\n` +
+    count.log
+      .filter((s) => s.rows >= 10)
+      .map((s) => `  ${s.rows} rows: ${s.sql}`)
+      .join("\n");
+
+  const channel = (name: string, memberIds: string[] = []) =>
+    ana.api.rooms.createChannel.mutate({ name: `${name}-${dialect}`, visibility: "public", memberIds });
+
+  /** A socket for a person, and the rooms its `session:ready` listed. */
+  async function session(person: Person): Promise<MembershipView[]> {
+    const socket: ClientSocket = connect(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie: person.cookie }, reconnection: false });
+    try {
+      return await new Promise<MembershipView[]>((resolve, reject) => {
+        socket.once("session:ready", (p) => resolve(p.rooms));
+        socket.once("connect_error", reject);
+      });
+    } finally {
+      socket.disconnect();
+    }
+  }
+
+  it("connects and lists the sidebar reading the person's rooms, not their members", async () => {
+    const crowded = await channel("crowded");
+    await addCrowd(server, { workspaceId, prefix: "crowd", count: 300, roomIds: [crowded.id] });
+    const carl = await signUpPerson(server, { handle: "carl", inviteToken });
+    await carl.api.rooms.join.mutate({ roomId: crowded.id });
+    const dm = await carl.api.rooms.openDirect.mutate({ participantIds: [ana.participantId] });
+    const group = await carl.api.rooms.openDirect.mutate({ participantIds: [ana.participantId, ben.participantId] });
+
+    const expected = (rooms: RoomView[]) => {
+      expect(rooms.find((r) => r.id === crowded.id)).toMatchObject({ title: `crowded-${dialect}`, memberCount: 302 });
+      expect(rooms.find((r) => r.id === dm.id)).toMatchObject({ kind: "dm", title: "Ana", memberCount: 2 });
+      expect(rooms.find((r) => r.id === group.id)).toMatchObject({ kind: "group", title: "Ana, Ben", memberCount: 3 });
+    };
+    const ready = await counted(() => session(carl));
+    expected(ready.result.map((m) => m.room));
+    expect(ready.count.rows, heavy(ready.count)).toBeLessThan(60);
+    const mine = await counted(() => carl.api.rooms.mine.query());
+    expected(mine.result);
+    expect(mine.count.rows, heavy(mine.count)).toBeLessThan(60);
+  });
+
+  it("names at most eight others in a group's title, however many were invited", async () => {
+    const others = await addCrowd(server, { workspaceId, prefix: "many", count: 12, displayName: (i) => `Many ${String.fromCharCode(65 + i)}` });
+    const group = await ana.api.rooms.openDirect.mutate({ participantIds: others.slice(0, 8).map((p) => p.id) });
+    expect(group.title).toBe("Many A, Many B, Many C, Many D, Many E, Many F, Many G, Many H");
+    await ana.api.rooms.invite.mutate({ roomId: group.id, participantIds: others.slice(8).map((p) => p.id) });
+    const view = await ana.api.rooms.get.query({ roomId: group.id });
+    expect(view).toMatchObject({ memberCount: 13, title: "Many A, Many B, Many C, Many D, Many E, Many F, Many G, Many H and 4 more" });
+  });
+
+  it("invites 100 people reading each of them a few times, not the room once per person", async () => {
+    const room = await channel("hosting");
+    await addCrowd(server, { workspaceId, prefix: "host", count: 200, roomIds: [room.id] });
+    const guests = await addCrowd(server, { workspaceId, prefix: "guest", count: 99 });
+    const dora = await signUpPerson(server, { handle: "dora", inviteToken });
+    const added = collect(await dora.socket(), "room:added");
+    const invited = await counted(() => ana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [...guests.map((g) => g.id), dora.participantId] }));
+    expect(invited.result.memberCount).toBe(301);
+    expect(invited.count.rows, heavy(invited.count)).toBeLessThan(1000);
+    await waitFor(() => added.length === 1, 10_000, "room:added");
+    expect(added[0].room).toMatchObject({ id: room.id, title: `hosting-${dialect}`, memberCount: 301 });
+  });
+
+});
