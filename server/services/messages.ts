@@ -11,7 +11,7 @@ import { messageInclude, presentMessage } from "../presenters/message";
 import { audience, publish } from "../realtime";
 import { reachable } from "./connections";
 import { syncSelected } from "./delivery";
-import { resolveMentions } from "./mentions";
+import { mentionedHandles, resolveMentions } from "./mentions";
 import { findMessages, MAX_SEQ, roomRange } from "./message-reads";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
 
@@ -60,16 +60,19 @@ export async function appendToRoom(tx: Tx, input: AppendInput): Promise<MessageV
   return presentMessage(message);
 }
 
-/** The room members a body mentions whom the author may reach (others are left as plain text). */
+/**
+ * The room members a body mentions whom the author may reach (others are left as plain text). Only
+ * the handles the body names are looked up, however many members the room has.
+ */
 export async function mentionsIn(actor: Actor, roomId: string, body: string): Promise<string[]> {
-  const members = await getDb().roomMember.findMany({
-    where: { roomId },
-    select: { participantId: true, participant: { select: { handle: true } } },
-  });
-  const named = resolveMentions(
-    body,
-    members.map((m) => ({ participantId: m.participantId, handle: m.participant.handle })),
-  );
+  const handles = mentionedHandles(body);
+  const members = handles.length
+    ? await getDb().participant.findMany({
+        where: { workspaceId: actor.workspaceId, handle: { in: handles }, roomMembers: { some: { roomId } } },
+        select: { id: true, handle: true },
+      })
+    : [];
+  const named = resolveMentions(body, members.map((m) => ({ participantId: m.id, handle: m.handle })));
   return reachable(actor, named);
 }
 

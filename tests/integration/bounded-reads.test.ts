@@ -3,6 +3,7 @@
 // database (fixtures/crowd.ts), then counts the rows the server's statements return while it answers
 // (fixtures/query-counter.ts): a read that loads the whole room, thread or workspace shows up as
 // hundreds of rows.
+import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { io as connect } from "socket.io-client";
 import type { MembershipView, RoomView } from "../../sdk/contract";
@@ -53,6 +54,8 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
 
   const channel = (name: string, memberIds: string[] = []) =>
     ana.api.rooms.createChannel.mutate({ name: `${name}-${dialect}`, visibility: "public", memberIds });
+  const say = (who: Person, roomId: string, body: string, threadRootId?: string) =>
+    who.api.messages.send.mutate({ roomId, body, clientMsgId: randomUUID(), ...(threadRootId ? { threadRootId } : {}) });
 
   /** A socket for a person, and the rooms its `session:ready` listed. */
   async function session(person: Person): Promise<MembershipView[]> {
@@ -108,6 +111,14 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
     expect(invited.count.rows, heavy(invited.count)).toBeLessThan(1000);
     await waitFor(() => added.length === 1, 10_000, "room:added");
     expect(added[0].room).toMatchObject({ id: room.id, title: `hosting-${dialect}`, memberCount: 301 });
+  });
+
+  it("resolves @mentions by looking up only the handles a message names", async () => {
+    const room = await channel("named");
+    const crowd = await addCrowd(server, { workspaceId, prefix: "named", count: 300, roomIds: [room.id] });
+    const sent = await counted(() => say(ana, room.id, "@named0150 and @named0007, not @nobody-here nor @ben (not in the room)"));
+    expect([...sent.result.mentions].sort()).toEqual([crowd[150].id, crowd[7].id].sort());
+    expect(sent.count.rows, heavy(sent.count)).toBeLessThan(40);
   });
 
 });
