@@ -6,9 +6,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { io as connect } from "socket.io-client";
-import type { MembershipView, RoomView } from "../../sdk/contract";
+import type { MembershipView, MessageView, RoomView } from "../../sdk/contract";
 import type { QueryCount } from "./fixtures/query-counter";
-import { addCrowd, workspaceOf } from "./fixtures/crowd";
+import { addCrowd, addMessages, workspaceOf } from "./fixtures/crowd";
 import {
   closeSockets,
   collect,
@@ -119,6 +119,30 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
     const sent = await counted(() => say(ana, room.id, "@named0150 and @named0007, not @nobody-here nor @ben (not in the room)"));
     expect([...sent.result.mentions].sort()).toEqual([crowd[150].id, crowd[7].id].sort());
     expect(sent.count.rows, heavy(sent.count)).toBeLessThan(40);
+  });
+
+  it("pages a thread's replies, newest first, with a cursor", async () => {
+    const room = await channel("long-thread", [ben.participantId]);
+    const root = await say(ana, room.id, "a long thread");
+    await addMessages(server, room.id, Array.from({ length: 120 }, (_, i) => ({ authorId: i % 2 ? ana.participantId : ben.participantId, body: `reply ${i}`, threadRootId: root.id })));
+    const bodies = (replies: MessageView[]) => replies.map((r) => r.body);
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `reply ${from + i}`);
+
+    const first = await counted(() => ben.api.messages.thread.query({ messageId: root.id, limit: 50 }));
+    expect(first.result.root).toMatchObject({ id: root.id, replyCount: 120 });
+    expect(bodies(first.result.replies)).toEqual(range(70, 120));
+    expect(first.result.hasMore).toBe(true);
+    expect(first.count.rows, heavy(first.count)).toBeLessThan(80);
+    const second = await ben.api.messages.thread.query({ messageId: root.id, limit: 50, beforeSeq: first.result.replies[0].seq });
+    expect(bodies(second.replies)).toEqual(range(20, 70));
+    expect(second.hasMore).toBe(true);
+    // Any message of the thread finds it.
+    const last = await ben.api.messages.thread.query({ messageId: second.replies[0].id, limit: 50, beforeSeq: second.replies[0].seq });
+    expect(last.root.id).toBe(root.id);
+    expect(bodies(last.replies)).toEqual(range(0, 20));
+    expect(last.hasMore).toBe(false);
+    // Without a limit, one page of the newest.
+    expect(bodies((await ben.api.messages.thread.query({ messageId: root.id })).replies)).toEqual(range(70, 120));
   });
 
 });
