@@ -6,13 +6,18 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { io as connect } from "socket.io-client";
-import type { MembershipView, MessageView, RoomView } from "../../sdk/contract";
+import type { Ack, MembershipView, MessageView, RoomView } from "../../sdk/contract";
 import type { QueryCount } from "./fixtures/query-counter";
 import { addCrowd, addMessages, workspaceOf } from "./fixtures/crowd";
 import {
   closeSockets,
   collect,
+  collectMessages,
+  createAgent,
   dialects,
+  emitAck,
+  openAgentSocket,
+  queryDb,
   signUpPerson,
   startTestServer,
   waitFor,
@@ -143,6 +148,49 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
     expect(last.hasMore).toBe(false);
     // Without a limit, one page of the newest.
     expect(bodies((await ben.api.messages.thread.query({ messageId: root.id })).replies)).toEqual(range(70, 120));
+  });
+
+  it("selects what a mentions-mode agent missed without reading the agent's history", async () => {
+    const scribe = await createAgent(ana, `scribe-${dialect}`);
+    const room = await channel("history", [scribe.id]);
+    const [own] = await addMessages(server, room.id, Array.from({ length: 300 }, (_, i) => ({ authorId: scribe.id, body: `the agent's own ${i}` })));
+    const { lastSeq } = await ana.api.rooms.get.query({ roomId: room.id });
+    await say(ana, room.id, "in the agent's thread", own);
+    await say(ana, room.id, "chatter");
+    await say(ana, room.id, `@scribe-${dialect} a question`);
+    // Nothing to replay at connect: the cursor is past everything.
+    await queryDb(server, `UPDATE "RoomMember" SET "deliveredSeq" = $1 WHERE "participantId" = $2`, [lastSeq + 3, scribe.id]);
+    const socket = await openAgentSocket(server.url, scribe.apiKey);
+
+    type Page = { messages: MessageView[]; hasMore: boolean; lastSeq: number };
+    const synced = await counted(() => emitAck<Ack<Page>>(socket, "room:sync", { roomId: room.id, afterSeq: lastSeq, selected: true, limit: 100 }));
+    if (!synced.result.ok) throw new Error(synced.result.error.message);
+    expect(synced.result.data.messages.map((m) => m.body)).toEqual(["in the agent's thread", `@scribe-${dialect} a question`]);
+    expect(synced.result.data).toMatchObject({ hasMore: false, lastSeq: lastSeq + 3 });
+    expect(synced.count.rows, heavy(synced.count)).toBeLessThan(40);
+  });
+
+  it("delivers a reply to the agents in its thread without reading the thread", async () => {
+    const insider = await createAgent(ana, `insider-${dialect}`);
+    const outsider = await createAgent(ana, `outsider-${dialect}`);
+    const room = await channel("busy-thread", [insider.id, outsider.id]);
+    const root = await say(ana, room.id, "a busy thread");
+    await addMessages(server, room.id, [
+      ...Array.from({ length: 300 }, (_, i) => ({ authorId: ana.participantId, body: `earlier reply ${i}`, threadRootId: root.id })),
+      { authorId: insider.id, body: "the insider's reply", threadRootId: root.id },
+    ]);
+    // Nothing to replay at connect: the cursors are past everything.
+    await queryDb(server, `UPDATE "RoomMember" SET "deliveredSeq" = $1 WHERE "roomId" = $2`, [root.seq + 301, room.id]);
+    const heard = collectMessages(await openAgentSocket(server.url, insider.apiKey)).seen;
+    const overheard = collectMessages(await openAgentSocket(server.url, outsider.apiKey)).seen;
+
+    const reply = await counted(() => say(ana, room.id, "are you there?", root.id));
+    expect(reply.count.rows, heavy(reply.count)).toBeLessThan(60);
+    await waitFor(() => heard.some((m) => m.message.id === reply.result.id), 10_000, "the insider hears the reply");
+    // The outsider is sent the sentinel, after the reply if the reply were addressed to it.
+    const sentinel = await say(ana, room.id, `@outsider-${dialect} sentinel`);
+    await waitFor(() => overheard.some((m) => m.message.id === sentinel.id), 10_000, "the sentinel");
+    expect(overheard.map((m) => m.message.body)).toEqual([`@outsider-${dialect} sentinel`]);
   });
 
 });
