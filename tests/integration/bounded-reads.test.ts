@@ -193,4 +193,36 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
     expect(overheard.map((m) => m.message.body)).toEqual([`@outsider-${dialect} sentinel`]);
   });
 
+  it("searches the directory and the people picker in the database, with a limit", async () => {
+    await addCrowd(server, { workspaceId, prefix: "folk", count: 300, displayName: (i) => `Folk ${i}` });
+    const [zed] = await addCrowd(server, { workspaceId, prefix: "hzz", count: 1, displayName: () => "Ann Zebra" });
+    const agents = await addCrowd(server, { workspaceId, prefix: "zebra", count: 3, agents: { ownerId: ben.participantId, capabilities: ["Translate", "summarize"] } });
+    const ids = (entries: { id: string }[]) => entries.map((e) => e.id);
+
+    const found = await counted(() => ana.api.directory.search.query({ text: "ZEBRA" }));
+    // Agents before people, each by handle.
+    expect(ids(found.result)).toEqual([...ids(agents), zed.id]);
+    expect(found.result[0]).toMatchObject({ kind: "agent", capabilities: ["Translate", "summarize"], owner: { handle: "ben" } });
+    expect(found.count.rows, heavy(found.count)).toBeLessThan(60);
+    // A capability matches whole, in any case; text matches inside capabilities too.
+    expect(ids(await ana.api.directory.search.query({ capability: "translate" }))).toEqual(ids(agents));
+    expect(await ana.api.directory.search.query({ capability: "trans" })).toEqual([]);
+    expect(ids(await ana.api.directory.search.query({ text: "ummar" }))).toEqual(ids(agents));
+    // LIKE's wildcards are plain characters in a search.
+    expect(await ana.api.directory.search.query({ text: "%" })).toEqual([]);
+    expect(await ana.api.directory.search.query({ text: "folk_" })).toEqual([]);
+    const limited = await counted(() => ana.api.directory.search.query({ text: "folk", limit: 10 }));
+    expect(limited.result.map((e) => e.handle)).toEqual(Array.from({ length: 10 }, (_, i) => `folk${String(i).padStart(4, "0")}`));
+    expect(limited.count.rows, heavy(limited.count)).toBeLessThan(60);
+
+    // The picker: handle or display name, names that start with the text first.
+    const picked = await counted(() => ana.api.workspace.participants.query({ query: "zebra" }));
+    expect(ids(picked.result)).toEqual([...ids(agents), zed.id]);
+    expect(picked.count.rows, heavy(picked.count)).toBeLessThan(40);
+    const ann = await ana.api.workspace.participants.query({ query: "ann" });
+    expect(ann.map((p) => p.handle)).toEqual(["hzz0000"]);
+    expect((await ana.api.workspace.participants.query({ query: "folk", limit: 5 })).map((p) => p.handle)).toEqual(
+      Array.from({ length: 5 }, (_, i) => `folk${String(i).padStart(4, "0")}`),
+    );
+  });
 });
