@@ -261,7 +261,7 @@ export async function openDirect(actor: Actor, participantIds: string[]): Promis
   const directKey = sorted.join(",");
   const db = getDb();
   const existing = await db.room.findUnique({ where: { workspaceId_directKey: { workspaceId: actor.workspaceId, directKey } } });
-  if (existing) return roomView(existing.id, actor.participantId);
+  if (existing) return reopen(actor, existing.id);
   const roomId = newId();
   try {
     await db.$transaction(async (tx) => {
@@ -280,11 +280,30 @@ export async function openDirect(actor: Actor, participantIds: string[]): Promis
   } catch (error) {
     if (isUniqueViolation(error)) {
       const raced = await db.room.findUniqueOrThrow({ where: { workspaceId_directKey: { workspaceId: actor.workspaceId, directKey } } });
-      return roomView(raced.id, actor.participantId);
+      return reopen(actor, raced.id);
     }
     throw error;
   }
   await subscribeNewMembers(roomId, sorted);
   await announceAdded(roomId, sorted);
+  return roomView(roomId, actor.participantId);
+}
+
+/**
+ * The actor's direct conversation with the same people, opened again. Whoever left a group is one of
+ * its people still (the conversation is theirs by its key): opening it brings them back in, as a room
+ * event, rather than handing them a room they cannot read.
+ */
+async function reopen(actor: Actor, roomId: string): Promise<RoomView> {
+  const db = getDb();
+  const membership = await db.roomMember.findUnique({ where: { roomId_participantId: { roomId, participantId: actor.participantId } } });
+  if (!membership) {
+    try {
+      const event = await db.$transaction((tx) => addMembers(tx, roomId, actor.participantId, [actor.participantId], "member.joined"), TX_OPTIONS);
+      await announceJoined(roomId, event, [actor.participantId]);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error; // opened twice at once: the other call brought them back
+    }
+  }
   return roomView(roomId, actor.participantId);
 }
