@@ -9,7 +9,8 @@
 // and to bench/RESULTS.md between the room-size markers, with the other label's figures if recorded.
 //
 // Env: BENCH_DIALECTS (sqlite,postgresql), BENCH_ROOM_SIZE_LABEL (after; "before" records the code
-// before bounded reads), BENCH_ROOM_SIZE_SAMPLES (30), BENCH_ROOM_SIZE_INVITES (3).
+// before bounded reads; any other label is an experiment, described by BENCH_ROOM_SIZE_NOTE),
+// BENCH_ROOM_SIZE_SAMPLES (30), BENCH_ROOM_SIZE_INVITES (3).
 import { execSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
@@ -26,6 +27,7 @@ const INVITED = 100;
 const SAMPLES = Number(process.env.BENCH_ROOM_SIZE_SAMPLES ?? 30);
 const INVITES = Number(process.env.BENCH_ROOM_SIZE_INVITES ?? 3);
 const LABEL = process.env.BENCH_ROOM_SIZE_LABEL ?? "after";
+const NOTE = process.env.BENCH_ROOM_SIZE_NOTE;
 const ONLY = process.env.BENCH_DIALECTS?.split(",") as Dialect[] | undefined;
 const OPERATIONS = ["connect", "sidebar", "send", "invite"] as const;
 type Operation = (typeof OPERATIONS)[number];
@@ -128,10 +130,12 @@ async function main(): Promise<void> {
 function record(results: Partial<Record<Dialect, Figures>>): void {
   const kept = (readResults("roomSize") ?? {}) as Record<string, unknown>;
   const commit = execSync("git rev-parse --short HEAD", { cwd: ROOT }).toString().trim();
-  kept[LABEL] = { date: new Date().toISOString(), commit, machine: { cpus: os.cpus().length, node: process.version }, samples: SAMPLES, invites: INVITES, ...results };
+  kept[LABEL] = { date: new Date().toISOString(), commit, note: NOTE, machine: { cpus: os.cpus().length, node: process.version }, samples: SAMPLES, invites: INVITES, ...results };
 
-  type Run = { date: string; commit: string } & Partial<Record<Dialect, Figures>>;
-  const runs = (["before", "after"] as const).filter((l) => kept[l]).map((l) => [l, kept[l] as Run] as const);
+  type Run = { date: string; commit: string; note?: string } & Partial<Record<Dialect, Figures>>;
+  const order = (label: string) => ["before", "after"].indexOf(label) + 1 || 3;
+  const runs = Object.entries(kept as Record<string, Run>).sort(([a], [b]) => order(a) - order(b));
+  const title = (label: string, run: Run) => ({ before: "Before bounded reads", after: "After bounded reads" })[label] ?? run.note ?? label;
   const cell = (f: Figures | undefined, op: Operation) => (f ? `${f[op].small} / ${f[op].big} / **${f[op].ratio}**` : "skipped");
   const labels: Record<Operation, string> = {
     connect: "socket connect, until `session:ready`",
@@ -146,7 +150,7 @@ function record(results: Partial<Record<Dialect, Figures>>): void {
       `${SAMPLES} samples (invites: ${INVITES}), 50-member room / 5,000-member room / **ratio**. Target: every ratio within 2.`,
     "",
     ...runs.flatMap(([label, run]) => [
-      `**${label === "before" ? "Before bounded reads" : "After bounded reads"}** (commit ${run.commit}, ${run.date.slice(0, 16).replace("T", " ")} UTC):`,
+      `**${title(label, run)}** (commit ${run.commit}, ${run.date.slice(0, 16).replace("T", " ")} UTC):`,
       "",
       "| operation | SQLite | PostgreSQL |",
       "|---|---|---|",
