@@ -133,9 +133,12 @@ export function renderResults(results: Any, previous: string): string {
   }
 
   lines.push(``, `## Analysis`, ``, kept, ``);
-  // Other benchmarks' sections (bench/usage-queries.ts writes one between usage markers) stay.
-  const usage = /<!-- usage:start -->[\s\S]*<!-- usage:end -->/.exec(previous);
-  if (usage) lines.push(usage[0], ``);
+  // Other benchmarks' sections (bench/usage-queries.ts and bench/room-size.ts write one each, between
+  // their markers) stay.
+  for (const name of ["usage", "room-size"]) {
+    const section = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`).exec(previous);
+    if (section) lines.push(section[0], ``);
+  }
   return lines.join("\n");
 }
 

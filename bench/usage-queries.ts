@@ -11,16 +11,16 @@
 // TEST_DATABASE_URL (PostgreSQL server; a fresh schema is created and dropped), BENCH_USAGE_SAVE=0 to
 // print the figures without recording them (a quick run with fewer records).
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import type { RollupSums } from "../server/services/usage-rollups";
 import { sqliteDateTime } from "../server/sqlite-time";
+import { recordSection } from "./sections";
 import { dropPgSchema, PG_URL, prng, withSchema } from "../tests/integration/harness";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const RECORDS = Number(process.env.BENCH_USAGE_RECORDS ?? 1_000_000);
 const MESSAGES = Number(process.env.BENCH_USAGE_MESSAGES ?? 400_000);
 const RUNS = 5;
@@ -363,19 +363,12 @@ const QUERY_NAMES = [
 ];
 
 function record(results: Record<string, unknown>) {
-  const jsonFile = path.join(ROOT, "bench/results.json");
-  const json = existsSync(jsonFile) ? (JSON.parse(readFileSync(jsonFile, "utf8")) as Record<string, unknown>) : {};
-  json.usage = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version }, ...results };
-  writeFileSync(jsonFile, JSON.stringify(json, null, 2) + "\n");
-
   type Run = { load_seconds: number; rollup_seconds: number; rollup_rows: Record<string, number>; queries: Record<string, { median_ms: number; max_ms: number }>; report_write: { median_ms: number; max_ms: number } };
   const run = (d: string) => results[d] as Run | undefined;
   const pair = (t: { median_ms: number; max_ms: number } | undefined) => (t ? `${t.median_ms} / ${t.max_ms}` : "skipped");
   const row = (label: string, f: (r: Run) => string) => `| ${label} | ${["sqlite", "postgresql"].map((d) => (run(d) ? f(run(d)!) : "skipped")).join(" | ")} |`;
-  const mdFile = path.join(ROOT, "bench/RESULTS.md");
-  const md = existsSync(mdFile) ? readFileSync(mdFile, "utf8") : "# Benchmark results\n";
-  const section = [
-    "<!-- usage:start -->",
+  const usage = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version }, ...results };
+  recordSection("usage", usage, "usage", [
     "## Usage dashboards over 1,000,000 records",
     "",
     `${RECORDS.toLocaleString()} usage records (200 agents, 40 people, 300 rooms, 2,000 tasks, 5 models, spread at random over one year) and ${MESSAGES.toLocaleString()} room messages (half of them in 4 busy rooms, 30% by people), bulk-inserted; the rollups (day and month rows) built from them by the server's \`rebuildRollups\` (the usage_rollups migration's backfill). Every row of every breakdown of a whole-year overview is first checked against sums the generator kept itself. Then each dashboard query runs through the real service (\`server/services/usage-reports.ts\`, what tRPC calls) ${RUNS} times after a warm-up. Milliseconds, median / worst. Target: well under a second.`,
@@ -401,10 +394,7 @@ function record(results: Record<string, unknown>) {
     "PostgreSQL is vacuumed and analyzed after the load (autovacuum's job). Measured on 2 cores shared with",
     "other work: noisy figures.",
     "",
-    "<!-- usage:end -->",
-  ].join("\n");
-  const next = md.includes("<!-- usage:start -->") ? md.replace(/<!-- usage:start -->[\s\S]*<!-- usage:end -->/, section) : `${md.trimEnd()}\n\n${section}\n`;
-  writeFileSync(mdFile, next);
+  ]);
   log("recorded in bench/results.json and bench/RESULTS.md");
 }
 

@@ -40,7 +40,12 @@ export const historyInput = z.strictObject({
   beforeSeq: seq.optional(),
   limit: z.number().int().min(1).max(200).default(50),
 });
-export const threadInput = z.strictObject({ messageId: id });
+/** A thread's root and a page of its replies: the newest, or those before `beforeSeq`; oldest first in the page. */
+export const threadInput = z.strictObject({
+  messageId: id,
+  beforeSeq: seq.optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+});
 export const syncInput = z.strictObject({
   roomId: id,
   afterSeq: seq,

@@ -271,6 +271,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
           canPost={room.joined}
           mentionables={members.data?.map((m) => m.participant)}
           onClose={() => store.closeThread()}
+          onLoadEarlier={() => void store.loadEarlierReplies()}
           onSend={(body) => snap.thread && store.send(body, snap.thread.rootId)}
           onTyping={() => snap.thread && sendTyping(snap.thread.rootId)}
         />

@@ -20,6 +20,9 @@ export interface ThreadState {
   replies: MessageView[];
   status: "loading" | "ready" | "error";
   error: ErrorShape | null;
+  /** Earlier replies than the loaded ones exist (a thread opens at its newest page). */
+  hasEarlier: boolean;
+  loadingEarlier: boolean;
 }
 
 export interface TypingEntry {
@@ -43,7 +46,7 @@ export interface RoomSnapshot {
 
 export interface RoomApi {
   history(input: { roomId: string; beforeSeq?: number; limit: number }): Promise<{ messages: MessageView[]; hasMore: boolean }>;
-  thread(input: { messageId: string }): Promise<{ root: MessageView; replies: MessageView[] }>;
+  thread(input: { messageId: string; beforeSeq?: number; limit: number }): Promise<{ root: MessageView; replies: MessageView[]; hasMore: boolean }>;
 }
 
 export const PAGE_SIZE = 50;
@@ -296,7 +299,7 @@ export class RoomStore {
     const thread = this.snapshot.thread;
     if (thread && reply && reply.id === p.messageId) {
       this.threadBySeq.set(p.seq, withReceipt(reply));
-      patch.thread = { ...thread, replies: [...this.threadBySeq.values()].sort((a, b) => a.seq - b.seq) };
+      patch.thread = { ...thread, replies: this.sortedReplies() };
     } else if (thread?.root?.id === p.messageId) {
       patch.thread = { ...thread, root: withReceipt(thread.root) };
     }
@@ -332,7 +335,7 @@ export class RoomStore {
       changed = true;
     }
     if (changed) {
-      patch.thread = { ...thread, replies: [...this.threadBySeq.values()].sort((a, b) => a.seq - b.seq) };
+      patch.thread = { ...thread, replies: this.sortedReplies() };
     }
   }
 
@@ -342,28 +345,57 @@ export class RoomStore {
     if (this.snapshot.thread?.rootId === rootId) return;
     this.threadBySeq = new Map();
     const root = knownRoot ?? this.snapshot.items.find((m) => m.id === rootId) ?? null;
-    this.set({ thread: { rootId, root, replies: [], status: "loading", error: null } });
+    this.set({ thread: { rootId, root, replies: [], status: "loading", error: null, hasEarlier: false, loadingEarlier: false } });
     try {
-      const data = await this.api.thread({ messageId: rootId });
+      const data = await this.api.thread({ messageId: rootId, limit: PAGE_SIZE });
       if (this.snapshot.thread?.rootId !== rootId) return;
       const current = this.snapshot.thread;
-      for (const r of data.replies) {
-        const existing = this.threadBySeq.get(r.seq);
-        this.threadBySeq.set(r.seq, existing ? fresher(existing, r) : r);
-      }
       this.set({
         thread: {
-          rootId,
+          ...current,
           root: current.root ? fresher(current.root, data.root) : data.root,
-          replies: [...this.threadBySeq.values()].sort((a, b) => a.seq - b.seq),
+          replies: this.mergeReplies(data.replies),
           status: "ready",
           error: null,
+          hasEarlier: data.hasMore,
         },
       });
     } catch (error) {
       if (this.snapshot.thread?.rootId !== rootId) return;
       this.set({ thread: { ...this.snapshot.thread, status: "error", error: asShape(error) } });
     }
+  }
+
+  /** The page of replies before the earliest loaded one. */
+  async loadEarlierReplies(): Promise<void> {
+    const thread = this.snapshot.thread;
+    if (!thread || thread.status !== "ready" || !thread.hasEarlier || thread.loadingEarlier || thread.replies.length === 0) return;
+    const { rootId } = thread;
+    this.set({ thread: { ...thread, loadingEarlier: true } });
+    const settle = (patch: Partial<ThreadState>) => {
+      const current = this.snapshot.thread;
+      if (current?.rootId === rootId) this.set({ thread: { ...current, loadingEarlier: false, ...patch } });
+    };
+    try {
+      const page = await this.api.thread({ messageId: rootId, beforeSeq: thread.replies[0].seq, limit: PAGE_SIZE });
+      if (this.snapshot.thread?.rootId !== rootId) return;
+      settle({ replies: this.mergeReplies(page.replies), hasEarlier: page.hasMore });
+    } catch {
+      settle({});
+    }
+  }
+
+  /** Fetched replies merged with those already here (live ones included), in seq order. */
+  private mergeReplies(replies: MessageView[]): MessageView[] {
+    for (const r of replies) {
+      const existing = this.threadBySeq.get(r.seq);
+      this.threadBySeq.set(r.seq, existing ? fresher(existing, r) : r);
+    }
+    return this.sortedReplies();
+  }
+
+  private sortedReplies(): MessageView[] {
+    return [...this.threadBySeq.values()].sort((a, b) => a.seq - b.seq);
   }
 
   closeThread(): void {

@@ -21,6 +21,7 @@ export function ThreadPanel({
   canPost,
   mentionables,
   onClose,
+  onLoadEarlier,
   onSend,
   onTyping,
 }: {
@@ -34,13 +35,15 @@ export function ThreadPanel({
   canPost: boolean;
   mentionables?: Mentionable[];
   onClose: () => void;
+  onLoadEarlier: () => void;
   onSend: (body: string) => void;
   onTyping: () => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const mine = pending.filter((p) => p.threadRootId === thread.rootId);
-  const count = thread.replies.length + mine.length;
+  // A thread opens at its newest replies: the root's count says how many there are in all.
+  const count = Math.max(thread.root?.replyCount ?? 0, thread.replies.length) + mine.length;
 
   // Stay pinned to the newest reply while the reader is at the bottom.
   useLayoutEffect(() => {
@@ -95,6 +98,19 @@ export function ThreadPanel({
         {thread.status === "error" && (
           <div className="mx-5 flex items-center gap-2 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700">
             <AlertIcon size={16} /> {thread.error?.message ?? "Could not load this thread"}
+          </div>
+        )}
+        {thread.hasEarlier && (
+          <div className="flex justify-center pb-1">
+            <button
+              type="button"
+              onClick={onLoadEarlier}
+              disabled={thread.loadingEarlier}
+              data-testid="earlier-replies"
+              className="rounded-md border border-transparent px-1.5 py-0.5 text-[13px] font-semibold text-indigo-600 hover:border-zinc-200 hover:bg-white disabled:text-zinc-400"
+            >
+              {thread.loadingEarlier ? <Spinner /> : "Show earlier replies"}
+            </button>
           </div>
         )}
         <div data-testid="thread-replies">

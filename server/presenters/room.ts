@@ -9,23 +9,29 @@ interface RoomRow {
   lastSeq: number;
 }
 
+/** A group's title names this many others at most: all of a conversation opened with the most people. */
+export const TITLE_NAMES = 8;
+
 /**
  * A room as `viewerId` sees it. A channel's title is its name; a direct conversation's title is the
- * other members' names (or the viewer's own, for notes to self).
+ * other members' names (or the viewer's own, for notes to self): `members` are the first to have
+ * joined (at least TITLE_NAMES + 1 of them, or all); a group grown larger by invitations is titled by
+ * its first TITLE_NAMES others "and N more".
  */
 export function presentRoom(
   room: RoomRow,
   members: { participantId: string; displayName: string }[],
   viewerId: string,
+  memberCount = members.length,
 ): RoomView {
   const others = members.filter((m) => m.participantId !== viewerId);
-  const title =
-    room.kind === "channel"
-      ? (room.name ?? "")
-      : (others.length ? others : members)
-          .map((m) => m.displayName)
-          .sort((a, b) => a.localeCompare(b))
-          .join(", ");
+  const named = (others.length ? others : members).slice(0, TITLE_NAMES);
+  const more = others.length ? memberCount - 1 - named.length : 0;
+  const names = named
+    .map((m) => m.displayName)
+    .sort((a, b) => a.localeCompare(b))
+    .join(", ");
+  const title = room.kind === "channel" ? (room.name ?? "") : more > 0 ? `${names} and ${more} more` : names;
   return {
     id: room.id,
     kind: room.kind as RoomView["kind"],
@@ -34,6 +40,6 @@ export function presentRoom(
     title,
     topic: room.topic,
     lastSeq: room.lastSeq,
-    memberCount: members.length,
+    memberCount,
   };
 }

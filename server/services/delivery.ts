@@ -1,18 +1,20 @@
 // Delivery to agents: which messages a member's delivery mode selects, the server-side cursors
 // (delivered, processed), replay of what a member missed, and per-recipient processing receipts.
 //
-// Modes: `all` (everything in the room), `mentions` (messages that mention the member, every message
-// of a dm or group, and replies in threads the member is in), `none` (nothing pushed; sync still works).
+// Modes: `all` (everything in the room), `mentions` (what is addressed to the member, addressed.ts:
+// messages by others that mention it, every message of a dm or group, and replies in threads it is
+// in), `none` (nothing pushed; sync still works).
 // People's browsers always get the whole room; modes shape what agents receive and pay tokens for.
 import type { DeliveryMode, MembershipView, MessageView, ReceiptView, ReplayPage } from "../../sdk/contract";
-import { getDb, type Prisma } from "../db";
+import { getDb } from "../db";
 import { AppError } from "../errors";
 import { authorize, type Actor } from "../policies";
 import { presentReceipt } from "../presenters/message";
-import { presentRoom } from "../presenters/room";
 import { audience, publish, publishNewMessages, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
+import { addressing } from "./addressed";
 import { findMessages, roomRange } from "./message-reads";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
+import { roomViews, withMemberCount } from "./room-views";
 
 export const REPLAY_PAGE = 500;
 
@@ -22,42 +24,60 @@ export const defaultMode = (kind: string): DeliveryMode => (kind === "agent" ? "
 /** Whether a member's sockets subscribe to the whole room's events. */
 export const followsWholeRoom = (kind: string, mode: string): boolean => kind !== "agent" || mode === "all";
 
-/** Threads (root ids) a member is in: it wrote the root or a reply, or was mentioned there. */
-async function threadsOf(participantId: string, roomId: string): Promise<string[]> {
-  const rows = await getDb().message.findMany({
-    where: { roomId, OR: [{ authorId: participantId }, { mentions: { some: { participantId } } }] },
-    select: { id: true, threadRootId: true },
-  });
-  return [...new Set(rows.map((r) => r.threadRootId ?? r.id))];
-}
-
-async function selection(participantId: string, roomId: string, roomKind: string, mode: string): Promise<Prisma.MessageWhereInput | null> {
-  if (mode === "none") return null;
-  if (mode === "all" || roomKind !== "channel") return {};
-  return {
-    authorId: { not: participantId },
-    OR: [{ mentions: { some: { participantId } } }, { threadRootId: { in: await threadsOf(participantId, roomId) } }],
-  };
-}
-
 /** The next page of what `mode` selects after `afterSeq`, and the seq the page accounts for. */
 export async function selectPage(
   member: { participantId: string; roomId: string; roomKind: string; mode: string },
   afterSeq: number,
   limit: number,
 ): Promise<Omit<ReplayPage, "roomId">> {
-  const db = getDb();
   // Fix the end first: what commits while we read belongs to the next page.
-  const { lastSeq } = await db.room.findUniqueOrThrow({ where: { id: member.roomId }, select: { lastSeq: true } });
-  const where = await selection(member.participantId, member.roomId, member.roomKind, member.mode);
-  if (!where || lastSeq <= afterSeq) return { messages: [], throughSeq: Math.max(afterSeq, lastSeq), hasMore: false };
-  const rows =
-    Object.keys(where).length === 0
-      ? await roomRange(member.roomId, afterSeq, lastSeq, limit + 1) // the whole room: the common, hot case
-      : await findMessages({ where: { roomId: member.roomId, seq: { gt: afterSeq, lte: lastSeq }, ...where }, orderBy: { seq: "asc" }, take: limit + 1 });
+  const { lastSeq } = await getDb().room.findUniqueOrThrow({ where: { id: member.roomId }, select: { lastSeq: true } });
+  if (member.mode === "none" || lastSeq <= afterSeq) return { messages: [], throughSeq: Math.max(afterSeq, lastSeq), hasMore: false };
+  if (member.mode === "mentions") return selectAddressed(member, afterSeq, lastSeq, limit);
+  const rows = await roomRange(member.roomId, afterSeq, lastSeq, limit + 1); // the whole room: the common, hot case
   const hasMore = rows.length > limit;
   const messages = rows.slice(0, limit);
   return { messages, throughSeq: hasMore ? messages[messages.length - 1].seq : lastSeq, hasMore };
+}
+
+/** A `mentions`-mode page reads the room this many seqs at a time, */
+const SCAN_WINDOW = 1000;
+/** and at most this many before it answers: a page may hold nothing and still move the cursor on. */
+const SCAN_PER_PAGE = 20_000;
+
+/**
+ * What is addressed to the member after `afterSeq` (delivered live to a `mentions`-mode agent, see
+ * addressed.ts), at most `limit`: the room's messages are read a window at a time (the few columns
+ * the rule reads, and the member's mentions), the rule picks, and what it picked is read whole.
+ */
+async function selectAddressed(
+  member: { participantId: string; roomId: string; roomKind: string },
+  afterSeq: number,
+  lastSeq: number,
+  limit: number,
+): Promise<Omit<ReplayPage, "roomId">> {
+  const { participantId, roomId } = member;
+  const db = getDb();
+  const picked: { id: string; seq: number }[] = [];
+  let through = afterSeq;
+  while (through < lastSeq && picked.length <= limit && through - afterSeq < SCAN_PER_PAGE) {
+    const window = { roomId, seq: { gt: through, lte: Math.min(through + SCAN_WINDOW, lastSeq) } };
+    const [rows, mentions] = await Promise.all([
+      db.message.findMany({ where: window, select: { id: true, seq: true, roomId: true, authorId: true, threadRootId: true }, orderBy: { seq: "asc" } }),
+      db.messageMention.findMany({ where: { participantId, ...window }, select: { messageId: true } }),
+    ]);
+    const mentioned = new Set(mentions.map((m) => m.messageId));
+    const candidates = rows.map((r) => ({ ...r, mentions: mentioned.has(r.id) ? [participantId] : [] }));
+    const isAddressed = await addressing(member.roomKind, candidates, [participantId]);
+    picked.push(...candidates.filter((m) => isAddressed(m, participantId)));
+    through = window.seq.lte;
+  }
+  // One more than the page holds says there is more; the page then accounts up to its last message.
+  const hasMore = picked.length > limit || through < lastSeq;
+  const page = picked.slice(0, limit);
+  const throughSeq = picked.length > limit ? page[page.length - 1].seq : through;
+  const messages = page.length ? await findMessages({ where: { id: { in: page.map((m) => m.id) } }, orderBy: { seq: "asc" } }) : [];
+  return { messages, throughSeq, hasMore };
 }
 
 /** Agents that receive only what is addressed to them: the room's members in `mentions` mode. */
@@ -88,30 +108,21 @@ export async function fanOut(messages: MessageView[], room: { roomKind: string; 
 /** For each new message, the `mentions`-mode agents it is addressed to. */
 async function addressedAgents(messages: MessageView[], { roomKind, listeners }: { roomKind: string; listeners: string[] }): Promise<string[][]> {
   if (listeners.length === 0) return messages.map(() => []);
-  // In a dm or group every message is addressed to every member.
-  if (roomKind !== "channel") return messages.map((m) => listeners.filter((id) => id !== m.author.id));
-  const threadMembers = new Map<string, Set<string>>();
-  for (const rootId of new Set(messages.flatMap((m) => (m.threadRootId ? [m.threadRootId] : [])))) {
-    const inThread = await getDb().message.findMany({
-      where: { OR: [{ id: rootId }, { threadRootId: rootId }] },
-      select: { authorId: true, mentions: { select: { participantId: true } } },
-    });
-    threadMembers.set(rootId, new Set(inThread.flatMap((m) => [m.authorId, ...m.mentions.map((x) => x.participantId)])));
-  }
-  return messages.map((m) => {
-    const inThread = m.threadRootId ? threadMembers.get(m.threadRootId)! : new Set<string>();
-    return listeners.filter((id) => id !== m.author.id && (m.mentions.includes(id) || inThread.has(id)));
-  });
+  const addressable = messages.map((m) => ({ roomId: m.roomId, seq: m.seq, authorId: m.author.id, threadRootId: m.threadRootId, mentions: m.mentions }));
+  const isAddressed = await addressing(roomKind, addressable, listeners);
+  return addressable.map((m) => listeners.filter((id) => isAddressed(m, id)));
 }
 
-export async function memberships(actor: Actor): Promise<MembershipView[]> {
+/** The actor's rooms with its delivery mode and cursors in each (or in one room, with `roomId`). */
+export async function memberships(actor: Actor, roomId?: string): Promise<MembershipView[]> {
   const rows = await getDb().roomMember.findMany({
-    where: { participantId: actor.participantId, room: { archivedAt: null } },
-    include: { room: { include: { members: { select: { participantId: true, participant: { select: { displayName: true } } } } } } },
+    where: { participantId: actor.participantId, room: { archivedAt: null }, ...(roomId ? { roomId } : {}) },
+    include: { room: { include: withMemberCount } },
     orderBy: { joinedAt: "asc" },
   });
-  return rows.map((m) => ({
-    room: presentRoom(m.room, m.room.members.map((x) => ({ participantId: x.participantId, displayName: x.participant.displayName })), actor.participantId),
+  const views = await roomViews(rows.map((m) => m.room), actor.participantId);
+  return rows.map((m, i) => ({
+    room: views[i],
     deliveryMode: m.deliveryMode as DeliveryMode,
     deliveredSeq: m.deliveredSeq,
     readSeq: m.readSeq,
@@ -188,8 +199,8 @@ export async function setDeliveryMode(
   await db.roomMember.update({ where: { roomId_participantId: { roomId: input.roomId, participantId } }, data: { deliveryMode: input.mode } });
   if (followsWholeRoom(participant.kind, input.mode)) subscribeToRoom([participantId], input.roomId);
   else unsubscribeFromRoom([participantId], input.roomId);
-  const view = (await memberships({ ...actor, participantId })).find((m) => m.room.id === input.roomId);
-  return view!;
+  const [view] = await memberships({ ...actor, participantId }, input.roomId);
+  return view;
 }
 
 /** An agent reports what it did with a message; the room sees it on the message. */

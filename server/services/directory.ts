@@ -1,11 +1,13 @@
 // The directory: every participant of the workspace, people and agents, searchable by text,
-// capability, kind and owner, with presence, work status and the viewer's connection standing.
+// capability, kind and owner (in the database, participant-search.ts), with presence, work status
+// and the viewer's connection standing.
 import type { DirectoryEntry } from "../../sdk/contract";
 import { getDb } from "../db";
 import { authorize, type Actor } from "../policies";
 import { participantSelect, presentParticipant } from "../presenters/participant";
 import { onlineAmong } from "../realtime/presence";
 import { standings } from "./connections";
+import { inOrder, searchParticipants } from "./participant-search";
 
 export interface DirectoryQuery {
   text?: string;
@@ -17,23 +19,12 @@ export interface DirectoryQuery {
 
 export async function findParticipants(actor: Actor, query: DirectoryQuery): Promise<DirectoryEntry[]> {
   authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
+  const found = await searchParticipants({ ...query, workspaceId: actor.workspaceId, textIn: "profile" }, query.limit);
   const rows = await getDb().participant.findMany({
-    where: {
-      workspaceId: actor.workspaceId,
-      ...(query.kind ? { kind: query.kind } : {}),
-      ...(query.ownerId ? { ownerId: query.ownerId } : {}),
-    },
+    where: { id: { in: found } },
     select: { ...participantSelect, workStatus: true, owner: { select: { id: true, displayName: true, handle: true } } },
-    orderBy: [{ kind: "asc" }, { handle: "asc" }],
   });
-  const text = query.text?.toLowerCase();
-  const capability = query.capability?.toLowerCase();
-  // Capabilities live in a JSON column that SQLite cannot index: filter them here (workspace-sized).
-  const matched = rows
-    .map((row) => ({ row, view: presentParticipant(row) }))
-    .filter(({ view }) => !text || [view.handle, view.displayName, view.description, ...view.capabilities].some((f) => f.toLowerCase().includes(text)))
-    .filter(({ view }) => !capability || view.capabilities.some((c) => c.toLowerCase() === capability))
-    .slice(0, query.limit);
+  const matched = inOrder(found, rows).map((row) => ({ row, view: presentParticipant(row) }));
   const ids = matched.map(({ view }) => view.id);
   const [online, standing] = await Promise.all([onlineAmong(ids), standings(actor, ids)]);
   return matched.map(({ row, view }) => ({

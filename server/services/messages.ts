@@ -11,7 +11,7 @@ import { messageInclude, presentMessage } from "../presenters/message";
 import { audience, publish } from "../realtime";
 import { reachable } from "./connections";
 import { selectPage, syncSelected } from "./delivery";
-import { resolveMentions } from "./mentions";
+import { mentionedHandles, resolveMentions } from "./mentions";
 import { findMessages } from "./message-reads";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
 
@@ -60,16 +60,19 @@ export async function appendToRoom(tx: Tx, input: AppendInput): Promise<MessageV
   return presentMessage(message);
 }
 
-/** The room members a body mentions whom the author may reach (others are left as plain text). */
+/**
+ * The room members a body mentions whom the author may reach (others are left as plain text). Only
+ * the handles the body names are looked up, however many members the room has.
+ */
 export async function mentionsIn(actor: Actor, roomId: string, body: string): Promise<string[]> {
-  const members = await getDb().roomMember.findMany({
-    where: { roomId },
-    select: { participantId: true, participant: { select: { handle: true } } },
-  });
-  const named = resolveMentions(
-    body,
-    members.map((m) => ({ participantId: m.participantId, handle: m.participant.handle })),
-  );
+  const handles = mentionedHandles(body);
+  const members = handles.length
+    ? await getDb().participant.findMany({
+        where: { workspaceId: actor.workspaceId, handle: { in: handles }, roomMembers: { some: { roomId } } },
+        select: { id: true, handle: true },
+      })
+    : [];
+  const named = resolveMentions(body, members.map((m) => ({ participantId: m.id, handle: m.handle })));
   return reachable(actor, named);
 }
 
@@ -133,28 +136,35 @@ export async function deleteMessage(actor: Actor, input: { messageId: string }):
   return publishUpdated(input.messageId);
 }
 
+/**
+ * The newest `limit` messages of a timeline (`where`) before `beforeSeq` (or the newest of all),
+ * oldest first, and whether older ones remain.
+ */
+async function pageBefore(where: { roomId: string; threadRootId: null } | { threadRootId: string }, beforeSeq: number | undefined, limit: number) {
+  const rows = await findMessages({
+    where: { ...where, ...(beforeSeq !== undefined ? { seq: { lt: beforeSeq } } : {}) },
+    orderBy: { seq: "desc" },
+    take: limit + 1,
+  });
+  return { messages: rows.slice(0, limit).reverse(), hasMore: rows.length > limit };
+}
+
 /** A page of a room's main timeline (no thread replies), oldest first, ending before `beforeSeq`. */
 export async function history(actor: Actor, input: { roomId: string; beforeSeq?: number; limit: number }) {
   authorize(actor, "room.read", await loadRoomFor(actor, input.roomId));
-  const rows = await findMessages({
-    where: {
-      roomId: input.roomId,
-      threadRootId: null,
-      ...(input.beforeSeq !== undefined ? { seq: { lt: input.beforeSeq } } : {}),
-    },
-    orderBy: { seq: "desc" },
-    take: input.limit + 1,
-  });
-  const hasMore = rows.length > input.limit;
-  return { messages: rows.slice(0, input.limit).reverse(), hasMore };
+  return pageBefore({ roomId: input.roomId, threadRootId: null }, input.beforeSeq, input.limit);
 }
 
-export async function thread(actor: Actor, input: { messageId: string }) {
+/** The thread of a message (its root's): the root and a page of replies, paged like `history`. */
+export async function thread(actor: Actor, input: { messageId: string; beforeSeq?: number; limit: number }) {
   const subject = await loadMessageFor(actor, input.messageId);
   authorize(actor, "room.read", subject);
   const rootId = subject.message.threadRootId ?? subject.message.id;
-  const [root, ...replies] = await findMessages({ where: { OR: [{ id: rootId }, { threadRootId: rootId }] }, orderBy: { seq: "asc" } });
-  return { root, replies };
+  const [[root], page] = await Promise.all([
+    findMessages({ where: { id: rootId }, orderBy: { seq: "asc" } }),
+    pageBefore({ threadRootId: rootId }, input.beforeSeq, input.limit),
+  ]);
+  return { root, replies: page.messages, hasMore: page.hasMore };
 }
 
 /**

@@ -6,7 +6,6 @@ import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { participantSelect, presentParticipant } from "../presenters/participant";
-import { presentRoom } from "../presenters/room";
 import { audience, publish, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
 import { onlineAmong } from "../realtime/presence";
 import { recordAudit } from "./audit";
@@ -14,6 +13,7 @@ import { assertCanReach } from "./connections";
 import { defaultMode, fanOutNew, followsWholeRoom } from "./delivery";
 import { appendToRoom, TX_OPTIONS } from "./messages";
 import { loadRoomFor } from "./room-access";
+import { roomView, roomViews, roomViewsFor, withMemberCount } from "./room-views";
 
 export interface SidebarRoom extends RoomView {
   unread: number;
@@ -21,31 +21,22 @@ export interface SidebarRoom extends RoomView {
   readSeq: number;
 }
 
-async function roomView(roomId: string, viewerId: string): Promise<RoomView> {
-  const room = await getDb().room.findUniqueOrThrow({
-    where: { id: roomId },
-    include: { members: { select: { participantId: true, participant: { select: { displayName: true } } } } },
-  });
-  return presentRoom(room, room.members.map((m) => ({ participantId: m.participantId, displayName: m.participant.displayName })), viewerId);
-}
-
 /** The rooms in the actor's sidebar, with unread and mention counts. */
 export async function listMine(actor: Actor): Promise<SidebarRoom[]> {
   const memberships = await getDb().roomMember.findMany({
     where: { participantId: actor.participantId, room: { archivedAt: null } },
-    include: {
-      room: { include: { members: { select: { participantId: true, participant: { select: { displayName: true } } } } } },
-    },
+    include: { room: { include: withMemberCount } },
   });
-  const counts = await unreadCounts(actor, memberships.map((m) => ({ roomId: m.roomId, readSeq: m.readSeq, lastSeq: m.room.lastSeq })));
-  return memberships.map((m) => {
-    const view = presentRoom(
-      m.room,
-      m.room.members.map((x) => ({ participantId: x.participantId, displayName: x.participant.displayName })),
-      actor.participantId,
-    );
-    return { ...view, unread: counts.unread.get(m.roomId) ?? 0, mentions: counts.mentions.get(m.roomId) ?? 0, readSeq: m.readSeq };
-  });
+  const [views, counts] = await Promise.all([
+    roomViews(memberships.map((m) => m.room), actor.participantId),
+    unreadCounts(actor, memberships.map((m) => ({ roomId: m.roomId, readSeq: m.readSeq, lastSeq: m.room.lastSeq }))),
+  ]);
+  return memberships.map((m, i) => ({
+    ...views[i],
+    unread: counts.unread.get(m.roomId) ?? 0,
+    mentions: counts.mentions.get(m.roomId) ?? 0,
+    readSeq: m.readSeq,
+  }));
 }
 
 /** Rooms per grouped query: well inside SQLite's expression depth (1000) and bound-variable limits. */
@@ -166,7 +157,13 @@ async function announceJoined(roomId: string, event: Awaited<ReturnType<typeof a
   await subscribeNewMembers(roomId, joined);
   await fanOutNew(event);
   publish(audience.room(roomId), "room:members", { roomId, seq: event.seq, joined, left: [] });
-  await Promise.all(joined.map(async (id) => publish(audience.participant(id), "room:added", { room: await roomView(roomId, id) })));
+  await announceAdded(roomId, joined);
+}
+
+/** Tells each new member about the room, as they see it. */
+async function announceAdded(roomId: string, joined: string[]): Promise<void> {
+  const views = await roomViewsFor(roomId, joined);
+  joined.forEach((id, i) => publish(audience.participant(id), "room:added", { room: views[i] }));
 }
 
 export async function createChannel(
@@ -264,7 +261,7 @@ export async function openDirect(actor: Actor, participantIds: string[]): Promis
   const directKey = sorted.join(",");
   const db = getDb();
   const existing = await db.room.findUnique({ where: { workspaceId_directKey: { workspaceId: actor.workspaceId, directKey } } });
-  if (existing) return roomView(existing.id, actor.participantId);
+  if (existing) return reopen(actor, existing.id);
   const roomId = newId();
   try {
     await db.$transaction(async (tx) => {
@@ -283,11 +280,30 @@ export async function openDirect(actor: Actor, participantIds: string[]): Promis
   } catch (error) {
     if (isUniqueViolation(error)) {
       const raced = await db.room.findUniqueOrThrow({ where: { workspaceId_directKey: { workspaceId: actor.workspaceId, directKey } } });
-      return roomView(raced.id, actor.participantId);
+      return reopen(actor, raced.id);
     }
     throw error;
   }
   await subscribeNewMembers(roomId, sorted);
-  await Promise.all(sorted.map(async (id) => publish(audience.participant(id), "room:added", { room: await roomView(roomId, id) })));
+  await announceAdded(roomId, sorted);
+  return roomView(roomId, actor.participantId);
+}
+
+/**
+ * The actor's direct conversation with the same people, opened again. Whoever left a group is one of
+ * its people still (the conversation is theirs by its key): opening it brings them back in, as a room
+ * event, rather than handing them a room they cannot read.
+ */
+async function reopen(actor: Actor, roomId: string): Promise<RoomView> {
+  const db = getDb();
+  const membership = await db.roomMember.findUnique({ where: { roomId_participantId: { roomId, participantId: actor.participantId } } });
+  if (!membership) {
+    try {
+      const event = await db.$transaction((tx) => addMembers(tx, roomId, actor.participantId, [actor.participantId], "member.joined"), TX_OPTIONS);
+      await announceJoined(roomId, event, [actor.participantId]);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error; // opened twice at once: the other call brought them back
+    }
+  }
   return roomView(roomId, actor.participantId);
 }

@@ -5,9 +5,12 @@ import { participantSelect, presentParticipant } from "../presenters/participant
 import { onlineAmong } from "../realtime/presence";
 import { recordAudit } from "./audit";
 import { appendToRoom } from "./messages";
+import { inOrder, searchParticipants } from "./participant-search";
 import { seedPrices } from "./usage";
 
 export const DEFAULT_CHANNEL = "general";
+/** A picker's search answers this many at most, unless it asks for another number. */
+const PICKER_LIMIT = 50;
 
 /** A new, empty workspace; its first member creates #general by joining it. */
 export async function createWorkspace(tx: Tx, name: string): Promise<string> {
@@ -79,16 +82,22 @@ export async function updateSettings(actor: Actor, input: { name?: string; peopl
   return describeWorkspace(actor);
 }
 
-/** The workspace's people and agents, for pickers and the member list. */
-export async function listParticipants(actor: Actor, query?: string) {
+/**
+ * The workspace's people and agents, for pickers and the member list: all of them, or with `query`
+ * the first `limit` whose handle or display name holds it (searched in the database).
+ */
+export async function listParticipants(actor: Actor, input: { query?: string; limit?: number } = {}) {
   authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
-  const rows = await getDb().participant.findMany({
-    where: { workspaceId: actor.workspaceId },
-    select: participantSelect,
-    orderBy: [{ kind: "asc" }, { handle: "asc" }],
-  });
-  const q = query?.trim().toLowerCase();
-  const matched = q ? rows.filter((p) => p.handle.includes(q) || p.displayName.toLowerCase().includes(q)) : rows;
+  const query = input.query?.trim();
+  const matched = query
+    ? await named(actor.workspaceId, query, input.limit ?? PICKER_LIMIT)
+    : await getDb().participant.findMany({ where: { workspaceId: actor.workspaceId }, select: participantSelect, orderBy: [{ kind: "asc" }, { handle: "asc" }] });
   const online = await onlineAmong(matched.map((p) => p.id));
   return matched.map((p) => ({ ...presentParticipant(p), online: online.has(p.id) }));
+}
+
+/** The first `limit` participants whose handle or display name holds `text`. */
+async function named(workspaceId: string, text: string, limit: number) {
+  const ids = await searchParticipants({ workspaceId, text, textIn: "names" }, limit);
+  return inOrder(ids, await getDb().participant.findMany({ where: { id: { in: ids } }, select: participantSelect }));
 }

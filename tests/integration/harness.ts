@@ -11,6 +11,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import superjson from "superjson";
 import type { AppRouter } from "../../server/trpc/router";
 import type { ClientToServerEvents, MessageView, ServerToClientEvents } from "../../sdk/contract";
+import type { QueryCount } from "./fixtures/query-counter";
 import { SwitchboardClient } from "../../sdk";
 import { sqliteDateTime } from "../../server/sqlite-time";
 
@@ -51,6 +52,15 @@ export interface TestServer {
   output(): string;
   /** The running process's pid, if one is running. */
   pid(): number | null;
+  /** With `countQueries`: the database statements the process ran, and the rows they returned. */
+  queries: QueryCounter;
+}
+
+export interface QueryCounter {
+  /** Forgets what was counted so far. */
+  reset(): Promise<void>;
+  /** What was counted since the last reset. */
+  read(): Promise<QueryCount>;
 }
 
 /**
@@ -61,7 +71,7 @@ export interface TestServer {
 export async function startTestServer(
   dialect: Dialect,
   env: Record<string, string> = {},
-  opts: { peerOf?: TestServer; root?: string } = {},
+  opts: { peerOf?: TestServer; root?: string; countQueries?: boolean } = {},
 ): Promise<TestServer> {
   const owner = !opts.peerOf;
   const dir = opts.peerOf?.dataDir ?? mkdtempSync(path.join(tmpdir(), "switchboard-it-"));
@@ -75,7 +85,8 @@ export async function startTestServer(
     // SWITCHBOARD_SERVER_CPU_PROF=<dir>: keep each server process's V8 CPU profile there (bench analysis).
     const prof = process.env.SWITCHBOARD_SERVER_CPU_PROF;
     const profile = prof ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(prof)}`] : [];
-    child = spawn(process.execPath, [...profile, "--import", "tsx", "server/index.ts"], {
+    const counter = opts.countQueries ? ["--import", "./tests/integration/fixtures/query-counter.ts"] : [];
+    child = spawn(process.execPath, [...profile, "--import", "tsx", ...counter, "server/index.ts"], {
       cwd: opts.root ?? ROOT,
       env: {
         ...process.env,
@@ -89,7 +100,7 @@ export async function startTestServer(
         HOST: "127.0.0.1",
         ...env,
       },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: opts.countQueries ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
     });
     url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 60_000);
@@ -140,6 +151,10 @@ export async function startTestServer(
     },
     output: () => log,
     pid: () => (child as ChildProcess | null)?.pid ?? null,
+    queries: {
+      reset: async () => void (await askCounter(child, "queries:reset")),
+      read: () => askCounter(child, "queries:read"),
+    },
   };
   return server;
 }
@@ -149,6 +164,23 @@ export async function startTwoProcesses(env: Record<string, string> = {}): Promi
   const shared = { REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: `sb-test-${Math.random().toString(36).slice(2)}`, ...env };
   const a = await startTestServer("postgresql", shared);
   return [a, await startTestServer("postgresql", shared, { peerOf: a })];
+}
+
+let counterRequests = 0;
+
+/** Asks a server started with `countQueries` for its counts (and, on reset, to start again). */
+function askCounter(child: ChildProcess | null, type: "queries:reset" | "queries:read"): Promise<QueryCount> {
+  if (!child?.send) return Promise.reject(new Error("this server was not started with countQueries"));
+  const id = ++counterRequests;
+  return new Promise((resolve) => {
+    const onMessage = (message: { type?: string; id?: number; count?: QueryCount }) => {
+      if (message?.type !== "queries" || message.id !== id) return;
+      child.off("message", onMessage);
+      resolve(message.count!);
+    };
+    child.on("message", onMessage);
+    child.send!({ type, id });
+  });
 }
 
 /** Drops a test's PostgreSQL schema and everything in it. */
@@ -238,13 +270,57 @@ export async function queryDb<T>(server: TestServer, sql: string, params: unknow
       db.close();
     }
   }
+  const client = await pgClient(server);
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** A connection to the server's PostgreSQL schema. */
+async function pgClient(server: TestServer): Promise<pg.Client> {
   const u = new URL(server.databaseUrl);
   const schema = u.searchParams.get("schema")!;
   u.searchParams.delete("schema");
   const client = new pg.Client({ connectionString: u.toString(), options: `-c search_path="${schema}"` });
   await client.connect();
+  return client;
+}
+
+/**
+ * Inserts rows straight into a table of the server's database, 500 per statement, in one transaction:
+ * bulk fixtures (a room of thousands of members) that the API would take minutes to build. Every row
+ * has the same columns; Dates are stored as each database stores a Prisma DateTime.
+ */
+export async function insertRows(server: TestServer, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]);
+  const value = (v: unknown) => (v instanceof Date ? sqlDate(server.dialect, v) : v);
+  const chunks: unknown[][][] = [];
+  for (let i = 0; i < rows.length; i += 500) chunks.push(rows.slice(i, i + 500).map((r) => columns.map((c) => value(r[c]))));
+  const statement = (n: number, numbered: boolean) => {
+    let k = 0;
+    const tuple = () => `(${columns.map(() => (numbered ? `$${++k}` : "?")).join(",")})`;
+    return `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(",")}) VALUES ${Array.from({ length: n }, tuple).join(",")}`;
+  };
+  if (server.dialect === "sqlite") {
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(server.databaseUrl.slice("file:".length), { timeout: 10_000 });
+    try {
+      db.transaction(() => {
+        for (const chunk of chunks) db.prepare(statement(chunk.length, false)).run(...chunk.flat());
+      })();
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = await pgClient(server);
   try {
-    return (await client.query(sql, params)).rows as T[];
+    await client.query("BEGIN");
+    for (const chunk of chunks) await client.query(statement(chunk.length, true), chunk.flat());
+    await client.query("COMMIT");
   } finally {
     await client.end();
   }

@@ -120,6 +120,27 @@ describe.each(dialects)("rooms on %s", (dialect) => {
     expect(await errorCode(gus.api.messages.history.query({ roomId: dm.id, limit: 5 }))).toBe("ROOM_NOT_FOUND");
   });
 
+  it("brings back into a group whoever opens it again after leaving it", async () => {
+    const dora = await signUpPerson(server, { handle: `dora-${dialect}`, inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
+    const group = await ana.api.rooms.openDirect.mutate({ participantIds: [ben.participantId, dora.participantId] });
+    await ben.api.messages.send.mutate({ roomId: group.id, body: "before Ana left", clientMsgId: randomUUID() });
+    await ana.api.rooms.leave.mutate({ roomId: group.id });
+    expect(await errorCode(ana.api.messages.history.query({ roomId: group.id, limit: 5 }))).toBe("ROOM_NOT_FOUND");
+    const socket = await ana.socket();
+    const added = collect(socket, "room:added");
+
+    const again = await ana.api.rooms.openDirect.mutate({ participantIds: [dora.participantId, ben.participantId] });
+    expect(again).toMatchObject({ id: group.id, memberCount: 3, title: `Ben, Dora-${dialect}` });
+    const { messages } = await ana.api.messages.history.query({ roomId: group.id, limit: 10 });
+    expect(messages.map((m) => m.body)).toContain("before Ana left");
+    expect(messages.at(-1)).toMatchObject({ kind: "event", data: { type: "member.joined", participantIds: [ana.participantId] } });
+    await waitFor(() => added.some((a) => a.room.id === group.id), 10_000, "room:added");
+    expect((await ana.api.rooms.mine.query()).map((r) => r.id)).toContain(group.id);
+    // Opening it again while in it changes nothing.
+    await ana.api.rooms.openDirect.mutate({ participantIds: [ben.participantId, dora.participantId] });
+    expect((await ana.api.messages.history.query({ roomId: group.id, limit: 10 })).messages).toHaveLength(messages.length);
+  });
+
   it("counts unread messages and mentions exactly in every room of the sidebar at once", async () => {
     const say = (who: Person, roomId: string, body: string, threadRootId?: string) =>
       who.api.messages.send.mutate({ roomId, body, clientMsgId: randomUUID(), ...(threadRootId ? { threadRootId } : {}) });

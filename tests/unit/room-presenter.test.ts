@@ -15,3 +15,18 @@ describe("room titles", () => {
     expect(presentRoom({ ...base, kind: "dm" }, people.slice(0, 1), "me").title).toBe("Me");
   });
 });
+
+describe("titles of large groups", () => {
+  const many = Array.from({ length: 10 }, (_, i) => ({ participantId: `p${i}`, displayName: `Name ${String.fromCharCode(74 - i)}` }));
+
+  it("names the first eight others to have joined, and counts the rest", () => {
+    const room = { ...base, kind: "group" };
+    // The viewer among the members read: eight others named, the rest counted.
+    expect(presentRoom(room, many.slice(0, 9), "p0", 40).title).toBe("Name B, Name C, Name D, Name E, Name F, Name G, Name H, Name I and 31 more");
+    // The viewer joined later: the first eight others named.
+    expect(presentRoom(room, many.slice(0, 9), "late", 40).title).toBe("Name C, Name D, Name E, Name F, Name G, Name H, Name I, Name J and 31 more");
+    expect(presentRoom(room, many.slice(0, 9), "p0", 9)).toMatchObject({ title: "Name B, Name C, Name D, Name E, Name F, Name G, Name H, Name I", memberCount: 9 });
+    expect(presentRoom({ ...base, kind: "channel", name: "big" }, [], "p0", 5000)).toMatchObject({ title: "big", memberCount: 5000 });
+  });
+});
+

@@ -109,3 +109,33 @@ describe("room store", () => {
     expect(seqs()).toEqual(range(1, 30).map((m) => m.seq));
   });
 });
+
+describe("room store threads", () => {
+  const reply = (seq: number): MessageView => ({ ...message(seq), threadRootId: "m1" });
+
+  it("opens a thread at its newest replies and loads earlier pages on demand, keeping live replies", async () => {
+    const replies = Array.from({ length: 120 }, (_, i) => reply(i + 2)); // seqs 2..121
+    const asked: { beforeSeq?: number; limit: number }[] = [];
+    const store = new RoomStore(ROOM, "me", {
+      history: async () => ({ messages: [], hasMore: false }),
+      thread: async ({ beforeSeq, limit }) => {
+        asked.push({ beforeSeq, limit });
+        const before = replies.filter((r) => beforeSeq === undefined || r.seq < beforeSeq);
+        return { root: { ...message(1), replyCount: replies.length }, replies: before.slice(-limit), hasMore: before.length > limit };
+      },
+    });
+    const loaded = () => store.getSnapshot().thread!.replies.map((r) => r.seq);
+
+    await store.openThread("m1");
+    expect(loaded()).toEqual(replies.slice(-50).map((r) => r.seq));
+    expect(store.getSnapshot().thread).toMatchObject({ hasEarlier: true, status: "ready" });
+    store.receiveLive(reply(122), true);
+    await store.loadEarlierReplies();
+    await store.loadEarlierReplies();
+    expect(asked).toEqual([{ limit: 50 }, { beforeSeq: 72, limit: 50 }, { beforeSeq: 22, limit: 50 }]);
+    expect(loaded()).toEqual([...replies.map((r) => r.seq), 122]);
+    expect(store.getSnapshot().thread).toMatchObject({ hasEarlier: false, loadingEarlier: false });
+    await store.loadEarlierReplies(); // nothing earlier: no request
+    expect(asked).toHaveLength(3);
+  });
+});

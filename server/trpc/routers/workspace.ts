@@ -45,8 +45,8 @@ export const workspaceRouter = router({
     return { workspaceId };
   }),
   participants: authedProcedure
-    .input(z.strictObject({ query: z.string().max(100).optional() }).optional())
-    .query(({ ctx, input }) => workspaces.listParticipants(ctx.actor, input?.query)),
+    .input(z.strictObject({ query: z.string().max(100).optional(), limit: z.number().int().min(1).max(200).optional() }).optional())
+    .query(({ ctx, input }) => workspaces.listParticipants(ctx.actor, input)),
   createInvite: authedProcedure
     .input(
       z.strictObject({
