@@ -53,7 +53,12 @@ export function batchFactsStatement(roomId: string, sends: SendKey[]): Prisma.Sq
       SELECT 'member' AS "what", m."participantId" AS "id", m."role", m."deliveryMode", p."handle", p."displayName", p."kind", p."status",
         p."messagesPerMinute", p."burst", p."rateLimitExempt"
       FROM ${table("RoomMember")} m JOIN ${table("Participant")} p ON p."id" = m."participantId"
-      WHERE m."roomId" = ${roomId} AND (m."participantId" = ANY(${texts(authorIds)}) OR (m."deliveryMode" = 'mentions' AND p."kind" = 'agent'))
+      WHERE m."roomId" = ${roomId} AND m."participantId" = ANY(${texts(authorIds)})
+      UNION ALL
+      SELECT 'member' AS "what", m."participantId" AS "id", m."role", m."deliveryMode", p."handle", p."displayName", p."kind", p."status",
+        p."messagesPerMinute", p."burst", p."rateLimitExempt"
+      FROM ${table("RoomMember")} m JOIN ${table("Participant")} p ON p."id" = m."participantId"
+      WHERE m."roomId" = ${roomId} AND m."deliveryMode" = 'mentions' AND p."kind" = 'agent' AND NOT (m."participantId" = ANY(${texts(authorIds)}))
       UNION ALL
       SELECT 'stored', s."id", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
       FROM unnest(${texts(sends.map((s) => s.authorId))}, ${texts(sends.map((s) => s.clientMsgId))}) AS k("authorId", "clientMsgId")

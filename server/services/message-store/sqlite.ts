@@ -72,7 +72,12 @@ function reader(read: Read): FactsReader {
           SELECT 'member' AS "what", m."participantId" AS "id", m."role", m."deliveryMode", p."handle", p."displayName", p."kind", p."status",
             p."messagesPerMinute", p."burst", p."rateLimitExempt"
           FROM ${table("RoomMember")} m JOIN ${table("Participant")} p ON p."id" = m."participantId"
-          WHERE m."roomId" = ${roomId} AND (m."participantId" IN (${list(authorIds)}) OR (m."deliveryMode" = 'mentions' AND p."kind" = 'agent'))
+          WHERE m."roomId" = ${roomId} AND m."participantId" IN (${list(authorIds)})
+          UNION ALL
+          SELECT 'member' AS "what", m."participantId" AS "id", m."role", m."deliveryMode", p."handle", p."displayName", p."kind", p."status",
+            p."messagesPerMinute", p."burst", p."rateLimitExempt"
+          FROM ${table("RoomMember")} m JOIN ${table("Participant")} p ON p."id" = m."participantId"
+          WHERE m."roomId" = ${roomId} AND m."deliveryMode" = 'mentions' AND p."kind" = 'agent' AND NOT (m."participantId" IN (${list(authorIds)}))
           UNION ALL
           SELECT 'stored', s."id", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
           FROM ${table("Message")} s WHERE (s."authorId", s."clientMsgId") IN (VALUES ${Prisma.join(sends.map((s) => Prisma.sql`(${s.authorId}, ${s.clientMsgId})`))})
