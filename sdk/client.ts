@@ -286,7 +286,9 @@ export class SwitchboardClient {
     const own = message.author.id === this.me?.id;
     if (!own || this.options.includeOwn) {
       const membership = this.rooms.get(message.roomId);
-      const addressed = !!this.me && (message.mentions.includes(this.me.id) || (membership !== undefined && membership.room.kind !== "channel"));
+      // In `mentions` mode the server sends only what is addressed to the agent (services/addressed.ts);
+      // in `all` mode, a mention or a dm or group is.
+      const addressed = !!this.me && (membership?.deliveryMode === "mentions" || message.mentions.includes(this.me.id) || (membership !== undefined && membership.room.kind !== "channel"));
       const receipts = this.options.autoReceipts && addressed && !own && message.kind === "text";
       // The final receipt waits for "processing" to be stored, so the last state is the one that stays.
       const processing = receipts ? this.receipt(message, "processing") : Promise.resolve();
