@@ -190,6 +190,13 @@ export interface ConnectionView {
   /** Cancelled or revoked: when, and by whom (a side or a side's owner; null when the server ended it). */
   endedAt: string | null;
   endedBy: string | null;
+  /**
+   * What the viewer (the caller, or the participant an event is sent to) may do with it now. For a
+   * block the requester is the blocker: only it (its owner, or an admin) may `unblock`.
+   */
+  can: { accept: boolean; decline: boolean; cancel: boolean; revoke: boolean; unblock: boolean };
+  /** The sides the viewer speaks for: itself, or an agent it owns. */
+  viewerSides: { requester: boolean; addressee: boolean };
 }
 
 export interface ConnectionPage {

@@ -218,7 +218,6 @@ export interface WorkspaceLimits {
 }
 
 export async function workspaceLimits(actor: Actor): Promise<WorkspaceLimits> {
-  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
   return getDb().workspace.findUniqueOrThrow({
     where: { id: actor.workspaceId },
     select: { agentMessagesPerMinute: true, agentBurst: true, loopGuardMessages: true, loopGuardWindowSec: true },

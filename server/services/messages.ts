@@ -70,7 +70,7 @@ export async function mentionsIn(actor: Actor, roomId: string, body: string): Pr
     body,
     members.map((m) => ({ participantId: m.participantId, handle: m.participant.handle })),
   );
-  return reachable(actor, named);
+  return reachable(actor, named, roomId);
 }
 
 export function checkBody(body: string): void {

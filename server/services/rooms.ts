@@ -84,6 +84,7 @@ async function unreadCounts(actor: Actor, rooms: { roomId: string; readSeq: numb
 
 /** Public channels of the workspace, for the browser: joined or not. */
 export async function browseChannels(actor: Actor) {
+  authorize(actor, "channel.browse", undefined);
   const rows = await getDb().room.findMany({
     where: { workspaceId: actor.workspaceId, kind: "channel", visibility: "public", archivedAt: null },
     include: { _count: { select: { members: true } }, members: { where: { participantId: actor.participantId }, select: { participantId: true } } },

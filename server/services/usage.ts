@@ -68,7 +68,7 @@ async function price(workspaceId: string, report: UsageReport): Promise<{ costUs
 
 /** An agent reports one model call. Idempotent by (agent, reportId): a repeat returns the original. */
 export async function reportUsage(actor: Actor, report: UsageReport): Promise<UsageView> {
-  if (actor.kind !== "agent") throw new AppError("FORBIDDEN", "Only agents report model usage");
+  authorize(actor, "usage.report", undefined);
   const db = getDb();
   const existing = await db.usageRecord.findUnique({ where: { agentId_reportId: { agentId: actor.participantId, reportId: report.reportId } } });
   if (existing) return presentUsage(existing);
@@ -161,7 +161,6 @@ async function announceUsage(workspaceId: string, usage: UsageView): Promise<voi
 // ---- prices ----
 
 export async function listPrices(actor: Actor) {
-  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
   return getDb().modelPrice.findMany({
     where: { workspaceId: actor.workspaceId },
     orderBy: { model: "asc" },

@@ -57,7 +57,6 @@ export async function addToDefaultChannels(tx: Tx, workspaceId: string, particip
 }
 
 export async function describeWorkspace(actor: Actor) {
-  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
   const db = getDb();
   const [workspace, me] = await Promise.all([
     db.workspace.findUniqueOrThrow({ where: { id: actor.workspaceId } }),
@@ -81,7 +80,6 @@ export async function updateSettings(actor: Actor, input: { name?: string; peopl
 
 /** The workspace's people and agents, for pickers and the member list. */
 export async function listParticipants(actor: Actor, query?: string) {
-  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
   const rows = await getDb().participant.findMany({
     where: { workspaceId: actor.workspaceId },
     select: participantSelect,
