@@ -2,6 +2,7 @@ import { getDb, type Tx } from "../db";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { participantSelect, presentParticipant } from "../presenters/participant";
+import { workspaceCan } from "../presenters/workspace";
 import { onlineAmong } from "../realtime/presence";
 import { recordAudit } from "./audit";
 import { appendToRoom } from "./messages";
@@ -66,6 +67,7 @@ export async function describeWorkspace(actor: Actor) {
     workspace: { id: workspace.id, name: workspace.name, peopleTalkFreely: workspace.peopleTalkFreely },
     me: presentParticipant(me),
     role: actor.role,
+    can: workspaceCan(actor),
   };
 }
 
