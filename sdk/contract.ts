@@ -276,6 +276,17 @@ export interface MessageView {
   receipts: ReceiptView[];
 }
 
+/**
+ * What counts as unread for a viewer: someone else's top-level text message that is not deleted.
+ * The server counts unread messages with it (`rooms.mine`); a client moving counts live with events
+ * applies `countsAsUnread`, the same test.
+ */
+export const UNREAD = { kind: "text", threadRootId: null, deletedAt: null } as const;
+
+export function countsAsUnread(m: Pick<MessageView, "kind" | "threadRootId" | "deletedAt" | "author">, viewerId: string): boolean {
+  return m.kind === UNREAD.kind && m.threadRootId === UNREAD.threadRootId && m.deletedAt === UNREAD.deletedAt && m.author.id !== viewerId;
+}
+
 export interface RoomView {
   id: string;
   kind: RoomKind;
@@ -286,6 +297,19 @@ export interface RoomView {
   topic: string;
   lastSeq: number;
   memberCount: number;
+}
+
+/** What the viewer may do in a room (tRPC `rooms.get`), decided by the server's policies. */
+export interface RoomCan {
+  post: boolean;
+  join: boolean;
+  invite: boolean;
+  leave: boolean;
+  /** Edit or delete their own text messages. */
+  editOwn: boolean;
+  deleteOwn: boolean;
+  /** Delete other participants' text messages (owners and admins moderate). */
+  deleteOthers: boolean;
 }
 
 /** A room as one member sees its delivery: mode and server-side cursors. */

@@ -6,7 +6,7 @@ import { signOut } from "next-auth/react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { MessageView, RoomView } from "@/sdk/contract";
+import { countsAsUnread, type MessageView, type RoomView } from "@/sdk/contract";
 import { useDirectory, type DirectoryEntry } from "@/components/providers/directory";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
@@ -48,13 +48,17 @@ export function Sidebar() {
     const viewing = roomId === activeRoomId && document.visibilityState === "visible";
     if (viewing || message.author.id === me.id) return;
     cache.bump(roomId, message.seq, {
-      unread: message.kind === "text" && !message.threadRootId,
+      unread: countsAsUnread(message, me.id),
       mention: message.mentions.includes(me.id),
     });
   };
   useSocketEvent("message:new", ({ roomId, message }) => onNewMessage(roomId, message));
   useSocketEvent("message:batch", ({ roomId, messages }) => {
     for (const message of messages) onNewMessage(roomId, message);
+  });
+  // A deleted message no longer counts (nor do its mentions): the server recounts the room.
+  useSocketEvent("message:updated", ({ roomId, message }) => {
+    if (message.deletedAt && cache.isUnread(roomId, message.seq)) void cache.refetch();
   });
   // Counts may have moved while the socket was away.
   const firstReady = useRef(true);
