@@ -203,7 +203,7 @@ export function PricesSection({ canManage, unpriced }: { canManage: boolean; unp
                     <td className="py-2.5 pr-3 text-right text-zinc-700 tabular-nums">{money(p.inputPerMTok)}</td>
                     <td className="py-2.5 pr-3 text-right text-zinc-700 tabular-nums">{money(p.outputPerMTok)}</td>
                     <td className="py-2.5 pr-3 text-right text-zinc-700 tabular-nums">{money(p.cachedPerMTok)}</td>
-                    <td className="py-2.5 text-xs text-zinc-500">{relativeTime(new Date(p.updatedAt).toISOString())}</td>
+                    <td className="py-2.5 text-xs text-zinc-500">{relativeTime(p.updatedAt)}</td>
                     {canManage && (
                       <td className="py-2 pr-4">
                         {confirming === p.model ? (

@@ -8,6 +8,7 @@ import { getDb } from "../db";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
+import { presentWorkspaceLimits, workspaceLimitsSelect } from "../presenters/limits";
 import { recordAudit } from "./audit";
 import { agentRunTimes } from "./send-statements";
 import type { DirectTx } from "../direct-sql";
@@ -218,10 +219,7 @@ export interface WorkspaceLimits {
 }
 
 export async function workspaceLimits(actor: Actor): Promise<WorkspaceLimits> {
-  return getDb().workspace.findUniqueOrThrow({
-    where: { id: actor.workspaceId },
-    select: { agentMessagesPerMinute: true, agentBurst: true, loopGuardMessages: true, loopGuardWindowSec: true },
-  });
+  return presentWorkspaceLimits(await getDb().workspace.findUniqueOrThrow({ where: { id: actor.workspaceId }, select: workspaceLimitsSelect }));
 }
 
 export async function setWorkspaceLimits(actor: Actor, input: Partial<WorkspaceLimits>): Promise<WorkspaceLimits> {
