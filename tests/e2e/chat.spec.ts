@@ -17,6 +17,7 @@ import {
 import type { Ack, MessageView } from "../../sdk/contract";
 
 test("people chat live in a private channel, in one order, with threads and no access for outsiders", async ({ browser }) => {
+  test.setTimeout(240_000);
   const ctxA = await browser.newContext();
   const ctxB = await browser.newContext();
   const ctxC = await browser.newContext();
