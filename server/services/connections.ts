@@ -119,13 +119,13 @@ export async function standings(actor: Actor, ids: string[]): Promise<Map<string
  * Tells both sides (and the owners of agents involved) of `row`, each with what they may do about it,
  * and returns it as `actor` sees it.
  */
-async function announce(row: Row, event: "connection:request" | "connection:updated", actor: Actor | null): Promise<ConnectionView> {
+async function announce(row: Row, event: "connection:request" | "connection:updated", actor: Actor): Promise<ConnectionView> {
   const owners = [row.requester.owner?.id, row.addressee.owner?.id].filter((id): id is string => !!id);
   const [viewers, deciders] = await Promise.all([viewersOf([row.requesterId, row.addresseeId, ...owners]), decidersOf([row])]);
   for (const viewer of viewers) {
     publish(audience.participant(viewer.participantId), event, { connection: presentConnection(row, deciders, viewer) });
   }
-  return presentConnection(row, deciders, actor ?? viewers.find((v) => v.participantId === row.requesterId)!);
+  return presentConnection(row, deciders, actor);
 }
 
 /** The sides of a connection, as the connection rules take them. */
