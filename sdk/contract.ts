@@ -195,6 +195,13 @@ export interface ConnectionView {
   /** Cancelled or revoked: when, and by whom (a side or a side's owner; null when the server ended it). */
   endedAt: string | null;
   endedBy: string | null;
+  /**
+   * What the viewer (the caller, or the participant an event is sent to) may do with it now. For a
+   * block the requester is the blocker: only it (its owner, or an admin) may `unblock`.
+   */
+  can: { accept: boolean; decline: boolean; cancel: boolean; revoke: boolean; unblock: boolean };
+  /** The sides the viewer speaks for: itself, or an agent it owns. */
+  viewerSides: { requester: boolean; addressee: boolean };
 }
 
 export interface ConnectionPage {
@@ -274,6 +281,17 @@ export interface MessageView {
   receipts: ReceiptView[];
 }
 
+/**
+ * What counts as unread for a viewer: someone else's top-level text message that is not deleted.
+ * The server counts unread messages with it (`rooms.mine`); a client moving counts live with events
+ * applies `countsAsUnread`, the same test.
+ */
+export const UNREAD = { kind: "text", threadRootId: null, deletedAt: null } as const;
+
+export function countsAsUnread(m: Pick<MessageView, "kind" | "threadRootId" | "deletedAt" | "author">, viewerId: string): boolean {
+  return m.kind === UNREAD.kind && m.threadRootId === UNREAD.threadRootId && m.deletedAt === UNREAD.deletedAt && m.author.id !== viewerId;
+}
+
 export interface RoomView {
   id: string;
   kind: RoomKind;
@@ -284,6 +302,19 @@ export interface RoomView {
   topic: string;
   lastSeq: number;
   memberCount: number;
+}
+
+/** What the viewer may do in a room (tRPC `rooms.get`), decided by the server's policies. */
+export interface RoomCan {
+  post: boolean;
+  join: boolean;
+  invite: boolean;
+  leave: boolean;
+  /** Edit or delete their own text messages. */
+  editOwn: boolean;
+  deleteOwn: boolean;
+  /** Delete other participants' text messages (owners and admins moderate). */
+  deleteOthers: boolean;
 }
 
 /** A room as one member sees its delivery: mode and server-side cursors. */

@@ -9,9 +9,9 @@ export const dynamic = "force-dynamic";
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const viewer = await getViewer();
   if (!viewer) redirect("/signin");
-  const { workspace, me, role } = (await viewer.api.workspace.me())!;
+  const { workspace, me, can } = (await viewer.api.workspace.me())!;
   return (
-    <AppShell viewer={{ workspace, me, role }}>
+    <AppShell viewer={{ workspace, me, can }}>
       {children}
     </AppShell>
   );

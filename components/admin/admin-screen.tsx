@@ -17,8 +17,8 @@ const TABS = ["members", "invites", "agents", "settings", "audit"] as const;
 type Tab = (typeof TABS)[number];
 
 export function AdminScreen() {
-  const { role, workspace } = useViewer();
-  const allowed = role === "owner" || role === "admin";
+  const { can, workspace } = useViewer();
+  const allowed = can.manage;
   const [tab, setTab] = useState<Tab>("members");
 
   // The tab is in the URL's hash, so a reload or a shared link opens the same one.

@@ -1,6 +1,6 @@
 "use client";
-// Members and their roles. Owners set any role but owner; admins manage members and guests. The
-// server decides; its refusals (FORBIDDEN) are shown next to the table.
+// Members and their roles. The server says which roles the viewer may give each member (`can.roles`)
+// and why not when none (`roleLocked`); its refusals (FORBIDDEN) are shown next to the table.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
@@ -15,14 +15,18 @@ import { DataTable } from "@/components/ui/table";
 import { dateTime, shortDate } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { LastSeenCell, ParticipantCell, useOnline } from "./participant-cells";
-import type { MemberRow } from "./types";
 
 type Role = "admin" | "member" | "guest";
+const ROLES: [Role, string][] = [
+  ["admin", "Admin"],
+  ["member", "Member"],
+  ["guest", "Guest"],
+];
 
 export function MembersTab() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const { me, role: myRole } = useViewer();
+  const { me } = useViewer();
   const isOnline = useOnline();
   const members = useQuery(trpc.admin.members.queryOptions());
   const [failure, setFailure] = useState<{ name: string; code: string; message: string } | null>(null);
@@ -46,10 +50,6 @@ export function MembersTab() {
   if (members.isPending) return <SkeletonRows rows={4} />;
   if (members.isError) return <ErrorState error={members.error} onRetry={() => void members.refetch()} title="Couldn't load the members" />;
   if (members.data.length === 0) return <EmptyState icon={<UsersIcon size={22} />} title="No members" body="Create an invite link to bring people in." />;
-
-  const editable = (m: MemberRow) => m.role !== "owner" && m.participantId !== me.id && !(myRole === "admin" && m.role === "admin");
-  const why = (m: MemberRow) =>
-    m.role === "owner" ? "The owner's role cannot be changed" : m.participantId === me.id ? "You cannot change your own role" : myRole === "admin" && m.role === "admin" ? "Only the owner manages admins" : undefined;
 
   return (
     <div className="space-y-3">
@@ -86,7 +86,7 @@ export function MembersTab() {
               />
               <td className="px-4 py-2.5">
                 {m.role === "owner" ? (
-                  <Pill tone="indigo" title={why(m)}>
+                  <Pill tone="indigo" title={m.roleLocked ?? undefined}>
                     Owner
                   </Pill>
                 ) : (
@@ -94,18 +94,18 @@ export function MembersTab() {
                     <div className="w-32">
                       <select
                         value={m.role}
-                        disabled={!editable(m) || busy}
-                        title={why(m)}
+                        disabled={!m.can.setRole || busy}
+                        title={m.roleLocked ?? undefined}
                         aria-label={`Role of ${m.displayName}`}
                         onChange={(e) => setRole.mutate({ participantId: m.participantId, role: e.target.value as Role })}
                         className={`${inputClass} h-8`}
                         data-testid="member-role"
                       >
-                        <option value="admin" disabled={myRole !== "owner"}>
-                          Admin
-                        </option>
-                        <option value="member">Member</option>
-                        <option value="guest">Guest</option>
+                        {ROLES.map(([role, label]) => (
+                          <option key={role} value={role} disabled={role !== m.role && !m.can.roles.includes(role)}>
+                            {label}
+                          </option>
+                        ))}
                       </select>
                     </div>
                     {busy && <Spinner className="h-3.5 w-3.5 text-zinc-400" />}

@@ -7,6 +7,7 @@ import type { AgentView, ApiKeyView } from "@/sdk/contract";
 import { PageFrame } from "@/components/nav/page-frame";
 import { useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
+import { useViewer } from "@/components/providers/viewer-provider";
 import { Button } from "@/components/ui/button";
 import { TerminalIcon } from "@/components/ui/extra-icons";
 import { BotIcon, PlusIcon } from "@/components/ui/icons";
@@ -20,6 +21,7 @@ import { OnboardingTokens } from "./onboarding-tokens";
 import { SuspendDialog } from "./suspend-dialog";
 
 export function AgentsScreen() {
+  const { can } = useViewer();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const agents = useQuery({ ...trpc.agents.mine.queryOptions(), refetchInterval: 60_000 });
@@ -44,14 +46,16 @@ export function AgentsScreen() {
       subtitle={agents.data ? `${list.length} agent${list.length === 1 ? "" : "s"}${suspended ? ` · ${suspended} suspended` : ""}` : "Agents you own"}
       testId="agents-page"
       actions={
-        <>
-          <Button variant="secondary" size="sm" onClick={() => setDialog("onboard")} data-testid="open-onboarding" aria-label="Onboard programmatically" title="Onboard programmatically">
-            <TerminalIcon size={15} /> <span className="max-sm:hidden">Onboard programmatically</span>
-          </Button>
-          <Button size="sm" onClick={() => setDialog("create")} data-testid="open-create-agent">
-            <PlusIcon size={15} /> Create agent
-          </Button>
-        </>
+        can.createAgent && (
+          <>
+            <Button variant="secondary" size="sm" onClick={() => setDialog("onboard")} data-testid="open-onboarding" aria-label="Onboard programmatically" title="Onboard programmatically">
+              <TerminalIcon size={15} /> <span className="max-sm:hidden">Onboard programmatically</span>
+            </Button>
+            <Button size="sm" onClick={() => setDialog("create")} data-testid="open-create-agent">
+              <PlusIcon size={15} /> Create agent
+            </Button>
+          </>
+        )
       }
     >
       <p className="mb-5 text-sm text-zinc-600">
@@ -65,15 +69,23 @@ export function AgentsScreen() {
         <EmptyState
           icon={<BotIcon size={22} />}
           title="You don't have any agents yet"
-          body="Create one here and give its API key to the process that runs it, or let a script register agents with an onboarding token."
+          body={
+            can.createAgent
+              ? "Create one here and give its API key to the process that runs it, or let a script register agents with an onboarding token."
+              : "Guests take part in rooms; members create agents."
+          }
           testId="agents-empty"
         >
-          <Button size="sm" onClick={() => setDialog("create")}>
-            <PlusIcon size={15} /> Create agent
-          </Button>
-          <Button variant="secondary" size="sm" onClick={() => setDialog("onboard")}>
-            <TerminalIcon size={15} /> Onboard programmatically
-          </Button>
+          {can.createAgent && (
+            <>
+              <Button size="sm" onClick={() => setDialog("create")}>
+                <PlusIcon size={15} /> Create agent
+              </Button>
+              <Button variant="secondary" size="sm" onClick={() => setDialog("onboard")}>
+                <TerminalIcon size={15} /> Onboard programmatically
+              </Button>
+            </>
+          )}
         </EmptyState>
       ) : (
         <div className="space-y-4" data-testid="agents-list">

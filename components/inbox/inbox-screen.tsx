@@ -17,16 +17,14 @@ import { TabPanel, Tabs } from "@/components/ui/tabs";
 import { dateTime, relativeTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { Expiry, RequesterBlock, Scope, StatusPill, Who, addresseeLabel, participantName } from "./connection-card";
-import { isExpired, speaksFor, useConnectionEvents, usePendingConnections } from "./use-inbox";
+import { useConnectionEvents, usePendingConnections } from "./use-inbox";
 
 type Tab = "requests" | "sent" | "history";
 
 export function InboxScreen() {
-  const { me } = useViewer();
   const [tab, setTab] = useState<Tab>("requests");
   useConnectionEvents();
-  const { query, incoming, outgoing } = usePendingConnections();
-  const expiredIncoming = useMemo(() => (query.data?.connections ?? []).filter((c) => speaksFor(me.id, c.addressee) && isExpired(c)), [query.data, me.id]);
+  const { query, incoming, expired: expiredIncoming, outgoing } = usePendingConnections();
 
   return (
     <PageFrame title="Inbox" icon={<InboxIcon size={18} />} subtitle="Who may reach you and your agents" testId="inbox-page">
@@ -272,9 +270,9 @@ function History() {
                 )}
               </div>
             </div>
-            {(c.status === "accepted" || c.status === "blocked") && (
+            {(c.can.revoke || c.can.unblock) && (
               <Button variant="secondary" size="sm" onClick={() => setRevoking(c)} data-testid="revoke-connection">
-                {c.status === "blocked" ? "Unblock" : "Revoke"}
+                {c.can.unblock ? "Unblock" : "Revoke"}
               </Button>
             )}
           </>
@@ -331,13 +329,13 @@ function Decision({ connection: c, meId }: { connection: ConnectionView; meId: s
 
 function RevokeDialog({ connection: c, onClose }: { connection: ConnectionView | null; onClose: () => void }) {
   const trpc = useTRPC();
-  const { me } = useViewer();
   const refresh = useRefresh();
+  const blocked = c?.can.unblock ?? false;
   const revoke = useMutation(
     trpc.connections.revoke.mutationOptions({
-      onSuccess: (r) => {
+      onSuccess: () => {
         refresh();
-        toast(r.status === "revoked" ? "Connection revoked" : "Done");
+        toast(blocked ? "Unblocked" : "Connection revoked");
         close();
       },
     }),
@@ -346,8 +344,7 @@ function RevokeDialog({ connection: c, onClose }: { connection: ConnectionView |
     revoke.reset();
     onClose();
   };
-  const other = c ? (speaksFor(me.id, c.requester) ? c.addressee : c.requester) : null;
-  const blocked = c?.status === "blocked";
+  const other = c ? (c.viewerSides.requester ? c.addressee : c.requester) : null;
   return (
     <ConfirmDialog
       open={c !== null}

@@ -7,12 +7,8 @@ import { useEffect, useMemo } from "react";
 import type { ConnectionView } from "@/sdk/contract";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
-import { useViewer } from "@/components/providers/viewer-provider";
 
 export const isExpired = (c: Pick<ConnectionView, "expiresAt">, now = Date.now()) => !!c.expiresAt && new Date(c.expiresAt).getTime() <= now;
-
-/** The viewer speaks for this side: it is them, or an agent they own. */
-export const speaksFor = (meId: string, side: ConnectionView["requester"]) => side.id === meId || side.ownerId === meId;
 
 /** Refetches connections (and the directory's standings) when a request arrives or changes. */
 export function useConnectionEvents() {
@@ -33,17 +29,21 @@ export function useConnectionEvents() {
   }, [readyEpoch, queryClient, trpc]);
 }
 
+/**
+ * Pending requests the viewer may decide (incoming), those addressed to them that expired first, and
+ * those they may withdraw (outgoing): the server says which (`can`, `viewerSides`).
+ */
 export function usePendingConnections() {
   const trpc = useTRPC();
-  const { me } = useViewer();
   // One page of the largest size: pending requests are few, and the badge counts them all.
   const query = useQuery({ ...trpc.connections.list.queryOptions({ status: "pending", limit: 200 }), staleTime: 15_000 });
-  const { incoming, outgoing } = useMemo(() => {
+  const { incoming, expired, outgoing } = useMemo(() => {
     const list = query.data?.connections ?? [];
     return {
-      incoming: list.filter((c) => speaksFor(me.id, c.addressee) && !isExpired(c)),
-      outgoing: list.filter((c) => speaksFor(me.id, c.requester)),
+      incoming: list.filter((c) => (c.can.accept || c.can.decline) && !isExpired(c)),
+      expired: list.filter((c) => c.viewerSides.addressee && isExpired(c)),
+      outgoing: list.filter((c) => c.can.cancel),
     };
-  }, [query.data, me.id]);
-  return { query, incoming, outgoing };
+  }, [query.data]);
+  return { query, incoming, expired, outgoing };
 }

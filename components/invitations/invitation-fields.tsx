@@ -1,14 +1,18 @@
 // Fields for making an invite link or an onboarding token: the role a link gives, how often either may be used.
+import { useViewer } from "@/components/providers/viewer-provider";
 import { TextInput, inputClass } from "@/components/ui/field";
 
 export type InviteRole = "member" | "admin" | "guest";
 
 export const ROLE_LABEL: Record<InviteRole, string> = { member: "Member", admin: "Admin", guest: "Guest" };
 
+/** The roles the viewer may give by invite link: admin only for whoever may make admins (the owner). */
 export function RoleSelect({ value, onChange, testId }: { value: InviteRole; onChange: (role: InviteRole) => void; testId: string }) {
+  const { can } = useViewer();
+  const roles = (Object.keys(ROLE_LABEL) as InviteRole[]).filter((role) => role !== "admin" || can.inviteAdmins);
   return (
     <select value={value} onChange={(e) => onChange(e.target.value as InviteRole)} className={inputClass} data-testid={testId}>
-      {(Object.keys(ROLE_LABEL) as InviteRole[]).map((role) => (
+      {roles.map((role) => (
         <option key={role} value={role}>
           {ROLE_LABEL[role]}
         </option>

@@ -10,11 +10,10 @@ import { ChartIcon } from "@/components/ui/usage-icons";
 import { useConnectionEvents, usePendingConnections } from "@/components/inbox/use-inbox";
 
 export function WorkspaceNav() {
-  const { role } = useViewer();
+  const { can } = useViewer();
   const pathname = usePathname();
   useConnectionEvents();
   const { incoming } = usePendingConnections();
-  const isAdmin = role === "owner" || role === "admin";
   const active = (href: string) => pathname === href || pathname.startsWith(`${href}/`);
   return (
     <section className="mb-4" aria-label="Workspace pages" data-testid="workspace-nav">
@@ -45,7 +44,7 @@ export function WorkspaceNav() {
           Inbox
         </NavLink>
         <NavLink href="/usage" active={active("/usage")} icon={<ChartIcon size={15} />} testId="nav-usage">Usage</NavLink>
-        {isAdmin && (
+        {can.manage && (
           <NavLink href="/admin" active={active("/admin")} icon={<ShieldIcon size={15} />} testId="nav-admin">
             Admin
           </NavLink>

@@ -2,11 +2,13 @@
 // The signed-in participant and their workspace, loaded by the server layout and shared below it.
 import { createContext, useContext, type ReactNode } from "react";
 import type { ParticipantView } from "@/sdk/contract";
+import type { WorkspaceCan } from "@/server/presenters/workspace";
 
 export interface Viewer {
   workspace: { id: string; name: string };
   me: ParticipantView;
-  role: "owner" | "admin" | "member" | "guest";
+  /** What the viewer may do in the workspace, as the server's policies say: the UI asks this, never the role. */
+  can: WorkspaceCan;
 }
 
 const ViewerContext = createContext<Viewer | null>(null);

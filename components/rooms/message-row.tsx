@@ -15,6 +15,8 @@ export interface MessageActions {
   onDelete: (m: MessageView) => void;
   onRetry?: (clientMsgId: string) => void;
   onDiscard?: (clientMsgId: string) => void;
+  /** What the viewer may do with a (text, not deleted) message: the server's answer, never derived here. */
+  allowed: (m: MessageView) => { edit: boolean; delete: boolean };
 }
 
 export function DayDivider({ iso }: { iso: string }) {
@@ -93,6 +95,7 @@ function TextMessage({
   const mine = m.author.id === meId;
   const deleted = m.deletedAt !== null;
   const mentionsMe = !deleted && m.mentions.includes(meId) && !mine;
+  const allowed = actions.allowed(m);
 
   return (
     <div
@@ -176,12 +179,12 @@ function TextMessage({
               <MessageIcon size={15} />
             </ActionButton>
           )}
-          {mine && (
+          {allowed.edit && (
             <ActionButton label="Edit message" testId="action-edit" onClick={() => setEditing(true)}>
               <PencilIcon size={15} />
             </ActionButton>
           )}
-          {mine && (
+          {allowed.delete && (
             <ActionButton label="Delete message" testId="action-delete" onClick={() => actions.onDelete(m)} danger>
               <TrashIcon size={15} />
             </ActionButton>

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import type { MessageView, RoomView } from "@/sdk/contract";
+import { countsAsUnread, type MessageView, type RoomCan, type RoomView } from "@/sdk/contract";
 import { useDirectory } from "@/components/providers/directory";
 import { useSocket } from "@/components/providers/socket-provider";
 import { useTRPC, useTRPCClient } from "@/components/providers/trpc";
@@ -24,7 +24,7 @@ import { useSidebarCache } from "./sidebar-cache";
 import { ThreadPanel } from "./thread-panel";
 import { TypingLine } from "./typing-line";
 
-type RoomDetails = RoomView & { joined: boolean; readSeq: number };
+type RoomDetails = RoomView & { joined: boolean; readSeq: number; can: RoomCan };
 
 export function RoomScreen({ roomId }: { roomId: string }) {
   const trpc = useTRPC();
@@ -71,7 +71,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
   const [unreadMarker, setUnreadMarker] = useState<number | null | undefined>(undefined);
   useEffect(() => {
     if (snap.status !== "ready" || unreadMarker !== undefined) return;
-    const first = snap.items.find((m) => m.seq > room.readSeq && m.kind === "text" && m.author.id !== me.id);
+    const first = snap.items.find((m) => m.seq > room.readSeq && countsAsUnread(m, me.id));
     setUnreadMarker(room.joined && first ? first.seq : null);
   }, [snap.status, snap.items, unreadMarker, room.readSeq, room.joined, me.id]);
   const [deleting, setDeleting] = useState<MessageView | null>(null);
@@ -173,8 +173,13 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
       onDelete: (m) => setDeleting(m),
       onRetry: (id) => store.retry(id),
       onDiscard: (id) => store.discard(id),
+      // The room's flags (from the server's policies) say what the viewer may do with a text message.
+      allowed: (m) => {
+        const mine = m.author.id === me.id;
+        return { edit: mine && room.can.editOwn, delete: mine ? room.can.deleteOwn : room.can.deleteOthers };
+      },
     }),
-    [store],
+    [store, me.id, room.can],
   );
 
   const join = useMutation(
@@ -195,7 +200,6 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
     }),
   );
 
-  const canInvite = room.joined && room.kind !== "dm";
   const meView = { id: me.id, handle: me.handle, displayName: me.displayName, kind: me.kind };
 
   return (
@@ -206,7 +210,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
           peer={room.kind === "dm" ? members.data?.find((m) => m.participant.id !== me.id) ?? null : null}
           membersOpen={membersOpen}
           onToggleMembers={() => setMembersOpen((v) => !v)}
-          onLeave={room.joined && room.kind !== "dm" ? () => leave.mutate({ roomId: room.id }) : undefined}
+          onLeave={room.can.leave ? () => leave.mutate({ roomId: room.id }) : undefined}
           leaving={leave.isPending}
         />
         {leave.isError && (
@@ -234,7 +238,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
             unreadMarker={unreadMarker ?? null}
           />
         )}
-        {room.joined ? (
+        {room.can.post ? (
           <div className="shrink-0">
             <Composer
               ref={composer}
@@ -247,7 +251,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
             />
             <TypingLine typing={snap.typing} nameOf={nameOf} threadRootId={null} />
           </div>
-        ) : (
+        ) : room.can.join ? (
           <div className="m-5 mt-2 flex items-center justify-between gap-4 rounded-lg border border-zinc-200 bg-zinc-50 px-4 py-3" data-testid="join-bar">
             <div className="text-sm text-zinc-600">
               You are previewing <b className="font-semibold text-zinc-900">{title}</b>.
@@ -257,7 +261,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
               {join.isPending && <Spinner />} Join channel
             </Button>
           </div>
-        )}
+        ) : null}
       </div>
       {snap.thread && (
         <ThreadPanel
@@ -268,7 +272,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
           me={meView}
           nameOf={nameOf}
           actions={actions}
-          canPost={room.joined}
+          canPost={room.can.post}
           mentionables={members.data?.map((m) => m.participant)}
           onClose={() => store.closeThread()}
           onLoadEarlier={() => void store.loadEarlierReplies()}
@@ -276,7 +280,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
           onTyping={() => snap.thread && sendTyping(snap.thread.rootId)}
         />
       )}
-      {membersOpen && <MembersPanel room={room} canInvite={canInvite} onClose={() => setMembersOpen(false)} />}
+      {membersOpen && <MembersPanel room={room} canInvite={room.can.invite} onClose={() => setMembersOpen(false)} />}
       <DeleteDialog
         message={deleting}
         onClose={() => setDeleting(null)}

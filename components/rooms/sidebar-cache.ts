@@ -67,6 +67,9 @@ export function useSidebarCache() {
       queryClient.setQueryData(key, (rooms) => rooms?.map((r) => (r.id === roomId ? { ...r, ...fn(r) } : r)));
     return {
       has: (roomId: string) => !!queryClient.getQueryData(key)?.some((r) => r.id === roomId),
+      /** Whether the message at `seq` may be among the room's unread counts (after the read cursor, with counts). */
+      isUnread: (roomId: string, seq: number) =>
+        !!queryClient.getQueryData(key)?.some((r) => r.id === roomId && seq > r.readSeq && (r.unread > 0 || r.mentions > 0)),
       markRead: (roomId: string, seq: number) => {
         ledger.reads.set(roomId, Math.max(ledger.reads.get(roomId) ?? 0, seq));
         const bumps = ledger.bumps.get(roomId);

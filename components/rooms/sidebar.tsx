@@ -6,7 +6,7 @@ import { signOut } from "next-auth/react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { MessageView, RoomView } from "@/sdk/contract";
+import { countsAsUnread, type MessageView, type RoomView } from "@/sdk/contract";
 import { useDirectory, type DirectoryEntry } from "@/components/providers/directory";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
@@ -27,7 +27,7 @@ type DialogName = "browse" | "create" | "direct" | "invite" | "switcher" | null;
 
 export function Sidebar() {
   const trpc = useTRPC();
-  const { me, workspace, role } = useViewer();
+  const { me, workspace, can } = useViewer();
   const { readyEpoch, status, presence } = useSocket();
   const { participants } = useDirectory();
   const pathname = usePathname();
@@ -48,13 +48,17 @@ export function Sidebar() {
     const viewing = roomId === activeRoomId && document.visibilityState === "visible";
     if (viewing || message.author.id === me.id) return;
     cache.bump(roomId, message.seq, {
-      unread: message.kind === "text" && !message.threadRootId,
+      unread: countsAsUnread(message, me.id),
       mention: message.mentions.includes(me.id),
     });
   };
   useSocketEvent("message:new", ({ roomId, message }) => onNewMessage(roomId, message));
   useSocketEvent("message:batch", ({ roomId, messages }) => {
     for (const message of messages) onNewMessage(roomId, message);
+  });
+  // A deleted message no longer counts (nor do its mentions): the server recounts the room.
+  useSocketEvent("message:updated", ({ roomId, message }) => {
+    if (message.deletedAt && cache.isUnread(roomId, message.seq)) void cache.refetch();
   });
   // Counts may have moved while the socket was away.
   const firstReady = useRef(true);
@@ -90,17 +94,14 @@ export function Sidebar() {
 
   useEffect(() => documentTitle.setUnread(totalUnread), [totalUnread]);
 
-  const isAdmin = role === "owner" || role === "admin";
-
   return (
     <nav className="flex h-full w-64 shrink-0 flex-col bg-zinc-900 text-zinc-300" aria-label="Workspace" data-testid="sidebar">
       <div className="flex h-14 shrink-0 items-center gap-2 border-b border-white/10 px-3">
         <WorkspaceMenu
           name={workspace.name}
-          isAdmin={isAdmin}
-          onInvite={() => setDialog("invite")}
-          onCreate={() => setDialog("create")}
-          onBrowse={() => setDialog("browse")}
+          onInvite={can.invite ? () => setDialog("invite") : undefined}
+          onCreate={can.createChannel ? () => setDialog("create") : undefined}
+          onBrowse={can.browseChannels ? () => setDialog("browse") : undefined}
         />
         <span
           className={`ml-auto h-2 w-2 shrink-0 rounded-full ${status === "connected" ? "bg-emerald-400" : "animate-pulse bg-amber-400"}`}
@@ -125,14 +126,16 @@ export function Sidebar() {
 
       <div className="scroll-dark min-h-0 flex-1 overflow-y-auto px-2 pt-3 pb-4">
         <WorkspaceNav />
-        <Section title="Channels" onAdd={() => setDialog("create")} addLabel="Create a channel" addTestId="create-channel">
+        <Section title="Channels" onAdd={can.createChannel ? () => setDialog("create") : undefined} addLabel="Create a channel" addTestId="create-channel">
           {rooms.isPending && <SidebarSkeleton />}
           {channels.map((r) => (
             <RoomLink key={r.id} room={r} active={r.id === activeRoomId} />
           ))}
-          <SidebarAction onClick={() => setDialog("browse")} testId="browse-channels" icon={<CompassIcon size={15} />}>
-            Browse channels
-          </SidebarAction>
+          {can.browseChannels && (
+            <SidebarAction onClick={() => setDialog("browse")} testId="browse-channels" icon={<CompassIcon size={15} />}>
+              Browse channels
+            </SidebarAction>
+          )}
         </Section>
 
         <Section title="Direct messages" onAdd={() => setDialog("direct")} addLabel="New message" addTestId="new-direct">
@@ -146,7 +149,7 @@ export function Sidebar() {
           </SidebarAction>
         </Section>
 
-        {isAdmin && (
+        {can.invite && (
           <div className="mt-4 px-1">
             <button
               type="button"
@@ -179,7 +182,8 @@ function Section({
   children,
 }: {
   title: string;
-  onAdd: () => void;
+  /** Absent: the viewer may not add here, so no button. */
+  onAdd?: () => void;
   addLabel: string;
   addTestId: string;
   children: ReactNode;
@@ -188,16 +192,18 @@ function Section({
     <section className="mb-4" aria-label={title}>
       <div className="group flex h-7 items-center justify-between px-2">
         <h2 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">{title}</h2>
-        <button
-          type="button"
-          onClick={onAdd}
-          title={addLabel}
-          aria-label={addLabel}
-          data-testid={addTestId}
-          className="rounded p-0.5 text-zinc-500 hover:bg-white/10 hover:text-zinc-100"
-        >
-          <PlusIcon size={15} />
-        </button>
+        {onAdd && (
+          <button
+            type="button"
+            onClick={onAdd}
+            title={addLabel}
+            aria-label={addLabel}
+            data-testid={addTestId}
+            className="rounded p-0.5 text-zinc-500 hover:bg-white/10 hover:text-zinc-100"
+          >
+            <PlusIcon size={15} />
+          </button>
+        )}
       </div>
       <ul className="space-y-px">{children}</ul>
     </section>
@@ -316,18 +322,17 @@ function useDismiss(open: boolean, close: () => void) {
   return ref;
 }
 
+/** The workspace's menu; an action the viewer may not take is absent. */
 function WorkspaceMenu({
   name,
-  isAdmin,
   onInvite,
   onCreate,
   onBrowse,
 }: {
   name: string;
-  isAdmin: boolean;
-  onInvite: () => void;
-  onCreate: () => void;
-  onBrowse: () => void;
+  onInvite?: () => void;
+  onCreate?: () => void;
+  onBrowse?: () => void;
 }) {
   const [open, setOpen] = useState(false);
   const ref = useDismiss(open, () => setOpen(false));
@@ -355,9 +360,9 @@ function WorkspaceMenu({
       </button>
       {open && (
         <div role="menu" className="animate-pop absolute top-full left-0 z-30 mt-1 w-56 rounded-lg bg-white py-1 text-sm text-zinc-800 shadow-xl ring-1 ring-zinc-900/10">
-          {isAdmin && <MenuItem onClick={pick(onInvite)} icon={<UserPlusIcon size={15} />}>Invite people</MenuItem>}
-          <MenuItem onClick={pick(onCreate)} icon={<PlusIcon size={15} />}>Create a channel</MenuItem>
-          <MenuItem onClick={pick(onBrowse)} icon={<CompassIcon size={15} />}>Browse channels</MenuItem>
+          {onInvite && <MenuItem onClick={pick(onInvite)} icon={<UserPlusIcon size={15} />}>Invite people</MenuItem>}
+          {onCreate && <MenuItem onClick={pick(onCreate)} icon={<PlusIcon size={15} />}>Create a channel</MenuItem>}
+          {onBrowse && <MenuItem onClick={pick(onBrowse)} icon={<CompassIcon size={15} />}>Browse channels</MenuItem>}
         </div>
       )}
     </div>

@@ -60,13 +60,13 @@ export function TopSpenders({
   people,
   total,
   onFilter,
-  isAdmin,
+  seesAll,
 }: {
   agents: BreakdownRow[];
   people: BreakdownRow[];
   total: number;
   onFilter: (kind: "agent" | "person", id: string) => void;
-  isAdmin: boolean;
+  seesAll: boolean;
 }) {
   return (
     <Card title="Top spenders" icon={<TrendUpIcon size={15} />} subtitle="Who drove the spend in this range (a person's spend is the agents they own)" testId="top-spenders">
@@ -77,7 +77,7 @@ export function TopSpenders({
           kind="person"
           rows={people}
           total={total}
-          onPick={isAdmin ? (id) => onFilter("person", id) : undefined}
+          onPick={seesAll ? (id) => onFilter("person", id) : undefined}
           testId="top-people"
         />
       </div>
@@ -141,7 +141,7 @@ const TABS: { key: BreakdownKind; label: string }[] = [
 export function BreakdownTable({
   data,
   total,
-  isAdmin,
+  seesAll,
   onOpen,
   onFilter,
   onExport,
@@ -149,7 +149,7 @@ export function BreakdownTable({
 }: {
   data: Record<BreakdownKind, BreakdownRow[]>;
   total: number;
-  isAdmin: boolean;
+  seesAll: boolean;
   onOpen: (kind: "room" | "task", row: BreakdownRow) => void;
   onFilter: (kind: "agent" | "person" | "model", id: string) => void;
   onExport: (view: CsvView) => void;
@@ -160,7 +160,7 @@ export function BreakdownTable({
   const rows = data[kind];
   const shown = all ? rows : rows.slice(0, 8);
   const opens = kind === "room" || kind === "task";
-  const canFilter = kind === "agent" || kind === "model" || (kind === "person" && isAdmin);
+  const canFilter = kind === "agent" || kind === "model" || (kind === "person" && seesAll);
   const hint: ReactNode = opens ? "Open a row to see its cost per agent and how much people took part" : canFilter ? "Pick a row to narrow the dashboard to it" : null;
 
   return (

@@ -103,7 +103,7 @@ const STATE_STYLE: Record<BudgetView["state"], { bar: string; pill: string; labe
 };
 const ORDER: Record<BudgetView["state"], number> = { exceeded: 0, warned: 1, ok: 2 };
 
-export function BudgetsSection({ isAdmin }: { isAdmin: boolean }) {
+export function BudgetsSection({ canManage }: { canManage: boolean }) {
   const trpc = useTRPC();
   const budgets = useQuery(trpc.usage.budgets.queryOptions());
   const { byId, participants } = useDirectory();
@@ -121,7 +121,7 @@ export function BudgetsSection({ isAdmin }: { isAdmin: boolean }) {
       subtitle="At 80% the owner and admins are told; at 100% the agents are suspended until the budget is raised or the period ends (UTC)."
       testId="budgets"
       actions={
-        isAdmin ? (
+        canManage ? (
           <Button size="sm" variant="secondary" onClick={() => setEditing("new")} data-testid="open-budget-form">
             <PlusIcon size={15} /> Set a budget
           </Button>
@@ -138,8 +138,8 @@ export function BudgetsSection({ isAdmin }: { isAdmin: boolean }) {
         <ErrorState error={budgets.error} onRetry={() => void budgets.refetch()} title="Couldn't load budgets" testId="budgets-error" />
       ) : list.length === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 bg-zinc-50/60 px-4 py-6 text-center text-sm text-zinc-500" data-testid="budgets-empty">
-          {isAdmin ? "No budgets yet. Cap what an agent, or all of a person's agents, may spend per day or per month." : "No budgets apply to you or your agents."}
-          {isAdmin && (
+          {canManage ? "No budgets yet. Cap what an agent, or all of a person's agents, may spend per day or per month." : "No budgets apply to you or your agents."}
+          {canManage && (
             <div className="mt-3">
               <Button size="sm" onClick={() => setEditing("new")}>
                 <PlusIcon size={15} /> Set a budget
@@ -179,13 +179,13 @@ export function BudgetsSection({ isAdmin }: { isAdmin: boolean }) {
                 <span className={`inline-flex w-20 shrink-0 justify-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${style.pill}`} data-testid="budget-state">
                   {style.label}
                 </span>
-                {isAdmin && <BudgetActions budget={b} onEdit={() => setEditing(b)} />}
+                {canManage && <BudgetActions budget={b} onEdit={() => setEditing(b)} />}
               </li>
             );
           })}
         </ul>
       )}
-      {isAdmin && <BudgetDialog key={editing === null ? "closed" : editing === "new" ? "new" : editing.id} editing={editing} onClose={() => setEditing(null)} participants={participants} budgets={budgets.data ?? []} />}
+      {canManage && <BudgetDialog key={editing === null ? "closed" : editing === "new" ? "new" : editing.id} editing={editing} onClose={() => setEditing(null)} participants={participants} budgets={budgets.data ?? []} />}
     </Card>
   );
 }

@@ -24,7 +24,7 @@ interface Draft {
 const money = (n: number) => `$${n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`;
 const cell = "h-8 w-full rounded-md border-0 bg-white px-2 text-right text-[13px] tabular-nums text-zinc-900 shadow-xs ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-500 focus:outline-none";
 
-export function PricesSection({ isAdmin, unpriced }: { isAdmin: boolean; unpriced: string[] }) {
+export function PricesSection({ canManage, unpriced }: { canManage: boolean; unpriced: string[] }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const prices = useQuery(trpc.usage.prices.queryOptions());
@@ -87,7 +87,7 @@ export function PricesSection({ isAdmin, unpriced }: { isAdmin: boolean; unprice
       testId="prices"
       flush
       actions={
-        isAdmin ? (
+        canManage ? (
           <Button size="sm" variant="secondary" onClick={() => startNew()} disabled={!!draft?.isNew} data-testid="add-price">
             <PlusIcon size={15} /> Add model
           </Button>
@@ -100,7 +100,7 @@ export function PricesSection({ isAdmin, unpriced }: { isAdmin: boolean; unprice
           {unpriced.map((m, i) => (
             <span key={m}>
               {i > 0 && ", "}
-              {isAdmin ? (
+              {canManage ? (
                 <button type="button" className="font-mono text-[12px] underline decoration-amber-400 underline-offset-2 hover:decoration-amber-700" onClick={() => startNew(m)}>
                   {m}
                 </button>
@@ -132,13 +132,13 @@ export function PricesSection({ isAdmin, unpriced }: { isAdmin: boolean; unprice
                 <th scope="col" className="w-32 py-2 pr-3 text-right font-semibold">Output</th>
                 <th scope="col" className="w-32 py-2 pr-3 text-right font-semibold">Cached input</th>
                 <th scope="col" className="w-28 py-2 font-semibold">Updated</th>
-                {isAdmin && <th scope="col" className="w-32 py-2 pr-4" aria-label="Actions" />}
+                {canManage && <th scope="col" className="w-32 py-2 pr-4" aria-label="Actions" />}
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
               {list.length === 0 && !draft && (
                 <tr>
-                  <td colSpan={isAdmin ? 6 : 5} className="px-4 py-6 text-center text-sm text-zinc-500">
+                  <td colSpan={canManage ? 6 : 5} className="px-4 py-6 text-center text-sm text-zinc-500">
                     No prices yet: calls are free unless agents report their cost.
                   </td>
                 </tr>
@@ -203,8 +203,8 @@ export function PricesSection({ isAdmin, unpriced }: { isAdmin: boolean; unprice
                     <td className="py-2.5 pr-3 text-right text-zinc-700 tabular-nums">{money(p.inputPerMTok)}</td>
                     <td className="py-2.5 pr-3 text-right text-zinc-700 tabular-nums">{money(p.outputPerMTok)}</td>
                     <td className="py-2.5 pr-3 text-right text-zinc-700 tabular-nums">{money(p.cachedPerMTok)}</td>
-                    <td className="py-2.5 text-xs text-zinc-500">{relativeTime(new Date(p.updatedAt).toISOString())}</td>
-                    {isAdmin && (
+                    <td className="py-2.5 text-xs text-zinc-500">{relativeTime(p.updatedAt)}</td>
+                    {canManage && (
                       <td className="py-2 pr-4">
                         {confirming === p.model ? (
                           <span className="flex items-center justify-end gap-1">

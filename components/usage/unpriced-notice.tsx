@@ -5,7 +5,7 @@ import { AlertIcon } from "@/components/ui/icons";
 import { formatInt, formatTokens } from "./format";
 import type { Totals } from "./types";
 
-export function UnpricedNotice({ totals, models, isAdmin }: { totals: Totals; models: string[]; isAdmin: boolean }) {
+export function UnpricedNotice({ totals, models, canManage }: { totals: Totals; models: string[]; canManage: boolean }) {
   if (totals.unpricedCalls === 0) return null;
   const calls = totals.unpricedCalls;
   return (
@@ -25,7 +25,7 @@ export function UnpricedNotice({ totals, models, isAdmin }: { totals: Totals; mo
           </>
         )}{" "}
         had no price and no reported cost, so {calls === 1 ? "it counts" : "they count"} as $0.{" "}
-        {isAdmin ? "Add the models' prices below: calls reported from then on are priced." : "An owner or admin can add the models' prices."}
+        {canManage ? "Add the models' prices below: calls reported from then on are priced." : "An owner or admin can add the models' prices."}
       </p>
     </div>
   );

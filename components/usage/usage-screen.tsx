@@ -29,8 +29,8 @@ import { FILTER_KEYS, useUsageParams } from "./use-usage-params";
 import { useLiveUsage } from "./use-live-usage";
 
 export function UsageScreen() {
-  const { role } = useViewer();
-  const isAdmin = role === "owner" || role === "admin";
+  const { can } = useViewer();
+  const seesAll = can.readAllUsage;
   const trpc = useTRPC();
   const params = useUsageParams();
   const live = useLiveUsage();
@@ -79,7 +79,7 @@ export function UsageScreen() {
     <PageFrame
       title="Usage & cost"
       icon={<ChartIcon size={18} />}
-      subtitle={isAdmin ? "What agents cost, and who drove the work" : "What your agents cost"}
+      subtitle={seesAll ? "What agents cost, and who drove the work" : "What your agents cost"}
       testId="usage-page"
       wide
       actions={
@@ -94,7 +94,7 @@ export function UsageScreen() {
     >
       <div className="space-y-4">
         <BudgetAlerts alerts={budgetAlerts.alerts} onDismiss={budgetAlerts.dismiss} />
-        {!isAdmin && (
+        {!seesAll && (
           <div className="flex items-center gap-2 rounded-lg bg-sky-50 px-3.5 py-2 text-[13px] text-sky-900 ring-1 ring-sky-200 ring-inset" data-testid="member-scope">
             <PersonIcon size={15} className="shrink-0 text-sky-600" />
             You&apos;re seeing the usage of the agents you own. Owners and admins see the whole workspace.
@@ -102,7 +102,7 @@ export function UsageScreen() {
         )}
 
         <div className="sticky top-0 z-20 -mx-2 -mt-2 bg-gradient-to-b from-[#fcfcfd] via-[#fcfcfd]/95 to-transparent px-2 py-2">
-          <UsageToolbar params={params} options={options} showPerson={isAdmin} />
+          <UsageToolbar params={params} options={options} showPerson={seesAll} />
         </div>
 
         {overview.isPending ? (
@@ -113,7 +113,7 @@ export function UsageScreen() {
           <UsageEmpty filtered={filtered} onClear={params.clearFilters} onWiden={!filtered && params.preset !== "90d" ? () => params.setPreset("90d") : undefined} />
         ) : (
           <div className={`space-y-4 transition-opacity ${overview.isPlaceholderData ? "opacity-60" : ""}`} data-testid="usage-dashboard">
-            <UnpricedNotice totals={data.totals} models={data.byModel.filter((m) => m.unpricedCalls > 0 && m.id).map((m) => m.id!)} isAdmin={isAdmin} />
+            <UnpricedNotice totals={data.totals} models={data.byModel.filter((m) => m.unpricedCalls > 0 && m.id).map((m) => m.id!)} canManage={can.manage} />
             <KpiTiles overview={data} previous={previous.data?.totals} series={series} periodLabel={periodLabel} />
             <div className="grid gap-4 lg:grid-cols-3">
               <div className="min-w-0 lg:col-span-2">
@@ -127,11 +127,11 @@ export function UsageScreen() {
                 exporting={csv.exporting === "byModel"}
               />
             </div>
-            <TopSpenders agents={data.byAgent} people={data.byPerson} total={data.totals.costUsd} onFilter={filterBy} isAdmin={isAdmin} />
+            <TopSpenders agents={data.byAgent} people={data.byPerson} total={data.totals.costUsd} onFilter={filterBy} seesAll={seesAll} />
             <BreakdownTable
               data={breakdown}
               total={data.totals.costUsd}
-              isAdmin={isAdmin}
+              seesAll={seesAll}
               onOpen={(kind, row) => row.id && setDetail({ kind, id: row.id, name: row.name })}
               onFilter={filterBy}
               onExport={(view) => void csv.exportView(view)}
@@ -141,8 +141,8 @@ export function UsageScreen() {
         )}
 
         <div className="space-y-4 pt-2">
-          <BudgetsSection isAdmin={isAdmin} />
-          <PricesSection isAdmin={isAdmin} unpriced={unpriced} />
+          <BudgetsSection canManage={can.manage} />
+          <PricesSection canManage={can.manage} unpriced={unpriced} />
         </div>
       </div>
       <DetailDialog

@@ -27,13 +27,35 @@ interface Side {
   id: string;
   ownerId: string | null;
 }
+/** A connection's two sides; for a block, the requester is the blocker. */
 interface ConnectionSides {
+  workspaceId: string;
   requester: Side;
   addressee: Side;
 }
+/** A participant as the rules about reaching one another see it. */
+interface Party extends Side {
+  kind: string;
+  workspaceId: string;
+  handle: string;
+}
+interface Edge {
+  status: string;
+  expiresAt: Date | null;
+  scope: unknown;
+}
+/** The actor's own participant (`me`), another, and what stands between them. */
+interface Pair {
+  me: Party;
+  other: Party;
+  /** The workspace lets its people talk without connection requests. */
+  peopleTalkFreely: boolean;
+  /** Their live connection (pending, accepted or blocked), if any. */
+  edge: Edge | null;
+}
 
 /** The actor is this side, or the person who owns it. */
-const speaksFor = (actor: Actor, side: Side): boolean => side.id === actor.participantId || side.ownerId === actor.participantId;
+export const speaksFor = (actor: Actor, side: Side): boolean => side.id === actor.participantId || side.ownerId === actor.participantId;
 
 type Denial = { code: ErrorCode; message: string };
 type Decision = true | Denial;
@@ -41,6 +63,26 @@ type Decision = true | Denial;
 const deny = (code: ErrorCode, message: string): Denial => ({ code, message });
 
 const sameWorkspace = (actor: Actor, room: RoomFacts): boolean => actor.workspaceId === room.workspaceId;
+
+const isHumanAdmin = (actor: Actor): boolean => isAdmin(actor) && actor.kind === "human";
+
+/** Admins manage members and guests; admins themselves are the owner's to make (by role or by invite). */
+const managesRole = (actor: Actor, role: string): Decision =>
+  actor.role === "admin" && role === "admin" ? deny("FORBIDDEN", "Only the owner manages admins") : true;
+
+/** Pairs that need no connection: an owner and their agent, and people when the workspace allows. */
+const needsNoRequest = ({ me, other, peopleTalkFreely }: Pair): boolean =>
+  me.ownerId === other.id || other.ownerId === me.id || (me.kind === "human" && other.kind === "human" && peopleTalkFreely);
+
+/**
+ * An accepted connection, unexpired, whose scope (if it names rooms) covers `roomId` (a DM has none),
+ * or covers any room with `anyRoom`.
+ */
+function connected(edge: Edge | null, roomId: string | undefined, anyRoom = false): boolean {
+  if (!edge || edge.status !== "accepted" || (edge.expiresAt && edge.expiresAt <= new Date())) return false;
+  const rooms = (edge.scope as { roomIds?: string[] } | null)?.roomIds;
+  return anyRoom || !rooms || (roomId !== undefined && rooms.includes(roomId));
+}
 
 /** A private room's existence is not revealed to outsiders: they get ROOM_NOT_FOUND. */
 function member({ room, membership }: RoomSubject, actor: Actor): Decision {
@@ -105,16 +147,19 @@ const rules = {
   },
   "channel.create": (actor: Actor): Decision =>
     actor.role === "guest" ? deny("FORBIDDEN", "Guests cannot create channels") : true,
+  /** The list of public channels to join: what `room.read` lets one preview, so not for guests. */
+  "channel.browse": (actor: Actor): Decision =>
+    actor.role === "guest" ? deny("FORBIDDEN", "Guests join channels by invitation") : true,
   "direct.open": (actor: Actor, s: { participants: { workspaceId: string }[] }): Decision =>
     s.participants.every((p) => p.workspaceId === actor.workspaceId)
       ? true
       : deny("PARTICIPANT_NOT_FOUND", "No such participant"),
-  "invite.create": (actor: Actor): Decision =>
-    isAdmin(actor) && actor.kind === "human" ? true : deny("FORBIDDEN", "Only owners and admins can create invite links"),
+  "invite.create": (actor: Actor, s: { role: string }): Decision =>
+    isHumanAdmin(actor) ? managesRole(actor, s.role) : deny("FORBIDDEN", "Only owners and admins can create invite links"),
   /** Listing and revoking invite links: owners and admins, like creating them. */
   "invite.manage": (actor: Actor, s: { workspaceId: string }): Decision => {
     if (s.workspaceId !== actor.workspaceId) return deny("NOT_FOUND", "No such invite link");
-    return isAdmin(actor) && actor.kind === "human" ? true : deny("FORBIDDEN", "Only owners and admins can manage invite links");
+    return isHumanAdmin(actor) ? true : deny("FORBIDDEN", "Only owners and admins can manage invite links");
   },
   /**
    * People list and revoke the onboarding tokens they created; owners and admins, everyone's.
@@ -148,46 +193,85 @@ const rules = {
   // Connections: a person decides for themselves and for the agents they own. An agent may decline
   // or withdraw on its own but never accept: its owner (or its consent policy) does that.
   "connection.accept": (actor: Actor, s: ConnectionSides): Decision =>
-    actor.kind === "human" && speaksFor(actor, s.addressee) ? true : deny("FORBIDDEN", "Only the addressee, or the agent's owner, can accept"),
-  "connection.decline": (actor: Actor, s: ConnectionSides): Decision =>
-    speaksFor(actor, s.addressee) ? true : deny("FORBIDDEN", "Only the addressee, or the agent's owner, can decline"),
-  "connection.cancel": (actor: Actor, s: ConnectionSides): Decision =>
-    speaksFor(actor, s.requester) ? true : deny("FORBIDDEN", "Only the asker can cancel a request"),
-  "connection.revoke": (actor: Actor, s: ConnectionSides): Decision =>
-    speaksFor(actor, s.requester) || speaksFor(actor, s.addressee) ? true : deny("FORBIDDEN", "Only either side can revoke a connection"),
-  "connection.block": (actor: Actor, s: { blocker: Side }): Decision =>
-    speaksFor(actor, s.blocker) ? true : deny("FORBIDDEN", "You can block only for yourself or an agent you own"),
-  "workspace.configure": (actor: Actor, s: { workspaceId: string }): Decision =>
-    actor.workspaceId === s.workspaceId && isAdmin(actor) && actor.kind === "human"
+    actor.workspaceId === s.workspaceId && actor.kind === "human" && speaksFor(actor, s.addressee)
       ? true
-      : deny("FORBIDDEN", "Only owners and admins can change workspace settings"),
+      : deny("FORBIDDEN", "Only the addressee, or the agent's owner, can accept"),
+  "connection.decline": (actor: Actor, s: ConnectionSides): Decision =>
+    actor.workspaceId === s.workspaceId && speaksFor(actor, s.addressee) ? true : deny("FORBIDDEN", "Only the addressee, or the agent's owner, can decline"),
+  "connection.cancel": (actor: Actor, s: ConnectionSides): Decision =>
+    actor.workspaceId === s.workspaceId && speaksFor(actor, s.requester) ? true : deny("FORBIDDEN", "Only the asker can cancel a request"),
+  "connection.revoke": (actor: Actor, s: ConnectionSides): Decision =>
+    actor.workspaceId === s.workspaceId && (speaksFor(actor, s.requester) || speaksFor(actor, s.addressee))
+      ? true
+      : deny("FORBIDDEN", "Only either side can revoke a connection"),
+  /** A block is the blocker's: it, its owner or an admin lifts it; the blocked side never does. */
+  "connection.unblock": (actor: Actor, s: ConnectionSides): Decision => {
+    if (actor.workspaceId !== s.workspaceId) return deny("FORBIDDEN", "Only the side that blocked can lift a block");
+    if (speaksFor(actor, s.requester)) return true;
+    if (!speaksFor(actor, s.addressee) && isHumanAdmin(actor)) return true;
+    return deny("FORBIDDEN", "Only the side that blocked (its owner, or an admin) can lift a block");
+  },
+  "connection.block": (actor: Actor, s: { blocker: Party; target: Party }): Decision => {
+    if (s.blocker.workspaceId !== actor.workspaceId || s.target.workspaceId !== actor.workspaceId) return deny("PARTICIPANT_NOT_FOUND", "No such participant");
+    if (s.blocker.id === s.target.id) return deny("INVALID_PAYLOAD", "You cannot block yourself");
+    return speaksFor(actor, s.blocker) ? true : deny("FORBIDDEN", "You can block only for yourself or an agent you own");
+  },
+  /** Asking `other` to connect: not oneself, not across a block, not when no connection is needed. */
+  "connection.request": (actor: Actor, s: Pair): Decision => {
+    if (s.other.workspaceId !== actor.workspaceId) return deny("PARTICIPANT_NOT_FOUND", "No such participant");
+    if (s.other.id === s.me.id) return deny("INVALID_PAYLOAD", "You cannot connect to yourself");
+    if (s.edge?.status === "blocked") return deny("FORBIDDEN", "This connection is blocked");
+    if (needsNoRequest(s)) return deny("CONFLICT", "You can already talk to each other");
+    return true;
+  },
+  /**
+   * Reaching `other`: opening a DM with them (`roomId` absent), inviting them into `roomId`, or
+   * mentioning them there. A block between the two stops it whatever else would allow it; then an
+   * owner and their agent, and people who talk freely, need nothing; everyone else an accepted,
+   * unexpired connection whose scope covers the room.
+   */
+  "connection.reach": (actor: Actor, s: Pair & { roomId?: string }): Decision => {
+    if (s.other.workspaceId !== actor.workspaceId) return deny("PARTICIPANT_NOT_FOUND", "No such participant");
+    if (s.other.id === s.me.id) return true;
+    if (s.edge?.status === "blocked") return deny("NOT_CONNECTED", `You cannot reach @${s.other.handle}: the connection is blocked`);
+    if (needsNoRequest(s) || connected(s.edge, s.roomId)) return true;
+    return deny("NOT_CONNECTED", `You are not connected with @${s.other.handle}; ask to connect first`);
+  },
+  "workspace.configure": (actor: Actor, s: { workspaceId: string }): Decision =>
+    actor.workspaceId === s.workspaceId && isHumanAdmin(actor) ? true : deny("FORBIDDEN", "Only owners and admins can change workspace settings"),
   /** Owners set any role but owner; admins manage members and guests; nobody changes their own role or the owner's. */
   "member.set_role": (actor: Actor, s: { target: { participantId: string; role: string }; role: string }): Decision => {
-    if (!isAdmin(actor) || actor.kind !== "human") return deny("FORBIDDEN", "Only owners and admins manage roles");
+    if (!isHumanAdmin(actor)) return deny("FORBIDDEN", "Only owners and admins manage roles");
     if (s.target.participantId === actor.participantId) return deny("FORBIDDEN", "You cannot change your own role");
     if (s.target.role === "owner") return deny("FORBIDDEN", "The owner's role cannot be changed");
-    if (actor.role === "admin" && (s.target.role === "admin" || s.role === "admin")) return deny("FORBIDDEN", "Only the owner manages admins");
-    return true;
+    const target = managesRole(actor, s.target.role);
+    return target === true ? managesRole(actor, s.role) : target;
   },
   /** The workspace's owner may exempt themselves from people's message rate; nobody else is ever exempt. */
   "member.exempt_self": (actor: Actor): Decision =>
     actor.kind === "human" && actor.role === "owner" ? true : deny("FORBIDDEN", "Only the workspace's owner may exempt themselves from the message rate"),
   "audit.read": (actor: Actor, s: { workspaceId: string }): Decision =>
-    actor.workspaceId === s.workspaceId && isAdmin(actor) && actor.kind === "human" ? true : deny("FORBIDDEN", "Only owners and admins read the audit log"),
-  "workspace.read": (actor: Actor, s: { workspaceId: string }): Decision =>
-    actor.workspaceId === s.workspaceId ? true : deny("FORBIDDEN", "Not in this workspace"),
+    actor.workspaceId === s.workspaceId && isHumanAdmin(actor) ? true : deny("FORBIDDEN", "Only owners and admins read the audit log"),
   /** The whole workspace's usage and cost; everyone else sees what their own agents spent. */
   "usage.read_workspace": (actor: Actor, s: { workspaceId: string }): Decision =>
-    actor.workspaceId === s.workspaceId && isAdmin(actor) && actor.kind === "human"
-      ? true
-      : deny("FORBIDDEN", "Only owners and admins see the whole workspace's usage"),
+    actor.workspaceId === s.workspaceId && isHumanAdmin(actor) ? true : deny("FORBIDDEN", "Only owners and admins see the whole workspace's usage"),
+  /**
+   * One agent's usage (what its model calls cost, wherever it worked): the agent itself, its owner,
+   * and owners and admins. `usageScope` below is the same rule as a filter for queries over many.
+   */
+  "usage.read": (actor: Actor, s: { workspaceId: string; agent: Side }): Decision => {
+    if (s.workspaceId !== actor.workspaceId) return deny("FORBIDDEN", "Not in this workspace");
+    if (isHumanAdmin(actor) || speaksFor(actor, s.agent)) return true;
+    return deny("FORBIDDEN", "Only the agent, its owner and admins see its usage");
+  },
+  "usage.report": (actor: Actor): Decision => (actor.kind === "agent" ? true : deny("FORBIDDEN", "Only agents report model usage")),
   /**
    * A budget's state (what someone may still spend): the budgeted person or agent, the agent's
    * owner, and owners and admins. To anyone else a budget does not exist.
    */
   "budget.read": (actor: Actor, s: { workspaceId: string; subject: Side }): Decision => {
     if (s.workspaceId !== actor.workspaceId) return deny("NOT_FOUND", "No such budget");
-    if (speaksFor(actor, s.subject) || (isAdmin(actor) && actor.kind === "human")) return true;
+    if (speaksFor(actor, s.subject) || isHumanAdmin(actor)) return true;
     return deny("NOT_FOUND", "No such budget");
   },
 } as const;
@@ -205,7 +289,26 @@ export function authorize<A extends Action>(actor: Actor, action: A, subject: Su
   if (decision !== true) throw new AppError(decision.code, decision.message);
 }
 
-function decide<A extends Action>(actor: Actor, action: A, subject: SubjectOf<A>): Decision {
+/** The rule's answer: true, or the error (and its message) the actor would get. */
+export function decide<A extends Action>(actor: Actor, action: A, subject: SubjectOf<A>): Decision {
   const rule = rules[action] as (a: Actor, s: SubjectOf<A>) => Decision;
   return rule(actor, subject);
+}
+
+/** The viewer's standing with another, for the directory: `pair` as `connection.reach` takes it. */
+export function connectionStanding(pair: Pair | null): "connected" | "pending" | "blocked" | "none" {
+  if (!pair) return "none";
+  if (pair.edge?.status === "blocked") return "blocked";
+  // A connection scoped to some rooms still connects the two (there), so it counts as connected.
+  if (pair.other.id === pair.me.id || needsNoRequest(pair) || connected(pair.edge, undefined, true)) return "connected";
+  return pair.edge?.status === "pending" ? "pending" : "none";
+}
+
+/**
+ * `usage.read` as a filter on usage queries (dashboards, a room's or a task's cost): nothing for
+ * owners and admins, the agents a person owns, an agent's own calls.
+ */
+export function usageScope(actor: Actor): { ownerId?: string; agentId?: string } {
+  if (can(actor, "usage.read_workspace", { workspaceId: actor.workspaceId })) return {};
+  return actor.kind === "agent" ? { agentId: actor.participantId } : { ownerId: actor.participantId };
 }

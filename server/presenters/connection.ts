@@ -1,4 +1,5 @@
 import type { ConnectionStatus, ConnectionView } from "../../sdk/contract";
+import { can, speaksFor, type Actor } from "../policies";
 import { participantSelect, presentParticipant } from "./participant";
 
 const sideSelect = { ...participantSelect, workspaceId: true, consentPolicy: true, owner: { select: { id: true, displayName: true } } } as const;
@@ -13,6 +14,7 @@ type Side = Parameters<typeof presentParticipant>[0] & { owner: { id: string; di
 
 interface ConnectionRow {
   id: string;
+  workspaceId: string;
   status: string;
   requester: Side;
   addressee: Side;
@@ -30,12 +32,16 @@ interface ConnectionRow {
 const ENDED: ReadonlySet<string> = new Set<ConnectionStatus>(["cancelled", "revoked"]);
 
 /**
- * A connection as every transport returns it. `deciders` names the people who decided connections
- * (looked up once per page by the caller). The store has no end time of its own: nothing updates a
- * cancelled or revoked connection again, so its `updatedAt` is when it ended.
+ * A connection as every transport returns it, to `viewer`: with what they may do about it now (the
+ * connection rules, asked here so that no client re-derives them) and which sides they speak for.
+ * `deciders` names the people who decided connections (looked up once per page by the caller). The
+ * store has no end time of its own: nothing updates a cancelled or revoked connection again, so its
+ * `updatedAt` is when it ended.
  */
-export function presentConnection(row: ConnectionRow, deciders: ReadonlyMap<string, { id: string; displayName: string }>): ConnectionView {
+export function presentConnection(row: ConnectionRow, deciders: ReadonlyMap<string, { id: string; displayName: string }>, viewer: Actor): ConnectionView {
   const ended = ENDED.has(row.status);
+  const sides = { workspaceId: row.workspaceId, requester: row.requester, addressee: row.addressee };
+  const open = row.status === "pending" && !(row.expiresAt && row.expiresAt <= new Date());
   return {
     id: row.id,
     status: row.status as ConnectionStatus,
@@ -49,5 +55,13 @@ export function presentConnection(row: ConnectionRow, deciders: ReadonlyMap<stri
     decidedBy: (row.decidedById && deciders.get(row.decidedById)) || null,
     endedAt: ended ? row.updatedAt.toISOString() : null,
     endedBy: ended ? row.endedById : null,
+    can: {
+      accept: open && can(viewer, "connection.accept", sides),
+      decline: open && can(viewer, "connection.decline", sides),
+      cancel: row.status === "pending" && can(viewer, "connection.cancel", sides),
+      revoke: row.status === "accepted" && can(viewer, "connection.revoke", sides),
+      unblock: row.status === "blocked" && can(viewer, "connection.unblock", sides),
+    },
+    viewerSides: { requester: speaksFor(viewer, row.requester), addressee: speaksFor(viewer, row.addressee) },
   };
 }

@@ -39,12 +39,23 @@ export function presentMessage(m: MessageRow): MessageView {
     replyCount: m.replyCount,
     lastReplyAt: m.lastReplyAt?.toISOString() ?? null,
     mentions: deleted ? [] : m.mentions.map((x) => x.participantId),
-    data: deleted ? null : (m.data ?? null),
+    data: deleted ? null : withoutUsage(m.data ?? null),
     createdAt: m.createdAt.toISOString(),
     editedAt: m.editedAt?.toISOString() ?? null,
     deletedAt: m.deletedAt?.toISOString() ?? null,
     receipts: (m.receipts ?? []).map(presentReceipt),
   };
+}
+
+/**
+ * Earlier versions stored the cost of the calls that produced a message in its `data.usage`. Usage is
+ * for the agent, its owner and admins (`usage.read`), and a message goes to the whole room: that key
+ * never leaves with it.
+ */
+function withoutUsage(data: unknown): unknown {
+  if (!data || typeof data !== "object" || Array.isArray(data) || !("usage" in data)) return data;
+  const { usage: _usage, ...rest } = data as Record<string, unknown>;
+  return Object.keys(rest).length ? rest : null;
 }
 
 export function presentReceipt(r: { participantId: string; state: string; reason: string | null; updatedAt: Date }): ReceiptView {

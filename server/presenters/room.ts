@@ -1,4 +1,5 @@
-import type { RoomView } from "../../sdk/contract";
+import type { RoomCan, RoomView } from "../../sdk/contract";
+import { can, type Actor } from "../policies";
 
 interface RoomRow {
   id: string;
@@ -41,5 +42,28 @@ export function presentRoom(
     topic: room.topic,
     lastSeq: room.lastSeq,
     memberCount,
+  };
+}
+
+type RoomSubject = Parameters<typeof can<"room.read">>[2];
+
+/**
+ * What `actor` may do in a room, for its view of the room: asked of the policy table here, so the
+ * browser never re-derives a rule. Messages arrive room-wide (one `message:new` for every member)
+ * and cannot carry one viewer's flags, so what the viewer may do with a message is said here for any
+ * text message of theirs (`editOwn`, `deleteOwn`) and of someone else's (`deleteOthers`: moderation).
+ */
+export function roomCan(actor: Actor, subject: RoomSubject): RoomCan {
+  const text = (authorId: string) => ({ ...subject, message: { authorId, kind: "text", deletedAt: null } });
+  // Any id but the actor's stands for "someone else".
+  const someoneElse = `not:${actor.participantId}`;
+  return {
+    post: can(actor, "room.post", subject),
+    join: !subject.membership && can(actor, "room.join", subject),
+    invite: can(actor, "room.invite", subject),
+    leave: can(actor, "room.leave", subject),
+    editOwn: can(actor, "message.edit", text(actor.participantId)),
+    deleteOwn: can(actor, "message.delete", text(actor.participantId)),
+    deleteOthers: can(actor, "message.delete", text(someoneElse)),
   };
 }

@@ -7,7 +7,7 @@ import { AppError, isUniqueViolation } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { invitationInclude, invitationState, listedInvitations, presentOnboardingToken, type OnboardingTokenView } from "../presenters/invitation";
-import { presentParticipant } from "../presenters/participant";
+import { agentInclude, presentAgent } from "../presenters/agent";
 import { audience, publish } from "../realtime";
 import { disconnectKeysOf, disconnectParticipant } from "../realtime/sessions";
 import { issueKey } from "./api-keys";
@@ -289,25 +289,5 @@ export async function registerAgent(
 }
 
 async function agentView(agentId: string): Promise<AgentView> {
-  const row = await getDb().participant.findUniqueOrThrow({
-    where: { id: agentId },
-    include: {
-      owner: { select: { id: true, displayName: true, handle: true } },
-      apiKeys: { orderBy: { createdAt: "desc" } },
-    },
-  });
-  return {
-    ...presentParticipant(row),
-    consentPolicy: row.consentPolicy as ConsentPolicy,
-    owner: row.owner,
-    lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
-    keys: row.apiKeys.map((k) => ({
-      id: k.id,
-      prefix: `sb_${k.prefix}`,
-      label: k.label,
-      createdAt: k.createdAt.toISOString(),
-      lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
-      revokedAt: k.revokedAt?.toISOString() ?? null,
-    })),
-  };
+  return presentAgent(await getDb().participant.findUniqueOrThrow({ where: { id: agentId }, include: agentInclude }));
 }

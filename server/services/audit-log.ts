@@ -1,6 +1,8 @@
 // Reading, exporting and verifying the audit log (writing is `recordAudit` in ./audit).
 import { getDb, type Prisma } from "../db";
 import { authorize, type Actor } from "../policies";
+import { presentAuditEvent } from "../presenters/audit";
+import { csvFile } from "../presenters/csv";
 import { auditHash } from "./audit";
 
 export interface AuditFilter {
@@ -34,36 +36,18 @@ export async function listAudit(actor: Actor, filter: AuditFilter) {
   const actorIds = [...new Set(rows.map((r) => r.actorId).filter((x): x is string => !!x))];
   const actors = await getDb().participant.findMany({ where: { id: { in: actorIds } }, select: { id: true, handle: true, displayName: true, kind: true } });
   const byId = new Map(actors.map((a) => [a.id, a]));
-  return rows.map((r) => ({
-    id: r.id,
-    seq: r.seq,
-    action: r.action,
-    actor: r.actorId ? (byId.get(r.actorId) ?? { id: r.actorId, handle: "unknown", displayName: "Unknown", kind: "human" }) : null,
-    subjectType: r.subjectType,
-    subjectId: r.subjectId,
-    data: r.data,
-    address: r.address,
-    createdAt: r.createdAt.toISOString(),
-    hash: r.hash,
-  }));
+  return rows.map((r) => presentAuditEvent(r, byId));
 }
 
 const CSV_COLUMNS = ["seq", "createdAt", "action", "actorHandle", "subjectType", "subjectId", "address", "data", "hash"] as const;
 
-function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value);
-  // Quote always; neutralise spreadsheet formulas.
-  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
-
 export async function exportAudit(actor: Actor, filter: Omit<AuditFilter, "limit">, format: "csv" | "json"): Promise<string> {
   const rows = await listAudit(actor, { ...filter, limit: 100_000 });
   if (format === "json") return JSON.stringify(rows, null, 2);
-  const lines = rows.map((r) =>
-    [r.seq, r.createdAt, r.action, r.actor?.handle ?? "", r.subjectType, r.subjectId, r.address, r.data, r.hash].map(csvCell).join(","),
+  return csvFile(
+    CSV_COLUMNS,
+    rows.map((r) => [r.seq, r.createdAt, r.action, r.actor?.handle ?? "", r.subjectType, r.subjectId, r.address, r.data, r.hash]),
   );
-  return [CSV_COLUMNS.join(","), ...lines].join("\n") + "\n";
 }
 
 export interface ChainReport {

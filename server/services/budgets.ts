@@ -3,6 +3,7 @@
 // audited. Each transition happens once per period, however many reports race across it. What was
 // spent comes from the daily usage rollups, so checking a budget reads at most a month of rows.
 import type { BudgetView } from "../../sdk/contract";
+import { presentBudget } from "../presenters/budget";
 import { getDb, type Prisma } from "../db";
 import { AppError } from "../errors";
 import { newId } from "../ids";
@@ -27,19 +28,6 @@ async function spent(b: BudgetRow, key: string): Promise<number> {
   const range = b.period === "day" ? { from: key, to: key } : { from: `${key}-01`, to: lastDayOf(key) };
   const [sum] = await sumRollups({ workspaceId: b.workspaceId, ...range, filters });
   return b.unit === "usd" ? sum.costUsd : sum.inputTokens + sum.outputTokens;
-}
-
-function present(b: BudgetRow, spentNow: number): BudgetView {
-  return {
-    id: b.id,
-    subjectType: b.subjectType as BudgetView["subjectType"],
-    subjectId: b.subjectId,
-    period: b.period as BudgetView["period"],
-    unit: b.unit as BudgetView["unit"],
-    amount: b.amount,
-    spent: Math.round(spentNow * 1e6) / 1e6,
-    state: b.state as BudgetView["state"],
-  };
 }
 
 /** Who hears about a budget: the subject's owner (or the person), and the workspace's admins. */
@@ -86,18 +74,31 @@ async function settle(b: BudgetRow): Promise<void> {
         : (await db.participant.findMany({ where: { ownerId: b.subjectId, kind: "agent", status: "active" }, select: { id: true } })).map((a) => a.id);
     await suspendForBudget(b.workspaceId, agents, `${b.period === "day" ? "daily" : "monthly"} budget of ${b.amount} ${b.unit} reached`);
   }
-  await notify(b, present(fresh, now), target);
+  await notify(b, presentBudget(fresh, now), target);
 }
+
+/** The budgets that count an agent's usage: its own, and its owner's (a person's budget covers their agents). */
+const applyingTo = (workspaceId: string, agentId: string, ownerId: string | null) => ({
+  workspaceId,
+  OR: [{ subjectType: "agent", subjectId: agentId }, ...(ownerId ? [{ subjectType: "person", subjectId: ownerId }] : [])],
+});
 
 /** After a usage report: the agent's budgets and its owner's. */
 export async function checkBudgets(workspaceId: string, agentId: string, ownerId: string | null): Promise<void> {
-  const budgets = await getDb().budget.findMany({
-    where: {
-      workspaceId,
-      OR: [{ subjectType: "agent", subjectId: agentId }, ...(ownerId ? [{ subjectType: "person", subjectId: ownerId }] : [])],
-    },
-  });
+  const budgets = await getDb().budget.findMany({ where: applyingTo(workspaceId, agentId, ownerId) });
   for (const b of budgets) await settle(b);
+}
+
+/**
+ * When the current period of the budgets that apply to an agent began (the latest start: a day
+ * budget's today, else a month budget's first day), or null without a budget. Usage reported as
+ * happening before it would escape them.
+ */
+export async function budgetPeriodStart(workspaceId: string, agentId: string, ownerId: string | null, now = new Date()): Promise<Date | null> {
+  const budgets = await getDb().budget.findMany({ where: applyingTo(workspaceId, agentId, ownerId), select: { period: true } });
+  if (budgets.length === 0) return null;
+  const key = periodKey(budgets.some((b) => b.period === "day") ? "day" : "month", now);
+  return new Date(key.length === 7 ? `${key}-01T00:00:00.000Z` : `${key}T00:00:00.000Z`);
 }
 
 /** The budgets the actor may see: the policy decides on each subject (a person, or an agent and its owner). */
@@ -107,10 +108,9 @@ async function readableBy(actor: Actor, budgets: BudgetRow[]): Promise<BudgetRow
   return budgets.filter((b) => can(actor, "budget.read", { workspaceId: b.workspaceId, subject: { id: b.subjectId, ownerId: owners.get(b.subjectId) ?? null } }));
 }
 
-const withSpending = (b: BudgetRow): Promise<BudgetView> => spent(b, periodKey(b.period)).then((now) => present(current(b), now));
+const withSpending = (b: BudgetRow): Promise<BudgetView> => spent(b, periodKey(b.period)).then((now) => presentBudget(current(b), now));
 
 export async function listBudgets(actor: Actor, subjectId?: string): Promise<BudgetView[]> {
-  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
   const rows = await getDb().budget.findMany({ where: { workspaceId: actor.workspaceId, ...(subjectId ? { subjectId } : {}) }, orderBy: { createdAt: "asc" } });
   return Promise.all((await readableBy(actor, rows)).map(withSpending));
 }
@@ -142,7 +142,6 @@ function standing(participantId: string, budget: BudgetView, count: number): Bud
  * the actor may not see (budget.read) are left out, as are those without a budget.
  */
 export async function budgetStates(actor: Actor, participantIds: string[]): Promise<BudgetState[]> {
-  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
   const db = getDb();
   const participants = await db.participant.findMany({
     where: { workspaceId: actor.workspaceId, id: { in: [...new Set(participantIds)] } },

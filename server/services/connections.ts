@@ -1,137 +1,139 @@
 // Bilateral consent between participants. A participant asks another; the addressee decides (a person
 // for themselves, a person for the agents they own, or the agent's consent policy automatically).
-// Without an accepted, unexpired connection nobody can open a DM with, invite, or mention another;
-// a person and their own agents, and (by workspace setting) people of one workspace, need none.
-import type { ConnectionPage, ConnectionStatus, ConnectionView, ConsentPolicy } from "../../sdk/contract";
+// Who may reach whom (open a DM with, invite, mention) is the `connection.reach` rule: a block stops
+// it; a person and their own agents, and (by workspace setting) people of one workspace, need no
+// connection; everyone else an accepted, unexpired one. This service loads what the rules decide on.
+import type { ConnectionPage, ConnectionView, ConsentPolicy } from "../../sdk/contract";
 import { getDb, type Prisma, type Tx } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
-import { authorize, type Actor } from "../policies";
+import { authorize, can, connectionStanding, type Actor, type WorkspaceRole } from "../policies";
 import { connectionInclude, presentConnection } from "../presenters/connection";
 import { audience, publish } from "../realtime";
 import { recordAudit } from "./audit";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const LIVE: ConnectionStatus[] = ["pending", "accepted", "blocked"];
 
 const pairKey = (a: string, b: string) => [a, b].sort().join(":");
 
 type Row = Prisma.ConnectionGetPayload<{ include: typeof connectionInclude }>;
 
-interface Facts {
-  id: string;
-  kind: string;
-  workspaceId: string;
-  ownerId: string | null;
+const partySelect = { id: true, kind: true, workspaceId: true, ownerId: true, handle: true } as const;
+type Party = Prisma.ParticipantGetPayload<{ select: typeof partySelect }>;
+
+/**
+ * What the connection rules decide on between the actor and each of `ids` (the actor itself
+ * included, as a pair with itself): at most three queries, however many ids.
+ */
+async function pairsWith(actor: Actor, ids: string[]) {
+  const db = getDb();
+  const others = [...new Set(ids)];
+  const [parties, edges] = await Promise.all([
+    db.participant.findMany({ where: { id: { in: [actor.participantId, ...others] } }, select: partySelect }),
+    db.connection.findMany({
+      where: { liveKey: { in: others.map((id) => pairKey(actor.participantId, id)) } },
+      select: { liveKey: true, status: true, expiresAt: true, scope: true },
+    }),
+  ]);
+  const byId = new Map(parties.map((p) => [p.id, p]));
+  const me = byId.get(actor.participantId)!;
+  const people = me.kind === "human" && parties.some((p) => p.id !== me.id && p.kind === "human");
+  const ws = people ? await db.workspace.findUnique({ where: { id: actor.workspaceId }, select: { peopleTalkFreely: true } }) : null;
+  const edgeOf = new Map(edges.map((e) => [e.liveKey!, e]));
+  const pairs = new Map(
+    others.flatMap((id) => {
+      const other = byId.get(id);
+      if (!other) return [];
+      return [[id, { me, other, peopleTalkFreely: ws?.peopleTalkFreely ?? false, edge: edgeOf.get(pairKey(me.id, id)) ?? null }] as const];
+    }),
+  );
+  return { me, pairs };
 }
 
-/** Presents rows with one lookup for all their deciders' names. */
-async function presentAll(rows: Row[]): Promise<ConnectionView[]> {
+/**
+ * Who sees a connection presented: its sides and their owners. Built from their rows for the
+ * `can` flags (an agent is never more than a member; what it may do here depends on its side).
+ */
+async function viewersOf(ids: string[]): Promise<Actor[]> {
+  const rows = await getDb().participant.findMany({
+    where: { id: { in: [...new Set(ids)] } },
+    select: { id: true, kind: true, handle: true, workspaceId: true, member: { select: { role: true } } },
+  });
+  return rows.map((p) => ({
+    participantId: p.id,
+    workspaceId: p.workspaceId,
+    kind: p.kind as Actor["kind"],
+    role: (p.member?.role ?? "member") as WorkspaceRole,
+    handle: p.handle,
+  }));
+}
+
+/** Presents rows as `viewer` sees them, with one lookup for all their deciders' names. */
+async function presentAll(rows: Row[], viewer: Actor): Promise<ConnectionView[]> {
+  const deciders = await decidersOf(rows);
+  return rows.map((row) => presentConnection(row, deciders, viewer));
+}
+
+async function decidersOf(rows: Row[]) {
   const ids = [...new Set(rows.flatMap((r) => (r.decidedById ? [r.decidedById] : [])))];
   const deciders = ids.length
     ? await getDb().participant.findMany({ where: { id: { in: ids } }, select: { id: true, displayName: true } })
     : [];
-  const byId = new Map(deciders.map((d) => [d.id, d]));
-  return rows.map((row) => presentConnection(row, byId));
+  return new Map(deciders.map((d) => [d.id, d]));
 }
 
-async function present(row: Row): Promise<ConnectionView> {
-  return (await presentAll([row]))[0];
-}
-
-async function facts(ids: string[]): Promise<Map<string, Facts>> {
-  const rows = await getDb().participant.findMany({
-    where: { id: { in: ids } },
-    select: { id: true, kind: true, workspaceId: true, ownerId: true },
-  });
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
-/** Pairs that need no request: oneself, an owner and their agent, and people when the workspace allows. */
-async function implicit(a: Facts, b: Facts): Promise<boolean> {
-  if (a.id === b.id || a.ownerId === b.id || b.ownerId === a.id) return true;
-  if (a.kind === "human" && b.kind === "human" && a.workspaceId === b.workspaceId) {
-    const ws = await getDb().workspace.findUnique({ where: { id: a.workspaceId }, select: { peopleTalkFreely: true } });
-    return ws?.peopleTalkFreely ?? false;
-  }
-  return false;
-}
-
-async function liveEdge(a: string, b: string) {
-  return getDb().connection.findUnique({ where: { liveKey: pairKey(a, b) }, include: connectionInclude });
-}
-
-const usable = (edge: { status: string; expiresAt: Date | null } | null) =>
-  !!edge && edge.status === "accepted" && (!edge.expiresAt || edge.expiresAt > new Date());
+const loadRow = (id: string) => getDb().connection.findUniqueOrThrow({ where: { id }, include: connectionInclude });
 
 /**
- * Throws NOT_CONNECTED unless `actorId` may reach every target: for a DM (`roomId` absent) or an
- * invitation into `roomId` (a connection scoped to rooms covers only those rooms).
+ * Throws unless the actor may reach every target (the `connection.reach` rule): for a DM (`roomId`
+ * absent) or an invitation into `roomId` (a connection scoped to rooms covers only those rooms).
  */
 export async function assertCanReach(actor: Actor, targetIds: string[], roomId?: string): Promise<void> {
   const others = [...new Set(targetIds)].filter((id) => id !== actor.participantId);
   if (others.length === 0) return;
-  const all = await facts([actor.participantId, ...others]);
-  const me = all.get(actor.participantId)!;
+  const { pairs } = await pairsWith(actor, others);
   for (const id of others) {
-    const other = all.get(id);
-    if (!other) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
-    if (await implicit(me, other)) continue;
-    const edge = await liveEdge(me.id, id);
-    const rooms = (edge?.scope as { roomIds?: string[] } | null)?.roomIds;
-    const inScope = !rooms || (roomId !== undefined && rooms.includes(roomId));
-    if (!usable(edge) || !inScope) {
-      throw new AppError("NOT_CONNECTED", `You are not connected with @${await handleOf(id)}; ask to connect first`);
-    }
+    const pair = pairs.get(id);
+    if (!pair) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
+    authorize(actor, "connection.reach", { ...pair, roomId });
   }
 }
 
-async function handleOf(id: string): Promise<string> {
-  return (await getDb().participant.findUnique({ where: { id }, select: { handle: true } }))?.handle ?? "unknown";
-}
-
-/** The subset of `ids` the author may address (mentions of anyone else are not delivered). */
-export async function reachable(actor: Actor, ids: string[]): Promise<string[]> {
-  const kept: string[] = [];
-  for (const id of ids) {
-    try {
-      await assertCanReach(actor, [id]);
-      kept.push(id);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-    }
-  }
-  return kept;
+/** The subset of `ids` the author may address in `roomId` (mentions of anyone else are not delivered). */
+export async function reachable(actor: Actor, ids: string[], roomId: string): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const { pairs } = await pairsWith(actor, ids);
+  return ids.filter((id) => {
+    const pair = pairs.get(id);
+    return !!pair && can(actor, "connection.reach", { ...pair, roomId });
+  });
 }
 
 /** The viewer's standing with each participant, for the directory. */
 export async function standings(actor: Actor, ids: string[]): Promise<Map<string, "self" | "connected" | "pending" | "blocked" | "none">> {
-  const all = await facts([actor.participantId, ...ids]);
-  const me = all.get(actor.participantId)!;
-  const edges = await getDb().connection.findMany({
-    where: { liveKey: { in: ids.map((id) => pairKey(me.id, id)) } },
-    select: { liveKey: true, status: true, expiresAt: true },
-  });
-  const byKey = new Map(edges.map((e) => [e.liveKey!, e]));
-  const result = new Map<string, "self" | "connected" | "pending" | "blocked" | "none">();
-  for (const id of ids) {
-    const other = all.get(id);
-    if (id === me.id) result.set(id, "self");
-    else if (other && (await implicit(me, other))) result.set(id, "connected");
-    else {
-      const edge = byKey.get(pairKey(me.id, id)) ?? null;
-      result.set(id, usable(edge) ? "connected" : edge?.status === "pending" ? "pending" : edge?.status === "blocked" ? "blocked" : "none");
-    }
-  }
-  return result;
+  const { pairs } = await pairsWith(actor, ids);
+  return new Map(ids.map((id) => [id, id === actor.participantId ? "self" : connectionStanding(pairs.get(id) ?? null)]));
 }
 
-function notify(view: ConnectionView, event: "connection:request" | "connection:updated"): void {
-  const to = new Set<string>([view.requester.id, view.addressee.id]);
-  if (view.requester.owner) to.add(view.requester.owner.id);
-  if (view.addressee.owner) to.add(view.addressee.owner.id);
-  publish([...to].map(audience.participant), event, { connection: view });
+/**
+ * Tells both sides (and the owners of agents involved) of `row`, each with what they may do about it,
+ * and returns it as `actor` sees it.
+ */
+async function announce(row: Row, event: "connection:request" | "connection:updated", actor: Actor): Promise<ConnectionView> {
+  const owners = [row.requester.owner?.id, row.addressee.owner?.id].filter((id): id is string => !!id);
+  const [viewers, deciders] = await Promise.all([viewersOf([row.requesterId, row.addresseeId, ...owners]), decidersOf([row])]);
+  for (const viewer of viewers) {
+    publish(audience.participant(viewer.participantId), event, { connection: presentConnection(row, deciders, viewer) });
+  }
+  return presentConnection(row, deciders, actor);
 }
+
+/** The sides of a connection, as the connection rules take them. */
+const sidesOf = (row: Row) => ({
+  workspaceId: row.workspaceId,
+  requester: { id: row.requesterId, ownerId: row.requester.ownerId },
+  addressee: { id: row.addresseeId, ownerId: row.addressee.ownerId },
+});
 
 async function audit(tx: Tx, actor: Actor, action: string, connectionId: string, data: Record<string, unknown>) {
   await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action, subjectType: "connection", subjectId: connectionId, data });
@@ -142,19 +144,19 @@ export async function requestConnection(
   input: { participantId: string; message: string; scope?: { roomIds?: string[]; purposes?: string[] }; expiresInDays?: number },
 ): Promise<ConnectionView> {
   const db = getDb();
-  const all = await facts([actor.participantId, input.participantId]);
-  const me = all.get(actor.participantId)!;
-  const target = all.get(input.participantId);
-  if (!target || target.workspaceId !== actor.workspaceId) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
-  if (target.id === me.id) throw new AppError("INVALID_PAYLOAD", "You cannot connect to yourself");
-  if (await implicit(me, target)) throw new AppError("CONFLICT", "You can already talk to each other");
+  const { me, pairs } = await pairsWith(actor, [input.participantId]);
+  const pair = pairs.get(input.participantId);
+  if (!pair) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
+  authorize(actor, "connection.request", pair);
+  const target = pair.other;
 
-  const existing = await liveEdge(me.id, target.id);
-  if (existing?.status === "blocked") throw new AppError("FORBIDDEN", "This connection is blocked");
-  if (existing && (existing.status === "pending" || usable(existing))) return present(existing);
+  const existing = pair.edge ? await db.connection.findUnique({ where: { liveKey: pairKey(me.id, target.id) }, include: connectionInclude }) : null;
+  const standing = connectionStanding(pair);
+  if (existing && (standing === "pending" || standing === "connected")) return (await presentAll([existing], actor))[0];
 
   const id = newId();
   const created = await db.$transaction(async (tx) => {
+    // An expired connection is replaced by the new request.
     if (existing) await tx.connection.update({ where: { id: existing.id }, data: { liveKey: null, status: "revoked", updatedAt: new Date() } });
     try {
       await tx.connection.create({
@@ -177,18 +179,19 @@ export async function requestConnection(
     await audit(tx, actor, "connection.requested", id, { requesterId: me.id, addresseeId: target.id, message: input.message, scope: input.scope ?? null });
     return id;
   });
-  if (!created) return present((await liveEdge(me.id, target.id))!);
+  if (!created) {
+    const winner = await db.connection.findUniqueOrThrow({ where: { liveKey: pairKey(me.id, target.id) }, include: connectionInclude });
+    return (await presentAll([winner], actor))[0];
+  }
 
-  const row = await db.connection.findUniqueOrThrow({ where: { id }, include: connectionInclude });
+  const row = await loadRow(id);
   const automatic = autoDecision(row.addressee.consentPolicy as ConsentPolicy, me, target);
-  if (automatic) return decide(row, automatic, null);
-  const view = await present(row);
-  notify(view, "connection:request");
-  return view;
+  if (automatic) return decide(row, automatic, null, actor);
+  return announce(row, "connection:request", actor);
 }
 
 /** What an agent's consent policy decides by itself, or null to ask its owner. */
-function autoDecision(policy: ConsentPolicy, requester: Facts, addressee: Facts): "accept" | "decline" | null {
+function autoDecision(policy: ConsentPolicy, requester: Party, addressee: Party): "accept" | "decline" | null {
   if (addressee.kind !== "agent") return null;
   switch (policy) {
     case "refuse":
@@ -202,8 +205,11 @@ function autoDecision(policy: ConsentPolicy, requester: Facts, addressee: Facts)
   }
 }
 
-/** Moves a pending request to its decision; exactly one concurrent decision wins. */
-async function decide(row: Row, decision: "accept" | "decline", decider: Actor | null): Promise<ConnectionView> {
+/**
+ * Moves a pending request to its decision (by `decider`, or by the agent's consent policy when null);
+ * exactly one concurrent decision wins. Returns it as `viewer` sees it.
+ */
+async function decide(row: Row, decision: "accept" | "decline", decider: Actor | null, viewer: Actor): Promise<ConnectionView> {
   const now = new Date();
   const won = await getDb().$transaction(async (tx) => {
     const { count } = await tx.connection.updateMany({
@@ -228,9 +234,7 @@ async function decide(row: Row, decision: "accept" | "decline", decider: Actor |
     return true;
   });
   if (!won) throw new AppError("CONFLICT", "This request was already decided");
-  const view = await present(await getDb().connection.findUniqueOrThrow({ where: { id: row.id }, include: connectionInclude }));
-  notify(view, "connection:updated");
-  return view;
+  return announce(await loadRow(row.id), "connection:updated", viewer);
 }
 
 async function load(connectionId: string, actor: Actor): Promise<Row> {
@@ -241,22 +245,25 @@ async function load(connectionId: string, actor: Actor): Promise<Row> {
 
 export async function respondToConnection(actor: Actor, input: { connectionId: string; decision: "accept" | "decline" }) {
   const row = await load(input.connectionId, actor);
-  authorize(actor, input.decision === "accept" ? "connection.accept" : "connection.decline", {
-    addressee: { id: row.addresseeId, ownerId: row.addressee.ownerId },
-    requester: { id: row.requesterId, ownerId: row.requester.ownerId },
-  });
+  authorize(actor, input.decision === "accept" ? "connection.accept" : "connection.decline", sidesOf(row));
   if (row.status !== "pending") throw new AppError("CONFLICT", "This request was already decided");
   if (row.expiresAt && row.expiresAt <= new Date()) throw new AppError("CONFLICT", "This request has expired");
-  return decide(row, input.decision, actor);
+  return decide(row, input.decision, actor, actor);
 }
 
-/** Ends a connection: the asker withdraws a pending request, or either side revokes an accepted one. */
-async function end(actor: Actor, connectionId: string, from: ConnectionStatus, to: ConnectionStatus, action: "connection.cancel" | "connection.revoke") {
-  const row = await load(connectionId, actor);
-  authorize(actor, action, {
-    addressee: { id: row.addresseeId, ownerId: row.addressee.ownerId },
-    requester: { id: row.requesterId, ownerId: row.requester.ownerId },
-  });
+const ENDINGS = {
+  "connection.cancel": { from: "pending", to: "cancelled", audited: "connection.cancelled" },
+  "connection.revoke": { from: "accepted", to: "revoked", audited: "connection.revoked" },
+  "connection.unblock": { from: "blocked", to: "revoked", audited: "connection.unblocked" },
+} as const;
+
+/**
+ * Ends a connection: the asker withdraws a pending request, either side revokes an accepted one, or
+ * the blocker lifts a block. Only the state it was decided on is ended (a race gets CONFLICT).
+ */
+async function end(actor: Actor, row: Row, action: keyof typeof ENDINGS): Promise<ConnectionView> {
+  authorize(actor, action, sidesOf(row));
+  const { from, to, audited } = ENDINGS[action];
   const now = new Date();
   const ok = await getDb().$transaction(async (tx) => {
     const { count } = await tx.connection.updateMany({
@@ -264,45 +271,51 @@ async function end(actor: Actor, connectionId: string, from: ConnectionStatus, t
       data: { status: to, liveKey: null, endedById: actor.participantId, updatedAt: now },
     });
     if (count === 0) return false;
-    await audit(tx, actor, to === "cancelled" ? "connection.cancelled" : "connection.revoked", row.id, {});
+    await audit(tx, actor, audited, row.id, {});
     return true;
   });
   if (!ok) throw new AppError("CONFLICT", `Only a ${from} connection can be ${to}`);
-  const view = await present(await getDb().connection.findUniqueOrThrow({ where: { id: row.id }, include: connectionInclude }));
-  notify(view, "connection:updated");
-  return view;
+  return announce(await loadRow(row.id), "connection:updated", actor);
 }
 
-export const cancelConnection = (actor: Actor, input: { connectionId: string }) => end(actor, input.connectionId, "pending", "cancelled", "connection.cancel");
+export async function cancelConnection(actor: Actor, input: { connectionId: string }) {
+  return end(actor, await load(input.connectionId, actor), "connection.cancel");
+}
 
+/** Revokes an accepted connection, or lifts a block (revoking it too, by its own rule). */
 export async function revokeConnection(actor: Actor, input: { connectionId: string }) {
   const row = await load(input.connectionId, actor);
-  // A block is lifted by revoking it too.
-  return end(actor, input.connectionId, row.status === "blocked" ? "blocked" : "accepted", "revoked", "connection.revoke");
+  return end(actor, row, row.status === "blocked" ? "connection.unblock" : "connection.revoke");
 }
 
-/** Blocks a participant (for oneself, or for an agent one owns): ends any live edge and refuses new requests. */
+/**
+ * Blocks a participant (for oneself, or for an agent one owns): ends any live edge and refuses new
+ * requests. A pair already blocked by the other side stays as it is: blocking back must not replace
+ * (and so let its blocked side lift) that block.
+ */
 export async function blockParticipant(actor: Actor, input: { participantId: string; onBehalfOf?: string }): Promise<ConnectionView> {
   const blockerId = input.onBehalfOf ?? actor.participantId;
-  const all = await facts([blockerId, input.participantId]);
-  const blocker = all.get(blockerId);
-  const target = all.get(input.participantId);
-  if (!blocker || !target || target.workspaceId !== actor.workspaceId || blocker.workspaceId !== actor.workspaceId) {
-    throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
-  }
-  authorize(actor, "connection.block", { blocker: { id: blocker.id, ownerId: blocker.ownerId } });
+  const parties = await getDb().participant.findMany({ where: { id: { in: [blockerId, input.participantId] } }, select: partySelect });
+  const blocker = parties.find((p) => p.id === blockerId);
+  const target = parties.find((p) => p.id === input.participantId);
+  if (!blocker || !target) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
+  authorize(actor, "connection.block", { blocker, target });
+  const key = pairKey(blocker.id, target.id);
   const id = newId();
   const now = new Date();
-  await getDb().$transaction(async (tx) => {
-    await tx.connection.updateMany({ where: { liveKey: pairKey(blocker.id, target.id) }, data: { liveKey: null, status: "revoked", endedById: actor.participantId, updatedAt: now } });
+  const result = await getDb().$transaction(async (tx) => {
+    const live = await tx.connection.findUnique({ where: { liveKey: key }, select: { id: true, status: true, requesterId: true } });
+    if (live?.status === "blocked") return live.requesterId === blocker.id ? { id: live.id, fresh: false } : null;
+    if (live) await tx.connection.update({ where: { id: live.id }, data: { liveKey: null, status: "revoked", endedById: actor.participantId, updatedAt: now } });
     await tx.connection.create({
-      data: { id, workspaceId: actor.workspaceId, requesterId: blocker.id, addresseeId: target.id, liveKey: pairKey(blocker.id, target.id), status: "blocked", decidedById: actor.participantId, decidedAt: now },
+      data: { id, workspaceId: actor.workspaceId, requesterId: blocker.id, addresseeId: target.id, liveKey: key, status: "blocked", decidedById: actor.participantId, decidedAt: now },
     });
     await audit(tx, actor, "connection.blocked", id, { blockerId: blocker.id, blockedId: target.id });
+    return { id, fresh: true };
   });
-  const view = await present(await getDb().connection.findUniqueOrThrow({ where: { id }, include: connectionInclude }));
-  notify(view, "connection:updated");
-  return view;
+  if (!result) throw new AppError("CONFLICT", "This connection is already blocked");
+  const row = await loadRow(result.id);
+  return result.fresh ? announce(row, "connection:updated", actor) : (await presentAll([row], actor))[0];
 }
 
 /** Connections of the actor and of the agents it owns, newest change first: the consent inbox and its history. */
@@ -333,7 +346,7 @@ export async function listConnections(
   });
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
-  return { connections: await presentAll(page), nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null };
+  return { connections: await presentAll(page, actor), nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null };
 }
 
 /** Opaque to clients: the last row's place in the order. */
@@ -352,4 +365,3 @@ function decodeCursor(cursor: string): { updatedAt: Date; id: string } {
   throw new AppError("INVALID_PAYLOAD", "cursor: not a cursor this server issued");
 }
 
-export const isLive = (status: string) => LIVE.includes(status as ConnectionStatus);

@@ -24,7 +24,7 @@ export async function createInvite(
   actor: Actor,
   input: { role: Exclude<WorkspaceRole, "owner">; expiresInDays: number; maxUses?: number },
 ): Promise<{ id: string; token: string; expiresAt: string }> {
-  authorize(actor, "invite.create", undefined);
+  authorize(actor, "invite.create", { role: input.role });
   const token = newSecret();
   const expiresAt = new Date(Date.now() + input.expiresInDays * DAY_MS);
   const id = newId();

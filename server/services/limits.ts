@@ -8,6 +8,7 @@ import { getDb } from "../db";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { authorize, can, type Actor } from "../policies";
+import { presentWorkspaceLimits, workspaceLimitsSelect } from "../presenters/limits";
 import { recordAudit } from "./audit";
 import type { WorkspaceLimits } from "./message-store";
 
@@ -71,14 +72,6 @@ export interface AgentLimits {
 
 /** The columns `effectiveLimits` reads, for Prisma `select`. */
 const agentLimitFields = { messagesPerMinute: true, burst: true } as const;
-const workspaceLimitFields = {
-  agentMessagesPerMinute: true,
-  agentBurst: true,
-  peopleMessagesPerMinute: true,
-  peopleBurst: true,
-  loopGuardMessages: true,
-  loopGuardWindowSec: true,
-} as const;
 
 /** An agent's limits: its own overrides, else its workspace's defaults. */
 export function effectiveLimits(
@@ -96,7 +89,7 @@ export function effectiveLimits(
 export async function limitsFor(participantId: string): Promise<AgentLimits> {
   const p = await getDb().participant.findUniqueOrThrow({
     where: { id: participantId },
-    select: { ...agentLimitFields, workspace: { select: workspaceLimitFields } },
+    select: { ...agentLimitFields, workspace: { select: workspaceLimitsSelect } },
   });
   return effectiveLimits(p, p.workspace);
 }
@@ -184,8 +177,7 @@ export function roomPaused(): AppError {
 }
 
 export async function workspaceLimits(actor: Actor): Promise<WorkspaceLimits> {
-  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
-  return getDb().workspace.findUniqueOrThrow({ where: { id: actor.workspaceId }, select: workspaceLimitFields });
+  return presentWorkspaceLimits(await getDb().workspace.findUniqueOrThrow({ where: { id: actor.workspaceId }, select: workspaceLimitsSelect }));
 }
 
 export async function setWorkspaceLimits(actor: Actor, input: Partial<WorkspaceLimits>): Promise<WorkspaceLimits> {

@@ -2,29 +2,13 @@
 import { getDb } from "../db";
 import { AppError } from "../errors";
 import { authorize, type Actor, type WorkspaceRole } from "../policies";
+import { memberInclude, presentMember } from "../presenters/member";
 import { recordAudit } from "./audit";
 
 export async function listMembers(actor: Actor) {
   authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
-  const rows = await getDb().member.findMany({
-    where: { workspaceId: actor.workspaceId },
-    include: {
-      account: { select: { email: true } },
-      participant: { select: { id: true, handle: true, displayName: true, status: true, lastSeenAt: true, _count: { select: { agents: true } } } },
-    },
-    orderBy: { createdAt: "asc" },
-  });
-  return rows.map((m) => ({
-    participantId: m.participantId,
-    handle: m.participant.handle,
-    displayName: m.participant.displayName,
-    email: m.account.email,
-    role: m.role as WorkspaceRole,
-    status: m.participant.status,
-    agents: m.participant._count.agents,
-    joinedAt: m.createdAt.toISOString(),
-    lastSeenAt: m.participant.lastSeenAt?.toISOString() ?? null,
-  }));
+  const rows = await getDb().member.findMany({ where: { workspaceId: actor.workspaceId }, include: memberInclude, orderBy: { createdAt: "asc" } });
+  return rows.map((m) => presentMember(m, actor));
 }
 
 export async function setRole(actor: Actor, input: { participantId: string; role: Exclude<WorkspaceRole, "owner"> }) {

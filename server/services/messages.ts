@@ -73,7 +73,7 @@ export async function mentionsIn(actor: Actor, roomId: string, body: string): Pr
       })
     : [];
   const named = resolveMentions(body, members.map((m) => ({ participantId: m.id, handle: m.handle })));
-  return reachable(actor, named);
+  return reachable(actor, named, roomId);
 }
 
 export function checkBody(body: string): void {

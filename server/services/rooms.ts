@@ -1,11 +1,12 @@
 // Rooms: channels, direct messages and group conversations, and who is in them. Membership changes
 // are room events: they go through the same write path as messages and carry the room's seq.
-import type { RoomMemberView, RoomView } from "../../sdk/contract";
+import { UNREAD, type RoomMemberView, type RoomView } from "../../sdk/contract";
 import { getDb, type Tx } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { participantSelect, presentParticipant } from "../presenters/participant";
+import { roomCan } from "../presenters/room";
 import { audience, publish, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
 import { onlineAmong } from "../realtime/presence";
 import { recordAudit } from "./audit";
@@ -43,9 +44,10 @@ export async function listMine(actor: Actor): Promise<SidebarRoom[]> {
 const ROOMS_PER_COUNT_QUERY = 200;
 
 /**
- * Unread top-level messages by others, and mentions of the actor, after each room's read cursor and
- * up to the `lastSeq` read with it, so the counts and `lastSeq` describe the same moment (the browser
- * re-applies anything newer that reached it over the socket meanwhile).
+ * Unread messages (`UNREAD` in the contract: others' top-level text, not deleted), and mentions of
+ * the actor, after each room's read cursor and up to the `lastSeq` read with it, so the counts and
+ * `lastSeq` describe the same moment (the browser re-applies anything newer that reached it over the
+ * socket meanwhile, by the same rule).
  * Two grouped queries, not two per room; rooms read up to their last seq are not asked about at all.
  */
 async function unreadCounts(actor: Actor, rooms: { roomId: string; readSeq: number; lastSeq: number }[]) {
@@ -58,7 +60,7 @@ async function unreadCounts(actor: Actor, rooms: { roomId: string; readSeq: numb
     const [messages, mentioned] = await Promise.all([
       db.message.groupBy({
         by: ["roomId"],
-        where: { OR: afterCursor, threadRootId: null, kind: "text", deletedAt: null, authorId: { not: actor.participantId } },
+        where: { OR: afterCursor, ...UNREAD, authorId: { not: actor.participantId } },
         _count: { _all: true },
       }),
       db.messageMention.groupBy({
@@ -75,6 +77,7 @@ async function unreadCounts(actor: Actor, rooms: { roomId: string; readSeq: numb
 
 /** Public channels of the workspace, for the browser: joined or not. */
 export async function browseChannels(actor: Actor) {
+  authorize(actor, "channel.browse", undefined);
   const rows = await getDb().room.findMany({
     where: { workspaceId: actor.workspaceId, kind: "channel", visibility: "public", archivedAt: null },
     include: { _count: { select: { members: true } }, members: { where: { participantId: actor.participantId }, select: { participantId: true } } },
@@ -93,7 +96,7 @@ export async function getRoom(actor: Actor, roomId: string) {
   const subject = await loadRoomFor(actor, roomId);
   authorize(actor, "room.read", subject);
   const view = await roomView(roomId, actor.participantId);
-  return { ...view, joined: subject.membership !== null, readSeq: subject.membership?.readSeq ?? 0 };
+  return { ...view, joined: subject.membership !== null, readSeq: subject.membership?.readSeq ?? 0, can: roomCan(actor, subject) };
 }
 
 export async function listMembers(actor: Actor, roomId: string): Promise<RoomMemberView[]> {

@@ -1,9 +1,11 @@
 // Dashboards over usage, read from the usage rollups (server/services/usage-rollups.ts) and summed in
 // the database: each query picks the smallest grain that keeps what it filters and groups by, so a
 // year of a busy workspace is thousands of rows, never the million usage records behind them.
-// Members see their own agents' usage; owners and admins see the whole workspace (the policy decides).
+// Members see their own agents' usage; owners and admins see the whole workspace (`usage.read` and
+// `usageScope` in the policies decide, for dashboards, rooms and tasks alike).
 import { getDb, Prisma, sqlTable } from "../db";
-import { authorize, can, type Actor } from "../policies";
+import { authorize, usageScope, type Actor } from "../policies";
+import { csvFile } from "../presenters/csv";
 import { loadRoomFor } from "./room-access";
 import { currentDialect, rollupRows, sumRollups, type RollupKey, type RollupQuery, type RollupSums, type SqlDialect } from "./usage-rollups";
 
@@ -28,11 +30,11 @@ export type Sums = RollupSums;
 
 type Filters = RollupQuery["filters"];
 
-/** What a query may read: its filters, and for members only their own agents' usage. */
-function scope(actor: Actor, q: Omit<UsageQuery, "bucket">): Filters {
-  const { agentId, roomId, taskId, model } = q;
-  const ownerId = can(actor, "usage.read_workspace", { workspaceId: actor.workspaceId }) ? q.ownerId : actor.participantId;
-  return Object.fromEntries(Object.entries({ agentId, ownerId, roomId, taskId, model }).filter(([, v]) => v !== undefined));
+/** What a query may read: its filters, narrowed by the usage rule (`usageScope`: members see their own agents'). */
+function scope(actor: Actor, q: Partial<Omit<UsageQuery, "bucket">>): Filters {
+  const { agentId, ownerId, roomId, taskId, model } = q;
+  const filters = { agentId, ownerId, roomId, taskId, model, ...usageScope(actor) };
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined));
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -46,7 +48,6 @@ async function grouped(workspaceId: string, range: Range, filters: Filters, grou
 const total = async (workspaceId: string, range: Range, filters: Filters): Promise<Sums> => (await grouped(workspaceId, range, filters))[0].sums;
 
 export async function usageOverview(actor: Actor, q: UsageQuery) {
-  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
   const filters = scope(actor, q);
   const ws = actor.workspaceId;
   const [totals, series, byAgent, byPerson, byRoom, byTask, byModel] = await Promise.all([
@@ -90,12 +91,12 @@ async function shares(workspaceId: string, range: Range, filters: Filters, total
 }
 
 /**
- * A room's cost with each participant's share, and how much people took part: their messages against
- * agents' messages per day.
+ * A room's cost with each participant's share (of what the viewer may see of it: the usage rule), and
+ * how much people took part: their messages against agents' messages per day.
  */
 export async function roomUsage(actor: Actor, roomId: string, range: Range) {
   authorize(actor, "room.read", await loadRoomFor(actor, roomId));
-  const filters: Filters = { roomId };
+  const filters = scope(actor, { roomId });
   const totals = await total(actor.workspaceId, range, filters);
   const window = Prisma.sql`SELECT CAST(${roomId} AS TEXT) AS "roomId", CAST(${range.from} AS TEXT) AS "from", CAST(${range.to} AS TEXT) AS "to"`;
   return { totals, shares: await shares(actor.workspaceId, range, filters, totals), involvement: await involvement(window) };
@@ -106,7 +107,6 @@ export async function roomUsage(actor: Actor, roomId: string, range: Range) {
  * used, on the days it used it (not a busy channel's whole year around one call).
  */
 export async function taskUsage(actor: Actor, taskId: string, range: Range) {
-  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
   const filters = scope(actor, { ...range, taskId });
   const totals = await total(actor.workspaceId, range, filters);
   const worked = rollupRows({ workspaceId: actor.workspaceId, from: range.from, to: range.to, filters, groupBy: "day" }, ["roomId"]);
@@ -152,11 +152,10 @@ const COLUMNS = ["costUsd", "inputTokens", "outputTokens", "cachedTokens", "call
 /** Any breakdown of the overview as CSV. */
 export async function exportUsage(actor: Actor, q: UsageQuery, view: "series" | "byAgent" | "byPerson" | "byRoom" | "byTask" | "byModel"): Promise<string> {
   const overview = await usageOverview(actor, q);
-  const cell = (v: unknown) => `"${String(v ?? "").replace(/^[=+\-@]/, "'$&").replace(/"/g, '""')}"`;
-  const line = (head: unknown[], s: Sums) => [...head, ...COLUMNS.map((c) => s[c])].map(cell).join(",");
-  const [head, lines] =
+  const cells = (head: unknown[], s: Sums) => [...head, ...COLUMNS.map((c) => s[c])];
+  const [head, rows] =
     view === "series"
-      ? [["bucket"], overview.series.map((s) => line([s.bucket], s))]
-      : [["name", "id"], overview[view].map((r) => line([r.name, r.id], r))];
-  return [[...head, ...COLUMNS].join(","), ...lines].join("\n") + "\n";
+      ? [["bucket"], overview.series.map((s) => cells([s.bucket], s))]
+      : [["name", "id"], overview[view].map((r) => cells([r.name, r.id], r))];
+  return csvFile([...head, ...COLUMNS], rows);
 }

@@ -7,8 +7,8 @@ import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { audience, publish } from "../realtime";
 import { recordAudit } from "./audit";
-import { checkBudgets } from "./budgets";
-import { messageInclude, presentMessage } from "../presenters/message";
+import { budgetPeriodStart, checkBudgets } from "./budgets";
+import { presentPrice, presentUsage, priceSelect } from "../presenters/usage";
 import { loadRoomFor } from "./room-access";
 import { addToRollups, type RollupSource } from "./usage-rollups";
 
@@ -38,25 +38,6 @@ export const DEFAULT_PRICES = [
 export const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 export const monthOf = (d: Date) => d.toISOString().slice(0, 7);
 
-export function presentUsage(r: Prisma.UsageRecordGetPayload<object>): UsageView {
-  return {
-    id: r.id,
-    reportId: r.reportId,
-    agentId: r.agentId,
-    ownerId: r.ownerId,
-    roomId: r.roomId,
-    messageId: r.messageId,
-    taskId: r.taskId,
-    model: r.model,
-    inputTokens: r.inputTokens,
-    outputTokens: r.outputTokens,
-    cachedTokens: r.cachedTokens,
-    costUsd: r.costUsd,
-    costSource: r.costSource as UsageView["costSource"],
-    occurredAt: r.occurredAt.toISOString(),
-  };
-}
-
 async function price(workspaceId: string, report: UsageReport): Promise<{ costUsd: number; costSource: UsageView["costSource"] }> {
   if (report.costUsd !== undefined) return { costUsd: report.costUsd, costSource: "reported" };
   const row = await getDb().modelPrice.findUnique({ where: { workspaceId_model: { workspaceId, model: report.model } } });
@@ -66,17 +47,39 @@ async function price(workspaceId: string, report: UsageReport): Promise<{ costUs
   return { costUsd: Math.round(cost * 1e9) / 1e9, costSource: "priced" };
 }
 
+/** Clocks differ a little: a call may be reported as happening this far ahead of the server's clock. */
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/**
+ * When a reported call happened: now, unless the agent says. Not from the future (beyond clock skew),
+ * and not before the current period of a budget that applies to the agent, so a report cannot be
+ * backdated out of what its budgets count. Without a budget, earlier days may be reported (history).
+ */
+async function occurredAt(actor: Actor, ownerId: string | null, reported: string | undefined): Promise<Date> {
+  const now = new Date();
+  if (!reported) return now;
+  const at = new Date(reported);
+  if (at.getTime() > now.getTime() + CLOCK_SKEW_MS) {
+    throw new AppError("INVALID_PAYLOAD", `occurredAt: at most ${CLOCK_SKEW_MS / 60_000} minutes ahead of the server's clock (${now.toISOString()})`);
+  }
+  const since = await budgetPeriodStart(actor.workspaceId, actor.participantId, ownerId, now);
+  if (since && at < since) {
+    throw new AppError("INVALID_PAYLOAD", `occurredAt: not before ${since.toISOString()}, when the current period of a budget that applies to this agent began`);
+  }
+  return at;
+}
+
 /** An agent reports one model call. Idempotent by (agent, reportId): a repeat returns the original. */
 export async function reportUsage(actor: Actor, report: UsageReport): Promise<UsageView> {
-  if (actor.kind !== "agent") throw new AppError("FORBIDDEN", "Only agents report model usage");
+  authorize(actor, "usage.report", undefined);
   const db = getDb();
   const existing = await db.usageRecord.findUnique({ where: { agentId_reportId: { agentId: actor.participantId, reportId: report.reportId } } });
   if (existing) return presentUsage(existing);
 
   let roomId = report.roomId ?? null;
-  let message: { id: string; roomId: string; authorId: string; data: Prisma.JsonValue } | null = null;
+  let message: { id: string; roomId: string } | null = null;
   if (report.messageId) {
-    message = await db.message.findUnique({ where: { id: report.messageId }, select: { id: true, roomId: true, authorId: true, data: true } });
+    message = await db.message.findUnique({ where: { id: report.messageId }, select: { id: true, roomId: true } });
     if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
     if (roomId && roomId !== message.roomId) throw new AppError("INVALID_PAYLOAD", "The message is not in that room");
     roomId = message.roomId;
@@ -84,7 +87,7 @@ export async function reportUsage(actor: Actor, report: UsageReport): Promise<Us
   if (roomId) authorize(actor, "room.cursor", await loadRoomFor(actor, roomId));
 
   const agent = await db.participant.findUniqueOrThrow({ where: { id: actor.participantId }, select: { ownerId: true } });
-  const occurredAt = report.occurredAt ? new Date(report.occurredAt) : new Date();
+  const at = await occurredAt(actor, agent.ownerId, report.occurredAt);
   const { costUsd, costSource } = await price(actor.workspaceId, report);
   let row;
   try {
@@ -103,16 +106,15 @@ export async function reportUsage(actor: Actor, report: UsageReport): Promise<Us
       cachedTokens: report.cachedTokens,
       costUsd,
       costSource,
-      occurredAt,
-      day: dayOf(occurredAt),
-      month: monthOf(occurredAt),
+      occurredAt: at,
+      day: dayOf(at),
+      month: monthOf(at),
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     return presentUsage((await db.usageRecord.findUniqueOrThrow({ where: { agentId_reportId: { agentId: actor.participantId, reportId: report.reportId } } }))!);
   }
   const usage = presentUsage(row);
-  if (message && message.authorId === actor.participantId) await attachToMessage(message.id, usage);
   await announceUsage(actor.workspaceId, usage);
   // After the answer: the report is stored either way, and a budget that this report exhausts
   // suspends the agent (closing its socket) only once the agent has its acknowledgement.
@@ -134,23 +136,11 @@ export async function storeUsageRecord(db: Db, data: Prisma.UsageRecordUnchecked
   });
 }
 
-/** The agent said this call produced its message: the message carries the usage, live. */
-async function attachToMessage(messageId: string, usage: UsageView): Promise<void> {
-  const db = getDb();
-  const current = await db.message.findUniqueOrThrow({ where: { id: messageId }, select: { data: true } });
-  const data = (current.data && typeof current.data === "object" && !Array.isArray(current.data) ? current.data : {}) as Record<string, unknown>;
-  const prior = (data.usage as { inputTokens: number; outputTokens: number; costUsd: number } | undefined) ?? { inputTokens: 0, outputTokens: 0, costUsd: 0 };
-  const next = {
-    inputTokens: prior.inputTokens + usage.inputTokens,
-    outputTokens: prior.outputTokens + usage.outputTokens,
-    costUsd: Math.round((prior.costUsd + usage.costUsd) * 1e9) / 1e9,
-  };
-  const row = await db.message.update({ where: { id: messageId }, data: { data: { ...data, usage: next } }, include: messageInclude });
-  const view = presentMessage(row);
-  publish(audience.room(view.roomId), "message:updated", { roomId: view.roomId, seq: view.seq, message: view });
-}
-
-/** Usage goes live to the agent's owner and to the workspace's admins. */
+/**
+ * Usage goes live to those `usage.read` lets see it: the agent's owner and the workspace's admins (the
+ * agent has it in its acknowledgement). A call attributed to a message stays off the message itself:
+ * messages reach the whole room, and what a call cost is not the room's to see.
+ */
 async function announceUsage(workspaceId: string, usage: UsageView): Promise<void> {
   const admins = await getDb().member.findMany({ where: { workspaceId, role: { in: ["owner", "admin"] } }, select: { participantId: true } });
   const to = new Set(admins.map((a) => a.participantId));
@@ -160,13 +150,10 @@ async function announceUsage(workspaceId: string, usage: UsageView): Promise<voi
 
 // ---- prices ----
 
+/** The workspace's price table (everyone in it may read it: the dashboard prices with it). */
 export async function listPrices(actor: Actor) {
-  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
-  return getDb().modelPrice.findMany({
-    where: { workspaceId: actor.workspaceId },
-    orderBy: { model: "asc" },
-    select: { model: true, inputPerMTok: true, outputPerMTok: true, cachedPerMTok: true, updatedAt: true },
-  });
+  const rows = await getDb().modelPrice.findMany({ where: { workspaceId: actor.workspaceId }, orderBy: { model: "asc" }, select: priceSelect });
+  return rows.map(presentPrice);
 }
 
 export async function setPrice(actor: Actor, input: { model: string; inputPerMTok: number; outputPerMTok: number; cachedPerMTok: number }) {

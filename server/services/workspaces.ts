@@ -2,6 +2,7 @@ import { getDb, type Tx } from "../db";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { participantSelect, presentParticipant } from "../presenters/participant";
+import { workspaceCan } from "../presenters/workspace";
 import { onlineAmong } from "../realtime/presence";
 import { recordAudit } from "./audit";
 import { appendToRoom } from "./messages";
@@ -60,7 +61,6 @@ export async function addToDefaultChannels(tx: Tx, workspaceId: string, particip
 }
 
 export async function describeWorkspace(actor: Actor) {
-  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
   const db = getDb();
   const [workspace, me] = await Promise.all([
     db.workspace.findUniqueOrThrow({ where: { id: actor.workspaceId } }),
@@ -70,6 +70,7 @@ export async function describeWorkspace(actor: Actor) {
     workspace: { id: workspace.id, name: workspace.name, peopleTalkFreely: workspace.peopleTalkFreely },
     me: presentParticipant(me),
     role: actor.role,
+    can: workspaceCan(actor),
   };
 }
 
@@ -87,7 +88,6 @@ export async function updateSettings(actor: Actor, input: { name?: string; peopl
  * the first `limit` whose handle or display name holds it (searched in the database).
  */
 export async function listParticipants(actor: Actor, input: { query?: string; limit?: number } = {}) {
-  authorize(actor, "workspace.read", { workspaceId: actor.workspaceId });
   const query = input.query?.trim();
   const matched = query
     ? await named(actor.workspaceId, query, input.limit ?? PICKER_LIMIT)

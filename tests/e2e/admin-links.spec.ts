@@ -2,10 +2,12 @@
 // revoked one stops working at once. A revoked connection says who revoked it and when.
 import { mkdirSync } from "node:fs";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { expectInGeneral, people, signUpFirstOrSignIn, trpc, type Person } from "./helpers";
+import { expectInGeneral, people, signUpFirstOrSignIn, signUpWithInvite, trpc, type Person } from "./helpers";
 
 // Lin joins in the first test and is signed in again in the last.
 const lin: Person = { name: "Lin Park", handle: "lin", email: "lin@example.com", password: "lin-password-12" };
+// Ivy joins as an admin in the second test.
+const ivy: Person = { name: "Ivy Lund", handle: "ivy", email: "ivy@example.com", password: "ivy-password-12" };
 
 const contexts: BrowserContext[] = [];
 async function newPage(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}): Promise<Page> {
@@ -91,6 +93,39 @@ test("admins see every invite link and onboarding token with its state, and revo
 
   // A member has no access to the list.
   expect(await l.request.get(`/api/trpc/workspace.invites`).then((r) => r.status())).toBe(403);
+});
+
+test("only the owner makes admins: an admin is offered no admin role, by invite link or in the members list", async ({ browser }) => {
+  const a = await newPage(browser);
+  const i = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+  await signUpFirstOrSignIn(a, people.alice);
+  await a.getByTestId("nav-admin").click();
+  await a.getByTestId("tab-invites").click();
+  await expect(a.getByTestId("admin-invite-role").locator("option")).toHaveText(["Member", "Admin", "Guest"]);
+  await a.getByTestId("admin-invite-role").selectOption("admin");
+  await a.getByTestId("admin-create-invite").click();
+  await expect(a.getByTestId("admin-invite-link")).toHaveValue(/\/invite\/.+/);
+  const link = await a.getByTestId("admin-invite-link").inputValue();
+
+  // Ivy joins as an admin: her invite form offers members and guests only, and the server agrees.
+  await signUpWithInvite(i, link, ivy, people.alice.name);
+  await i.getByTestId("nav-admin").click();
+  await i.getByTestId("tab-invites").click();
+  await expect(i.getByTestId("admin-invite-role").locator("option")).toHaveText(["Member", "Guest"]);
+  const refused = await i.request.post("/api/trpc/workspace.createInvite", { data: { json: { role: "admin" } } });
+  expect(refused.status()).toBe(403);
+
+  // In the members list she may make Lin a guest but not an admin; her own role and the owner's are locked.
+  await i.getByTestId("tab-members").click();
+  const linRow = i.locator(`[data-testid="member-row"][data-handle="${lin.handle}"]`);
+  await expect(linRow.getByTestId("member-role")).toBeEnabled();
+  await expect(linRow.locator('option[value="admin"]')).toBeDisabled();
+  await expect(linRow.locator('option[value="guest"]')).toBeEnabled();
+  const ivyRow = i.locator(`[data-testid="member-row"][data-handle="${ivy.handle}"]`);
+  await expect(ivyRow.getByTestId("member-role")).toBeDisabled();
+  await expect(ivyRow.getByTestId("member-role")).toHaveAttribute("title", "You cannot change your own role");
+  mkdirSync("artifacts", { recursive: true });
+  await i.getByTestId("admin-page").screenshot({ path: "artifacts/admin-members-as-admin.png" });
 });
 
 test("a person revokes their own onboarding token on the Agents page, and scripts are refused", async ({ browser }) => {

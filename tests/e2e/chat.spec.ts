@@ -17,6 +17,7 @@ import {
 import type { Ack, MessageView } from "../../sdk/contract";
 
 test("people chat live in a private channel, in one order, with threads and no access for outsiders", async ({ browser }) => {
+  test.setTimeout(240_000);
   const ctxA = await browser.newContext();
   const ctxB = await browser.newContext();
   const ctxC = await browser.newContext();
@@ -124,6 +125,39 @@ test("people chat live in a private channel, in one order, with threads and no a
     expect(shown).toEqual(afterBurst.slice(afterBurst.length - shown.length));
   }
   expect(batchFrames).toBeGreaterThan(0);
+
+  // Owners and admins moderate: A (the workspace's owner) is offered Delete, not Edit, on B's message
+  // and deletes it for everyone; B is offered neither on A's.
+  await send(b, "A message for the moderator");
+  const bobsMessage = messageWithText(a, "A message for the moderator");
+  await bobsMessage.hover();
+  await expect(bobsMessage.getByTestId("action-delete")).toBeVisible();
+  await expect(bobsMessage.getByTestId("action-edit")).toHaveCount(0);
+  await a.screenshot({ path: "artifacts/room-moderation.png" });
+  await bobsMessage.getByTestId("action-delete").click();
+  await a.getByTestId("confirm-delete").click();
+  await expect(a.getByTestId("delete-dialog")).toBeHidden();
+  await expect(messageWithText(b, "A message for the moderator")).toHaveCount(0);
+  await expect(timeline(b).getByTestId("message-deleted").last()).toBeVisible();
+  const alicesLast = messageWithText(b, afterBurst[afterBurst.length - 1]);
+  await alicesLast.hover();
+  await expect(alicesLast.getByTestId("action-reply")).toBeVisible();
+  await expect(alicesLast.getByTestId("action-delete")).toHaveCount(0);
+  await expect(alicesLast.getByTestId("action-edit")).toHaveCount(0);
+
+  // What counts as unread is the server's rule, live too: a message deleted before B reads it stops
+  // counting in B's sidebar.
+  await b.locator('[data-testid="sidebar-room"][data-title="general"]').click();
+  await expect(b.getByTestId("room-title")).toHaveText("general");
+  const bLaunchPlan = b.locator('[data-testid="sidebar-room"][data-title="launch-plan"]');
+  await expect(bLaunchPlan).toHaveAttribute("data-unread", "0");
+  await send(a, "Posted by mistake");
+  await expect(bLaunchPlan).toHaveAttribute("data-unread", "1");
+  const mistake = messageWithText(a, "Posted by mistake");
+  await mistake.hover();
+  await mistake.getByTestId("action-delete").click();
+  await a.getByTestId("confirm-delete").click();
+  await expect(bLaunchPlan).toHaveAttribute("data-unread", "0");
 
   // C joins the workspace but is not in the private channel: the URL shows the no-access page.
   await signUpWithInvite(c, invite, people.carol, people.alice.name);

@@ -258,6 +258,22 @@ test("consent first: agents find each other, ask, a person decides in the inbox,
     const later = await codex.createRoom(`later-${run}`);
     expect(await refusal(codex.invite(later.id, [assistantWho.id]))).toBe("NOT_CONNECTED");
 
+    // A block is the blocker's to lift: the assistant blocks the LangGraph agent; B, whose agent is
+    // blocked, sees it in History with no way to lift it, and A lifts it there.
+    const block = await assistant.block(graphReg.agent.id);
+    await b.getByTestId("nav-inbox").click();
+    await b.getByTestId("tab-history").click();
+    const blockedForB = b.locator(`[data-testid="history-row"][data-connection-id="${block.id}"]`);
+    await expect(blockedForB).toHaveAttribute("data-status", "blocked");
+    await expect(blockedForB.getByTestId("revoke-connection")).toHaveCount(0);
+    const blockedForA = a.locator(`[data-testid="history-row"][data-connection-id="${block.id}"]`);
+    await expect(blockedForA.getByTestId("revoke-connection")).toHaveText("Unblock");
+    await a.screenshot({ path: "artifacts/inbox-blocked.png" });
+    await blockedForA.getByTestId("revoke-connection").click();
+    await a.getByTestId("confirm-revoke-connection").click();
+    await expect(blockedForA).toHaveAttribute("data-status", "revoked");
+    await expect(blockedForB).toHaveAttribute("data-status", "revoked");
+
     // A's agents page shows the assistant's key in use; the admin audit log has the whole story.
     await a.getByTestId("nav-agents").click();
     await expect(assistantCard.getByTestId("key-row")).toHaveCount(1);

@@ -163,6 +163,73 @@ describe.each(dialects)("discovery and consent on %s", (dialect) => {
     expect((await a.client.requestConnection(b.id)).status).toBe("pending");
   });
 
+  it("lets only the blocker (its owner, or an admin) lift a block; the blocked side is offered none", async () => {
+    const blocker = await agentOf(ana, `blocker-${dialect}`);
+    const blocked = await agentOf(ben, `blocked-${dialect}`);
+    const block = await ana.api.connections.block.mutate({ participantId: blocked.id, onBehalfOf: blocker.id });
+    expect(block).toMatchObject({ status: "blocked", can: { unblock: true }, viewerSides: { requester: true, addressee: false } });
+
+    // The blocked agent and its owner see the block with no way to lift it, and are refused if they try.
+    const bens = (await ben.api.connections.list.query({ status: "history", limit: 200 })).connections.find((c) => c.id === block.id)!;
+    expect(bens).toMatchObject({ status: "blocked", can: { unblock: false, revoke: false }, viewerSides: { requester: false, addressee: true } });
+    await expect(blocked.client.revokeConnection(block.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(await errorCode(ben.api.connections.revoke.mutate({ connectionId: block.id }))).toBe("FORBIDDEN");
+    // Blocking back does not replace (and so cannot lift) the block.
+    await expect(blocked.client.block(blocker.id)).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(blocked.client.requestConnection(blocker.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await ana.api.connections.list.query({ status: "history", limit: 200 })).connections.find((c) => c.id === block.id)?.status).toBe("blocked");
+
+    // The blocker lifts it itself; the audit says it was unblocked, by whom.
+    expect(await blocker.client.revokeConnection(block.id)).toMatchObject({ status: "revoked", endedBy: blocker.id, can: { unblock: false } });
+    expect((await blocked.client.requestConnection(blocker.id)).status).toBe("pending");
+    const audit = await queryDb<{ action: string; actorId: string }>(server, `SELECT action, "actorId" FROM "AuditEvent" WHERE "subjectId" = $1 ORDER BY seq`, [block.id]);
+    expect(audit).toEqual([
+      { action: "connection.blocked", actorId: ana.participantId },
+      { action: "connection.unblocked", actorId: blocker.id },
+    ]);
+  });
+
+  it("honours a block between people who otherwise talk freely: no DM, no invitation, no mention", async () => {
+    const carl = await signUpPerson(server, { handle: `carl-${dialect}`, inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
+    const dana = await signUpPerson(server, { handle: `dana-${dialect}`, inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
+    const shared = await carl.api.rooms.createChannel.mutate({ name: `shared-${dialect}`, visibility: "private", memberIds: [dana.participantId] });
+    const mentionCarl = () => dana.api.messages.send.mutate({ roomId: shared.id, body: `@carl-${dialect} hello`, clientMsgId: randomUUID() });
+    expect((await mentionCarl()).mentions).toEqual([carl.participantId]);
+
+    const block = await carl.api.connections.block.mutate({ participantId: dana.participantId });
+    const own = await dana.api.rooms.createChannel.mutate({ name: `danas-${dialect}`, visibility: "private" });
+    // Dana cannot reach Carl...
+    expect(await errorCode(dana.api.rooms.openDirect.mutate({ participantIds: [carl.participantId] }))).toBe("NOT_CONNECTED");
+    expect(await errorCode(dana.api.rooms.invite.mutate({ roomId: own.id, participantIds: [carl.participantId] }))).toBe("NOT_CONNECTED");
+    expect((await mentionCarl()).mentions).toEqual([]);
+    expect(await errorCode(dana.api.connections.request.mutate({ participantId: carl.participantId }))).toBe("FORBIDDEN");
+    expect((await dana.api.directory.search.query({ text: `carl-${dialect}` }))[0].connection).toBe("blocked");
+    // ...nor Carl her, while his block stands.
+    expect(await errorCode(carl.api.rooms.openDirect.mutate({ participantIds: [dana.participantId] }))).toBe("NOT_CONNECTED");
+    expect((await carl.api.directory.search.query({ text: `dana-${dialect}` }))[0].connection).toBe("blocked");
+    // Dana cannot lift it; an admin (Ana owns the workspace) can.
+    expect(await errorCode(dana.api.connections.revoke.mutate({ connectionId: block.id }))).toBe("FORBIDDEN");
+    expect(await ana.api.connections.revoke.mutate({ connectionId: block.id })).toMatchObject({ status: "revoked", endedBy: ana.participantId });
+    expect((await dana.api.rooms.openDirect.mutate({ participantIds: [carl.participantId] })).kind).toBe("dm");
+    expect((await mentionCarl()).mentions).toEqual([carl.participantId]);
+  });
+
+  it("delivers mentions in the rooms a scoped connection covers", async () => {
+    const asker = await agentOf(ben, `scoped-asker-${dialect}`);
+    const helper = await agentOf(ana, `scoped-helper-${dialect}`);
+    const room = await asker.client.createRoom(`scoped-${dialect}`);
+    const request = await asker.client.requestConnection(helper.id, { scope: { roomIds: [room.id] } });
+    await ana.api.connections.respond.mutate({ connectionId: request.id, decision: "accept" });
+    await asker.client.invite(room.id, [helper.id]);
+    await expect(asker.client.openDirect([helper.id])).rejects.toMatchObject({ code: "NOT_CONNECTED" });
+
+    const told: string[] = [];
+    helper.client.onMessage((m) => void told.push(m.body));
+    const sent = await asker.client.send(room.id, `@scoped-helper-${dialect} in scope`);
+    expect(sent.mentions).toEqual([helper.id]);
+    await waitFor(() => told.includes(`@scoped-helper-${dialect} in scope`), 10_000, "mention delivered in the scoped room");
+  });
+
   it("says who ended a connection and when; nothing ended has neither", async () => {
     const agents = await Promise.all([0, 1, 2].map((i) => createAgent(ana, `ends${i}-${dialect}`)));
     const ask = (i: number) => ben.api.connections.request.mutate({ participantId: agents[i].id, message: `ask ${i}` });

@@ -54,6 +54,21 @@ function expectedForLinks(role: Actor["role"], action: LinkAction): Outcome {
   }
 }
 
+type WorkspaceAction = "channels.browse" | "invites.create-member" | "invites.create-guest" | "invites.create-admin";
+
+/** Guests join channels by invitation only; only the owner makes admins, by role or by invite link. */
+function expectedForWorkspace(role: Actor["role"], action: WorkspaceAction): Outcome {
+  const admin = role === "owner" || role === "admin";
+  switch (action) {
+    case "channels.browse":
+      return role === "guest" ? "FORBIDDEN" : "OK";
+    case "invites.create-admin":
+      return role === "owner" ? "OK" : "FORBIDDEN";
+    default:
+      return admin ? "OK" : "FORBIDDEN";
+  }
+}
+
 describe.each(dialects)("policy matrix on %s", (dialect) => {
   let server: TestServer;
   const actors: Actor[] = [];
@@ -124,7 +139,7 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
       }[action];
       got = await call().then(
         () => "OK",
-        () => errorCode(call()),
+        (error: unknown) => errorCode(Promise.reject(error)),
       );
     } else {
       const [event, payload] = {
@@ -169,5 +184,26 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
       (error: unknown) => errorCode(Promise.reject(error)),
     );
     expect(got).toBe(expectedForLinks(actor.role, action));
+  });
+
+  const workspaceCases: [string, WorkspaceAction][] = [];
+  for (const name of ["owner", "admin", "insider", "guest"]) {
+    for (const action of ["channels.browse", "invites.create-member", "invites.create-guest", "invites.create-admin"] as const) workspaceCases.push([name, action]);
+  }
+
+  it.each(workspaceCases)("%s: %s", async (name, action) => {
+    const actor = actors.find((a) => a.name === name)!;
+    const api = actor.person!.api;
+    const call = {
+      "channels.browse": () => api.rooms.browse.query(),
+      "invites.create-member": () => api.workspace.createInvite.mutate({ role: "member" }),
+      "invites.create-guest": () => api.workspace.createInvite.mutate({ role: "guest" }),
+      "invites.create-admin": () => api.workspace.createInvite.mutate({ role: "admin" }),
+    }[action];
+    const got = await call().then(
+      () => "OK",
+      (error: unknown) => errorCode(Promise.reject(error)),
+    );
+    expect(got).toBe(expectedForWorkspace(actor.role, action));
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { weekOf } from "../../components/usage/format";
 import { rollupRowsFromRecordsSql } from "../../server/services/usage-rollups";
-import { closeAgentClients, closeSockets, collect, connectedAgent, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import { closeAgentClients, closeSockets, collect, collectMessages, connectedAgent, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 
 const DAYS = ["2026-11-20", "2026-11-21", "2026-11-23", "2026-11-28"];
 const today = () => new Date().toISOString().slice(0, 10);
@@ -171,7 +171,7 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     expect(csvTotal).toBeCloseTo(overview.totals.costUsd, 6);
   });
 
-  it("is idempotent per reportId, prices from the table, and lets the message carry its usage", async () => {
+  it("is idempotent per reportId and prices from the table", async () => {
     const agent = await agentOf(admin, `pricey-${dialect}`);
     const reportId = randomUUID();
     const first = await agent.client.reportUsage({ reportId, model: "claude-sonnet-4.5", inputTokens: 1_000_000, outputTokens: 100_000, cachedTokens: 200_000 });
@@ -187,19 +187,72 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     const records = await queryDb<{ n: number }>(server, `SELECT COUNT(*) AS n FROM "UsageRecord" WHERE "reportId" = $1`, [reportId]);
     expect(Number(records[0].n)).toBe(1);
 
-    const room = await admin.api.rooms.createChannel.mutate({ name: `carry-${dialect}`, visibility: "private", memberIds: [agent.id] });
-    const watcher = collect(await admin.socket(), "message:updated");
-    const live = collect(await admin.socket(), "usage:recorded");
-    const said = await agent.client.send(room.id, "here is my answer");
-    await agent.client.reportUsage({ model: "gpt-5", inputTokens: 100, outputTokens: 50, costUsd: 0.25, messageId: said.id });
-    await waitFor(() => watcher.some((e) => e.message.id === said.id), 5000, "message update");
-    expect((watcher.find((e) => e.message.id === said.id)!.message.data as { usage: unknown }).usage).toEqual({ inputTokens: 100, outputTokens: 50, costUsd: 0.25 });
-    await waitFor(() => live.some((e) => e.usage.messageId === said.id), 5000, "live usage");
-    const roomView = await admin.api.usage.room.query({ roomId: room.id, from: today(), to: today() });
-    expect(roomView.totals.costUsd).toBeCloseTo(0.25, 9);
-    expect(roomView.shares).toMatchObject([{ id: agent.id, share: 1 }]);
-    expect(roomView.involvement).toMatchObject({ agents: 1, people: 0 });
   });
+
+  it("shows what a call cost only to the agent, its owner and admins: not on its message, not to the rest of the room", async () => {
+    // Mia's agent works in a room with Ada (an owner of the workspace) and Noa (a member who owns none of it).
+    const noa = await signUpPerson(server, { handle: `noa-${dialect}`, inviteToken: (await admin.api.workspace.createInvite.mutate({})).token });
+    const agent = await agentOf(mia, `answerer-${dialect}`);
+    const room = await mia.api.rooms.createChannel.mutate({ name: `carry-${dialect}`, visibility: "private", memberIds: [agent.id, admin.participantId, noa.participantId] });
+    const [noaSocket, miaSocket, adaSocket] = await Promise.all([noa.socket(), mia.socket(), admin.socket()]);
+    const noaUpdates = collect(noaSocket, "message:updated");
+    const noaUsage = collect(noaSocket, "usage:recorded");
+    const noaMessages = collectMessages(noaSocket);
+    const [miaUsage, adaUsage] = [collect(miaSocket, "usage:recorded"), collect(adaSocket, "usage:recorded")];
+    const said = await agent.client.send(room.id, "here is my answer");
+    // Two calls produced it, reported at once.
+    await Promise.all([0.25, 0.5].map((costUsd) => agent.client.reportUsage({ model: "gpt-5", inputTokens: 100, outputTokens: 50, costUsd, messageId: said.id })));
+    for (const [seen, who] of [[miaUsage, "the owner"], [adaUsage, "an admin"]] as const) {
+      await waitFor(() => seen.filter((e) => e.usage.messageId === said.id).length === 2, 5000, `${who} hears of both calls`);
+    }
+    // A sentinel the room gets after anything those reports could have sent Noa.
+    const sentinel = await agent.client.send(room.id, "sentinel");
+    await waitFor(() => noaMessages.seen.some((m) => m.message.id === sentinel.id), 5000, "sentinel");
+    expect(noaUsage).toEqual([]);
+    expect(noaUpdates.filter((e) => e.message.id === said.id)).toEqual([]);
+    const { messages } = await noa.api.messages.history.query({ roomId: room.id, limit: 10 });
+    expect(messages.find((m) => m.id === said.id)?.data ?? null).toBeNull();
+
+    // The room's cost: all of it for the owner of the agent and for admins, none of it for Noa.
+    const range = { roomId: room.id, from: today(), to: today() };
+    for (const who of [mia, admin]) {
+      const view = await who.api.usage.room.query(range);
+      expect(view.totals.costUsd).toBeCloseTo(0.75, 9);
+      expect(view.totals.calls).toBe(2);
+      expect(view.shares).toMatchObject([{ id: agent.id, share: 1 }]);
+    }
+    const noaView = await noa.api.usage.room.query(range);
+    expect(noaView.totals).toMatchObject({ calls: 0, costUsd: 0 });
+    expect(noaView.shares).toEqual([]);
+    expect(noaView.involvement).toMatchObject({ agents: 2, people: 0 });
+  });
+
+  it("refuses reports from the future, and backdated out of the current period of a budget that applies", async () => {
+    // Kim's own agents and budgets, so that no other test's budget applies.
+    const kim = await signUpPerson(server, { handle: `kim-${dialect}`, inviteToken: (await admin.api.workspace.createInvite.mutate({})).token });
+    const agent = await agentOf(kim, `dated-${dialect}`);
+    const day = 24 * 60 * 60 * 1000;
+    const report = (occurredAt: Date) => agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 0.01, occurredAt: occurredAt.toISOString() });
+    const startOfToday = new Date(`${today()}T00:00:00.000Z`);
+    // Without a budget, earlier days may be reported; nothing from an hour ahead.
+    expect((await report(new Date(Date.now() - 3 * day))).occurredAt.slice(0, 10)).toBe(new Date(Date.now() - 3 * day).toISOString().slice(0, 10));
+    await expect(report(new Date(Date.now() + 60 * 60 * 1000))).rejects.toMatchObject({ code: "INVALID_PAYLOAD" });
+    expect((await report(new Date(Date.now() + 60 * 1000))).costUsd).toBe(0.01); // clock skew
+
+    // A daily budget on the agent: from the start of today (UTC) on.
+    await admin.api.usage.setBudget.mutate({ subjectType: "agent", subjectId: agent.id, period: "day", unit: "usd", amount: 100 });
+    await expect(report(new Date(startOfToday.getTime() - 1000))).rejects.toMatchObject({ code: "INVALID_PAYLOAD" });
+    expect((await report(startOfToday)).occurredAt).toBe(startOfToday.toISOString());
+
+    // Another agent of Kim's, under her monthly budget: from the first of the month on.
+    const other = await agentOf(kim, `dated-monthly-${dialect}`);
+    await admin.api.usage.setBudget.mutate({ subjectType: "person", subjectId: kim.participantId, period: "month", unit: "usd", amount: 1000 });
+    const startOfMonth = new Date(`${today().slice(0, 7)}-01T00:00:00.000Z`);
+    const reportOther = (at: Date) => other.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 0.01, occurredAt: at.toISOString() });
+    await expect(reportOther(new Date(startOfMonth.getTime() - 1000))).rejects.toMatchObject({ code: "INVALID_PAYLOAD" });
+    expect((await reportOther(startOfMonth)).occurredAt).toBe(startOfMonth.toISOString());
+  });
+
 
   it("warns at 80% and suspends at 100%, once each, even with reports racing across the threshold", async () => {
     const agent = await agentOf(mia, `budgeted-${dialect}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { can, type Actor } from "../../server/policies";
+import { can, decide, usageScope, type Actor } from "../../server/policies";
 
 const actor = (role: Actor["role"], over: Partial<Actor> = {}): Actor => ({
   participantId: "me",
@@ -69,13 +69,163 @@ describe("message policies", () => {
 
 describe("workspace policies", () => {
   it("lets owners and admins (people) create invite links", () => {
-    expect(can(actor("owner"), "invite.create", undefined)).toBe(true);
-    expect(can(actor("admin"), "invite.create", undefined)).toBe(true);
-    expect(can(actor("member"), "invite.create", undefined)).toBe(false);
-    expect(can(actor("admin", { kind: "agent" }), "invite.create", undefined)).toBe(false);
+    expect(can(actor("owner"), "invite.create", { role: "member" })).toBe(true);
+    expect(can(actor("admin"), "invite.create", { role: "member" })).toBe(true);
+    expect(can(actor("member"), "invite.create", { role: "member" })).toBe(false);
+    expect(can(actor("admin", { kind: "agent" }), "invite.create", { role: "member" })).toBe(false);
   });
   it("keeps guests from creating channels", () => {
     expect(can(actor("guest"), "channel.create", undefined)).toBe(false);
     expect(can(actor("member"), "channel.create", undefined)).toBe(true);
+  });
+});
+
+// ---- connections ----
+// A request from agent R (owned by person RO) to agent A (owned by person AO); strangers own nothing
+// of it. Each row: who acts, and whether the rule lets them.
+const agentActor = (id: string): Actor => ({ participantId: id, workspaceId: "w1", kind: "agent", role: "member", handle: id });
+const personActor = (id: string, role: Actor["role"] = "member"): Actor => ({ participantId: id, workspaceId: "w1", kind: "human", role, handle: id });
+const who: Record<string, Actor> = {
+  requester: agentActor("r"),
+  "requester's owner": personActor("ro"),
+  addressee: agentActor("a"),
+  "addressee's owner": personActor("ao"),
+  "admin stranger": personActor("adm", "admin"),
+  "owner stranger": personActor("own", "owner"),
+  "member stranger": personActor("mem"),
+  "guest stranger": personActor("gst", "guest"),
+  "agent stranger": agentActor("x"),
+};
+const sides = { workspaceId: "w1", requester: { id: "r", ownerId: "ro" }, addressee: { id: "a", ownerId: "ao" } };
+const connectionRows: Record<"connection.accept" | "connection.decline" | "connection.cancel" | "connection.revoke" | "connection.unblock", string[]> = {
+  // An agent never accepts for itself; its owner (or its consent policy) does.
+  "connection.accept": ["addressee's owner"],
+  "connection.decline": ["addressee", "addressee's owner"],
+  "connection.cancel": ["requester", "requester's owner"],
+  "connection.revoke": ["requester", "requester's owner", "addressee", "addressee's owner"],
+  // A block's requester is the blocker: it (or whoever speaks for it) lifts it, never the blocked side.
+  "connection.unblock": ["requester", "requester's owner", "admin stranger", "owner stranger"],
+};
+
+describe("connection policies", () => {
+  const cases = Object.entries(connectionRows).flatMap(([action, allowed]) => Object.keys(who).map((name) => [action, name, allowed.includes(name)] as const));
+  it.each(cases)("%s by the %s: %s", (action, name, expected) => {
+    expect(can(who[name], action as "connection.accept", sides)).toBe(expected);
+  });
+
+  it("never lets the blocked side lift a block, even when it is an admin", () => {
+    const blockedAdmin = personActor("a", "admin");
+    expect(decide(blockedAdmin, "connection.unblock", { ...sides, addressee: { id: "a", ownerId: null } })).toMatchObject({ code: "FORBIDDEN" });
+    const ownerOfBlocked = personActor("ao", "owner");
+    expect(can(ownerOfBlocked, "connection.unblock", sides)).toBe(false);
+  });
+
+  it("refuses connection decisions across workspaces", () => {
+    expect(can(who["admin stranger"], "connection.unblock", { ...sides, workspaceId: "w2" })).toBe(false);
+    expect(can(who["requester"], "connection.cancel", { ...sides, workspaceId: "w2" })).toBe(false);
+  });
+
+  const party = (id: string, over: Partial<{ kind: string; ownerId: string | null; workspaceId: string }> = {}) => ({ id, kind: "agent", workspaceId: "w1", ownerId: null, handle: id, ...over });
+  const blockRows: [string, string, string | true][] = [
+    // actor, blocker, outcome
+    ["requester", "r", true],
+    ["requester's owner", "r", true],
+    ["addressee", "r", "FORBIDDEN"],
+    ["admin stranger", "r", "FORBIDDEN"],
+    ["member stranger", "r", "FORBIDDEN"],
+    ["agent stranger", "r", "FORBIDDEN"],
+  ];
+  it.each(blockRows)("connection.block by the %s for %s: %s", (name, blocker, outcome) => {
+    const subject = { blocker: party(blocker, { ownerId: "ro" }), target: party("a", { ownerId: "ao" }) };
+    const got = decide(who[name], "connection.block", subject);
+    expect(got === true ? true : got.code).toBe(outcome);
+  });
+  it("refuses blocking oneself or someone of another workspace", () => {
+    expect(decide(who.requester, "connection.block", { blocker: party("r"), target: party("r") })).toMatchObject({ code: "INVALID_PAYLOAD" });
+    expect(decide(who.requester, "connection.block", { blocker: party("r"), target: party("a", { workspaceId: "w2" }) })).toMatchObject({ code: "PARTICIPANT_NOT_FOUND" });
+  });
+
+  // Reaching (a DM, an invitation, a mention) and asking to connect, between `me` and `other`.
+  const person = (id: string) => party(id, { kind: "human" });
+  const edge = (status: string, over: object = {}) => ({ status, expiresAt: null as Date | null, scope: null as unknown, ...over });
+  type Pair = { me: ReturnType<typeof party>; other: ReturnType<typeof party>; peopleTalkFreely: boolean; edge: ReturnType<typeof edge> | null; roomId?: string };
+  const reachRows: [string, Pair, string | true][] = [
+    ["people who talk freely", { me: person("p"), other: person("q"), peopleTalkFreely: true, edge: null }, true],
+    ["people who talk freely, one blocked the other", { me: person("p"), other: person("q"), peopleTalkFreely: true, edge: edge("blocked") }, "NOT_CONNECTED"],
+    ["people without the setting", { me: person("p"), other: person("q"), peopleTalkFreely: false, edge: null }, "NOT_CONNECTED"],
+    ["an owner and their agent", { me: person("p"), other: party("b", { ownerId: "p" }), peopleTalkFreely: false, edge: null }, true],
+    ["an agent and its owner", { me: party("b", { ownerId: "p" }), other: person("p"), peopleTalkFreely: false, edge: null }, true],
+    ["agents with an accepted connection", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted") }, true],
+    ["agents with a pending request", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("pending") }, "NOT_CONNECTED"],
+    ["agents whose connection expired", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { expiresAt: new Date(Date.now() - 1000) }) }, "NOT_CONNECTED"],
+    ["agents scoped to the room", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { scope: { roomIds: ["r1"] } }), roomId: "r1" }, true],
+    ["agents scoped to another room", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { scope: { roomIds: ["r1"] } }), roomId: "r2" }, "NOT_CONNECTED"],
+    ["agents scoped to a room, for a DM", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { scope: { roomIds: ["r1"] } }) }, "NOT_CONNECTED"],
+    ["someone of another workspace", { me: person("p"), other: { ...person("q"), workspaceId: "w2" }, peopleTalkFreely: true, edge: null }, "PARTICIPANT_NOT_FOUND"],
+  ];
+  it.each(reachRows.map(([name, pair, outcome]) => [name, outcome, pair] as const))("connection.reach between %s: %s", (_name, outcome, pair) => {
+    const got = decide(personActor(pair.me.id), "connection.reach", pair);
+    expect(got === true ? true : got.code).toBe(outcome);
+  });
+
+  const requestRows: [string, Pair, string | true][] = [
+    ["agents with no edge", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: null }, true],
+    ["agents whose connection expired", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { expiresAt: new Date(Date.now() - 1000) }) }, true],
+    ["a participant and itself", { me: party("b"), other: party("b"), peopleTalkFreely: true, edge: null }, "INVALID_PAYLOAD"],
+    ["a blocked pair", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("blocked") }, "FORBIDDEN"],
+    ["people who talk freely", { me: person("p"), other: person("q"), peopleTalkFreely: true, edge: null }, "CONFLICT"],
+    ["people who talk freely, one blocked the other", { me: person("p"), other: person("q"), peopleTalkFreely: true, edge: edge("blocked") }, "FORBIDDEN"],
+    ["an owner and their agent", { me: person("p"), other: party("b", { ownerId: "p" }), peopleTalkFreely: false, edge: null }, "CONFLICT"],
+    ["someone of another workspace", { me: party("b"), other: party("c", { workspaceId: "w2" }), peopleTalkFreely: true, edge: null }, "PARTICIPANT_NOT_FOUND"],
+  ];
+  it.each(requestRows.map(([name, pair, outcome]) => [name, outcome, pair] as const))("connection.request between %s: %s", (_name, outcome, pair) => {
+    const got = decide(agentActor(pair.me.id), "connection.request", pair);
+    expect(got === true ? true : got.code).toBe(outcome);
+  });
+});
+
+describe("invite link policies", () => {
+  it("lets only the owner mint admin invite links, as only the owner manages admins", () => {
+    expect(can(actor("owner"), "invite.create", { role: "admin" })).toBe(true);
+    expect(decide(actor("admin"), "invite.create", { role: "admin" })).toMatchObject({ code: "FORBIDDEN", message: "Only the owner manages admins" });
+    expect(can(actor("admin"), "invite.create", { role: "member" })).toBe(true);
+    expect(can(actor("admin"), "invite.create", { role: "guest" })).toBe(true);
+    expect(can(actor("member"), "invite.create", { role: "guest" })).toBe(false);
+  });
+});
+
+describe("usage policies", () => {
+  const agentOwnedByMe = { workspaceId: "w1", agent: { id: "bot", ownerId: "me" } };
+  const othersAgent = { workspaceId: "w1", agent: { id: "bot", ownerId: "someone" } };
+  it("lets the agent, its owner and admins see an agent's usage, and nobody else", () => {
+    expect(can(actor("member"), "usage.read", agentOwnedByMe)).toBe(true);
+    expect(can(actor("member"), "usage.read", othersAgent)).toBe(false);
+    expect(can(actor("guest"), "usage.read", othersAgent)).toBe(false);
+    expect(can(actor("admin"), "usage.read", othersAgent)).toBe(true);
+    expect(can(actor("member", { kind: "agent", participantId: "bot" }), "usage.read", othersAgent)).toBe(true);
+    expect(can(actor("admin", { kind: "agent" }), "usage.read", othersAgent)).toBe(false);
+    expect(can(actor("owner"), "usage.read", { ...othersAgent, workspaceId: "w2" })).toBe(false);
+  });
+  it("scopes usage queries by the same rule", () => {
+    expect(usageScope(actor("owner"))).toEqual({});
+    expect(usageScope(actor("admin"))).toEqual({});
+    expect(usageScope(actor("member"))).toEqual({ ownerId: "me" });
+    expect(usageScope(actor("member", { kind: "agent" }))).toEqual({ agentId: "me" });
+  });
+  it("lets only agents report usage", () => {
+    expect(can(actor("member", { kind: "agent" }), "usage.report", undefined)).toBe(true);
+    expect(decide(actor("owner"), "usage.report", undefined)).toMatchObject({ code: "FORBIDDEN" });
+  });
+});
+
+describe("channel browsing", () => {
+  it("lists public channels to everyone who may preview them: not guests", () => {
+    expect(can(actor("member"), "channel.browse", undefined)).toBe(true);
+    expect(can(actor("member", { kind: "agent" }), "channel.browse", undefined)).toBe(true);
+    expect(can(actor("guest"), "channel.browse", undefined)).toBe(false);
+    // The same people room.read lets preview a public channel they have not joined.
+    for (const role of ["owner", "admin", "member", "guest"] as const) {
+      expect(can(actor(role), "channel.browse", undefined)).toBe(can(actor(role), "room.read", { room: room("channel", "public"), membership: null }));
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { presentRoom } from "../../server/presenters/room";
+import { countsAsUnread } from "../../sdk/contract";
+import { presentRoom, roomCan } from "../../server/presenters/room";
 
 const base = { id: "r", visibility: "private", name: null, topic: "", lastSeq: 3 };
 const people = [
@@ -30,3 +31,29 @@ describe("titles of large groups", () => {
   });
 });
 
+describe("a room's can flags", () => {
+  const viewer = (role: "owner" | "admin" | "member" | "guest") => ({ participantId: "me", workspaceId: "w1", kind: "human" as const, role, handle: "me" });
+  const channel = { workspaceId: "w1", kind: "channel", visibility: "public", archivedAt: null };
+  it("lets owners and admins delete others' messages, and everyone their own", () => {
+    const member = { role: "member" };
+    expect(roomCan(viewer("admin"), { room: channel, membership: member })).toMatchObject({ post: true, deleteOwn: true, editOwn: true, deleteOthers: true });
+    expect(roomCan(viewer("owner"), { room: channel, membership: member }).deleteOthers).toBe(true);
+    expect(roomCan(viewer("member"), { room: channel, membership: member })).toMatchObject({ post: true, deleteOwn: true, deleteOthers: false, leave: true, invite: true, join: false });
+    expect(roomCan(viewer("guest"), { room: channel, membership: member })).toMatchObject({ post: true, invite: false });
+  });
+  it("offers a public channel's previewer a way in, and nothing else", () => {
+    expect(roomCan(viewer("member"), { room: channel, membership: null })).toEqual({ post: false, join: true, invite: false, leave: false, editOwn: false, deleteOwn: false, deleteOthers: false });
+    expect(roomCan(viewer("admin"), { room: { ...channel, kind: "dm", visibility: "private" }, membership: { role: "member" } })).toMatchObject({ leave: false, invite: false });
+  });
+});
+
+describe("what counts as unread", () => {
+  const message = { kind: "text" as const, threadRootId: null, deletedAt: null, author: { id: "them", handle: "them", displayName: "Them", kind: "human" as const } };
+  it("is someone else's top-level text message that is not deleted", () => {
+    expect(countsAsUnread(message, "me")).toBe(true);
+    expect(countsAsUnread(message, "them")).toBe(false);
+    expect(countsAsUnread({ ...message, deletedAt: "2026-12-01T00:00:00.000Z" }, "me")).toBe(false);
+    expect(countsAsUnread({ ...message, threadRootId: "root" }, "me")).toBe(false);
+    expect(countsAsUnread({ ...message, kind: "event" }, "me")).toBe(false);
+  });
+});
