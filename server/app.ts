@@ -6,6 +6,7 @@ import type { NextServer } from "next/dist/server/next";
 import { registerAgentInput, SOCKET_PATH } from "../sdk/contract";
 import { closeDb, getDb, isPostgres } from "./db";
 import { env } from "./env";
+import { stampAddress } from "./http/client-address";
 import { jsonEndpoint } from "./http/json-endpoint";
 import { setSecurityHeaders } from "./http/security-headers";
 import { migrate } from "./migrate";
@@ -68,6 +69,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   }
 
   httpServer.on("request", (req, res) => {
+    stampAddress(req, env.TRUST_PROXY);
     setSecurityHeaders(res, dev);
     const url = req.url ?? "/";
     if (url.startsWith(TRPC_PREFIX)) return void trpc(req, res);

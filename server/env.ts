@@ -22,6 +22,8 @@ const schema = z.object({
     .default("true")
     .transform((v) => v === "true" || v === "1"),
   DATA_DIR: z.string().default("data"),
+  /** How many proxies in front of the server append to X-Forwarded-For (0: clients connect directly). */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
 });
 
 export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; PUBLIC_URL: string };

@@ -1,9 +1,11 @@
 // People's accounts: sign-up (the first creates the workspace, later ones need an invite), and the
 // credentials check that Auth.js calls at sign-in.
-import { getDb, type Tx } from "../db";
+import { getDb, isPostgres, type Db, type Tx } from "../db";
+import { env } from "../env";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId, sha256 } from "../ids";
 import type { Actor, WorkspaceRole } from "../policies";
+import { countSignUp } from "./address-limits";
 import { recordAudit } from "./audit";
 import { isUsable } from "./invites";
 import { recordFailedSignIn, signInBlocked } from "./limits";
@@ -19,9 +21,16 @@ export interface SignUpInput {
   inviteToken?: string;
 }
 
-export async function signUp(input: SignUpInput): Promise<{ accountId: string; workspaceId: string }> {
+/**
+ * Creates an account. The cheap checks come first, so that a sign-up that cannot succeed (no
+ * invite after the first run, a bad invite, an address over its limit) never costs a password hash.
+ * `address`: the client's, for its limit; null for the server's own calls (the demo seed).
+ */
+export async function signUp(input: SignUpInput, address: string | null = null): Promise<{ accountId: string; workspaceId: string }> {
   const db = getDb();
   const email = input.email.trim().toLowerCase();
+  await countSignUp(address);
+  await assertMayJoin(db, input);
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.$transaction(async (tx) => {
@@ -41,6 +50,7 @@ export async function signUp(input: SignUpInput): Promise<{ accountId: string; w
         subjectType: "participant",
         subjectId: participantId,
         data: { role, email, viaInvite: Boolean(input.inviteToken) },
+        address,
       });
       return { accountId, workspaceId };
     });
@@ -54,13 +64,34 @@ export async function signUp(input: SignUpInput): Promise<{ accountId: string; w
   }
 }
 
+const inviteInvalid = () => new AppError("INVITE_INVALID", "This invite link is invalid, revoked, used up or expired");
+const inviteRequired = () => new AppError("INVITE_REQUIRED", "This workspace is invite-only: ask an admin for an invite link");
+
+/** The sign-up could succeed: its invite is usable, or nobody has signed up yet. `placeFor` decides. */
+async function assertMayJoin(db: Db, input: SignUpInput): Promise<void> {
+  if (input.inviteToken) {
+    if (!isUsable(await db.invite.findUnique({ where: { tokenHash: sha256(input.inviteToken) } }))) throw inviteInvalid();
+  } else if ((await db.workspace.count()) > 0) {
+    throw inviteRequired();
+  }
+}
+
+/**
+ * The first run has no row to lock, so two first sign-ups at once could each create a workspace. On
+ * PostgreSQL they queue on an advisory lock held to the end of the transaction; the second then
+ * counts the first's workspace. SQLite runs one write transaction at a time anyway.
+ */
+async function holdFirstRun(tx: Tx): Promise<void> {
+  if (isPostgres(env.DATABASE_URL)) await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('switchboard:first-run'))::text`;
+}
+
 /** Where a new account goes: a new workspace it owns, or the one its invite names. */
 async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: string; role: WorkspaceRole }> {
   if (input.inviteToken) {
     const tokenHash = sha256(input.inviteToken);
     for (let attempt = 0; attempt < 5; attempt++) {
       const invite = await tx.invite.findUnique({ where: { tokenHash } });
-      if (!invite || !isUsable(invite)) throw new AppError("INVITE_INVALID", "This invite link is invalid, revoked, used up or expired");
+      if (!invite || !isUsable(invite)) throw inviteInvalid();
       // Claim a use only if the link is as we read it: a revoke or another sign-up taking the last
       // use in between makes this match nothing, and we look again.
       const { count } = await tx.invite.updateMany({ where: { id: invite.id, uses: invite.uses, revokedAt: null }, data: { uses: { increment: 1 } } });
@@ -68,9 +99,8 @@ async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: stri
     }
     throw new AppError("UNAVAILABLE", "Many people are using this invite link right now; try again");
   }
-  if ((await tx.workspace.count()) > 0) {
-    throw new AppError("INVITE_REQUIRED", "This workspace is invite-only: ask an admin for an invite link");
-  }
+  await holdFirstRun(tx);
+  if ((await tx.workspace.count()) > 0) throw inviteRequired();
   const workspaceId = await createWorkspace(tx, input.workspaceName?.trim() || `${input.displayName}'s workspace`);
   return { workspaceId, role: "owner" };
 }

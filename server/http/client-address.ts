@@ -1,0 +1,42 @@
+// The address a request comes from, for per-address limits and the audit log. The socket's peer is
+// the client unless the server runs behind proxies: with TRUST_PROXY=n, n proxies in front each
+// append the address they were reached from to X-Forwarded-For, so the client is the n-th entry from
+// the right. Entries further left were written by the client itself and are never believed.
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+
+/**
+ * Set by the custom server on every request it hands to Next.js (overwriting whatever the client
+ * sent), so that Auth.js, which sees only a Fetch `Request`, can read the address.
+ */
+export const ADDRESS_HEADER = "x-switchboard-client-address";
+
+export function clientAddress(peer: string | undefined, headers: IncomingHttpHeaders, trustedProxies: number): string | null {
+  if (trustedProxies > 0) {
+    const forwarded = [headers["x-forwarded-for"] ?? []]
+      .flat()
+      .flatMap((h) => h.split(","))
+      .map((a) => a.trim())
+      .filter(Boolean);
+    // Fewer entries than proxies: the header did not pass through all of them; count the nearest.
+    if (forwarded.length >= trustedProxies) return normalize(forwarded[forwarded.length - trustedProxies]);
+  }
+  return peer ? normalize(peer) : null;
+}
+
+/** An IPv4 client on a dual-stack socket shows as ::ffff:a.b.c.d; it is the same client as a.b.c.d. */
+function normalize(address: string): string {
+  return address.startsWith("::ffff:") && address.includes(".") ? address.slice("::ffff:".length) : address;
+}
+
+/** Stamps the request with its client's address (ADDRESS_HEADER), replacing any value the client sent. */
+export function stampAddress(req: IncomingMessage, trustedProxies: number): void {
+  const address = clientAddress(req.socket.remoteAddress, req.headers, trustedProxies);
+  if (address) req.headers[ADDRESS_HEADER] = address;
+  else delete req.headers[ADDRESS_HEADER];
+}
+
+/** The address `stampAddress` put on the request. */
+export function stampedAddress(req: IncomingMessage): string | null {
+  const value = req.headers[ADDRESS_HEADER];
+  return typeof value === "string" ? value : null;
+}
