@@ -10,6 +10,7 @@ import { invitationInclude, invitationState, listedInvitations, presentOnboardin
 import { presentParticipant } from "../presenters/participant";
 import { audience, publish } from "../realtime";
 import { disconnectKeysOf, disconnectParticipant } from "../realtime/sessions";
+import { countAgentRegistration } from "./address-limits";
 import { issueKey } from "./api-keys";
 import { recordAudit } from "./audit";
 
@@ -260,10 +261,12 @@ export async function revokeOnboardingToken(actor: Actor, tokenId: string): Prom
 
 const INVALID_TOKEN = "Invalid, expired or revoked onboarding token";
 
-/** A script registers an agent for the person whose onboarding token it holds. */
+/** A script registers an agent for the person whose onboarding token it holds (`address`: the script's). */
 export async function registerAgent(
   input: NewAgent & { onboardingToken: string },
+  address: string | null = null,
 ): Promise<{ agent: AgentView; apiKey: string; workspaceId: string }> {
+  await countAgentRegistration(address);
   const db = getDb();
   const token = await db.onboardingToken.findUnique({ where: { tokenHash: sha256(input.onboardingToken) } });
   if (!token || invitationState(token) !== "active") throw new AppError("UNAUTHENTICATED", INVALID_TOKEN);

@@ -15,6 +15,7 @@ import {
 import { authenticateHandshake } from "../auth/handshake";
 import { getDb } from "../db";
 import { AppError, toErrorShape } from "../errors";
+import { clientAddress } from "../http/client-address";
 import type { Actor } from "../policies";
 import { participantSelect, presentParticipant } from "../presenters/participant";
 import { audience, bindRealtime } from "../realtime";
@@ -29,7 +30,14 @@ const REPLAY_ACK_TIMEOUT_MS = 30_000;
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
-export async function attachSocketServer(httpServer: HttpServer, opts: { authSecret: string; redis?: { url: string; keyPrefix: string } }) {
+export interface SocketServerOptions {
+  authSecret: string;
+  /** TRUST_PROXY: how many proxies' X-Forwarded-For entries say who the client is. */
+  trustedProxies: number;
+  redis?: { url: string; keyPrefix: string };
+}
+
+export async function attachSocketServer(httpServer: HttpServer, opts: SocketServerOptions) {
   coalesceWebSocketWrites();
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
     path: SOCKET_PATH,
@@ -49,7 +57,8 @@ export async function attachSocketServer(httpServer: HttpServer, opts: { authSec
     // Names this server does not know are ignored: a newer client may ask for more.
     socket.data.features = FEATURES.filter((f) => features.data?.includes(f));
     try {
-      const { actor, keyId } = await authenticateHandshake(auth, socket.handshake.headers.cookie, opts.authSecret, socket.handshake.address);
+      const address = clientAddress(socket.handshake.address, socket.handshake.headers, opts.trustedProxies);
+      const { actor, keyId } = await authenticateHandshake(auth, socket.handshake.headers.cookie, opts.authSecret, address);
       socket.data.actor = actor;
       socket.data.participantId = actor.participantId;
       socket.data.keyId = keyId;
