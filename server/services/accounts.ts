@@ -5,7 +5,7 @@ import { env } from "../env";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId, sha256 } from "../ids";
 import type { Actor, WorkspaceRole } from "../policies";
-import { countSignUp } from "./address-limits";
+import { countSignIn, countSignUp } from "./address-limits";
 import { recordAudit } from "./audit";
 import { isUsable } from "./invites";
 import { recordFailedSignIn, signInBlocked } from "./limits";
@@ -105,30 +105,35 @@ async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: stri
   return { workspaceId, role: "owner" };
 }
 
-/** Auth.js's credentials check. Returns the account, or null (same time either way). Audited. */
-export async function checkCredentials(email: string, password: string, address: string | null = null): Promise<{ id: string; email: string } | null> {
-  if (await signInBlocked(email)) return null;
+/**
+ * Auth.js's credentials check: the account, or null. Throws RATE_LIMITED when the address has tried
+ * too often (every attempt counts: each costs a password hash) or the email has failed too often.
+ * Known and unknown emails cost the same before the answer, one lookup and one hash, so its time
+ * does not tell whether an account exists; a known account's attempt is audited after the answer.
+ */
+export async function checkCredentials(email: string, password: string, address: string | null): Promise<{ id: string; email: string } | null> {
+  await countSignIn(address);
+  if (await signInBlocked(email)) throw new AppError("RATE_LIMITED", "Too many failed sign-ins for this email; try again later");
   const account = await getDb().account.findUnique({ where: { email: email.trim().toLowerCase() } });
-  if (!account) {
-    await recordFailedSignIn(email);
-    return verifyAgainstNothing(password).then(() => null);
-  }
-  const ok = await verifyPassword(password, account.passwordHash);
+  const ok = account ? await verifyPassword(password, account.passwordHash) : await verifyAgainstNothing(password);
   if (!ok) await recordFailedSignIn(email);
-  const member = await getDb().member.findFirst({ where: { accountId: account.id }, orderBy: { createdAt: "asc" } });
-  if (member) {
-    await getDb().$transaction((tx) =>
-      recordAudit(tx, {
-        workspaceId: member.workspaceId,
-        actorId: member.participantId,
-        action: ok ? "auth.signin" : "auth.signin_failed",
-        subjectType: "account",
-        subjectId: account.id,
-        address,
-      }),
-    );
-  }
-  return ok ? { id: account.id, email: account.email } : null;
+  if (account) void auditSignIn(account.id, ok, address).catch((error: unknown) => console.error("sign-in audit:", error));
+  return account && ok ? { id: account.id, email: account.email } : null;
+}
+
+async function auditSignIn(accountId: string, ok: boolean, address: string | null): Promise<void> {
+  const member = await getDb().member.findFirst({ where: { accountId }, orderBy: { createdAt: "asc" } });
+  if (!member) return;
+  await getDb().$transaction((tx) =>
+    recordAudit(tx, {
+      workspaceId: member.workspaceId,
+      actorId: member.participantId,
+      action: ok ? "auth.signin" : "auth.signin_failed",
+      subjectType: "account",
+      subjectId: accountId,
+      address,
+    }),
+  );
 }
 
 /** Whether anyone has signed up yet: the sign-up page offers to create the workspace until then. */

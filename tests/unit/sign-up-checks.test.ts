@@ -13,6 +13,7 @@ const db = {
     throw new Error("no transaction expected");
   }),
 };
+vi.mock("../../server/env", () => ({ env: { DATABASE_URL: "file:unused" } }));
 vi.mock("../../server/db", async (original) => ({ ...(await original<object>()), getDb: () => db, isPostgres: () => false }));
 
 const { signUp } = await import("../../server/services/accounts");
