@@ -1,7 +1,7 @@
 // Who is connecting: an agent by API key (`auth.apiKey`), or a person by the session cookie.
 import { AppError } from "../errors";
 import type { Actor } from "../policies";
-import { actorForAccount } from "../services/accounts";
+import { actorForAccount, actorForMember } from "../services/accounts";
 import { countFailedHandshake, handshakesBlocked } from "../services/address-limits";
 import { actorForAgent } from "../services/agents";
 import { authenticateKey } from "../services/api-keys";
@@ -38,4 +38,12 @@ async function authenticate(auth: Record<string, unknown>, cookieHeader: string 
   const actor = accountId ? await actorForAccount(accountId) : null;
   if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in first, or connect with an API key");
   return { actor, keyId: null };
+}
+
+/** A connected socket's rights, read again (after a role change), the way its handshake read them. */
+export async function reauthenticate(actor: Actor): Promise<Actor> {
+  if (actor.kind === "agent") return actorForAgent(actor.participantId);
+  const again = await actorForMember(actor.participantId);
+  if (!again) throw new AppError("UNAUTHENTICATED", "This person may no longer connect");
+  return again;
 }

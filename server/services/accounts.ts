@@ -143,11 +143,15 @@ export async function isFirstRun(): Promise<boolean> {
 
 /** The participant an account acts as (its first workspace), or null. */
 export async function actorForAccount(accountId: string): Promise<Actor | null> {
-  const member = await getDb().member.findFirst({
-    where: { accountId },
-    orderBy: { createdAt: "asc" },
-    include: { participant: true },
-  });
+  return actorOf(await getDb().member.findFirst({ where: { accountId }, orderBy: { createdAt: "asc" }, include: { participant: true } }));
+}
+
+/** A person's actor by their participant id (a socket's rights read again), or null. */
+export async function actorForMember(participantId: string): Promise<Actor | null> {
+  return actorOf(await getDb().member.findUnique({ where: { participantId }, include: { participant: true } }));
+}
+
+function actorOf(member: { participantId: string; workspaceId: string; role: string; participant: { status: string; handle: string } } | null): Actor | null {
   if (!member || member.participant.status !== "active") return null;
   return {
     participantId: member.participantId,

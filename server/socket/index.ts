@@ -12,7 +12,7 @@ import {
   type ReplayPage,
   type ServerToClientEvents,
 } from "../../sdk/contract";
-import { authenticateHandshake } from "../auth/handshake";
+import { authenticateHandshake, reauthenticate } from "../auth/handshake";
 import { getDb } from "../db";
 import { AppError, toErrorShape } from "../errors";
 import { clientAddress } from "../http/client-address";
@@ -21,6 +21,7 @@ import { participantSelect, presentParticipant } from "../presenters/participant
 import { audience, bindRealtime } from "../realtime";
 import { connected, disconnected } from "../realtime/presence";
 import { attachRedisAdapter } from "../realtime/redis";
+import { onRightsChanged } from "../realtime/sessions";
 import { followsWholeRoom, memberships, replayMissed } from "../services/delivery";
 import { coalesceWebSocketWrites, holdWrites } from "./coalesce-writes";
 import { registerHandlers } from "./handlers";
@@ -67,6 +68,8 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
       next(refusal(error instanceof AppError ? error : new AppError("UNAVAILABLE", "Could not check credentials; retry")));
     }
   });
+
+  onRightsChanged(io, reauthenticate, { acrossProcesses: Boolean(opts.redis) });
 
   io.on("connection", (socket) => {
     registerHandlers(socket);
