@@ -87,6 +87,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const closeLimits = await configureLimits({ redisUrl: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX });
   const sockets = await attachSocketServer(httpServer, {
     authSecret: env.AUTH_SECRET,
+    publicUrl: env.AUTH_URL,
     trustedProxies: env.TRUST_PROXY,
     redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
   });

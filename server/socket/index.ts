@@ -33,6 +33,8 @@ type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 export interface SocketServerOptions {
   authSecret: string;
+  /** AUTH_URL, when set: the only origin whose pages may open a socket signed in by cookie. */
+  publicUrl?: string;
   /** TRUST_PROXY: how many proxies' X-Forwarded-For entries say who the client is. */
   trustedProxies: number;
   redis?: { url: string; keyPrefix: string };
@@ -59,7 +61,7 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
     socket.data.features = FEATURES.filter((f) => features.data?.includes(f));
     try {
       const address = clientAddress(socket.handshake.address, socket.handshake.headers, opts.trustedProxies);
-      const { actor, keyId } = await authenticateHandshake(auth, socket.handshake.headers.cookie, opts.authSecret, address);
+      const { actor, keyId } = await authenticateHandshake({ auth, headers: socket.handshake.headers, address }, { secret: opts.authSecret, publicUrl: opts.publicUrl });
       socket.data.actor = actor;
       socket.data.participantId = actor.participantId;
       socket.data.keyId = keyId;
