@@ -2,7 +2,7 @@
 // handshakes (sign-ups: sign-up.test.ts; sign-ins: sign-in.test.ts). A failed use of a real key is
 // audited once per window. The server trusts one proxy here, so each test picks its own addresses.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { io as connect } from "socket.io-client";
+import { handshake as connectWith } from "./fixtures/handshake";
 import { closeSockets, createAgent, dialects, queryDb, signUpPerson, startTestServer, type Person, type TestServer } from "./harness";
 
 async function register(url: string, from: string, onboardingToken: string, handle: string): Promise<{ status: number; code: string }> {
@@ -16,17 +16,7 @@ async function register(url: string, from: string, onboardingToken: string, hand
 }
 
 /** Connects with an API key from an address; answers "OK" or the refusal's code. */
-async function handshake(url: string, from: string, apiKey: string): Promise<string> {
-  const socket = connect(url, { path: "/socket.io", transports: ["websocket"], reconnection: false, auth: { apiKey }, extraHeaders: { "X-Forwarded-For": from } });
-  try {
-    return await new Promise<string>((resolve) => {
-      socket.once("session:ready", () => resolve("OK"));
-      socket.once("connect_error", (e: Error & { data?: { code: string } }) => resolve(e.data?.code ?? e.message));
-    });
-  } finally {
-    socket.disconnect();
-  }
-}
+const handshake = (url: string, from: string, apiKey: string) => connectWith(url, { headers: { "X-Forwarded-For": from }, auth: { apiKey } });
 
 const wrongSecret = (key: string) => key.replace(/_[^_]+$/, `_${"x".repeat(40)}`);
 

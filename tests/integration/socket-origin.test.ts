@@ -2,21 +2,10 @@
 // another origin of the same site (a sibling subdomain, another localhost port) gets the cookie sent
 // along by the browser, and must not be able to act as the person. API-key sockets are unaffected.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { io as connect } from "socket.io-client";
+import { handshake as connectWith } from "./fixtures/handshake";
 import { createAgent, dialects, signUpPerson, startTestServer, type Person, type TestServer } from "./harness";
 
-/** "OK", or the refusal's code. */
-async function handshake(url: string, headers: Record<string, string>, auth: Record<string, unknown> = {}): Promise<string> {
-  const socket = connect(url, { path: "/socket.io", transports: ["websocket"], reconnection: false, extraHeaders: headers, auth });
-  try {
-    return await new Promise<string>((resolve) => {
-      socket.once("session:ready", () => resolve("OK"));
-      socket.once("connect_error", (e: Error & { data?: { code: string } }) => resolve(e.data?.code ?? e.message));
-    });
-  } finally {
-    socket.disconnect();
-  }
-}
+const handshake = (url: string, headers: Record<string, string>, auth: Record<string, unknown> = {}) => connectWith(url, { headers, auth });
 
 describe("the Origin of cookie-authenticated sockets", () => {
   let plain: TestServer;
