@@ -18,7 +18,8 @@ async function register(url: string, from: string, onboardingToken: string, hand
 /** Connects with an API key from an address; answers "OK" or the refusal's code. */
 const handshake = (url: string, from: string, apiKey: string) => connectWith(url, { headers: { "X-Forwarded-For": from }, auth: { apiKey } });
 
-const wrongSecret = (key: string) => key.replace(/_[^_]+$/, `_${"x".repeat(40)}`);
+/** The key's own prefix (`sb_` and 10 characters, then `_`) with another secret; secrets may contain `_` too. */
+const wrongSecret = (key: string) => `${key.slice(0, "sb_".length + 10 + 1)}${"x".repeat(40)}`;
 
 describe("limits per address before sign-in", () => {
   let server: TestServer;
