@@ -70,7 +70,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
 
   httpServer.on("request", (req, res) => {
     stampAddress(req, env.TRUST_PROXY);
-    setSecurityHeaders(res, dev);
+    setSecurityHeaders(req, res, dev);
     const url = req.url ?? "/";
     if (url.startsWith(TRPC_PREFIX)) return void trpc(req, res);
     if (url === "/healthz") {
