@@ -10,7 +10,13 @@ import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
  */
 export const ADDRESS_HEADER = "x-switchboard-client-address";
 
-export function clientAddress(peer: string | undefined, headers: IncomingHttpHeaders, trustedProxies: number): string | null {
+/**
+ * What a client whose address is not known (its connection already closed) counts as: all of them
+ * together, so that closing early does not escape the per-address limits.
+ */
+export const UNKNOWN_ADDRESS = "unknown";
+
+export function clientAddress(peer: string | undefined, headers: IncomingHttpHeaders, trustedProxies: number): string {
   if (trustedProxies > 0) {
     const forwarded = [headers["x-forwarded-for"] ?? []]
       .flat()
@@ -20,7 +26,7 @@ export function clientAddress(peer: string | undefined, headers: IncomingHttpHea
     // Fewer entries than proxies: the header did not pass through all of them; count the nearest.
     if (forwarded.length >= trustedProxies) return normalize(forwarded[forwarded.length - trustedProxies]);
   }
-  return peer ? normalize(peer) : null;
+  return peer ? normalize(peer) : UNKNOWN_ADDRESS;
 }
 
 /** An IPv4 client on a dual-stack socket shows as ::ffff:a.b.c.d; it is the same client as a.b.c.d. */
@@ -30,9 +36,7 @@ function normalize(address: string): string {
 
 /** Stamps the request with its client's address (ADDRESS_HEADER), replacing any value the client sent. */
 export function stampAddress(req: IncomingMessage, trustedProxies: number): void {
-  const address = clientAddress(req.socket.remoteAddress, req.headers, trustedProxies);
-  if (address) req.headers[ADDRESS_HEADER] = address;
-  else delete req.headers[ADDRESS_HEADER];
+  req.headers[ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, req.headers, trustedProxies);
 }
 
 /** The address `stampAddress` put on the request. */
