@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { QueryProvider } from "@/components/providers/query-provider";
 import "./globals.css";
@@ -11,7 +12,9 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { themeColor: "#18181b" };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request: its scripts carry the request's CSP nonce (server/http/security-headers.ts).
+  await connection();
   return (
     <html lang="en">
       <body className="font-sans">

@@ -6,6 +6,7 @@ import type { NextServer } from "next/dist/server/next";
 import { registerAgentInput, SOCKET_PATH } from "../sdk/contract";
 import { closeDb, getDb, isPostgres } from "./db";
 import { env } from "./env";
+import { stampAddress } from "./http/client-address";
 import { jsonEndpoint } from "./http/json-endpoint";
 import { setSecurityHeaders } from "./http/security-headers";
 import { migrate } from "./migrate";
@@ -68,7 +69,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   }
 
   httpServer.on("request", (req, res) => {
-    setSecurityHeaders(res, dev);
+    stampAddress(req, env.TRUST_PROXY);
+    setSecurityHeaders(req, res, dev);
     const url = req.url ?? "/";
     if (url.startsWith(TRPC_PREFIX)) return void trpc(req, res);
     if (url === "/healthz") {
@@ -85,6 +87,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const closeLimits = await configureLimits({ redisUrl: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX });
   const sockets = await attachSocketServer(httpServer, {
     authSecret: env.AUTH_SECRET,
+    publicUrl: env.AUTH_URL,
+    trustedProxies: env.TRUST_PROXY,
     redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
   });
   httpServer.on("upgrade", (req, socket, head) => {

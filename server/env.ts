@@ -17,16 +17,19 @@ const schema = z.object({
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default("switchboard"),
   AUTH_SECRET: z.string().min(16).optional(),
   AUTH_URL: z.string().url().optional(),
+  /** Seed a demo workspace on an empty database. Unset: yes, except in production. */
   SEED_DEMO: z
     .enum(["true", "false", "1", "0"])
-    .default("true")
-    .transform((v) => v === "true" || v === "1"),
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "true" || v === "1")),
   DATA_DIR: z.string().default("data"),
   /** Sends one process holds waiting for one room's batch; past it, a send is refused as RATE_LIMITED. */
   SEND_QUEUE_PER_ROOM: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+  /** How many proxies in front of the server append to X-Forwarded-For (0: clients connect directly). */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
 });
 
-export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; PUBLIC_URL: string };
+export type Env = Omit<z.infer<typeof schema>, "SEED_DEMO"> & { SEED_DEMO: boolean; AUTH_SECRET: string; PUBLIC_URL: string };
 
 function load(): Env {
   const parsed = schema.safeParse(process.env);
@@ -36,7 +39,13 @@ function load(): Env {
   }
   const e = parsed.data;
   const publicUrl = e.AUTH_URL ?? `http://${e.HOST === "0.0.0.0" ? "localhost" : e.HOST}:${e.PORT}`;
-  return { ...e, AUTH_SECRET: e.AUTH_SECRET ?? persistentSecret(e.DATA_DIR), PUBLIC_URL: publicUrl };
+  return {
+    ...e,
+    // A production start is never a demo unless asked: the demo's owner would own the workspace.
+    SEED_DEMO: e.SEED_DEMO ?? e.NODE_ENV !== "production",
+    AUTH_SECRET: e.AUTH_SECRET ?? persistentSecret(e.DATA_DIR),
+    PUBLIC_URL: publicUrl,
+  };
 }
 
 /** Without AUTH_SECRET, one is made on first start and kept under data/, so sessions survive restarts. */

@@ -1,6 +1,7 @@
 // The demo a fresh install opens on: one person, two agents and #general with a short conversation.
-// Runs once, on an empty database; the person's sign-in is kept in data/ and printed at every start.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// Runs once, on an empty database. The person's password is printed then, once (logs are kept and
+// shipped elsewhere), and kept in data/demo-credentials.json.
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getDb } from "./db";
 import { env } from "./env";
@@ -15,13 +16,7 @@ const DEMO_EMAIL = "demo@switchboard.local";
 export async function seedDemo(log: (line: string) => void): Promise<void> {
   const file = path.resolve(env.DATA_DIR, "demo-credentials.json");
   const db = getDb();
-  if ((await db.workspace.count()) > 0) {
-    if (existsSync(file)) {
-      const { email, password } = JSON.parse(readFileSync(file, "utf8")) as { email: string; password: string };
-      if (await db.account.findUnique({ where: { email } })) printCredentials(log, email, password);
-    }
-    return;
-  }
+  if ((await db.workspace.count()) > 0) return;
 
   const password = newSecret(9);
   const { accountId } = await signUp({
@@ -69,9 +64,5 @@ export async function seedDemo(log: (line: string) => void): Promise<void> {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify({ email: DEMO_EMAIL, password }), { mode: 0o600 });
   log("Seeded the demo workspace: Dana Demo, agents @scout and @scribe, and #general.");
-  printCredentials(log, DEMO_EMAIL, password);
-}
-
-function printCredentials(log: (line: string) => void, email: string, password: string): void {
-  log(`Demo sign-in: ${email} / ${password}   (kept in ${path.join(env.DATA_DIR, "demo-credentials.json")})`);
+  log(`Demo sign-in: ${DEMO_EMAIL} / ${password}   (shown this once; kept in ${path.join(env.DATA_DIR, "demo-credentials.json")})`);
 }

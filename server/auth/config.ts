@@ -3,13 +3,14 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
+import { AppError } from "../errors";
+import { ADDRESS_HEADER } from "../http/client-address";
 import { checkCredentials } from "../services/accounts";
-import { signInBlocked } from "../services/limits";
 
 /**
- * Too many failed sign-ins for this email: the browser gets `code=rate_limited` and says so, instead
- * of "wrong password" for the right one. It reveals nothing about the account: unknown emails are
- * counted and blocked the same way.
+ * Too many failed sign-ins for this email, or attempts from this address: the browser gets
+ * `code=rate_limited` and says so, instead of "wrong password" for the right one. It reveals nothing
+ * about the account: unknown emails are counted and blocked the same way.
  */
 export class SignInRateLimited extends CredentialsSignin {
   code = "rate_limited";
@@ -33,11 +34,17 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   providers: [
     Credentials({
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(raw) {
+      async authorize(raw, request) {
         const parsed = credentials.safeParse(raw);
         if (!parsed.success) return null;
-        if (await signInBlocked(parsed.data.email)) throw new SignInRateLimited();
-        return checkCredentials(parsed.data.email, parsed.data.password);
+        // server/app.ts stamps every request with its client's address before Next.js sees it.
+        const address = request.headers.get(ADDRESS_HEADER);
+        try {
+          return await checkCredentials(parsed.data.email, parsed.data.password, address);
+        } catch (error) {
+          if (error instanceof AppError && error.code === "RATE_LIMITED") throw new SignInRateLimited();
+          throw error;
+        }
       },
     }),
   ],

@@ -1,24 +1,80 @@
 // Who is connecting: an agent by API key (`auth.apiKey`), or a person by the session cookie.
+import type { IncomingHttpHeaders } from "node:http";
 import { AppError } from "../errors";
 import type { Actor } from "../policies";
-import { actorForAccount } from "../services/accounts";
+import { actorForAccount, actorForMember } from "../services/accounts";
+import { countFailedHandshake, handshakesBlocked } from "../services/address-limits";
 import { actorForAgent } from "../services/agents";
 import { authenticateKey } from "../services/api-keys";
 import { accountIdFromCookies } from "./session";
 
-export async function authenticateHandshake(
-  auth: Record<string, unknown>,
-  cookieHeader: string | undefined,
-  secret: string,
-  address: string | null = null,
-): Promise<{ actor: Actor; keyId: string | null }> {
+export interface Handshake {
+  auth: Record<string, unknown>;
+  headers: IncomingHttpHeaders;
+  /** The client's address (server/http/client-address.ts). */
+  address: string | null;
+}
+
+export interface HandshakeOptions {
+  secret: string;
+  /** AUTH_URL: the origin people's pages are served from. Unset: the origin the request addressed. */
+  publicUrl?: string;
+}
+
+/**
+ * An address whose handshakes failed too often is refused before its credentials are looked at;
+ * only refused credentials count, not suspended agents or bad payloads.
+ */
+export async function authenticateHandshake(handshake: Handshake, opts: HandshakeOptions): Promise<{ actor: Actor; keyId: string | null }> {
+  if (await handshakesBlocked(handshake.address)) {
+    throw new AppError("RATE_LIMITED", "Too many failed connection attempts from your address; retry in a few minutes", { retryAfterMs: 60_000 });
+  }
+  try {
+    return await authenticate(handshake, opts);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "UNAUTHENTICATED") await countFailedHandshake(handshake.address);
+    throw error;
+  }
+}
+
+async function authenticate({ auth, headers, address }: Handshake, opts: HandshakeOptions) {
   if (auth.apiKey !== undefined) {
     if (typeof auth.apiKey !== "string" || auth.apiKey.length > 200) throw new AppError("UNAUTHENTICATED", "Invalid or revoked API key");
     const { participantId, keyId } = await authenticateKey(auth.apiKey, address);
     return { actor: await actorForAgent(participantId), keyId };
   }
-  const accountId = await accountIdFromCookies(cookieHeader, secret);
+  assertOwnOrigin(headers, opts.publicUrl);
+  const accountId = await accountIdFromCookies(headers.cookie, opts.secret);
   const actor = accountId ? await actorForAccount(accountId) : null;
   if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in first, or connect with an API key");
   return { actor, keyId: null };
+}
+
+/**
+ * A browser sends the session cookie with a WebSocket handshake from any page of the same site (a
+ * sibling subdomain, another port on localhost: cookies ignore ports), and says which page in
+ * `Origin`. So a cookie counts only from the app's own origin. Clients that are not browsers send no
+ * Origin and are not refused for it; they could claim any origin anyway, and have no victim's cookie.
+ */
+function assertOwnOrigin(headers: IncomingHttpHeaders, publicUrl: string | undefined): void {
+  const origin = headers.origin;
+  if (origin === undefined) return;
+  const own = publicUrl ? origin === new URL(publicUrl).origin : hostOf(origin) === headers.host;
+  if (!own) throw new AppError("FORBIDDEN", "Sockets signed in by cookie are accepted only from the app's own pages");
+}
+
+function hostOf(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null; // "null" (a sandboxed or file page) or garbage
+  }
+}
+
+/** A connected socket's rights, read again (after a role change), the way its handshake read them. */
+export async function reauthenticate(actor: Actor): Promise<Actor> {
+  if (actor.kind === "agent") return actorForAgent(actor.participantId);
+  const again = await actorForMember(actor.participantId);
+  if (!again) throw new AppError("UNAUTHENTICATED", "This person may no longer connect");
+  return again;
 }

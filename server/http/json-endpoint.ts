@@ -3,10 +3,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
 import { AppError, ERROR_CODES, toErrorShape } from "../errors";
+import { stampedAddress } from "./client-address";
 
 const MAX_BODY = 64 * 1024;
 
-export function jsonEndpoint<S extends z.ZodType, R>(schema: S, run: (input: z.output<S>) => Promise<R>) {
+/** `run` gets the client's address too (for per-address limits). */
+export function jsonEndpoint<S extends z.ZodType, R>(schema: S, run: (input: z.output<S>, address: string | null) => Promise<R>) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const reply = (status: number, body: unknown) => {
       res.statusCode = status;
@@ -21,7 +23,7 @@ export function jsonEndpoint<S extends z.ZodType, R>(schema: S, run: (input: z.o
         const first = parsed.error.issues[0];
         throw new AppError("INVALID_PAYLOAD", first ? `${first.path.join(".") || "body"}: ${first.message}` : "Invalid body");
       }
-      reply(200, { ok: true, data: await run(parsed.data) });
+      reply(200, { ok: true, data: await run(parsed.data, stampedAddress(req)) });
     } catch (error) {
       const shape = toErrorShape(error);
       reply(ERROR_CODES[shape.code].status, { ok: false, error: shape });

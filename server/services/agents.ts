@@ -5,11 +5,13 @@ import type { AgentProfileInput, AgentView, ConsentPolicy } from "../../sdk/cont
 import { getDb, type Tx } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
-import { authorize, type Actor } from "../policies";
+import { authorize, type Actor, type WorkspaceRole } from "../policies";
+import { agentRole } from "../policies/actor";
 import { invitationInclude, invitationState, listedInvitations, presentOnboardingToken, type OnboardingTokenView } from "../presenters/invitation";
 import { agentInclude, presentAgent } from "../presenters/agent";
 import { audience, publish } from "../realtime";
 import { disconnectKeysOf, disconnectParticipant } from "../realtime/sessions";
+import { countAgentRegistration } from "./address-limits";
 import { issueKey } from "./api-keys";
 import { recordAudit } from "./audit";
 
@@ -35,12 +37,16 @@ export async function createAgent(tx: Tx, owner: Actor, agent: NewAgent): Promis
   return id;
 }
 
-/** The actor an agent acts as: its own identity, never more than a plain member. */
+/** The actor an agent acts as: its own identity, with its owner's rights at most (`agentRole`). */
 export async function actorForAgent(participantId: string): Promise<Actor> {
-  const agent = await getDb().participant.findUnique({ where: { id: participantId } });
+  const agent = await getDb().participant.findUnique({
+    where: { id: participantId },
+    include: { owner: { select: { member: { select: { role: true } } } } },
+  });
   if (!agent || agent.kind !== "agent") throw new AppError("PARTICIPANT_NOT_FOUND", "No such agent");
   if (agent.status !== "active") throw new AppError("AGENT_SUSPENDED", "This agent is suspended");
-  return { participantId: agent.id, workspaceId: agent.workspaceId, kind: "agent", role: "member", handle: agent.handle };
+  const ownerRole = (agent.owner?.member?.role ?? null) as WorkspaceRole | null;
+  return { participantId: agent.id, workspaceId: agent.workspaceId, kind: "agent", role: agentRole(ownerRole), handle: agent.handle };
 }
 
 /** A person creates an agent they own; the API key is in the answer and nowhere else. */
@@ -260,10 +266,12 @@ export async function revokeOnboardingToken(actor: Actor, tokenId: string): Prom
 
 const INVALID_TOKEN = "Invalid, expired or revoked onboarding token";
 
-/** A script registers an agent for the person whose onboarding token it holds. */
+/** A script registers an agent for the person whose onboarding token it holds (`address`: the script's). */
 export async function registerAgent(
   input: NewAgent & { onboardingToken: string },
+  address: string | null = null,
 ): Promise<{ agent: AgentView; apiKey: string; workspaceId: string }> {
+  await countAgentRegistration(address);
   const db = getDb();
   const token = await db.onboardingToken.findUnique({ where: { tokenHash: sha256(input.onboardingToken) } });
   if (!token || invitationState(token) !== "active") throw new AppError("UNAUTHENTICATED", INVALID_TOKEN);
@@ -276,6 +284,8 @@ export async function registerAgent(
     role: owner.role as Actor["role"],
     handle: owner.participant.handle,
   };
+  // The token's creator may have lost the right to create agents since (demoted to guest).
+  authorize(ownerActor, "agent.create", undefined);
   const { onboardingToken: _secret, ...profile } = input;
   // The claim re-checks revocation, expiry and uses in one conditional update: a revoke (or the
   // last use) that committed after the read above still wins.

@@ -5,6 +5,7 @@ import { getDb, type Tx } from "../db";
 import { AppError } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
 import { recordAudit } from "./audit";
+import { consume, type Rule } from "./limits";
 
 const KEY_SHAPE = /^sb_([A-Za-z0-9_-]{10})_([A-Za-z0-9_-]{32,64})$/;
 
@@ -41,11 +42,32 @@ export async function authenticateKey(key: string, address: string | null = null
   return { participantId: row.participantId, keyId: row.id };
 }
 
-/** A failed use of a real key's prefix is worth an admin's attention: it goes to the audit log. */
+/**
+ * A failed use of a real key's prefix is worth an admin's attention, but prefixes are not secret:
+ * anyone who saw one could write to the audit log at will (and every audited action waits on the
+ * workspace row). So the first failure per key in a window is audited; the rest of the window's
+ * are only counted, by the limiter, and the handshakes behind them by their address's limit.
+ */
+const AUDITED_FAILURES: Rule = { name: "key:failed", points: 1, perSeconds: 10 * 60 };
+
 async function auditFailedUse(keyId: string, participantId: string, reason: string, address: string | null): Promise<void> {
+  try {
+    await consume(AUDITED_FAILURES, keyId, "failed uses of this key");
+  } catch (error) {
+    if (error instanceof AppError && error.code === "RATE_LIMITED") return; // audited already in this window
+    throw error;
+  }
   const agent = await getDb().participant.findUnique({ where: { id: participantId }, select: { workspaceId: true } });
   if (!agent) return;
   await getDb().$transaction((tx) =>
-    recordAudit(tx, { workspaceId: agent.workspaceId, actorId: null, action: "key.failed", subjectType: "api_key", subjectId: keyId, data: { agentId: participantId, reason }, address }),
+    recordAudit(tx, {
+      workspaceId: agent.workspaceId,
+      actorId: null,
+      action: "key.failed",
+      subjectType: "api_key",
+      subjectId: keyId,
+      data: { agentId: participantId, reason, notAuditedAgainForSec: AUDITED_FAILURES.perSeconds },
+      address,
+    }),
   );
 }

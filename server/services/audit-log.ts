@@ -55,16 +55,34 @@ export interface ChainReport {
   checked: number;
   ok: boolean;
   firstBroken: { seq: number; id: string | null; reason: string } | null;
+  /** The last entry's seq and hash: kept outside the database, it anchors later checks. */
+  head: ChainHead;
 }
 
-/** Walks a workspace's chain from the start; names the first entry that is missing or altered. */
-export async function verifyChain(workspaceId: string): Promise<ChainReport> {
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+/**
+ * Walks a workspace's chain from the start; names the first entry that is missing or altered. The
+ * chain alone cannot show a rewrite from some entry to the end (whoever can write the tables can
+ * recompute the hashes), so `anchor`, a head recorded outside the database earlier, must still be
+ * in the chain as it was: that proves nothing up to it was rewritten, truncated or replaced.
+ */
+export async function verifyChain(workspaceId: string, anchor?: ChainHead): Promise<ChainReport> {
   const db = getDb();
   const ws = await db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { auditSeq: true, auditHead: true } });
   let prevHash = "";
   let expectedSeq = 1;
   let checked = 0;
-  const broken = (seq: number, id: string | null, reason: string): ChainReport => ({ workspaceId, checked, ok: false, firstBroken: { seq, id, reason } });
+  const broken = (seq: number, id: string | null, reason: string): ChainReport => ({
+    workspaceId,
+    checked,
+    ok: false,
+    firstBroken: { seq, id, reason },
+    head: { seq: ws.auditSeq, hash: ws.auditHead },
+  });
   for (let cursor = 0; ; ) {
     const page = await db.auditEvent.findMany({ where: { workspaceId, seq: { gt: cursor } }, orderBy: { seq: "asc" }, take: 1000 });
     if (page.length === 0) break;
@@ -84,6 +102,7 @@ export async function verifyChain(workspaceId: string): Promise<ChainReport> {
         prevHash: row.prevHash,
       });
       if (recomputed !== row.hash) return broken(row.seq, row.id, "its content was changed after it was written");
+      if (anchor?.seq === row.seq && anchor.hash !== row.hash) return broken(row.seq, row.id, "it is not the entry recorded outside the database (the chain was rewritten from here or before)");
       prevHash = row.hash;
       expectedSeq++;
       checked++;
@@ -92,7 +111,8 @@ export async function verifyChain(workspaceId: string): Promise<ChainReport> {
   }
   if (checked !== ws.auditSeq) return broken(checked + 1, null, `entries after ${checked} are missing (deleted)`);
   if (prevHash !== ws.auditHead) return broken(checked, null, "the chain's head does not match the last entry");
-  return { workspaceId, checked, ok: true, firstBroken: null };
+  if (anchor && anchor.seq > checked) return broken(checked + 1, null, `the chain ends before entry ${anchor.seq}, recorded outside the database (entries were removed)`);
+  return { workspaceId, checked, ok: true, firstBroken: null, head: { seq: ws.auditSeq, hash: ws.auditHead } };
 }
 
 export async function verifyWorkspaceChain(actor: Actor): Promise<ChainReport> {
@@ -100,7 +120,8 @@ export async function verifyWorkspaceChain(actor: Actor): Promise<ChainReport> {
   return verifyChain(actor.workspaceId);
 }
 
-export async function verifyAllChains(): Promise<ChainReport[]> {
+/** `anchors`: heads recorded earlier, by workspace id. */
+export async function verifyAllChains(anchors: Map<string, ChainHead> = new Map()): Promise<ChainReport[]> {
   const workspaces = await getDb().workspace.findMany({ select: { id: true } });
-  return Promise.all(workspaces.map((w) => verifyChain(w.id)));
+  return Promise.all(workspaces.map((w) => verifyChain(w.id, anchors.get(w.id))));
 }

@@ -3,6 +3,7 @@ import { getDb } from "../db";
 import { AppError } from "../errors";
 import { authorize, type Actor, type WorkspaceRole } from "../policies";
 import { memberInclude, presentMember } from "../presenters/member";
+import { rightsChanged } from "../realtime/sessions";
 import { recordAudit } from "./audit";
 
 export async function listMembers(actor: Actor) {
@@ -26,5 +27,8 @@ export async function setRole(actor: Actor, input: { participantId: string; role
       data: { from: member.role, to: input.role },
     });
   });
+  // Open sockets get the new rights now, the person's and their agents' (an agent's rights follow its owner's).
+  const agents = await getDb().participant.findMany({ where: { ownerId: member.participantId }, select: { id: true } });
+  rightsChanged([member.participantId, ...agents.map((a) => a.id)]);
   return listMembers(actor);
 }

@@ -12,12 +12,14 @@ import {
   type ReplayPage,
   type ServerToClientEvents,
 } from "../../sdk/contract";
-import { authenticateHandshake } from "../auth/handshake";
+import { authenticateHandshake, reauthenticate } from "../auth/handshake";
 import { AppError, toErrorShape } from "../errors";
+import { clientAddress } from "../http/client-address";
 import type { Actor } from "../policies";
 import { audience, bindRealtime } from "../realtime";
 import { connected, disconnected } from "../realtime/presence";
 import { attachRedisAdapter } from "../realtime/redis";
+import { onRightsChanged } from "../realtime/sessions";
 import { followsWholeRoom, memberships, replayMissed } from "../services/delivery";
 import { touchSession } from "../services/sessions";
 import { registerHandlers } from "./handlers";
@@ -26,7 +28,16 @@ import type { AppSocket } from "./requests";
 export const MAX_PACKET_BYTES = 256 * 1024;
 const REPLAY_ACK_TIMEOUT_MS = 30_000;
 
-export async function attachSocketServer(httpServer: HttpServer, opts: { authSecret: string; redis?: { url: string; keyPrefix: string } }) {
+export interface SocketServerOptions {
+  authSecret: string;
+  /** AUTH_URL, when set: the only origin whose pages may open a socket signed in by cookie. */
+  publicUrl?: string;
+  /** TRUST_PROXY: how many proxies' X-Forwarded-For entries say who the client is. */
+  trustedProxies: number;
+  redis?: { url: string; keyPrefix: string };
+}
+
+export async function attachSocketServer(httpServer: HttpServer, opts: SocketServerOptions) {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
     path: SOCKET_PATH,
     maxHttpBufferSize: MAX_PACKET_BYTES,
@@ -45,7 +56,8 @@ export async function attachSocketServer(httpServer: HttpServer, opts: { authSec
     // Names this server does not know are ignored: a newer client may ask for more.
     socket.data.features = FEATURES.filter((f) => features.data?.includes(f));
     try {
-      const { actor, keyId } = await authenticateHandshake(auth, socket.handshake.headers.cookie, opts.authSecret, socket.handshake.address);
+      const address = clientAddress(socket.handshake.address, socket.handshake.headers, opts.trustedProxies);
+      const { actor, keyId } = await authenticateHandshake({ auth, headers: socket.handshake.headers, address }, { secret: opts.authSecret, publicUrl: opts.publicUrl });
       socket.data.actor = actor;
       socket.data.participantId = actor.participantId;
       socket.data.keyId = keyId;
@@ -54,6 +66,8 @@ export async function attachSocketServer(httpServer: HttpServer, opts: { authSec
       next(refusal(error instanceof AppError ? error : new AppError("UNAVAILABLE", "Could not check credentials; retry")));
     }
   });
+
+  onRightsChanged(io, reauthenticate, { acrossProcesses: Boolean(opts.redis) });
 
   io.on("connection", (socket) => {
     registerHandlers(socket);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, dialects, errorCode, queryDb, signUpPerson, startTestServer, type Person, type TestServer } from "./harness";
+import { apiClient, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 
 const PASSWORD = "correct horse battery"; // what signUpPerson sets
 
@@ -8,13 +8,14 @@ const PASSWORD = "correct horse battery"; // what signUpPerson sets
  * CSRF token from Auth.js, then the credentials callback. The answer names an error and a code in
  * its URL; a session cookie means signed in.
  */
-async function browserSignIn(baseUrl: string, email: string, password: string) {
+async function browserSignIn(baseUrl: string, email: string, password: string, headers: Record<string, string> = {}) {
   const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const response = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
     headers: {
+      ...headers,
       "Content-Type": "application/x-www-form-urlencoded",
       "X-Auth-Return-Redirect": "1",
       cookie: csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "),
@@ -112,13 +113,14 @@ describe.each(dialects)("accounts and invites on %s", (dialect) => {
 
 // Auth.js runs inside Next.js, so this server serves the pages too (in development mode: no build
 // needed). The limit lives in the process (or Redis), not in the database: one dialect is enough.
+// The server trusts one proxy, so a test can sign in from an address of its own (X-Forwarded-For).
 describe("sign-in limits over HTTP, as a browser signs in", () => {
   let server: TestServer;
   let sam: Person;
   let tess: Person;
 
   beforeAll(async () => {
-    server = await startTestServer(dialects[0], { SWITCHBOARD_API_ONLY: "0", NODE_ENV: "development" });
+    server = await startTestServer(dialects[0], { SWITCHBOARD_API_ONLY: "0", NODE_ENV: "development", TRUST_PROXY: "1" });
     const owner = await signUpPerson(server, { handle: "owner" });
     const invite = async () => (await owner.api.workspace.createInvite.mutate({})).token;
     sam = await signUpPerson(server, { handle: "sam", inviteToken: await invite() });
@@ -148,5 +150,25 @@ describe("sign-in limits over HTTP, as a browser signs in", () => {
     expect((await signIn(tess, PASSWORD)).session).not.toBeNull();
     expect(await signIn(tess, "oops")).toMatchObject({ session: null, code: "credentials" });
     expect((await signIn(tess, PASSWORD)).session).not.toBeNull();
+  });
+
+  it("audits the address a sign-in came from, never one the client names itself", async () => {
+    const from = { "X-Forwarded-For": "203.0.113.9", "X-Switchboard-Client-Address": "198.51.100.66" };
+    expect((await browserSignIn(server.url, "tess@example.test", PASSWORD, from)).session).not.toBeNull();
+    expect((await browserSignIn(server.url, "tess@example.test", "wrong", from)).session).toBeNull();
+    const audited = () => queryDb<{ action: string; address: string | null }>(server, `SELECT action, address FROM "AuditEvent" WHERE action LIKE 'auth.%' AND address = '203.0.113.9' ORDER BY seq`);
+    let rows: { action: string; address: string | null }[] = [];
+    await waitFor(() => rows.length === 2, 10_000, "both sign-ins audited", async () => void (rows = await audited()));
+    expect(rows.map((r) => r.action)).toEqual(["auth.signin", "auth.signin_failed"]);
+    expect(await queryDb(server, `SELECT seq FROM "AuditEvent" WHERE address = '198.51.100.66'`)).toEqual([]);
+  });
+
+  it("refuses an address's 61st attempt in 10 minutes, whatever the emails, the right password too; other addresses go on", async () => {
+    const from = (address: string) => ({ "X-Forwarded-For": address });
+    for (let i = 0; i < 60; i++) {
+      expect(await browserSignIn(server.url, `nobody-${i}@example.test`, "guess", from("10.5.0.1"))).toMatchObject({ session: null, code: "credentials" });
+    }
+    expect(await browserSignIn(server.url, "tess@example.test", PASSWORD, from("10.5.0.1"))).toEqual({ session: null, error: "CredentialsSignin", code: "rate_limited" });
+    expect((await browserSignIn(server.url, "tess@example.test", PASSWORD, from("10.5.0.2"))).session).not.toBeNull();
   });
 });

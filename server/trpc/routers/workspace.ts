@@ -40,8 +40,8 @@ export const workspaceRouter = router({
   updateSettings: authedProcedure
     .input(z.strictObject({ name: z.string().trim().min(1).max(80).optional(), peopleTalkFreely: z.boolean().optional() }))
     .mutation(({ ctx, input }) => workspaces.updateSettings(ctx.actor, input)),
-  signUp: publicProcedure.input(signUpInput).mutation(async ({ input }) => {
-    const { workspaceId } = await accounts.signUp(input);
+  signUp: publicProcedure.input(signUpInput).mutation(async ({ ctx, input }) => {
+    const { workspaceId } = await accounts.signUp(input, ctx.address ?? null);
     return { workspaceId };
   }),
   participants: authedProcedure

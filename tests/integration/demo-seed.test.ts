@@ -1,0 +1,26 @@
+// The demo workspace's password is printed once, when it is created, and never on later starts (logs
+// are kept, and shipped to other systems).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { dialects, startTestServer, waitFor, type TestServer } from "./harness";
+
+describe("the demo seed", () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialects[0], { SEED_DEMO: "true" });
+  });
+  afterAll(() => server?.dispose());
+
+  it("prints the demo password at creation only, and keeps it in the data directory", async () => {
+    const { email, password } = JSON.parse(readFileSync(path.join(server.dataDir, "demo-credentials.json"), "utf8")) as { email: string; password: string };
+    expect(email).toBe("demo@switchboard.local");
+    const times = () => server.output().split(password).length - 1;
+    expect(times()).toBe(1);
+    await server.restart();
+    // restart() may return before the new process printed (the harness matches the first start's line).
+    await waitFor(() => server.output().split("Switchboard is running").length - 1 === 2, 30_000, "the second start");
+    expect(times()).toBe(1);
+  });
+});

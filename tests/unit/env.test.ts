@@ -1,0 +1,21 @@
+// The environment's defaults that depend on where the server runs.
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+async function envWith(vars: Record<string, string | undefined>) {
+  vi.resetModules();
+  vi.stubEnv("AUTH_SECRET", "unit-test-secret-0123456789"); // no secret file written
+  for (const [name, value] of Object.entries(vars)) vi.stubEnv(name, value);
+  return (await import("../../server/env")).env;
+}
+
+describe("environment", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("seeds the demo by default only outside production; SEED_DEMO says otherwise either way", async () => {
+    expect((await envWith({ NODE_ENV: "production", SEED_DEMO: undefined })).SEED_DEMO).toBe(false);
+    expect((await envWith({ NODE_ENV: "development", SEED_DEMO: undefined })).SEED_DEMO).toBe(true);
+    expect((await envWith({ NODE_ENV: "test", SEED_DEMO: undefined })).SEED_DEMO).toBe(true);
+    expect((await envWith({ NODE_ENV: "production", SEED_DEMO: "true" })).SEED_DEMO).toBe(true);
+    expect((await envWith({ NODE_ENV: "development", SEED_DEMO: "0" })).SEED_DEMO).toBe(false);
+  });
+});
