@@ -43,4 +43,4 @@ httpServer.listen(0, "127.0.0.1", () => {
   const address = httpServer.address();
   if (address && typeof address === "object") console.log(`raw server at http://127.0.0.1:${address.port}`);
 });
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => io.close(() => process.exit(0)));
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void io.close(() => process.exit(0)));

@@ -15,6 +15,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     if (stopping) process.exit(1);
     stopping = true;
-    server.close().finally(() => process.exit(0));
+    void server.close().finally(() => process.exit(0));
   });
 }

@@ -37,7 +37,7 @@ export function SignInForm() {
   };
 
   return (
-    <form onSubmit={submit} className="space-y-4" data-testid="signin-form">
+    <form onSubmit={(e) => void submit(e)} className="space-y-4" data-testid="signin-form">
       <FormError message={error} testId="signin-error" />
       <Field label="Email">
         <TextInput type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus data-testid="signin-email" />

@@ -61,7 +61,7 @@ export function SignUpForm({ mode, inviteToken }: { mode: "first-run" | "invite"
 
   const busy = signUp.isPending || entering;
   return (
-    <form onSubmit={submit} className="space-y-4" data-testid="signup-form">
+    <form onSubmit={(e) => void submit(e)} className="space-y-4" data-testid="signup-form">
       <FormError message={error} testId="signup-error" />
       <Field label="Your name">
         <TextInput

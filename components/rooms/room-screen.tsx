@@ -321,11 +321,13 @@ function DeleteDialog({
           variant="danger"
           busy={busy}
           autoFocus
-          onConfirm={async () => {
+          onConfirm={() => {
             if (!message) return;
             setBusy(true);
-            setError(await onConfirm(message));
-            setBusy(false);
+            void onConfirm(message).then((error) => {
+              setError(error);
+              setBusy(false);
+            });
           }}
           testId="confirm-delete"
         />

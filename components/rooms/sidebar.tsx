@@ -399,11 +399,10 @@ function UserFooter({ me, online }: { me: { id: string; displayName: string; han
           <MenuItem
             testId="sign-out"
             icon={<LogOutIcon size={15} />}
-            onClick={async () => {
+            onClick={() => {
               if (signingOut) return;
               setSigningOut(true);
-              await signOut({ redirect: false });
-              window.location.assign("/signin");
+              void signOut({ redirect: false }).then(() => window.location.assign("/signin"));
             }}
           >
             {signingOut ? "Signing out…" : "Sign out"}

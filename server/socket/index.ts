@@ -46,7 +46,10 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
     serveClient: false,
   });
 
-  io.use(async (socket, next) => {
+  io.use((socket, next) => void admit(socket, next));
+
+  /** The handshake: the protocol version, the features asked for, and who this is. */
+  async function admit(socket: AppSocket, next: (error?: Error) => void): Promise<void> {
     const auth = (socket.handshake.auth ?? {}) as Record<string, unknown>;
     if (auth.protocol !== undefined && auth.protocol !== PROTOCOL_VERSION) {
       return next(refusal(new AppError("PROTOCOL_UNSUPPORTED", `This server speaks protocol ${PROTOCOL_VERSION}`)));
@@ -65,7 +68,7 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
     } catch (error) {
       next(refusal(error instanceof AppError ? error : new AppError("UNAVAILABLE", "Could not check credentials; retry")));
     }
-  });
+  }
 
   onRightsChanged(io, reauthenticate, { acrossProcesses: Boolean(opts.redis) });
 
@@ -82,7 +85,7 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
   return {
     io,
     async close() {
-      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await new Promise<void>((resolve) => void io.close(() => resolve()));
       await closeRedis();
     },
   };
@@ -102,7 +105,7 @@ async function welcome(socket: AppSocket): Promise<void> {
   });
   const [rooms, me] = await Promise.all([memberships(actor), touchSession(actor)]);
   if (!socket.connected) return;
-  socket.join([
+  void socket.join([
     audience.participant(actor.participantId),
     audience.workspace(actor.workspaceId),
     features.includes("message:batch") ? audience.batchReceivers : audience.singleReceivers,

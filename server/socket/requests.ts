@@ -23,7 +23,9 @@ export function requestsOf(socket: AppSocket) {
   let inFlight = 0;
 
   return function request<S extends z.ZodType, R>(event: string, schema: S, run: (actor: Actor, input: z.output<S>) => Promise<R>, limit?: Rule) {
-    on(event, async (...args: unknown[]) => {
+    // Never rejects: every failure becomes the ack's error.
+    on(event, (...args: unknown[]) => void answer(args));
+    async function answer(args: unknown[]): Promise<void> {
       // The ack, when asked for, is the last argument; there may be no payload before it
       // (`421["room:list"]`, python-socketio's `call(event)`), or more than one.
       const ack = typeof args.at(-1) === "function" ? (args.pop() as (reply: Ack<R>) => void) : null;
@@ -36,7 +38,7 @@ export function requestsOf(socket: AppSocket) {
         return reply({ ok: false, error: busy.toShape() });
       }
       inFlight++;
-      let answer: Ack<R>;
+      let result: Ack<R>;
       try {
         if (args.length > 1) throw new AppError("INVALID_PAYLOAD", `${event} takes one payload (then the ack), not ${args.length}`);
         const actor = socket.data.actor as Actor;
@@ -44,13 +46,13 @@ export function requestsOf(socket: AppSocket) {
         if (limit) await countRequest(limit, actor, event);
         const parsed = schema.safeParse(args[0]);
         if (!parsed.success) throw invalid(parsed.error);
-        answer = { ok: true, data: await run(actor, parsed.data) };
+        result = { ok: true, data: await run(actor, parsed.data) };
       } catch (error) {
-        answer = { ok: false, error: toErrorShape(error) };
+        result = { ok: false, error: toErrorShape(error) };
       } finally {
         inFlight--;
       }
-      reply(answer);
-    });
+      reply(result);
+    }
   };
 }
