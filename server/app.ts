@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { NextServer } from "next/dist/server/next";
 import { registerAgentInput, SOCKET_PATH } from "../sdk/contract";
-import { closeDb, getDb, isPostgres } from "./db";
+import { closeDb, isPostgres, openDb } from "./db";
 import { env } from "./env";
 import { stampAddress } from "./http/client-address";
 import { jsonEndpoint } from "./http/json-endpoint";
@@ -44,14 +44,17 @@ interface Pages {
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? ((line: string) => console.log(line));
   const dev = opts.dev ?? env.NODE_ENV === "development";
-  process.env.DATABASE_URL = env.DATABASE_URL; // Auth.js, inside Next.js, reads the same database
-
   await migrate(env.DATABASE_URL, { log });
-  const db = getDb(env.DATABASE_URL);
+  // Auth.js, inside Next.js's own copy of server/db.ts, finds these connections on globalThis.
+  const db = openDb(env.DATABASE_URL);
   const stopCheckpoints = isPostgres(env.DATABASE_URL) ? async () => {} : await checkpointInBackground(db, env.DATABASE_URL, log);
   if (env.SEED_DEMO) await seedDemo(log);
 
   const httpServer = createServer();
+  // Longer than the idle timeouts of the clients and proxies in front (undici's 4 s, most load
+  // balancers' 60 s), so the server is never the side that closes a connection as a request arrives.
+  httpServer.keepAliveTimeout = 65_000;
+  httpServer.headersTimeout = 66_000;
   const registerEndpoint = jsonEndpoint(registerAgentInput, registerAgent);
   const trpc = createHTTPHandler({
     router: appRouter,

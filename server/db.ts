@@ -74,14 +74,16 @@ export function openDb(url: string, opts: { logQueries?: boolean } = {}): Db {
   return holder.__switchboardDb.db;
 }
 
-/** The process-wide Prisma client for `url` (DATABASE_URL at boot). */
+/** The process's Prisma client: for `url` (opening it if another was open), or the one open. */
 export function getDb(url = currentUrl()): Db {
   return current(url).db;
 }
 
-/** The URL the process-wide connections are for. */
+/** The URL the process's connections are for (the server opens them at boot with `openDb`). */
 export function currentUrl(): string {
-  return holder.__switchboardDb?.url ?? process.env.DATABASE_URL ?? "file:./data/switchboard.db";
+  const url = holder.__switchboardDb?.url;
+  if (!url) throw new Error("No database is open: call openDb(url) first");
+  return url;
 }
 
 /** SQLite: the driver adapter the process's Prisma client is connected through, connecting it if it is not yet. */

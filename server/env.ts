@@ -23,6 +23,11 @@ const schema = z.object({
     .optional()
     .transform((v) => (v === undefined ? undefined : v === "true" || v === "1")),
   DATA_DIR: z.string().default("data"),
+  /** Serve tRPC and Socket.IO without Next.js's pages (integration tests, agent gateways). */
+  SWITCHBOARD_API_ONLY: z
+    .enum(["1", "0", "true", "false"])
+    .default("0")
+    .transform((v) => v === "1" || v === "true"),
   /** Sends one process holds waiting for one room's batch; past it, a send is refused as RATE_LIMITED. */
   SEND_QUEUE_PER_ROOM: z.coerce.number().int().min(1).max(1_000_000).default(2000),
   /** How many proxies in front of the server append to X-Forwarded-For (0: clients connect directly). */

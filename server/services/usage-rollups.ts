@@ -6,7 +6,7 @@
 // record's unique key and adds nothing), so the rollups always equal the sums of the records.
 // Records stored before the rollups existed were summed by the usage_rollups migration, with the
 // statement `rollupBackfillSql` builds.
-import { getDb, isPostgres, Prisma, sqlTable, type Tx } from "../db";
+import { currentUrl, getDb, isPostgres, Prisma, sqlTable, type Tx } from "../db";
 
 /** The attribution columns a grain may keep. */
 export type Dimension = "agentId" | "ownerId" | "roomId" | "taskId" | "model";
@@ -187,7 +187,7 @@ export async function sumRollups(q: RollupQuery): Promise<(RollupSums & { key: s
 export type SqlDialect = "sqlite" | "postgresql";
 
 /** The database the process uses (DATABASE_URL, as server/db.ts reads it). */
-export const currentDialect = (url = process.env.DATABASE_URL ?? ""): SqlDialect => (isPostgres(url) ? "postgresql" : "sqlite");
+export const currentDialect = (url = currentUrl()): SqlDialect => (isPostgres(url) ? "postgresql" : "sqlite");
 
 // ---- rebuilding from the records ----
 
