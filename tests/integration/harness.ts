@@ -398,7 +398,6 @@ export async function errorCode(promise: Promise<unknown>): Promise<string> {
   throw new Error("expected the call to fail");
 }
 
-/** A time as Prisma stores a DateTime on each database (SQLite: ISO text), for raw SQL to compare. */
 /** mulberry32: a seeded generator with a 2^32 period (an LCG in doubles repeats after ~10,000 draws). */
 export function prng(seed: number) {
   return () => {
@@ -409,6 +408,7 @@ export function prng(seed: number) {
   };
 }
 
+/** A time as Prisma stores a DateTime on each database (SQLite: ISO text), for raw SQL to compare. */
 export function sqlDate(dialect: Dialect, at: Date): Date | string {
   return dialect === "sqlite" ? sqliteDateTime(at) : at;
 }
