@@ -381,11 +381,11 @@ export function collectMessages(source: ClientSocket | SwitchboardClient) {
 
 /**
  * For asserting that something did NOT happen, without a fixed sleep: `who` sends a marker message to
- * `roomId` after whatever must not come, and this waits until `arrived(marker)` holds (a socket, an
- * SDK handler or an agent's log has it). A process fans each message out before it answers the send,
- * a room's messages in seq order, and a socket receives what is emitted to it in that order (the SDK
- * hands a room's messages over in seq order too). So once the marker is in, everything the server
- * sent that way before the marker was sent is in too: what is missing then never came.
+ * `roomId` after whatever must not come, and this waits until `arrived(marker)` holds. A server process
+ * fans a message out before it answers the send, and a socket receives what is emitted to it in order,
+ * so a socket that has the marker has everything the process emitted to it before the marker was sent,
+ * from any room. An SDK handler (or an agent's log) gets a room's messages in seq order, so there the
+ * marker vouches for its own room only.
  */
 export async function sentinel(who: Person, roomId: string, arrived: (marker: MessageView) => boolean, body = "sentinel"): Promise<MessageView> {
   const marker = await who.api.messages.send.mutate({ roomId, body, clientMsgId: randomUUID() });
