@@ -6,12 +6,14 @@ import type { Ack } from "../../sdk/contract";
 import {
   closeSockets,
   collect,
+  collectMessages,
   createAgent,
   dialects,
   emitAck,
   errorCode,
   openAgentSocket,
   queryDb,
+  sentinel,
   signUpPerson,
   startTestServer,
   waitFor,
@@ -165,6 +167,7 @@ describe.each(dialects)("agents on %s", (dialect) => {
     const room = await ana.api.rooms.createChannel.mutate({ name: `modes-${dialect}`, visibility: "public", memberIds: [id] });
     const c = client(apiKey);
     const seen = received(c);
+    const pushed = collectMessages(c).seen; // what reached its socket, before the SDK's own filtering
     await c.connect();
     const send = (body: string, threadRootId?: string) => ana.api.messages.send.mutate({ roomId: room.id, body, clientMsgId: randomUUID(), threadRootId });
 
@@ -186,9 +189,12 @@ describe.each(dialects)("agents on %s", (dialect) => {
     await waitFor(() => seen.some((m) => m.body === "now everything"), 10_000, "all mode");
 
     await c.setDeliveryMode(room.id, "none");
-    await send("@helper you will not hear this");
-    await new Promise((r) => setTimeout(r, 400));
-    expect(seen.some((m) => m.body.includes("will not hear"))).toBe(false);
+    const unheard = await send("@helper you will not hear this");
+    // Nothing of this room reaches it now, so the sentinel goes to the dm: sent after the message above
+    // was fanned out, it reaches the agent's socket after anything that fan-out sent it.
+    await sentinel(ana, dm.id, (marker) => pushed.some((e) => e.message.id === marker.id));
+    expect(pushed.some((e) => e.message.id === unheard.id)).toBe(false);
+    expect(seen.some((m) => m.id === unheard.id)).toBe(false);
     // Order held throughout, per room.
     const inRoom = seen.filter((m) => m.roomId === room.id).map((m) => m.seq);
     expect(inRoom).toEqual([...inRoom].sort((a, b) => a - b));

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SwitchboardClient, type MessageView } from "../../sdk";
 import type { Ack, ReplayPage } from "../../sdk/contract";
 import {
+  apiClient,
   closeSockets,
   collect,
   collectMessages,
@@ -17,6 +18,7 @@ import {
   openAgentSocket,
   openSocket,
   queryDb,
+  sentinel,
   signUpPerson,
   startTestServer,
   waitFor,
@@ -120,8 +122,8 @@ describe.each(dialects)("continuity on %s", (dialect) => {
     await sendSome(30); // while it is down
     child = await startAgent(server, agent.apiKey, files, 0);
     await waitFor(() => logged(files.log).length >= sent.length, 20_000, "agent catch-up");
-    await new Promise((r) => setTimeout(r, 300)); // nothing more arrives
-    expect(logged(files.log).map((e) => e.seq)).toEqual(sent);
+    const last = await sentinel(ana, room.id, (marker) => logged(files.log).some((e) => e.seq === marker.seq)); // nothing more arrives before it
+    expect(logged(files.log).map((e) => e.seq)).toEqual([...sent, last.seq]);
     await kill(child, "SIGTERM");
   });
 
@@ -212,13 +214,13 @@ describe.each(dialects)("continuity on %s", (dialect) => {
     for (let i = 0; i < 20; i++) await send(`after ${i}`);
     child = await startAgent(server, agent.apiKey, { log });
     await waitFor(() => logged(log).length >= 40, 10_000, "replay from the server cursor");
-    await new Promise((r) => setTimeout(r, 300));
-    expect(logged(log).map((e) => e.body)).toEqual([...Array.from({ length: 20 }, (_, i) => `before ${i}`), ...Array.from({ length: 20 }, (_, i) => `after ${i}`)]);
+    await sentinel(ana, room.id, (marker) => logged(log).some((e) => e.seq === marker.seq)); // nothing more arrives before it
+    expect(logged(log).map((e) => e.body)).toEqual([...Array.from({ length: 20 }, (_, i) => `before ${i}`), ...Array.from({ length: 20 }, (_, i) => `after ${i}`), "sentinel"]);
 
     // Killed hard, it may not have acked its last messages: the replay starts right after the
     // server's cursor, so what it sees again is exactly what the server had not been told.
     for (let i = 0; i < 10; i++) await send(`burst ${i}`);
-    await waitFor(() => logged(log).length >= 50, 10_000, "burst");
+    await waitFor(() => logged(log).length >= 51, 10_000, "burst");
     await kill(child);
     const [{ deliveredSeq }] = await queryDb<{ deliveredSeq: number }>(
       server,
@@ -266,9 +268,9 @@ describe.each(dialects)("continuity on %s", (dialect) => {
     expect(Number(stored[0].n)).toBe(200);
     expect(new Set(acked.map((m) => m.id)).size).toBe(200);
     await waitFor(() => logged(files.log).length >= 200, 30_000, "receiver caught up");
-    await new Promise((r) => setTimeout(r, 300));
+    const last = await sentinel(ana, room.id, (marker) => logged(files.log).some((e) => e.seq === marker.seq)); // nothing more arrives before it
     const seen = logged(files.log).map((e) => e.seq);
-    expect(seen).toEqual([...acked.map((m) => m.seq)].sort((a, b) => a - b));
+    expect(seen).toEqual([...acked.map((m) => m.seq)].sort((a, b) => a - b).concat(last.seq));
     await kill(child, "SIGTERM");
   });
 });
@@ -394,7 +396,10 @@ describe.runIf(dialects.includes("postgresql"))("two server processes with Redis
     const cutOffMs = Math.max(doneA, doneB) - start;
     console.log(`kill switch: ${acked} messages acked before; all sockets cut ${cutOffMs.toFixed(0)} ms after the request`);
     expect(cutOffMs).toBeLessThan(1000);
-    await new Promise((r) => setTimeout(r, 300));
+    // Every send the agent made went into B's queue for the room as B received it (before its socket
+    // was cut); a message sent on B now queues behind them, so once it is stored each of them has been
+    // stored or refused.
+    await apiClient(b.url, owner.cookie).messages.send.mutate({ roomId: room.id, body: "sentinel", clientMsgId: randomUUID() });
     const later = await queryDb<{ n: number }>(a, `SELECT COUNT(*) AS n FROM "Message" WHERE "authorId" = $1`, [agent.id]);
     expect(Number(later[0].n)).toBe(Number(committed[0].n));
     expect(Number(later[0].n)).toBeGreaterThanOrEqual(acked);

@@ -1,6 +1,7 @@
 // Boots the real server as a child process on a free port, on a fresh SQLite file or a fresh
 // PostgreSQL schema, and hands out real clients (tRPC over HTTP, socket.io-client) signed in as people.
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -362,18 +363,34 @@ export function collect<E extends keyof ServerToClientEvents>(socket: ClientSock
 }
 
 /**
- * Every new message a socket receives, as `message:new` or within a `message:batch`, in arrival order;
- * `batches` keeps each batch event as it came.
+ * Every new message a socket receives (or an SDK client's socket: what the server pushed, before the
+ * SDK's queues), as `message:new` or within a `message:batch`, in arrival order; `batches` keeps each
+ * batch event as it came.
  */
-export function collectMessages(socket: ClientSocket) {
+export function collectMessages(source: ClientSocket | SwitchboardClient) {
   const seen: { roomId: string; seq: number; message: MessageView }[] = [];
   const batches: { roomId: string; seq: number; messages: MessageView[] }[] = [];
-  socket.on("message:new", (p) => seen.push(p));
-  socket.on("message:batch", (p) => {
+  const on = source.on.bind(source) as <E extends "message:new" | "message:batch">(event: E, fn: ServerToClientEvents[E]) => void;
+  on("message:new", (p) => seen.push(p));
+  on("message:batch", (p) => {
     batches.push(p);
     for (const message of p.messages) seen.push({ roomId: p.roomId, seq: message.seq, message });
   });
   return { seen, batches };
+}
+
+/**
+ * For asserting that something did NOT happen, without a fixed sleep: `who` sends a marker message to
+ * `roomId` after whatever must not come, and this waits until `arrived(marker)` holds. A server process
+ * fans a message out before it answers the send, and a socket receives what is emitted to it in order,
+ * so a socket that has the marker has everything the process emitted to it before the marker was sent,
+ * from any room. An SDK handler (or an agent's log) gets a room's messages in seq order, so there the
+ * marker vouches for its own room only.
+ */
+export async function sentinel(who: Person, roomId: string, arrived: (marker: MessageView) => boolean, body = "sentinel"): Promise<MessageView> {
+  const marker = await who.api.messages.send.mutate({ roomId, body, clientMsgId: randomUUID() });
+  await waitFor(() => arrived(marker), 10_000, `the sentinel "${body}"`);
+  return marker;
 }
 
 /** Polls `check` (after `refresh`, when given) until it holds. */
@@ -398,7 +415,6 @@ export async function errorCode(promise: Promise<unknown>): Promise<string> {
   throw new Error("expected the call to fail");
 }
 
-/** A time as Prisma stores a DateTime on each database (SQLite: ISO text), for raw SQL to compare. */
 /** mulberry32: a seeded generator with a 2^32 period (an LCG in doubles repeats after ~10,000 draws). */
 export function prng(seed: number) {
   return () => {
@@ -409,6 +425,7 @@ export function prng(seed: number) {
   };
 }
 
+/** A time as Prisma stores a DateTime on each database (SQLite: ISO text), for raw SQL to compare. */
 export function sqlDate(dialect: Dialect, at: Date): Date | string {
   return dialect === "sqlite" ? sqliteDateTime(at) : at;
 }

@@ -5,7 +5,9 @@ import {
   closeSockets,
   collect,
   dialects,
+  emitAck,
   errorCode,
+  sentinel,
   signUpPerson,
   startTestServer,
   waitFor,
@@ -47,6 +49,8 @@ describe.each(dialects)("rooms on %s", (dialect) => {
 
   it("lets people join and leave public channels, live, with membership as room events", async () => {
     const room = await ana.api.rooms.createChannel.mutate({ name: `open-${dialect}`, visibility: "public" });
+    // A room Ben stays in, for the sentinel at the end.
+    const elsewhere = await ana.api.rooms.createChannel.mutate({ name: `elsewhere-${dialect}`, visibility: "private", memberIds: [ben.participantId] });
     const [a, b] = await Promise.all([ana.socket(), ben.socket()]);
     const members = collect(a, "room:members");
     const added = collect(b, "room:added");
@@ -70,10 +74,12 @@ describe.each(dialects)("rooms on %s", (dialect) => {
       "member.joined",
       "member.left",
     ]);
-    const count = seen.length;
+    const count = seen.filter((e) => e.roomId === room.id).length;
     await ana.api.messages.send.mutate({ roomId: room.id, body: "after ben left", clientMsgId: randomUUID() });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(seen.length).toBe(count);
+    // Ben's socket gets a message sent after that one (in another room: he is in this one no more);
+    // "after ben left" went out before its send was answered, so had it come to him, it came first.
+    await sentinel(ana, elsewhere.id, (marker) => seen.some((e) => e.message.id === marker.id));
+    expect(seen.filter((e) => e.roomId === room.id)).toHaveLength(count);
   });
 
   it("keeps private rooms private on every path and lets members invite", async () => {
@@ -217,10 +223,13 @@ describe.each(dialects)("rooms on %s", (dialect) => {
     const [a, b, g] = await Promise.all([ana.socket(), ben.socket(), gus.socket()]);
     const benSees = collect(b, "room:typing");
     const gusSees = collect(g, "room:typing");
-    a.emit("room:typing", { roomId: room.id });
-    g.emit("room:typing", { roomId: room.id });
-    await waitFor(() => benSees.length > 0, 10_000, "typing");
-    await new Promise((r) => setTimeout(r, 200));
+    const benMessages = collect(b, "message:new");
+    // Each typing event asks for an answer, which the server gives once it has relayed it (or not):
+    // Ana's was relayed before Gus typed, and Gus's answer reaches his socket after anything relayed
+    // to it before; then a message, which reaches Ben after anything relayed from Gus's typing.
+    await emitAck(a, "room:typing", { roomId: room.id });
+    await emitAck(g, "room:typing", { roomId: room.id });
+    await sentinel(ana, room.id, (marker) => benMessages.some((e) => e.message.id === marker.id));
     expect(benSees.map((e) => e.participantId)).toEqual([ana.participantId]);
     expect(gusSees).toHaveLength(0);
   });

@@ -108,6 +108,21 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
 
   const agentOf = (owner: Person, handle: string) => connectedAgent(server, owner, handle);
 
+  /**
+   * Budget checks run after a report is answered, each on its own, and a check that changes nothing
+   * leaves no trace: nothing the server does is ordered after one, so no sentinel can follow it. The
+   * strongest observable instead: a check that starts later and does the same work (a transition, its
+   * audit entries, a suspension, the news) is seen to finish. A fresh agent of `owner`'s exhausts a
+   * budget of its own; `heard` (budget:updated, as its owner hears it) must tell of it.
+   */
+  let laterChecks = 0;
+  async function laterBudgetCheck(owner: Person, heard: { budget: { subjectId: string }; transition: string }[]): Promise<void> {
+    const agent = await agentOf(owner, `later-check${++laterChecks}-${dialect}`);
+    await admin.api.usage.setBudget.mutate({ subjectType: "agent", subjectId: agent.id, period: "day", unit: "usd", amount: 1 });
+    await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 1 });
+    await waitFor(() => heard.some((e) => e.budget.subjectId === agent.id && e.transition === "exceeded"), 5000, "a later budget check");
+  }
+
   beforeAll(async () => {
     server = await startTestServer(dialect);
     admin = await signUpPerson(server, { handle: "ada" });
@@ -268,9 +283,10 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     // Two more race across 100%.
     await Promise.all([0.1, 0.1].map((costUsd) => agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd }).catch(() => null)));
     await waitFor(() => miaEvents.some((e) => e.transition === "exceeded"), 5000, "exceeded");
-    await new Promise((r) => setTimeout(r, 300)); // a second transition, if any, would arrive now
-    expect(miaEvents.filter((e) => e.transition === "warned")).toHaveLength(1);
-    expect(miaEvents.filter((e) => e.transition === "exceeded")).toHaveLength(1);
+    await laterBudgetCheck(mia, miaEvents); // a second transition, if any, came before it
+    const heard = miaEvents.filter((e) => e.budget.subjectId === agent.id);
+    expect(heard.filter((e) => e.transition === "warned")).toHaveLength(1);
+    expect(heard.filter((e) => e.transition === "exceeded")).toHaveLength(1);
     const audit = await admin.api.admin.audit.query({ subjectId: agent.id });
     expect(audit.filter((e) => e.action === "budget.warned")).toHaveLength(1);
     expect(audit.filter((e) => e.action === "budget.exceeded")).toHaveLength(1);
@@ -408,9 +424,12 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     const audit = await admin.api.admin.audit.query({ subjectId: agent.id });
     expect(audit.filter((e) => e.action === "budget.deleted").map((e) => e.data)).toMatchObject([{ budgetId: budget.id, period: "day", unit: "usd", amount: 1 }]);
 
-    // Spending past the old amount suspends nothing now.
+    // No budget applies to the agent now: it may report a call of yesterday (the budgets that refuse
+    // one are those a check settles), and spending past the old amount suspends nothing.
+    const yesterday = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString();
+    expect((await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 0.01, occurredAt: yesterday })).occurredAt).toBe(yesterday);
     await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 3 });
-    await new Promise((r) => setTimeout(r, 300));
+    await laterBudgetCheck(mia, heard);
     expect((await mia.api.agents.get.query({ agentId: agent.id })).status).toBe("active");
   });
 
