@@ -115,13 +115,17 @@ export async function reportUsage(actor: Actor, report: UsageReport): Promise<Us
     return presentUsage((await db.usageRecord.findUniqueOrThrow({ where: { agentId_reportId: { agentId: actor.participantId, reportId: report.reportId } } }))!);
   }
   const usage = presentUsage(row);
-  await announceUsage(actor.workspaceId, usage);
-  // After the answer: the report is stored either way, and a budget that this report exhausts
-  // suspends the agent (closing its socket) only once the agent has its acknowledgement.
-  setImmediate(() => {
-    checkBudgets(actor.workspaceId, actor.participantId, agent.ownerId).catch((error: unknown) => console.error("budgets:", error));
-  });
+  // After the answer: a budget this report exhausts suspends the agent (closing its socket) only once
+  // the agent has its acknowledgement. Then the news: whoever watches usage hears of a report once its
+  // check is done, after what the check changed (budget:updated).
+  setImmediate(() => void settle(actor, agent.ownerId, usage));
   return usage;
+}
+
+/** A stored report's budget check, then its announcement. Never rejects. */
+async function settle(actor: Actor, ownerId: string | null, usage: UsageView): Promise<void> {
+  await checkBudgets(actor.workspaceId, actor.participantId, ownerId).catch((error: unknown) => console.error("budgets:", error));
+  await announceUsage(actor.workspaceId, usage).catch((error: unknown) => console.error("usage:recorded:", error));
 }
 
 /**

@@ -109,18 +109,12 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
   const agentOf = (owner: Person, handle: string) => connectedAgent(server, owner, handle);
 
   /**
-   * Budget checks run after a report is answered, each on its own, and a check that changes nothing
-   * leaves no trace: nothing the server does is ordered after one, so no sentinel can follow it. The
-   * strongest observable instead: a check that starts later and does the same work (a transition, its
-   * audit entries, a suspension, the news) is seen to finish. A fresh agent of `owner`'s exhausts a
-   * budget of its own; `heard` (budget:updated, as its owner hears it) must tell of it.
+   * A report's budget check runs after the report is answered, and its `usage:recorded` is published
+   * once the check is done: `heard` (usage:recorded, as the agent's owner hears it) holding every one of
+   * `reports` means their checks have finished, including those that changed nothing.
    */
-  let laterChecks = 0;
-  async function laterBudgetCheck(owner: Person, heard: { budget: { subjectId: string }; transition: string }[]): Promise<void> {
-    const agent = await agentOf(owner, `later-check${++laterChecks}-${dialect}`);
-    await admin.api.usage.setBudget.mutate({ subjectType: "agent", subjectId: agent.id, period: "day", unit: "usd", amount: 1 });
-    await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 1 });
-    await waitFor(() => heard.some((e) => e.budget.subjectId === agent.id && e.transition === "exceeded"), 5000, "a later budget check");
+  async function budgetChecksDone(heard: { usage: { id: string } }[], reports: { id: string }[]): Promise<void> {
+    await waitFor(() => reports.every((r) => heard.some((e) => e.usage.id === r.id)), 5000, "the reports' budget checks");
   }
 
   beforeAll(async () => {
@@ -271,7 +265,9 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
 
   it("warns at 80% and suspends at 100%, once each, even with reports racing across the threshold", async () => {
     const agent = await agentOf(mia, `budgeted-${dialect}`);
-    const miaEvents = collect(await mia.socket(), "budget:updated");
+    const miaSocket = await mia.socket();
+    const miaEvents = collect(miaSocket, "budget:updated");
+    const miaUsage = collect(miaSocket, "usage:recorded");
     expect(await errorCode(mia.api.usage.setBudget.mutate({ subjectType: "agent", subjectId: agent.id, period: "day", unit: "usd", amount: 1 }))).toBe("FORBIDDEN");
     await admin.api.usage.setBudget.mutate({ subjectType: "agent", subjectId: agent.id, period: "day", unit: "usd", amount: 1 });
     await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 0.5 });
@@ -281,9 +277,9 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     expect((await mia.api.usage.budgets.query()).find((b) => b.subjectId === agent.id)).toMatchObject({ state: "warned", spent: 0.9 });
     expect((await mia.api.agents.get.query({ agentId: agent.id })).status).toBe("active");
     // Two more race across 100%.
-    await Promise.all([0.1, 0.1].map((costUsd) => agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd }).catch(() => null)));
+    const crossing = await Promise.all([0.1, 0.1].map((costUsd) => agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd }).catch(() => null)));
+    await budgetChecksDone(miaUsage, crossing.filter((r) => r !== null)); // a second transition, if any, came before
     await waitFor(() => miaEvents.some((e) => e.transition === "exceeded"), 5000, "exceeded");
-    await laterBudgetCheck(mia, miaEvents); // a second transition, if any, came before it
     const heard = miaEvents.filter((e) => e.budget.subjectId === agent.id);
     expect(heard.filter((e) => e.transition === "warned")).toHaveLength(1);
     expect(heard.filter((e) => e.transition === "exceeded")).toHaveLength(1);
@@ -415,7 +411,9 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     const budget = await admin.api.usage.setBudget.mutate({ subjectType: "agent", subjectId: agent.id, period: "day", unit: "usd", amount: 1 });
     expect(await errorCode(mia.api.usage.deleteBudget.mutate({ budgetId: budget.id }))).toBe("FORBIDDEN");
     expect(await errorCode(admin.api.usage.deleteBudget.mutate({ budgetId: "no-such-budget" }))).toBe("NOT_FOUND");
-    const heard = collect(await mia.socket(), "budget:updated");
+    const miaSocket = await mia.socket();
+    const heard = collect(miaSocket, "budget:updated");
+    const usageHeard = collect(miaSocket, "usage:recorded");
 
     expect(await admin.api.usage.deleteBudget.mutate({ budgetId: budget.id })).toEqual({ id: budget.id });
     expect((await admin.api.usage.budgets.query()).some((b) => b.id === budget.id)).toBe(false);
@@ -428,8 +426,8 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     // one are those a check settles), and spending past the old amount suspends nothing.
     const yesterday = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString();
     expect((await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 0.01, occurredAt: yesterday })).occurredAt).toBe(yesterday);
-    await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 3 });
-    await laterBudgetCheck(mia, heard);
+    const past = await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 3 });
+    await budgetChecksDone(usageHeard, [past]);
     expect((await mia.api.agents.get.query({ agentId: agent.id })).status).toBe("active");
   });
 
