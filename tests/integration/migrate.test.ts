@@ -15,6 +15,7 @@ import { PrismaClient as PostgresClient } from "../../server/generated/postgresq
 import { weekOf } from "../../components/usage/format";
 import type { UsageView } from "../../sdk/contract";
 import { PrismaClient as SqliteClient } from "../../server/generated/sqlite/client";
+import * as SchemaEnums from "../../server/generated/sqlite/enums";
 import { migrate } from "../../server/migrate";
 import { GRAINS } from "../../server/services/usage-rollups";
 
@@ -472,6 +473,18 @@ describe.skipIf(!hasPostgres)("migrate on PostgreSQL", () => {
     expectFullHistory("postgresql", await sql<Row>(`SELECT * FROM mig_check._prisma_migrations`));
     // Nothing leaked into the default schema.
     expect(await sql(`SELECT 1 FROM pg_tables WHERE schemaname = 'public' AND tablename = 'Workspace'`)).toEqual([]);
+  });
+
+  // PostgreSQL sorts an enum by its declared order: a value added later with a bare `ADD VALUE` (what
+  // the diff writes) goes last, and ORDER BY on its column would then differ from SQLite's.
+  it("creates the schema's enums with their values in the schema's order", async () => {
+    const rows = await sql<{ name: string; labels: string[] }>(
+      `SELECT t.typname AS name, array_agg(CAST(e.enumlabel AS TEXT) ORDER BY e.enumsortorder) AS labels
+       FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid JOIN pg_namespace n ON n.oid = t.typnamespace
+       WHERE n.nspname = 'mig_check' GROUP BY t.typname`,
+    );
+    const inSchema = Object.fromEntries(Object.entries(SchemaEnums).map(([name, values]) => [name, Object.values(values)]));
+    expect(Object.fromEntries(rows.map((r) => [r.name, r.labels]))).toEqual(inSchema);
   });
 
   it("gives the generated Prisma client a working database", async () => {
