@@ -285,7 +285,18 @@ async function timeWrites(workspaceId: string, agents: string[], people: string[
 
 const RECORD_COLUMNS = ["id", "workspaceId", "agentId", "reportId", "ownerId", "roomId", "taskId", "model", "inputTokens", "outputTokens", "cachedTokens", "costUsd", "costSource", "occurredAt", "day", "month"];
 const MESSAGE_COLUMNS = ["id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "createdAt"];
-const PG_TYPES: Record<string, string> = { inputTokens: "int4", outputTokens: "int4", cachedTokens: "int4", seq: "int4", costUsd: "float8", occurredAt: "timestamp", createdAt: "timestamp" };
+// Enum columns take arrays of their enum type: PostgreSQL does not turn text into an enum by itself.
+const PG_TYPES: Record<string, string> = {
+  inputTokens: "int4",
+  outputTokens: "int4",
+  cachedTokens: "int4",
+  seq: "int4",
+  costUsd: "float8",
+  occurredAt: "timestamp",
+  createdAt: "timestamp",
+  kind: `"MessageKind"`,
+  costSource: `"CostSource"`,
+};
 
 interface Bulk {
   insert(table: string, columns: string[], rows: Iterable<Record<string, unknown>>): Promise<void>;

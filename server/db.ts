@@ -19,6 +19,8 @@ import { PrismaClient } from "./generated/sqlite/client";
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export { Prisma } from "./generated/sqlite/client";
+/** The schema's enums as types (the values are the same strings on both databases). */
+export type * from "./generated/sqlite/enums";
 
 export function isPostgres(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
@@ -161,6 +163,9 @@ export function sqlTable(name: string, url = currentUrl()): string {
   return table;
 }
 const tableNames = new Map<string, string>(); // the send path names tables in every statement
+
+/** An enum type's name for raw SQL on PostgreSQL: qualified as a table's is (Prisma creates both in the schema). */
+export const sqlType = (name: string, url = currentUrl()): string => sqlTable(name, url);
 
 export async function closeDb(): Promise<void> {
   const connections = holder.__switchboardDb;

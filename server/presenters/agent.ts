@@ -10,7 +10,7 @@ export const agentInclude = {
 } as const;
 
 type AgentRow = Parameters<typeof presentParticipant>[0] & {
-  consentPolicy: string;
+  consentPolicy: ConsentPolicy;
   lastSeenAt: Date | null;
   owner: { id: string; displayName: string; handle: string } | null;
   apiKeys: { id: string; prefix: string; label: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }[];
@@ -19,7 +19,7 @@ type AgentRow = Parameters<typeof presentParticipant>[0] & {
 export function presentAgent(row: AgentRow): AgentView {
   return {
     ...presentParticipant(row),
-    consentPolicy: row.consentPolicy as ConsentPolicy,
+    consentPolicy: row.consentPolicy,
     owner: row.owner,
     lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
     keys: row.apiKeys.map((k) => ({

@@ -15,7 +15,7 @@ type Side = Parameters<typeof presentParticipant>[0] & { owner: { id: string; di
 interface ConnectionRow {
   id: string;
   workspaceId: string;
-  status: string;
+  status: ConnectionStatus;
   requester: Side;
   addressee: Side;
   message: string;
@@ -44,7 +44,7 @@ export function presentConnection(row: ConnectionRow, deciders: ReadonlyMap<stri
   const open = row.status === "pending" && !(row.expiresAt && row.expiresAt <= new Date());
   return {
     id: row.id,
-    status: row.status as ConnectionStatus,
+    status: row.status,
     requester: { ...presentParticipant(row.requester), owner: row.requester.owner },
     addressee: { ...presentParticipant(row.addressee), owner: row.addressee.owner },
     message: row.message,

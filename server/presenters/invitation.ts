@@ -61,8 +61,8 @@ function presentInvitation(row: InvitationRow, now: Date): InvitationView {
   };
 }
 
-export function presentInviteLink(row: InvitationRow & { role: string }, now = new Date()): InviteLinkView {
-  return { ...presentInvitation(row, now), role: row.role as InviteLinkView["role"] };
+export function presentInviteLink(row: InvitationRow & { role: InviteLinkView["role"] }, now = new Date()): InviteLinkView {
+  return { ...presentInvitation(row, now), role: row.role };
 }
 
 export function presentOnboardingToken(row: InvitationRow & { label: string }, now = new Date()): OnboardingTokenView {

@@ -1,4 +1,5 @@
 // A person's membership as the admin console lists it, with what the viewer may change about it.
+import type { ParticipantView } from "../../sdk/contract";
 import { can, decide, type Actor, type WorkspaceRole } from "../policies";
 
 type AssignableRole = Exclude<WorkspaceRole, "owner">;
@@ -12,10 +13,10 @@ export const memberInclude = {
 
 interface MemberRow {
   participantId: string;
-  role: string;
+  role: WorkspaceRole;
   createdAt: Date;
   account: { email: string };
-  participant: { handle: string; displayName: string; status: string; lastSeenAt: Date | null; _count: { agents: number } };
+  participant: { handle: string; displayName: string; status: ParticipantView["status"]; lastSeenAt: Date | null; _count: { agents: number } };
 }
 
 /**
@@ -30,7 +31,7 @@ export function presentMember(m: MemberRow, viewer: Actor) {
     handle: m.participant.handle,
     displayName: m.participant.displayName,
     email: m.account.email,
-    role: m.role as WorkspaceRole,
+    role: m.role,
     status: m.participant.status,
     agents: m.participant._count.agents,
     joinedAt: m.createdAt.toISOString(),

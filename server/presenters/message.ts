@@ -1,10 +1,17 @@
 import type { MessageView, ReceiptView } from "../../sdk/contract";
 
+interface ReceiptRow {
+  participantId: string;
+  state: ReceiptView["state"];
+  reason: string | null;
+  updatedAt: Date;
+}
+
 interface MessageRow {
   id: string;
   roomId: string;
   seq: number;
-  kind: string;
+  kind: MessageView["kind"];
   body: string;
   clientMsgId: string;
   threadRootId: string | null;
@@ -14,9 +21,9 @@ interface MessageRow {
   createdAt: Date;
   editedAt: Date | null;
   deletedAt: Date | null;
-  author: { id: string; handle: string; displayName: string; kind: string };
+  author: MessageView["author"];
   mentions: { participantId: string }[];
-  receipts?: { participantId: string; state: string; reason: string | null; updatedAt: Date }[];
+  receipts?: ReceiptRow[];
 }
 
 /** What every transport returns for a message. A deleted message keeps its place but not its words. */
@@ -26,12 +33,12 @@ export function presentMessage(m: MessageRow): MessageView {
     id: m.id,
     roomId: m.roomId,
     seq: m.seq,
-    kind: m.kind as MessageView["kind"],
+    kind: m.kind,
     author: {
       id: m.author.id,
       handle: m.author.handle,
       displayName: m.author.displayName,
-      kind: m.author.kind as MessageView["author"]["kind"],
+      kind: m.author.kind,
     },
     body: deleted ? "" : m.body,
     clientMsgId: m.clientMsgId,
@@ -58,8 +65,8 @@ function withoutUsage(data: unknown): unknown {
   return Object.keys(rest).length ? rest : null;
 }
 
-export function presentReceipt(r: { participantId: string; state: string; reason: string | null; updatedAt: Date }): ReceiptView {
-  return { participantId: r.participantId, state: r.state as ReceiptView["state"], reason: r.reason, at: r.updatedAt.toISOString() };
+export function presentReceipt(r: ReceiptRow): ReceiptView {
+  return { participantId: r.participantId, state: r.state, reason: r.reason, at: r.updatedAt.toISOString() };
 }
 
 /** The relations a presented message needs, for Prisma `include`. */

@@ -2,10 +2,10 @@ import type { ParticipantView } from "../../sdk/contract";
 
 interface ParticipantRow {
   id: string;
-  kind: string;
+  kind: ParticipantView["kind"];
   handle: string;
   displayName: string;
-  status: string;
+  status: ParticipantView["status"];
   description: string;
   framework: string | null;
   capabilities?: unknown;
@@ -15,10 +15,10 @@ interface ParticipantRow {
 export function presentParticipant(p: ParticipantRow): ParticipantView {
   return {
     id: p.id,
-    kind: p.kind as ParticipantView["kind"],
+    kind: p.kind,
     handle: p.handle,
     displayName: p.displayName,
-    status: p.status as ParticipantView["status"],
+    status: p.status,
     description: p.description,
     framework: p.framework,
     capabilities: Array.isArray(p.capabilities) ? p.capabilities.filter((c): c is string => typeof c === "string") : [],

@@ -3,8 +3,8 @@ import { can, type Actor } from "../policies";
 
 interface RoomRow {
   id: string;
-  kind: string;
-  visibility: string;
+  kind: RoomView["kind"];
+  visibility: RoomView["visibility"];
   name: string | null;
   topic: string;
   lastSeq: number;
@@ -35,8 +35,8 @@ export function presentRoom(
   const title = room.kind === "channel" ? (room.name ?? "") : more > 0 ? `${names} and ${more} more` : names;
   return {
     id: room.id,
-    kind: room.kind as RoomView["kind"],
-    visibility: room.visibility as RoomView["visibility"],
+    kind: room.kind,
+    visibility: room.visibility,
     name: room.name,
     title,
     topic: room.topic,

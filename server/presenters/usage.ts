@@ -2,7 +2,7 @@
 import type { UsageView } from "../../sdk/contract";
 
 /** A stored usage record: the view's fields, as the database keeps them. */
-type UsageRow = Omit<UsageView, "costSource" | "occurredAt"> & { costSource: string; occurredAt: Date };
+type UsageRow = Omit<UsageView, "occurredAt"> & { occurredAt: Date };
 
 export function presentUsage(r: UsageRow): UsageView {
   return {
@@ -18,7 +18,7 @@ export function presentUsage(r: UsageRow): UsageView {
     outputTokens: r.outputTokens,
     cachedTokens: r.cachedTokens,
     costUsd: r.costUsd,
-    costSource: r.costSource as UsageView["costSource"],
+    costSource: r.costSource,
     occurredAt: r.occurredAt.toISOString(),
   };
 }

@@ -95,7 +95,7 @@ async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: stri
       // Claim a use only if the link is as we read it: a revoke or another sign-up taking the last
       // use in between makes this match nothing, and we look again.
       const { count } = await tx.invite.updateMany({ where: { id: invite.id, uses: invite.uses, revokedAt: null }, data: { uses: { increment: 1 } } });
-      if (count === 1) return { workspaceId: invite.workspaceId, role: invite.role as WorkspaceRole };
+      if (count === 1) return { workspaceId: invite.workspaceId, role: invite.role };
     }
     throw new AppError("UNAVAILABLE", "Many people are using this invite link right now; try again");
   }
@@ -151,13 +151,13 @@ export async function actorForMember(participantId: string): Promise<Actor | nul
   return actorOf(await getDb().member.findUnique({ where: { participantId }, include: { participant: true } }));
 }
 
-function actorOf(member: { participantId: string; workspaceId: string; role: string; participant: { status: string; handle: string } } | null): Actor | null {
+function actorOf(member: { participantId: string; workspaceId: string; role: WorkspaceRole; participant: { status: string; handle: string } } | null): Actor | null {
   if (!member || member.participant.status !== "active") return null;
   return {
     participantId: member.participantId,
     workspaceId: member.workspaceId,
     kind: "human",
-    role: member.role as WorkspaceRole,
+    role: member.role,
     handle: member.participant.handle,
   };
 }

@@ -5,7 +5,7 @@ import type { AgentProfileInput, AgentView, ConsentPolicy } from "../../sdk/cont
 import { getDb, type Tx } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
-import { authorize, type Actor, type WorkspaceRole } from "../policies";
+import { authorize, type Actor } from "../policies";
 import { agentRole } from "../policies/actor";
 import { invitationInclude, invitationState, listedInvitations, presentOnboardingToken, type OnboardingTokenView } from "../presenters/invitation";
 import { agentInclude, presentAgent } from "../presenters/agent";
@@ -45,8 +45,7 @@ export async function actorForAgent(participantId: string): Promise<Actor> {
   });
   if (!agent || agent.kind !== "agent") throw new AppError("PARTICIPANT_NOT_FOUND", "No such agent");
   if (agent.status !== "active") throw new AppError("AGENT_SUSPENDED", "This agent is suspended");
-  const ownerRole = (agent.owner?.member?.role ?? null) as WorkspaceRole | null;
-  return { participantId: agent.id, workspaceId: agent.workspaceId, kind: "agent", role: agentRole(ownerRole), handle: agent.handle };
+  return { participantId: agent.id, workspaceId: agent.workspaceId, kind: "agent", role: agentRole(agent.owner?.member?.role ?? null), handle: agent.handle };
 }
 
 /** A person creates an agent they own; the API key is in the answer and nowhere else. */
@@ -281,7 +280,7 @@ export async function registerAgent(
     participantId: owner.participantId,
     workspaceId: owner.workspaceId,
     kind: "human",
-    role: owner.role as Actor["role"],
+    role: owner.role,
     handle: owner.participant.handle,
   };
   // The token's creator may have lost the right to create agents since (demoted to guest).

@@ -53,7 +53,7 @@ async function settle(b: BudgetRow): Promise<void> {
   const now = await spent(b, key);
   const target = now >= b.amount ? "exceeded" : now >= WARN_AT * b.amount ? "warned" : "ok";
   if (target === "ok") return;
-  const from = target === "exceeded" ? ["ok", "warned"] : ["ok"];
+  const from: BudgetView["state"][] = target === "exceeded" ? ["ok", "warned"] : ["ok"];
   const { count } = await db.budget.updateMany({ where: { id: b.id, periodKey: key, state: { in: from } }, data: { state: target, updatedAt: new Date() } });
   if (count === 0) return; // another report made this transition
   const fresh = await db.budget.findUniqueOrThrow({ where: { id: b.id } });
@@ -78,9 +78,9 @@ async function settle(b: BudgetRow): Promise<void> {
 }
 
 /** The budgets that count an agent's usage: its own, and its owner's (a person's budget covers their agents). */
-const applyingTo = (workspaceId: string, agentId: string, ownerId: string | null) => ({
+const applyingTo = (workspaceId: string, agentId: string, ownerId: string | null): Prisma.BudgetWhereInput => ({
   workspaceId,
-  OR: [{ subjectType: "agent", subjectId: agentId }, ...(ownerId ? [{ subjectType: "person", subjectId: ownerId }] : [])],
+  OR: [{ subjectType: "agent", subjectId: agentId }, ...(ownerId ? [{ subjectType: "person" as const, subjectId: ownerId }] : [])],
 });
 
 /** After a usage report: the agent's budgets and its owner's. */

@@ -7,7 +7,7 @@ import type { ConnectionPage, ConnectionView, ConsentPolicy } from "../../sdk/co
 import { getDb, type Prisma, type Tx } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
-import { authorize, can, connectionStanding, type Actor, type WorkspaceRole } from "../policies";
+import { authorize, can, connectionStanding, type Actor } from "../policies";
 import { connectionInclude, presentConnection } from "../presenters/connection";
 import { audience, publish } from "../realtime";
 import { recordAudit } from "./audit";
@@ -62,8 +62,8 @@ async function viewersOf(ids: string[]): Promise<Actor[]> {
   return rows.map((p) => ({
     participantId: p.id,
     workspaceId: p.workspaceId,
-    kind: p.kind as Actor["kind"],
-    role: (p.member?.role ?? "member") as WorkspaceRole,
+    kind: p.kind,
+    role: p.member?.role ?? "member",
     handle: p.handle,
   }));
 }
@@ -185,7 +185,7 @@ export async function requestConnection(
   }
 
   const row = await loadRow(id);
-  const automatic = autoDecision(row.addressee.consentPolicy as ConsentPolicy, me, target);
+  const automatic = autoDecision(row.addressee.consentPolicy, me, target);
   if (automatic) return decide(row, automatic, null, actor);
   return announce(row, "connection:request", actor);
 }

@@ -123,7 +123,7 @@ export async function memberships(actor: Actor, roomId?: string): Promise<Member
   const views = await roomViews(rows.map((m) => m.room), actor.participantId);
   return rows.map((m, i) => ({
     room: views[i],
-    deliveryMode: m.deliveryMode as DeliveryMode,
+    deliveryMode: m.deliveryMode,
     deliveredSeq: m.deliveredSeq,
     readSeq: m.readSeq,
     processedSeq: m.processedSeq,

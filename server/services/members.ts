@@ -15,7 +15,7 @@ export async function listMembers(actor: Actor) {
 export async function setRole(actor: Actor, input: { participantId: string; role: Exclude<WorkspaceRole, "owner"> }) {
   const member = await getDb().member.findUnique({ where: { participantId: input.participantId } });
   if (!member || member.workspaceId !== actor.workspaceId) throw new AppError("PARTICIPANT_NOT_FOUND", "No such member");
-  authorize(actor, "member.set_role", { target: { participantId: member.participantId, role: member.role as WorkspaceRole }, role: input.role });
+  authorize(actor, "member.set_role", { target: { participantId: member.participantId, role: member.role }, role: input.role });
   await getDb().$transaction(async (tx) => {
     await tx.member.update({ where: { id: member.id }, data: { role: input.role } });
     await recordAudit(tx, {

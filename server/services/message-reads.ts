@@ -6,7 +6,7 @@
 import type { MessageView } from "../../sdk/contract";
 import { getDb, type Prisma } from "../db";
 import { presentMessage } from "../presenters/message";
-import { messageStore } from "./message-store";
+import { messageStore, type MessagePage } from "./message-store";
 
 const messageFields = {
   id: true,
@@ -52,8 +52,8 @@ export async function findMessages(args: {
   return assemble(rows, authors, mentions, receipts);
 }
 
-type Author = { id: string; handle: string; displayName: string; kind: string };
-type Receipt = { messageId: string; participantId: string; state: string; reason: string | null; updatedAt: Date };
+type Author = MessagePage["authors"][number];
+type Receipt = MessagePage["receipts"][number];
 type Row = Omit<Parameters<typeof presentMessage>[0], "author" | "mentions" | "receipts"> & { authorId: string };
 
 /** Messages as clients see them, from their rows and the related rows read for them. */

@@ -109,7 +109,7 @@ export async function listMembers(actor: Actor, roomId: string): Promise<RoomMem
   const online = await onlineAmong(rows.map((r) => r.participantId));
   return rows.map((r) => ({
     participant: presentParticipant(r.participant),
-    role: r.role as RoomMemberView["role"],
+    role: r.role,
     online: online.has(r.participantId),
   }));
 }

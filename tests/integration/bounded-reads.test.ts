@@ -224,5 +224,10 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
     expect((await ana.api.workspace.participants.query({ query: "folk", limit: 5 })).map((p) => p.handle)).toEqual(
       Array.from({ length: 5 }, (_, i) => `folk${String(i).padStart(4, "0")}`),
     );
+
+    // A person whose name starts with the text too still comes after the agents: kinds sort alike on both databases.
+    const [zebraPerson] = await addCrowd(server, { workspaceId, prefix: "pzz", count: 1, displayName: () => "Zebra Person" });
+    expect(ids(await ana.api.directory.search.query({ text: "zebra" }))).toEqual([...ids(agents), zebraPerson.id, zed.id]);
+    expect(ids(await ana.api.workspace.participants.query({ query: "zebra" }))).toEqual([...ids(agents), zebraPerson.id, zed.id]);
   });
 });

@@ -15,6 +15,7 @@ import { PrismaClient as PostgresClient } from "../../server/generated/postgresq
 import { weekOf } from "../../components/usage/format";
 import type { UsageView } from "../../sdk/contract";
 import { PrismaClient as SqliteClient } from "../../server/generated/sqlite/client";
+import * as SchemaEnums from "../../server/generated/sqlite/enums";
 import { migrate } from "../../server/migrate";
 import { GRAINS } from "../../server/services/usage-rollups";
 
@@ -197,6 +198,177 @@ describe("the usage_rollups migration", () => {
   });
 });
 
+// ---- the enums migration turns the status columns into enums and keeps their rows ----
+
+type StoredRow = Record<string, string | number | null>;
+
+/**
+ * Rows of every table with a status column, as stored before the enums: every value of every such
+ * column, and rows that took the columns' old text defaults. `at` is a time as the dialect stores it.
+ */
+function storedStatuses(at: string): [table: string, row: StoredRow][] {
+  const ws = { workspaceId: "ws1" };
+  const person = (id: string, over: StoredRow = {}) => ({ id, ...ws, kind: "human", handle: id, displayName: id, ...over });
+  const agent = (id: string, status: string, consentPolicy: string) => ({ id, ...ws, kind: "agent", handle: id, displayName: id, status, consentPolicy, ownerId: "owner" });
+  const room = (id: string, kind: string, visibility: string) => ({ id, ...ws, kind, visibility, name: kind === "channel" ? id : null, createdById: "owner" });
+  const message = (seq: number, kind?: string) => ({ id: `msg${seq}`, roomId: "general", seq, authorId: "owner", body: "hi", clientMsgId: `c${seq}`, ...(kind ? { kind } : {}) });
+  const connection = (id: string, status: string, requesterId: string, addresseeId: string) => ({ id, ...ws, requesterId, addresseeId, status });
+  const usage = (id: string, costSource: string) => ({ id, ...ws, agentId: "bot-ask", reportId: id, model: "m", inputTokens: 1, outputTokens: 1, costUsd: 0, costSource, occurredAt: at, day: "2026-09-01", month: "2026-09" });
+  const budget = (id: string, subjectType: string, period: string, unit: string, state?: string) => ({ id, ...ws, subjectType, subjectId: subjectType === "agent" ? "bot-ask" : "owner", period, unit, amount: 10, ...(state ? { state } : {}) });
+  return [
+    ["Workspace", { id: "ws1", name: "Acme" }],
+    ...["a1", "a2", "a3", "a4"].map((id): [string, StoredRow] => ["Account", { id, email: `${id}@example.com`, passwordHash: "x" }]),
+    ["Participant", person("owner")], // status and consent policy: the old defaults
+    ["Participant", person("admin", { status: "active", consentPolicy: "ask" })],
+    ["Participant", person("member")],
+    ["Participant", person("guest", { status: "suspended" })],
+    ["Participant", agent("bot-ask", "active", "ask")],
+    ["Participant", agent("bot-own", "active", "own")],
+    ["Participant", agent("bot-ws", "suspended", "workspace")],
+    ["Participant", agent("bot-refuse", "active", "refuse")],
+    ...(["owner", "admin", "member", "guest"] as const).map((role, i): [string, StoredRow] => ["Member", { id: `m-${role}`, ...ws, accountId: `a${i + 1}`, participantId: role, role }]),
+    ["Invite", { id: "i-admin", ...ws, tokenHash: "t1", role: "admin", createdById: "owner", expiresAt: at }],
+    ["Invite", { id: "i-guest", ...ws, tokenHash: "t2", role: "guest", createdById: "owner", expiresAt: at }],
+    ["Invite", { id: "i-member", ...ws, tokenHash: "t3", role: "member", createdById: "owner", expiresAt: at }],
+    ["Invite", { id: "i-default", ...ws, tokenHash: "t4", createdById: "owner", expiresAt: at }],
+    ["Room", room("general", "channel", "public")],
+    ["Room", room("secret", "channel", "private")],
+    ["Room", room("dm1", "dm", "private")],
+    ["Room", room("group1", "group", "private")],
+    ["RoomMember", { roomId: "general", participantId: "owner", role: "owner", deliveryMode: "all" }],
+    ["RoomMember", { roomId: "general", participantId: "bot-ask", role: "member", deliveryMode: "mentions" }],
+    ["RoomMember", { roomId: "general", participantId: "bot-own", role: "member", deliveryMode: "none" }],
+    ["RoomMember", { roomId: "general", participantId: "admin" }],
+    ["Message", message(1, "text")],
+    ["Message", message(2, "event")],
+    ["Message", message(3, "system")],
+    ["Message", message(4)],
+    ["MessageReceipt", { messageId: "msg1", participantId: "bot-ask", roomId: "general", seq: 1, state: "processing" }],
+    ["MessageReceipt", { messageId: "msg1", participantId: "bot-own", roomId: "general", seq: 1, state: "processed" }],
+    ["MessageReceipt", { messageId: "msg2", participantId: "bot-ask", roomId: "general", seq: 2, state: "failed" }],
+    ["Connection", connection("c1", "pending", "bot-ask", "bot-own")],
+    ["Connection", connection("c2", "accepted", "bot-ask", "bot-ws")],
+    ["Connection", connection("c3", "declined", "bot-own", "bot-ws")],
+    ["Connection", connection("c4", "cancelled", "bot-own", "bot-refuse")],
+    ["Connection", connection("c5", "revoked", "bot-ws", "bot-refuse")],
+    ["Connection", connection("c6", "blocked", "bot-ask", "bot-refuse")],
+    ["UsageRecord", usage("u1", "reported")],
+    ["UsageRecord", usage("u2", "priced")],
+    ["UsageRecord", usage("u3", "unpriced")],
+    ["Budget", budget("b1", "agent", "day", "usd", "ok")],
+    ["Budget", budget("b2", "person", "month", "tokens", "warned")],
+    ["Budget", budget("b3", "agent", "month", "usd", "exceeded")],
+    ["Budget", budget("b4", "person", "day", "tokens")],
+  ];
+}
+
+/** The columns that became enums, by table: a key to find each row by, and the old text defaults. */
+const ENUM_COLUMNS: Record<string, { key: string[]; columns: string[]; defaults?: StoredRow }> = {
+  Member: { key: ["id"], columns: ["role"] },
+  Participant: { key: ["id"], columns: ["kind", "status", "consentPolicy"], defaults: { status: "active", consentPolicy: "ask" } },
+  Invite: { key: ["id"], columns: ["role"], defaults: { role: "member" } },
+  Room: { key: ["id"], columns: ["kind", "visibility"] },
+  RoomMember: { key: ["roomId", "participantId"], columns: ["role", "deliveryMode"], defaults: { role: "member", deliveryMode: "all" } },
+  Message: { key: ["id"], columns: ["kind"], defaults: { kind: "text" } },
+  MessageReceipt: { key: ["messageId", "participantId"], columns: ["state"] },
+  Connection: { key: ["id"], columns: ["status"] },
+  UsageRecord: { key: ["id"], columns: ["costSource"] },
+  Budget: { key: ["id"], columns: ["subjectType", "period", "unit", "state"], defaults: { state: "ok" } },
+};
+
+const enumColumnsSql = (table: string) => {
+  const { key, columns } = ENUM_COLUMNS[table];
+  return `SELECT ${[...key, ...columns].map((c) => `"${c}"`).join(", ")} FROM "${table}"`;
+};
+const byKey = (table: string) => (a: StoredRow, b: StoredRow) => {
+  const key = (r: StoredRow) => ENUM_COLUMNS[table].key.map((c) => r[c]).join(" ");
+  return key(a).localeCompare(key(b));
+};
+
+/** Each table's enum columns read back after the migration are the values stored before it (or the old defaults). */
+async function expectStatusesKept(stored: [string, StoredRow][], read: (sql: string) => Promise<StoredRow[]>): Promise<void> {
+  for (const [table, { key, columns, defaults }] of Object.entries(ENUM_COLUMNS)) {
+    const want = stored
+      .filter(([t]) => t === table)
+      .map(([, row]) => Object.fromEntries([...key, ...columns].map((c) => [c, row[c] ?? defaults?.[c] ?? null])))
+      .sort(byKey(table));
+    expect((await read(enumColumnsSql(table))).sort(byKey(table)), table).toEqual(want);
+  }
+}
+
+/** The generated client filters on the converted columns (on PostgreSQL, by parameters of the enum types) and writes them. */
+async function expectPrismaReads(prisma: SqliteClient): Promise<void> {
+  expect(await prisma.roomMember.findMany({ where: { deliveryMode: "mentions" }, select: { participantId: true } })).toEqual([{ participantId: "bot-ask" }]);
+  expect(await prisma.participant.findMany({ where: { kind: "agent", status: "suspended" }, select: { id: true, consentPolicy: true } })).toEqual([{ id: "bot-ws", consentPolicy: "workspace" }]);
+  expect(await prisma.connection.count({ where: { status: { in: ["pending", "blocked"] } } })).toBe(2);
+  const added = await prisma.message.create({ data: { id: "msg5", roomId: "general", seq: 5, authorId: "owner", body: "new", clientMsgId: "c5" } });
+  expect(added.kind).toBe("text");
+}
+
+describe("the enums migration", () => {
+  it("keeps every status value stored before it, on SQLite", async () => {
+    const { before, from } = migrationsAround("sqlite", "enums");
+    const file = path.join(tmp, "enums.db");
+    const stored = storedStatuses("2026-09-01T12:00:00.000+00:00");
+    const db = new Database(file);
+    try {
+      for (const sql of before) db.exec(sql);
+      for (const [table, row] of stored) {
+        const columns = Object.keys(row);
+        db.prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).run(...Object.values(row));
+      }
+      for (const sql of from) db.exec(sql);
+      await expectStatusesKept(stored, (sql) => Promise.resolve(db.prepare(sql).all() as StoredRow[]));
+    } finally {
+      db.close();
+    }
+    const prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: `file:${file}` }) });
+    try {
+      await expectPrismaReads(prisma);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
+  it.skipIf(!hasPostgres)("converts the status columns to enum types and keeps every value stored before it, on PostgreSQL", async () => {
+    const { before, from } = migrationsAround("postgresql", "enums");
+    const stored = storedStatuses("2026-09-01 12:00:00");
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS mig_enums CASCADE; CREATE SCHEMA mig_enums; SET search_path = mig_enums`);
+      for (const sql of before) await client.query(sql);
+      for (const [table, row] of stored) {
+        const columns = Object.keys(row);
+        await client.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`, Object.values(row));
+      }
+      for (const sql of from) await client.query(sql);
+      await expectStatusesKept(stored, async (sql) => (await client.query<StoredRow>(sql)).rows);
+      // Each column is of an enum type now, and its default (if it has one) the old value, of that type.
+      const found = await client.query<{ table_name: string; column_name: string; data_type: string; udt_name: string; column_default: string | null }>(
+        `SELECT table_name, column_name, data_type, udt_name, column_default FROM information_schema.columns WHERE table_schema = 'mig_enums'`,
+      );
+      for (const [table, { columns, defaults }] of Object.entries(ENUM_COLUMNS)) {
+        for (const c of columns) {
+          const column = found.rows.find((r) => r.table_name === table && r.column_name === c)!;
+          expect(column.data_type, `${table}.${c}`).toBe("USER-DEFINED");
+          expect(column.column_default, `${table}.${c}`).toBe(defaults?.[c] ? `'${defaults[c]}'::"${column.udt_name}"` : null);
+        }
+      }
+
+      const prisma = new PostgresClient({ adapter: new PrismaPg({ connectionString: PG_URL }, { schema: "mig_enums" }) });
+      try {
+        await expectPrismaReads(prisma as unknown as SqliteClient); // as server/db.ts: the SQLite client's types stand for both
+      } finally {
+        await prisma.$disconnect();
+      }
+    } finally {
+      await client.query(`DROP SCHEMA IF EXISTS mig_enums CASCADE`).catch(() => undefined);
+      await client.end();
+    }
+  });
+});
+
 describe("migration files", () => {
   it("are up to date with prisma/schema.prisma (else run `npm run db:diff -- <name>`)", () => {
     const pairs: [string, string][] = [
@@ -301,6 +473,18 @@ describe.skipIf(!hasPostgres)("migrate on PostgreSQL", () => {
     expectFullHistory("postgresql", await sql<Row>(`SELECT * FROM mig_check._prisma_migrations`));
     // Nothing leaked into the default schema.
     expect(await sql(`SELECT 1 FROM pg_tables WHERE schemaname = 'public' AND tablename = 'Workspace'`)).toEqual([]);
+  });
+
+  // PostgreSQL sorts an enum by its declared order: a value added later with a bare `ADD VALUE` (what
+  // the diff writes) goes last, and ORDER BY on its column would then differ from SQLite's.
+  it("creates the schema's enums with their values in the schema's order", async () => {
+    const rows = await sql<{ name: string; labels: string[] }>(
+      `SELECT t.typname AS name, array_agg(CAST(e.enumlabel AS TEXT) ORDER BY e.enumsortorder) AS labels
+       FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid JOIN pg_namespace n ON n.oid = t.typnamespace
+       WHERE n.nspname = 'mig_check' GROUP BY t.typname`,
+    );
+    const inSchema = Object.fromEntries(Object.entries(SchemaEnums).map(([name, values]) => [name, Object.values(values)]));
+    expect(Object.fromEntries(rows.map((r) => [r.name, r.labels]))).toEqual(inSchema);
   });
 
   it("gives the generated Prisma client a working database", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { countsAsUnread } from "../../sdk/contract";
 import { presentRoom, roomCan } from "../../server/presenters/room";
 
-const base = { id: "r", visibility: "private", name: null, topic: "", lastSeq: 3 };
+const base = { id: "r", visibility: "private" as const, name: null, topic: "", lastSeq: 3 };
 const people = [
   { participantId: "me", displayName: "Me" },
   { participantId: "b", displayName: "Zed" },
@@ -21,7 +21,7 @@ describe("titles of large groups", () => {
   const many = Array.from({ length: 10 }, (_, i) => ({ participantId: `p${i}`, displayName: `Name ${String.fromCharCode(74 - i)}` }));
 
   it("names the first eight others to have joined, and counts the rest", () => {
-    const room = { ...base, kind: "group" };
+    const room = { ...base, kind: "group" as const };
     // The viewer among the members read: eight others named, the rest counted.
     expect(presentRoom(room, many.slice(0, 9), "p0", 40).title).toBe("Name B, Name C, Name D, Name E, Name F, Name G, Name H, Name I and 31 more");
     // The viewer joined later: the first eight others named.

@@ -5,7 +5,7 @@
 // one. Each row of a growing table is found by a unique key, so the generic plans stay index lookups.
 import { createHash } from "node:crypto";
 import type pg from "pg";
-import { Prisma, sendPool, sqlTable } from "../../db";
+import { Prisma, sendPool, sqlTable, sqlType } from "../../db";
 import {
   factsFromRows,
   lastSeqOfAuthors,
@@ -25,6 +25,8 @@ import { withinHoldLimit } from "./hold-limit";
 const table = (name: string) => Prisma.raw(sqlTable(name));
 const texts = (values: (string | null)[]) => Prisma.sql`CAST(${values} AS TEXT[])`;
 const integers = (values: number[]) => Prisma.sql`CAST(${values} AS INTEGER[])`;
+/** Values of an enum column: PostgreSQL does not turn text into an enum by itself. */
+const enums = (values: string[], type: string) => Prisma.sql`CAST(${values} AS ${Prisma.raw(sqlType(type))}[])`;
 /** A timestamp as PostgreSQL's text, in UTC (how Prisma stores DateTime; pg would send a Date in local time). */
 const timestamp = (at: Date) => at.toISOString().slice(0, 23).replace("T", " ");
 const timestamps = (values: Date[]) => Prisma.sql`CAST(${values.map(timestamp)} AS TIMESTAMP(3)[])`;
@@ -113,7 +115,7 @@ export function storeStatement(w: BatchWrite): Prisma.Sql {
   if (m.length) {
     ctes.push(Prisma.sql`"messages" AS (INSERT INTO ${table("Message")} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "data", "createdAt")
       SELECT "id", ${w.roomId}, "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "data", "createdAt"
-      FROM unnest(${texts(m.map((x) => x.id))}, ${integers(m.map((x) => x.seq))}, ${texts(m.map((x) => x.authorId))}, ${texts(m.map((x) => x.kind))},
+      FROM unnest(${texts(m.map((x) => x.id))}, ${integers(m.map((x) => x.seq))}, ${texts(m.map((x) => x.authorId))}, ${enums(m.map((x) => x.kind), "MessageKind")},
         ${texts(m.map((x) => x.body))}, ${texts(m.map((x) => x.clientMsgId))}, ${texts(m.map((x) => x.threadRootId))},
         CAST(${m.map((x) => (x.data ? JSON.stringify(x.data) : null))} AS JSONB[]), ${timestamps(m.map((x) => x.createdAt))})
         AS "v"("id", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "data", "createdAt")

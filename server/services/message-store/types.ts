@@ -2,6 +2,7 @@
 // decided on, what a batch stores, and the rows a page of messages is built from. One interface, one
 // implementation per database (sqlite.ts, postgres.ts), each straight SQL in its own dialect; the
 // integration test message-store.test.ts holds both to the same contract.
+import type { DeliveryMode, MessageKind, ParticipantKind, ParticipantStatus, ReceiptState, RoomKind, RoomRole, RoomVisibility } from "../../db";
 
 export type Dialect = "sqlite" | "postgresql";
 
@@ -15,8 +16,8 @@ export interface SendKey {
 export interface RoomFacts {
   id: string;
   workspaceId: string;
-  kind: string;
-  visibility: string;
+  kind: RoomKind;
+  visibility: RoomVisibility;
   /** The room's version: every change a send depends on appends a message (membership) or is checked again when storing. */
   lastSeq: number;
   agentsPausedAt: Date | null;
@@ -36,14 +37,14 @@ export interface WorkspaceLimits {
 /** A member of the room as a send needs it: its membership and its participant's row. */
 export interface MemberFacts {
   participantId: string;
-  role: string;
-  deliveryMode: string;
+  role: RoomRole;
+  deliveryMode: DeliveryMode;
   participant: {
     id: string;
     handle: string;
     displayName: string;
-    kind: string;
-    status: string;
+    kind: ParticipantKind;
+    status: ParticipantStatus;
     messagesPerMinute: number | null;
     burst: number | null;
     rateLimitExempt: boolean;
@@ -65,7 +66,7 @@ export interface NewMessage {
   roomId: string;
   seq: number;
   authorId: string;
-  kind: string;
+  kind: MessageKind;
   body: string;
   clientMsgId: string;
   threadRootId: string | null;
@@ -108,9 +109,9 @@ export interface MessageRow extends Omit<NewMessage, "data"> {
 /** A page of messages and the rows presenting them needs. */
 export interface MessagePage {
   messages: MessageRow[];
-  authors: { id: string; handle: string; displayName: string; kind: string }[];
+  authors: { id: string; handle: string; displayName: string; kind: ParticipantKind }[];
   mentions: { messageId: string; participantId: string }[];
-  receipts: { messageId: string; participantId: string; state: string; reason: string | null; updatedAt: Date }[];
+  receipts: { messageId: string; participantId: string; state: ReceiptState; reason: string | null; updatedAt: Date }[];
 }
 
 /** Reads a batch is decided on; outside a transaction they may be a moment stale (the write checks). */
@@ -153,8 +154,8 @@ export function lastSeqOfAuthors(messages: NewMessage[]): Map<string, number> {
 /** A row of the batch-facts read, the same in both dialects: the room and workspace on every row, plus one member or one stored retry. */
 export interface FactRow {
   workspaceId: string;
-  roomKind: string;
-  visibility: string;
+  roomKind: RoomKind;
+  visibility: RoomVisibility;
   lastSeq: number;
   agentsPausedAt: Date | null;
   archivedAt: Date | null;
@@ -166,12 +167,12 @@ export interface FactRow {
   loopGuardWindowSec: number;
   what: "member" | "stored" | null;
   id: string | null;
-  role: string;
-  deliveryMode: string;
+  role: RoomRole;
+  deliveryMode: DeliveryMode;
   handle: string;
   displayName: string;
-  kind: string;
-  status: string;
+  kind: ParticipantKind;
+  status: ParticipantStatus;
   messagesPerMinute: number | null;
   burst: number | null;
   rateLimitExempt: boolean;

@@ -1,0 +1,1 @@
+-- SQLite keeps enums as TEXT: the status columns are unchanged (Prisma checks the values it writes).
