@@ -14,7 +14,7 @@ import path from "node:path";
 import type { Socket } from "socket.io-client";
 import { closeSockets, dialects, signUpPerson, startTestServer, type Dialect, type Person, type TestServer } from "../tests/integration/harness";
 import { round } from "./stats";
-import { pool, sendAcked } from "./switchboard";
+import { BENCH_SERVER_ENV, crowdAddress, pool, sendAcked } from "./switchboard";
 import { pacedLatency, Tracker, type FanoutTarget, type LatencyResult } from "./workloads";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -77,13 +77,13 @@ interface Phase {
 }
 
 async function dialectRun(dialect: Dialect): Promise<Phase[]> {
-  const server = await startTestServer(dialect, { NODE_ENV: "production" });
+  const server = await startTestServer(dialect, BENCH_SERVER_ENV);
   try {
     const owner = await signUpPerson(server, { handle: "owner" });
     await owner.api.workspace.setRateExemption.mutate({ exempt: true }); // the quiet room's sender
     const { token } = await owner.api.workspace.createInvite.mutate({ maxUses: 1000 });
     const attacker = await signUpPerson(server, { handle: "mallory", inviteToken: token });
-    const people = await pool(Array.from({ length: RECEIVERS }, (_, i) => `reader${i}`), 4, (handle) => signUpPerson(server, { handle, inviteToken: token }));
+    const people = await pool(Array.from({ length: RECEIVERS }, (_, i) => `reader${i}`), 4, (handle, i) => signUpPerson(server, { handle, inviteToken: token, address: crowdAddress(i) }));
     const quiet = await owner.api.rooms.createChannel.mutate({ name: "quiet", visibility: "private", memberIds: people.map((p) => p.participantId) });
     const flooded = await owner.api.rooms.createChannel.mutate({ name: "flooded", visibility: "public", memberIds: [attacker.participantId] });
     const receivers = await pool(people, 8, (p) => p.socket({ features: ["message:batch"] }));

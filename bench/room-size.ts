@@ -17,7 +17,7 @@ import path from "node:path";
 import { addCrowd, workspaceOf, type CrowdMember } from "../tests/integration/fixtures/crowd";
 import { closeSockets, dialects, queryDb, signUpPerson, startTestServer, type Dialect, type Person, type TestServer } from "../tests/integration/harness";
 import { readResults, recordSection } from "./sections";
-import { sendAcked } from "./switchboard";
+import { BENCH_SERVER_ENV, sendAcked } from "./switchboard";
 import { percentile, round } from "./stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -116,7 +116,7 @@ async function removeMembers(server: TestServer, roomId: string, members: { id: 
 async function main(): Promise<void> {
   const results: Partial<Record<Dialect, Figures>> = {};
   for (const dialect of dialects.filter((d) => !ONLY || ONLY.includes(d))) {
-    const server = await startTestServer(dialect, { NODE_ENV: "production" });
+    const server = await startTestServer(dialect, BENCH_SERVER_ENV);
     try {
       results[dialect] = await measure(server);
     } finally {

@@ -21,7 +21,7 @@ import { io, type Socket } from "socket.io-client";
 import { closeSockets, dialects, PG_URL, startTestServer, type Dialect, type TestServer } from "../tests/integration/harness";
 import { killChildren, runScript } from "./child";
 import { renderResults, type Breakdown } from "./report";
-import { catchUpCase, fanoutRoom, type CatchUpCase } from "./switchboard";
+import { BENCH_SERVER_ENV, catchUpCase, fanoutRoom, type CatchUpCase } from "./switchboard";
 import { childPids, cpuMeter, round, type CpuReport } from "./stats";
 import { pacedLatency, pooled, throughput, Tracker, type FanoutTarget, type LatencyResult, type PooledLatency, type ThroughputResult } from "./workloads";
 
@@ -220,7 +220,7 @@ async function dialectRun(dialect: Dialect): Promise<{ raw: RawPhase; sb: Switch
     cleanups.delete(raw.stop);
     await raw.stop();
   };
-  const server: TestServer = await startTestServer(dialect, { NODE_ENV: "production" });
+  const server: TestServer = await startTestServer(dialect, BENCH_SERVER_ENV);
   const dispose = () => server.dispose();
   cleanups.add(dispose);
   try {

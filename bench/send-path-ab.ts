@@ -17,7 +17,7 @@ import type { Socket } from "socket.io-client";
 import { closeSockets, dialects, startTestServer, type Dialect, type TestServer } from "../tests/integration/harness";
 import { killChildren } from "./child";
 import { cpuMeter, round } from "./stats";
-import { catchUpCase, fanoutRoom, type FanoutRoom } from "./switchboard";
+import { BENCH_SERVER_ENV, catchUpCase, fanoutRoom, type FanoutRoom } from "./switchboard";
 import { pacedLatency, pooled, throughput, Tracker, type LatencyResult } from "./workloads";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -58,7 +58,7 @@ interface Side {
 }
 
 async function side(name: Side["name"], dialect: Dialect, root: string | undefined): Promise<Side> {
-  const server = await startTestServer(dialect, { NODE_ENV: "production" }, { root });
+  const server = await startTestServer(dialect, BENCH_SERVER_ENV, { root });
   const room = await fanoutRoom(server, RECEIVERS);
   const tracker = new Tracker(room.receivers as unknown as Socket[], room.roomId);
   await throughput(room.target, tracker, { n: 200, window: WINDOW, prefix: `${name}-warm` });

@@ -40,6 +40,15 @@ export interface FanoutRoom {
   setupMs: number;
 }
 
+/**
+ * The address the i-th person of a crowd signs up from: each their own, as people on their own
+ * machines (the bench's servers trust one proxy hop, so per-address sign-up limits see them apart).
+ */
+export const crowdAddress = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+/** The environment the bench's servers run with: production mode, behind one (pretend) proxy hop. */
+export const BENCH_SERVER_ENV = { NODE_ENV: "production", TRUST_PROXY: "1" };
+
 /** An owner and `n` people in one private room; every person connected with a browser socket. */
 export async function fanoutRoom(server: TestServer, n: number): Promise<FanoutRoom> {
   const t0 = performance.now();
@@ -50,7 +59,7 @@ export async function fanoutRoom(server: TestServer, n: number): Promise<FanoutR
   const people = await pool(
     Array.from({ length: n }, (_, i) => `reader${String(i).padStart(3, "0")}`),
     4,
-    (handle) => signUpPerson(server, { handle, inviteToken: token }),
+    (handle, i) => signUpPerson(server, { handle, inviteToken: token, address: crowdAddress(i) }),
   );
   const room = await owner.api.rooms.createChannel.mutate({ name: "bench-fanout", visibility: "private", memberIds: people.map((p) => p.participantId) });
   // Like the browser, the receivers take a batch of messages committed together in one event.

@@ -203,9 +203,9 @@ export function withSchema(url: string, schema: string): string {
 
 export type Api = ReturnType<typeof apiClient>;
 
-export function apiClient(baseUrl: string, cookie?: string) {
+export function apiClient(baseUrl: string, cookie?: string, headers: Record<string, string> = {}) {
   return createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${baseUrl}/api/trpc`, transformer: superjson, headers: () => (cookie ? { cookie } : {}) })],
+    links: [httpLink({ url: `${baseUrl}/api/trpc`, transformer: superjson, headers: () => ({ ...headers, ...(cookie ? { cookie } : {}) }) })],
   });
 }
 
@@ -227,11 +227,15 @@ export interface Person {
 
 let counter = 0;
 
-/** Signs a person up (first one creates the workspace) and signs them in. */
-export async function signUpPerson(server: TestServer, opts: { handle?: string; inviteToken?: string } = {}): Promise<Person> {
+/**
+ * Signs a person up (first one creates the workspace) and signs them in. `address`: the client address
+ * the sign-up comes from, for a server started with TRUST_PROXY=1 (many people, each from their own
+ * machine, as the benchmark's crowds are; per-address limits would otherwise stop them).
+ */
+export async function signUpPerson(server: TestServer, opts: { handle?: string; inviteToken?: string; address?: string } = {}): Promise<Person> {
   const handle = opts.handle ?? `person${++counter}`;
   const email = `${handle}@example.test`;
-  const anonymous = apiClient(server.url);
+  const anonymous = apiClient(server.url, undefined, opts.address ? { "x-forwarded-for": opts.address } : {});
   await anonymous.workspace.signUp.mutate({
     email,
     password: "correct horse battery",
