@@ -6,9 +6,10 @@ import path from "node:path";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const live = new Set<ChildProcess>();
 
-export async function runScript<T>(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<T> {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
-    cwd: ROOT,
+/** Runs `script` of the checkout at `root` (this one by default: another is the A/B bench's baseline). */
+export async function runScript<T>(script: string, env: Record<string, string>, opts: { nodeArgs?: string[]; root?: string } = {}): Promise<T> {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", script], {
+    cwd: opts.root ?? ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

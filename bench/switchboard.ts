@@ -215,7 +215,7 @@ async function bulkFill(server: TestServer, owner: Person, roomId: string, n: nu
     BENCH_HANDLE: "owner",
     BENCH_N: String(n - 1),
     BENCH_PREFIX: prefix,
-  });
+  }, { root: server.root }); // the server's own checkout: its schema, its Prisma client
   const socket = await openSocket(server.url, owner.cookie);
   const lastId = `${prefix}-${n - 1}`;
   const last = await sendAcked(socket, roomId, lastId, `${prefix} stored while the agent was away #${n - 1}`);

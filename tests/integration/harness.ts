@@ -44,6 +44,8 @@ export interface TestServer {
   dialect: Dialect;
   databaseUrl: string;
   dataDir: string;
+  /** The checkout the server runs from (this one, or `root`'s). */
+  root: string;
   /** Stops the process (SIGTERM, or SIGKILL with `hard`) without dropping the database. */
   stop(hard?: boolean): Promise<void>;
   /** Starts a process again on the same database. */
@@ -136,6 +138,7 @@ export async function startTestServer(
     dialect,
     databaseUrl,
     dataDir: dir,
+    root: opts.root ?? ROOT,
     get url() {
       return url;
     },
