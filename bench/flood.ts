@@ -13,6 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Socket } from "socket.io-client";
 import { closeSockets, dialects, signUpPerson, startTestServer, type Dialect, type Person, type TestServer } from "../tests/integration/harness";
+import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, FLOOD_WINDOW_MS } from "../server/services/request-limits";
 import { round } from "./stats";
 import { BENCH_SERVER_ENV, crowdAddress, pool, sendAcked } from "./switchboard";
 import { pacedLatency, Tracker, type FanoutTarget, type LatencyResult } from "./workloads";
@@ -48,6 +49,10 @@ interface Attack {
   emitted: number;
   answered: number;
   outcomes: Record<string, number>;
+  /** Sessions it opened, how many of them the server closed (the flood guard), handshakes refused. */
+  connections: number;
+  closedByServer: number;
+  refusedConnections: number;
 }
 
 function attack(server: TestServer, attacker: Person, roomId: string): Promise<Attack> {
@@ -82,10 +87,12 @@ async function dialectRun(dialect: Dialect): Promise<Phase[]> {
     const owner = await signUpPerson(server, { handle: "owner" });
     await owner.api.workspace.setRateExemption.mutate({ exempt: true }); // the quiet room's sender
     const { token } = await owner.api.workspace.createInvite.mutate({ maxUses: 1000 });
+    // Two attackers: a flooding participant is kept out for a while (the flood guard), and each phase starts fresh.
     const attacker = await signUpPerson(server, { handle: "mallory", inviteToken: token });
+    const unlimited = await signUpPerson(server, { handle: "trudy", inviteToken: token });
     const people = await pool(Array.from({ length: RECEIVERS }, (_, i) => `reader${i}`), 4, (handle, i) => signUpPerson(server, { handle, inviteToken: token, address: crowdAddress(i) }));
     const quiet = await owner.api.rooms.createChannel.mutate({ name: "quiet", visibility: "private", memberIds: people.map((p) => p.participantId) });
-    const flooded = await owner.api.rooms.createChannel.mutate({ name: "flooded", visibility: "public", memberIds: [attacker.participantId] });
+    const flooded = await owner.api.rooms.createChannel.mutate({ name: "flooded", visibility: "public", memberIds: [attacker.participantId, unlimited.participantId] });
     const receivers = await pool(people, 8, (p) => p.socket({ features: ["message:batch"] }));
     const sender = await owner.socket({ features: ["message:batch"] });
     const target: FanoutTarget = { receivers: receivers as unknown as Socket[], send: async (id, text) => void (await sendAcked(sender, quiet.id, id, text)) };
@@ -94,20 +101,20 @@ async function dialectRun(dialect: Dialect): Promise<Phase[]> {
     await pacedLatency(target, tracker, { rate: RATE, n: RATE * 2, prefix: "warm" });
 
     const phases: Phase[] = [];
-    const phase = async (name: string, flood: boolean) => {
+    const phase = async (name: string, flooder: Person | null) => {
       const memory = memorySampler(pid);
-      const attackDone = flood ? attack(server, attacker, flooded.id) : Promise.resolve(null);
+      const attackDone = flooder ? attack(server, flooder, flooded.id) : Promise.resolve(null);
       const latency = await pacedLatency(target, tracker, { rate: RATE, n: RATE * SECONDS, prefix: name, stallMs: 60_000 });
       const result = { name, latency, attack: await attackDone, memory: memory.stop() };
       phases.push(result);
-      log(`${dialect} ${name}: quiet room p50 ${latency.p50Ms} p99 ${latency.p99Ms} ms; server memory max ${result.memory.maxMiB} MiB${result.attack ? `; attacker emitted ${result.attack.emitted}, answers ${JSON.stringify(result.attack.outcomes)}` : ""}`);
+      log(`${dialect} ${name}: quiet room p50 ${latency.p50Ms} p99 ${latency.p99Ms} ms; server memory max ${result.memory.maxMiB} MiB${result.attack ? `; attacker emitted ${result.attack.emitted}, answers ${JSON.stringify(result.attack.outcomes)}, sessions ${result.attack.connections} (closed by the server ${result.attack.closedByServer}), handshakes refused ${result.attack.refusedConnections}` : ""}`);
     };
-    await phase("quiet", false);
-    await phase("flood, rate-limited", true);
-    await phase("quiet again", false);
+    await phase("quiet", null);
+    await phase("flood, rate-limited", attacker);
+    await phase("quiet again", null);
     await owner.api.workspace.setLimits.mutate({ peopleMessagesPerMinute: 10_000, peopleBurst: 10_000 });
-    await phase("flood, rates lifted", true);
-    await phase("after", false);
+    await phase("flood, rates lifted", unlimited);
+    await phase("after", null);
     return phases;
   } finally {
     closeSockets();
@@ -120,7 +127,7 @@ function render(results: Record<string, Phase[]>, date: string): string {
     "<!-- flood:start -->",
     "## One socket flooding (`npm run bench:flood`)",
     "",
-    `Run ${date}. One person's socket (a process of its own at \`nice 10\`) sends as fast as it can for ${SECONDS} s, never waiting for an answer: \`message:send\` to its room, with typing, sync and directory searches mixed in. Meanwhile a quiet room's sender posts ${RATE} msgs/s to ${RECEIVERS} receivers (browser sockets). Latency: scheduled send to each receiver. Memory: the server process's resident set, sampled every 250 ms. Target: the quiet room's p99 during a flood ≤ 2 × its p99 without one; memory no higher in a flood's second half than in its first.`,
+    `Run ${date}. One person's socket (a process of its own at \`nice 10\`) sends as fast as it can for ${SECONDS} s, never waiting for an answer: \`message:send\` to its room, with typing, sync and directory searches mixed in. Meanwhile a quiet room's sender posts ${RATE} msgs/s to ${RECEIVERS} receivers (browser sockets). Latency: scheduled send to each receiver. Memory: the server process's resident set, sampled every 250 ms. When the server closes the flooding socket (more than ${FLOOD_REFUSALS} of its requests refused within ${FLOOD_WINDOW_MS / 1000} s) it reconnects at once, and every 50 ms while refused (its person is kept out for ${FLOOD_COOLDOWN_MS / 1000} s). Target: the quiet room's p99 during a flood ≤ 2 × its p99 without one; memory no higher in a flood's second half than in its first.`,
     "",
     "| phase | quiet room p50 / p99, ms | p99 / quiet p99 | server memory max, MiB (first / second half) | the flooding socket's answers |",
     "|---|---:|---:|---:|---|",
@@ -128,7 +135,10 @@ function render(results: Record<string, Phase[]>, date: string): string {
   for (const [dialect, phases] of Object.entries(results)) {
     const base = phases[0].latency.p99Ms;
     for (const p of phases) {
-      const answers = p.attack ? `${p.attack.emitted.toLocaleString("en")} sent: ${Object.entries(p.attack.outcomes).map(([k, v]) => `${k} ${v.toLocaleString("en")}`).join(", ")}` : "";
+      const a = p.attack;
+      const answers = a
+        ? `${a.emitted.toLocaleString("en")} sent: ${Object.entries(a.outcomes).map(([k, v]) => `${k} ${v.toLocaleString("en")}`).join(", ")}; ${a.connections} sessions, ${a.closedByServer} closed by the server, ${a.refusedConnections} handshakes refused`
+        : "";
       lines.push(`| ${dialect}: ${p.name} | ${p.latency.p50Ms} / ${p.latency.p99Ms} | ${round(p.latency.p99Ms / base, 2)} | ${p.memory.maxMiB} (${p.memory.firstHalfMaxMiB} / ${p.memory.secondHalfMaxMiB}) | ${answers} |`);
     }
   }

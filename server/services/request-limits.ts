@@ -2,7 +2,7 @@
 // socket events and tRPC mutations. Generous on purpose: a real client stays far below them; a loop
 // gone wrong or a flood is stopped with RATE_LIMITED and `retryAfterMs`. Each is in docs/protocol.md.
 import type { Actor } from "../policies";
-import { consume, type Rule } from "./limits";
+import { consume, count, exhausted, type Rule } from "./limits";
 
 /** Socket events that a client may send often, each with its own limit per participant. */
 export const EVENT_LIMITS = {
@@ -24,3 +24,17 @@ export const IN_FLIGHT_RETRY_MS = 100;
 export function countRequest(rule: Rule, actor: Actor, what: string): Promise<void> {
   return consume(rule, actor.participantId, `${what}: at most ${rule.points} per ${rule.perSeconds} s`);
 }
+
+/**
+ * A connection told to wait that keeps sending anyway: refused more than FLOOD_REFUSALS times within
+ * FLOOD_WINDOW_MS, it is closed. Answering a refusal is cheap, but not free: a socket sending tens of
+ * thousands of requests a second would take the process's time from every other room only to be
+ * told no. Its participant then may not connect again for FLOODED.perSeconds (on every process).
+ */
+export const FLOOD_REFUSALS = 200;
+export const FLOOD_WINDOW_MS = 10_000;
+const FLOODED: Rule = { name: "flooded", points: 1, perSeconds: 30 };
+export const FLOOD_COOLDOWN_MS = FLOODED.perSeconds * 1000;
+
+export const markFlooded = (participantId: string): Promise<void> => count(FLOODED, participantId);
+export const floodCoolingDown = (participantId: string): Promise<boolean> => exhausted(FLOODED, participantId);

@@ -21,6 +21,7 @@ import { connected, disconnected } from "../realtime/presence";
 import { attachRedisAdapter } from "../realtime/redis";
 import { onRightsChanged } from "../realtime/sessions";
 import { followsWholeRoom, memberships, replayMissed } from "../services/delivery";
+import { FLOOD_COOLDOWN_MS, floodCoolingDown } from "../services/request-limits";
 import { touchSession } from "../services/sessions";
 import { registerHandlers } from "./handlers";
 import type { AppSocket } from "./requests";
@@ -61,6 +62,9 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
     try {
       const address = clientAddress(socket.handshake.address, socket.handshake.headers, opts.trustedProxies);
       const { actor, keyId } = await authenticateHandshake({ auth, headers: socket.handshake.headers, address }, { secret: opts.authSecret, publicUrl: opts.publicUrl });
+      if (await floodCoolingDown(actor.participantId)) {
+        return next(refusal(new AppError("RATE_LIMITED", "A connection of yours was closed for flooding; wait before reconnecting", { retryAfterMs: FLOOD_COOLDOWN_MS })));
+      }
       socket.data.actor = actor;
       socket.data.participantId = actor.participantId;
       socket.data.keyId = keyId;

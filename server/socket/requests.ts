@@ -1,13 +1,14 @@
 // How a socket's requests are answered: one payload and an optional ack, at most MAX_IN_FLIGHT
 // awaiting their answer at once, each event under its own limit, the payload validated, then one
-// service call. Every request that asked for an ack gets one, whatever it sent.
+// service call. Every request that asked for an ack gets one, whatever it sent, until the socket is
+// closed for sending on after too many refusals (the flood guard).
 import type { Socket } from "socket.io";
 import type { z } from "zod";
 import type { Ack, ClientToServerEvents, ServerToClientEvents } from "../../sdk/contract";
 import { AppError, toErrorShape } from "../errors";
 import type { Actor } from "../policies";
 import type { Rule } from "../services/limits";
-import { countRequest, IN_FLIGHT_RETRY_MS, MAX_IN_FLIGHT } from "../services/request-limits";
+import { countRequest, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, FLOOD_WINDOW_MS, IN_FLIGHT_RETRY_MS, markFlooded, MAX_IN_FLIGHT } from "../services/request-limits";
 
 export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
@@ -21,15 +22,19 @@ export function requestsOf(socket: AppSocket) {
   // Socket.IO's typed `on` cannot express "any arguments, validated later"; handlers take unknown.
   const on = socket.on.bind(socket) as (event: string, fn: (...args: unknown[]) => void) => void;
   let inFlight = 0;
+  const guard = floodGuard(socket);
 
   return function request<S extends z.ZodType, R>(event: string, schema: S, run: (actor: Actor, input: z.output<S>) => Promise<R>, limit?: Rule) {
     // Never rejects: every failure becomes the ack's error.
     on(event, (...args: unknown[]) => void answer(args));
     async function answer(args: unknown[]): Promise<void> {
+      if (guard.closed) return; // closed for flooding: what it sent after that is dropped unread
       // The ack, when asked for, is the last argument; there may be no payload before it
       // (`421["room:list"]`, python-socketio's `call(event)`), or more than one.
       const ack = typeof args.at(-1) === "function" ? (args.pop() as (reply: Ack<R>) => void) : null;
       const reply = (r: Ack<R>) => {
+        if (!r.ok && r.error.code === "RATE_LIMITED") guard.refused();
+        if (guard.closed) return;
         if (ack) ack(r);
         else if (!r.ok) socket.emit("error", { ...r.error, event });
       };
@@ -55,4 +60,30 @@ export function requestsOf(socket: AppSocket) {
       reply(result);
     }
   };
+}
+
+/** Counts a socket's refused requests in a fixed window; past FLOOD_REFUSALS it closes the socket. */
+function floodGuard(socket: AppSocket) {
+  let windowStart = 0;
+  let refusals = 0;
+  const state = {
+    closed: false,
+    refused() {
+      const now = Date.now();
+      if (now - windowStart > FLOOD_WINDOW_MS) {
+        windowStart = now;
+        refusals = 0;
+      }
+      if (++refusals <= FLOOD_REFUSALS || state.closed) return;
+      state.closed = true;
+      const actor = socket.data.actor as Actor;
+      const error = new AppError("RATE_LIMITED", `Closed: over ${FLOOD_REFUSALS} requests refused within ${FLOOD_WINDOW_MS / 1000} s; wait for retryAfterMs before reconnecting`, {
+        retryAfterMs: FLOOD_COOLDOWN_MS,
+      });
+      socket.emit("error", { ...error.toShape(), event: "flood" });
+      socket.disconnect(true);
+      void markFlooded(actor.participantId).catch(() => {});
+    },
+  };
+  return state;
 }

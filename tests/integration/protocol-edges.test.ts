@@ -1,7 +1,7 @@
 // The edges of the protocol that an outside client hits: requests without a payload or with extra
 // arguments, what reaches a socket first, a socket that drops while it is welcomed, paging with
 // room:sync, agents joining and leaving over the socket, the limits on chatty events and tRPC
-// mutations, and the SDK's retries of requests that are not idempotent. Raw packets where a library
+// mutations, the flood guard, and the SDK's retries of requests that are not idempotent. Raw packets where a library
 // would hide the case.
 import { randomUUID } from "node:crypto";
 import { io as connect, type Socket } from "socket.io-client";
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { SwitchboardClient, SwitchboardError } from "../../sdk";
 import type { Ack, MessageView, RoomView } from "../../sdk/contract";
-import { EVENT_LIMITS, MUTATIONS } from "../../server/services/request-limits";
+import { EVENT_LIMITS, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, MUTATIONS } from "../../server/services/request-limits";
 import {
   closeAgentClients,
   closeSockets,
@@ -241,6 +241,25 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
     expect(await emitAck(socket, "room:list", {})).toMatchObject({ ok: true });
     const other = await openAgentSocket(server.url, (await createAgent(owner, "calm")).apiKey);
     expect(await emitAck(other, "directory:search", { text: "chatty" })).toMatchObject({ ok: true });
+  });
+
+  it("closes a socket that keeps sending after it was refused, and keeps its agent out for a while; others carry on", async () => {
+    const flooder = await createAgent(owner, "flooder");
+    const socket = await openAgentSocket(server.url, flooder.apiKey);
+    const errors = collect(socket, "error");
+    const closed = new Promise((resolve) => socket.once("disconnect", resolve));
+    // Typing is limited to EVENT_LIMITS["room:typing"].points a minute; everything past it is refused.
+    const sent = EVENT_LIMITS["room:typing"].points + FLOOD_REFUSALS + 50;
+    for (let i = 0; i < sent; i++) (socket.emit as (...args: unknown[]) => void)("room:typing", { roomId: "nowhere" }, () => {});
+    await closed;
+    expect(errors).toMatchObject([{ code: "RATE_LIMITED", event: "flood", retryAfterMs: FLOOD_COOLDOWN_MS }]);
+    const again = await openAgentSocket(server.url, flooder.apiKey).then(
+      () => null,
+      (error: Error & { data?: { code: string; retryAfterMs?: number } }) => error.data,
+    );
+    expect(again).toMatchObject({ code: "RATE_LIMITED", retryAfterMs: FLOOD_COOLDOWN_MS });
+    const calm = await openAgentSocket(server.url, (await createAgent(owner, "unbothered")).apiKey);
+    expect(await emitAck(calm, "room:list", {})).toMatchObject({ ok: true });
   });
 
   it("limits a person's tRPC mutations (not their queries): RATE_LIMITED, HTTP 429, with retryAfterMs", async () => {

@@ -1,22 +1,26 @@
 // How one socket's requests are answered (server/socket/requests.ts), on a stand-in socket: the ack
-// is found whatever came before it, and at most MAX_IN_FLIGHT requests await their answer at once.
+// is found whatever came before it, at most MAX_IN_FLIGHT requests await their answer at once, and a
+// socket that keeps sending after being refused is closed.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Ack } from "../../sdk/contract";
 import { requestsOf, type AppSocket } from "../../server/socket/requests";
-import { IN_FLIGHT_RETRY_MS, MAX_IN_FLIGHT } from "../../server/services/request-limits";
+import { AppError } from "../../server/errors";
+import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, floodCoolingDown, IN_FLIGHT_RETRY_MS, MAX_IN_FLIGHT } from "../../server/services/request-limits";
 
-function standIn() {
+function standIn(participantId = "p1") {
+  let disconnected = false;
   const handlers = new Map<string, (...args: unknown[]) => Promise<void>>();
   const errors: unknown[] = [];
   const socket = {
-    data: { actor: { participantId: "p1", workspaceId: "w1", kind: "agent", role: "member", handle: "unit" } },
+    data: { actor: { participantId, workspaceId: "w1", kind: "agent", role: "member", handle: "unit" } },
     on: (event: string, fn: (...args: unknown[]) => Promise<void>) => handlers.set(event, fn),
     emit: (event: string, payload: unknown) => event === "error" && errors.push(payload),
+    disconnect: () => void (disconnected = true),
   };
   const call = (event: string, ...args: unknown[]) =>
     new Promise<Ack<unknown>>((resolve) => void handlers.get(event)!(...args, (reply: Ack<unknown>) => resolve(reply)));
-  return { request: requestsOf(socket as unknown as AppSocket), call, handlers, errors };
+  return { request: requestsOf(socket as unknown as AppSocket), call, handlers, errors, disconnected: () => disconnected };
 }
 
 const echo = z.strictObject({ text: z.string() });
@@ -59,5 +63,37 @@ describe("socket requests", () => {
     for (const resolve of pending.splice(0)) resolve();
     expect(await next).toEqual({ ok: true, data: "room again" });
     expect((await Promise.all(answers)).every((a) => a.ok)).toBe(true);
+  });
+
+  it(`closes a socket refused more than ${FLOOD_REFUSALS} times in a window, drops what it sends after, and keeps its participant out for a while`, async () => {
+    const { request, call, errors, disconnected } = standIn("flooder");
+    let ran = 0;
+    request("busy", echo, async () => {
+      ran++;
+      throw new AppError("RATE_LIMITED", "slow down", { retryAfterMs: 1000 });
+    });
+    const refused = await Promise.all(Array.from({ length: FLOOD_REFUSALS }, () => call("busy", { text: "x" })));
+    expect(refused.every((r) => !r.ok && r.error.code === "RATE_LIMITED")).toBe(true);
+    expect(disconnected()).toBe(false);
+    expect(await floodCoolingDown("flooder")).toBe(false);
+
+    void call("busy", { text: "one more" }); // the refusal that tips it over gets no ack: the socket is closed
+    await new Promise((r) => setImmediate(r));
+    expect(disconnected()).toBe(true);
+    expect(errors).toMatchObject([{ code: "RATE_LIMITED", event: "flood", retryAfterMs: FLOOD_COOLDOWN_MS }]);
+    await expect.poll(() => floodCoolingDown("flooder")).toBe(true);
+    expect(await floodCoolingDown("p1")).toBe(false);
+
+    void call("busy", { text: "after" });
+    await new Promise((r) => setImmediate(r));
+    expect(ran).toBe(FLOOD_REFUSALS + 1); // dropped unread
+  });
+
+  it("counts only RATE_LIMITED refusals: invalid payloads, however many, do not close the socket", async () => {
+    const { request, call, disconnected } = standIn("steady");
+    request("bad", echo, async () => "never");
+    const answers = await Promise.all(Array.from({ length: FLOOD_REFUSALS * 2 }, () => call("bad", { text: 1 })));
+    expect(answers.every((a) => !a.ok && a.error.code === "INVALID_PAYLOAD")).toBe(true);
+    expect(disconnected()).toBe(false);
   });
 });
