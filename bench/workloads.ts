@@ -241,11 +241,19 @@ export interface LatencyResult {
 export function pacedLatency(
   target: FanoutTarget,
   tracker: Tracker,
-  opts: { rate: number; n: number; prefix: string; stallMs?: number; keep?: (samples: Float64Array) => void },
+  opts: {
+    rate: number;
+    n: number;
+    prefix: string;
+    stallMs?: number;
+    /** Every sample's latency, and when its message was scheduled (ms after the first), in arrival order. */
+    keep?: (samples: Float64Array, scheduledAt: Float64Array) => void;
+  },
 ): Promise<LatencyResult> {
   const R = target.receivers.length;
   const { rate, n, prefix } = opts;
   const samples = new Float64Array(n * R);
+  const scheduledAt = new Float64Array(n * R);
   let filled = 0;
   const slots = new Map<string, Slot & { i: number }>();
   let next = 0;
@@ -281,13 +289,14 @@ export function pacedLatency(
     tracker.start({
       slots,
       onDelivered(slot, _r, at) {
+        scheduledAt[filled] = slot.sentAt - t0;
         samples[filled++] = at - slot.sentAt;
         lastProgress = at;
         if (slot.count === R && ++complete === n) {
           clearInterval(watchdog);
           tracker.stop();
           const s = samples.subarray(0, filled);
-          opts.keep?.(s);
+          opts.keep?.(s, scheduledAt.subarray(0, filled));
           resolve({
             ratePerS: round(rate, 1),
             messages: n,

@@ -35,6 +35,7 @@ import {
   type ServerToClientEvents,
 } from "./contract";
 import { MemoryCursorStore, type CursorStore } from "./cursors";
+import { RequestPacer } from "./pacing";
 
 export interface ClientOptions {
   /** The server's base URL, e.g. http://127.0.0.1:3000 */
@@ -121,6 +122,8 @@ export class SwitchboardClient {
   private firstSession!: Promise<void>;
   private closed = false;
   private fatal: SwitchboardError | null = null;
+  /** Keeps requests within the server's limits (sdk/pacing.ts). */
+  private readonly pacer = new RequestPacer();
 
   constructor(options: ClientOptions) {
     this.options = {
@@ -490,10 +493,13 @@ export class SwitchboardClient {
       if (this.fatal) throw this.fatal;
       await this.waitConnected(); // rejects only with a final refusal
       let reply: Ack<RequestResult<E>>;
+      await this.pacer.acquire(event);
       try {
         const timed = socket.timeout(this.options.requestTimeoutMs);
         reply = await (timed.emitWithAck as (e: string, p: unknown) => Promise<Ack<RequestResult<E>>>).call(timed, event, payload);
+        this.pacer.settle(event, reply.ok ? { ok: true } : { ok: false, rateLimited: reply.error.code === "RATE_LIMITED", retryAfterMs: reply.error.retryAfterMs });
       } catch (error) {
+        this.pacer.settle(event, { ok: false, rateLimited: false });
         // No answer: the request may or may not have been applied.
         if (!IDEMPOTENT.has(event)) {
           throw new SwitchboardError({ code: "TIMEOUT", message: `${event} got no answer in time; it may have been applied: check before sending it again`, retryable: false });
@@ -506,7 +512,8 @@ export class SwitchboardClient {
       const error = new SwitchboardError(reply.error);
       if (!error.retryable || (error.code !== "RATE_LIMITED" && !IDEMPOTENT.has(event))) throw error;
       lastError = error;
-      await sleep(error.retryAfterMs ?? this.backoff(attempt));
+      // RATE_LIMITED: the pacer holds this event's requests back until retryAfterMs has passed.
+      if (error.code !== "RATE_LIMITED") await sleep(this.backoff(attempt));
     }
     throw lastError instanceof Error ? lastError : new Error(String(lastError));
   }

@@ -18,6 +18,8 @@ export const MUTATIONS: Rule = { name: "trpc-mutations", points: 600, perSeconds
 
 /** Requests one socket may have awaiting their answer at once; past it, RATE_LIMITED with a short wait. */
 export const MAX_IN_FLIGHT = 256;
+/** Of those, how many run at once (sends apart: they wait in their room's own queue, services/sending.ts). */
+export const MAX_ACTIVE = 4;
 export const IN_FLIGHT_RETRY_MS = 100;
 
 /** Counts one request against `rule` for the actor: RATE_LIMITED (with retryAfterMs) past it. */

@@ -41,12 +41,12 @@ const noInput = z.union([z.strictObject({}), z.undefined()]);
 export function registerHandlers(socket: AppSocket): void {
   const on = requestsOf(socket);
   // Sends are stored in arrival order per room (sending.ts), so one socket's sends may overlap.
-  on("message:send", sendMessageInput, sendMessage);
+  on("message:send", sendMessageInput, sendMessage, { queued: true });
   on("message:edit", editMessageInput, messages.editMessage);
   on("message:delete", deleteMessageInput, messages.deleteMessage);
-  on("room:sync", syncInput, messages.sync, EVENT_LIMITS["room:sync"]);
+  on("room:sync", syncInput, messages.sync, { limit: EVENT_LIMITS["room:sync"] });
   on("room:read", markReadInput, messages.markRead);
-  on("room:typing", typingInput, announceTyping, EVENT_LIMITS["room:typing"]);
+  on("room:typing", typingInput, announceTyping, { limit: EVENT_LIMITS["room:typing"] });
   on("room:list", noInput, (actor) => delivery.memberships(actor));
   on("room:mode", setDeliveryModeInput, delivery.setDeliveryMode);
   on("room:join", roomIdInput, (actor, i) => rooms.joinRoom(actor, i.roomId));
@@ -56,9 +56,9 @@ export function registerHandlers(socket: AppSocket): void {
   });
   on("delivery:ack", deliveryAckInput, delivery.ackDelivery);
   on("message:receipt", receiptInput, delivery.recordReceipt);
-  on("directory:search", findParticipantsInput, directory.findParticipants, EVENT_LIMITS["directory:search"]);
+  on("directory:search", findParticipantsInput, directory.findParticipants, { limit: EVENT_LIMITS["directory:search"] });
   on("me:status", workStatusInput, directory.setWorkStatus);
-  on("connection:request", requestConnectionInput, connections.requestConnection, EVENT_LIMITS["connection:request"]);
+  on("connection:request", requestConnectionInput, connections.requestConnection, { limit: EVENT_LIMITS["connection:request"] });
   on("connection:respond", respondToConnectionInput, connections.respondToConnection);
   on("connection:cancel", connectionIdInput, connections.cancelConnection);
   on("connection:revoke", connectionIdInput, connections.revokeConnection);
@@ -66,7 +66,7 @@ export function registerHandlers(socket: AppSocket): void {
   on("connection:list", listConnectionsInput, connections.listConnections);
   on("room:create", createRoomInput, rooms.createChannel);
   on("room:invite", inviteToRoomInput, (actor, i) => rooms.inviteToRoom(actor, i.roomId, i.participantIds));
-  on("usage:report", usageReportInput, reportUsage, EVENT_LIMITS["usage:report"]);
+  on("usage:report", usageReportInput, reportUsage, { limit: EVENT_LIMITS["usage:report"] });
   on("room:dm", openDirectInput, (actor, i) => rooms.openDirect(actor, i.participantIds));
 
   const known = new Set(socket.eventNames());

@@ -1,6 +1,6 @@
 // How a socket's requests are answered: one payload and an optional ack, at most MAX_IN_FLIGHT
-// awaiting their answer at once, each event under its own limit, the payload validated, then one
-// service call. Every request that asked for an ack gets one, whatever it sent, until the socket is
+// awaiting their answer at once (of which at most MAX_ACTIVE run at a time, sends apart), each event
+// under its own limit, the payload validated, then one service call. Every request that asked for an ack gets one, whatever it sent, until the socket is
 // closed for sending on after too many refusals (the flood guard).
 import type { Socket } from "socket.io";
 import type { z } from "zod";
@@ -8,7 +8,7 @@ import type { Ack, ClientToServerEvents, ServerToClientEvents } from "../../sdk/
 import { AppError, toErrorShape } from "../errors";
 import type { Actor } from "../policies";
 import type { Rule } from "../services/limits";
-import { countRequest, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, FLOOD_WINDOW_MS, IN_FLIGHT_RETRY_MS, markFlooded, MAX_IN_FLIGHT } from "../services/request-limits";
+import { countRequest, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, FLOOD_WINDOW_MS, IN_FLIGHT_RETRY_MS, markFlooded, MAX_ACTIVE, MAX_IN_FLIGHT } from "../services/request-limits";
 
 export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
@@ -23,8 +23,13 @@ export function requestsOf(socket: AppSocket) {
   const on = socket.on.bind(socket) as (event: string, fn: (...args: unknown[]) => void) => void;
   let inFlight = 0;
   const guard = floodGuard(socket);
+  const slots = semaphore(MAX_ACTIVE);
 
-  return function request<S extends z.ZodType, R>(event: string, schema: S, run: (actor: Actor, input: z.output<S>) => Promise<R>, limit?: Rule) {
+  /**
+   * `opts.limit`: the event's own limit per participant. `opts.queued`: the service orders the event's
+   * work in a queue of its own (sends, per room), so it does not take one of the socket's slots.
+   */
+  return function request<S extends z.ZodType, R>(event: string, schema: S, run: (actor: Actor, input: z.output<S>) => Promise<R>, opts: { limit?: Rule; queued?: boolean } = {}) {
     // Never rejects: every failure becomes the ack's error.
     on(event, (...args: unknown[]) => void answer(args));
     async function answer(args: unknown[]): Promise<void> {
@@ -44,17 +49,19 @@ export function requestsOf(socket: AppSocket) {
       }
       inFlight++;
       let result: Ack<R>;
+      const slot = opts.queued ? null : await slots.acquire();
       try {
         if (args.length > 1) throw new AppError("INVALID_PAYLOAD", `${event} takes one payload (then the ack), not ${args.length}`);
         const actor = socket.data.actor as Actor;
         // Counted before validation: every request costs the server something.
-        if (limit) await countRequest(limit, actor, event);
+        if (opts.limit) await countRequest(opts.limit, actor, event);
         const parsed = schema.safeParse(args[0]);
         if (!parsed.success) throw invalid(parsed.error);
         result = { ok: true, data: await run(actor, parsed.data) };
       } catch (error) {
         result = { ok: false, error: toErrorShape(error) };
       } finally {
+        slot?.release();
         inFlight--;
       }
       reply(result);
@@ -86,4 +93,26 @@ function floodGuard(socket: AppSocket) {
     },
   };
   return state;
+}
+
+/**
+ * At most `n` holders at once; the others wait in arrival order. One socket's requests thus take at
+ * most `n` of the database's connections at a time, and a burst from one client waits behind itself
+ * rather than in front of everyone else's.
+ */
+function semaphore(n: number) {
+  let free = n;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
+  return {
+    async acquire(): Promise<{ release(): void }> {
+      if (free > 0) free--;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      return { release };
+    },
+  };
 }

@@ -262,6 +262,21 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
     expect(await emitAck(calm, "room:list", {})).toMatchObject({ ok: true });
   });
 
+  it("an SDK client firing 600 sends at once stays within the server's bounds: none refused, none lost, not closed", async () => {
+    const { client } = await connectedAgent(server, owner, "eager");
+    const room = await owner.api.rooms.createChannel.mutate({ name: `eager-${dialect}`, visibility: "private", memberIds: [client.me!.id] });
+    await owner.api.agents.setLimits.mutate({ agentId: client.me!.id, messagesPerMinute: 10_000, burst: 10_000 });
+    const { loopGuardMessages } = await owner.api.workspace.limits.query();
+    await owner.api.workspace.setLimits.mutate({ loopGuardMessages: 10_000 }); // an agent alone in a room
+    try {
+      const sent = await Promise.all(Array.from({ length: 600 }, (_, i) => client.send(room.id, `eager ${i}`)));
+      expect(new Set(sent.map((m) => m.seq)).size).toBe(600);
+      expect(client.connected).toBe(true);
+    } finally {
+      await owner.api.workspace.setLimits.mutate({ loopGuardMessages });
+    }
+  });
+
   it("limits a person's tRPC mutations (not their queries): RATE_LIMITED, HTTP 429, with retryAfterMs", async () => {
     const busy = await signUpPerson(server, { handle: "busy", inviteToken: (await owner.api.workspace.createInvite.mutate({})).token });
     const mutate = async () => {

@@ -1,12 +1,12 @@
 // How one socket's requests are answered (server/socket/requests.ts), on a stand-in socket: the ack
-// is found whatever came before it, at most MAX_IN_FLIGHT requests await their answer at once, and a
-// socket that keeps sending after being refused is closed.
+// is found whatever came before it, at most MAX_IN_FLIGHT requests await their answer at once and
+// MAX_ACTIVE run, and a socket that keeps sending after being refused is closed.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Ack } from "../../sdk/contract";
 import { requestsOf, type AppSocket } from "../../server/socket/requests";
 import { AppError } from "../../server/errors";
-import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, floodCoolingDown, IN_FLIGHT_RETRY_MS, MAX_IN_FLIGHT } from "../../server/services/request-limits";
+import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, floodCoolingDown, IN_FLIGHT_RETRY_MS, MAX_ACTIVE, MAX_IN_FLIGHT } from "../../server/services/request-limits";
 
 function standIn(participantId = "p1") {
   let disconnected = false;
@@ -45,7 +45,8 @@ describe("socket requests", () => {
   it(`holds at most ${MAX_IN_FLIGHT} requests awaiting their answer; past it RATE_LIMITED with a short retryAfterMs`, async () => {
     const { request, call } = standIn();
     const pending: (() => void)[] = [];
-    request("slow", echo, (_actor, input) => new Promise<string>((resolve) => pending.push(() => resolve(input.text))));
+    // Queued like sends: the socket's slots (MAX_ACTIVE) do not hold these back, only the in-flight bound.
+    request("slow", echo, (_actor, input) => new Promise<string>((resolve) => pending.push(() => resolve(input.text))), { queued: true });
     const answers = Array.from({ length: MAX_IN_FLIGHT }, (_, i) => call("slow", { text: `n${i}` }));
     await new Promise((r) => setImmediate(r));
     expect(pending).toHaveLength(MAX_IN_FLIGHT);
@@ -63,6 +64,30 @@ describe("socket requests", () => {
     for (const resolve of pending.splice(0)) resolve();
     expect(await next).toEqual({ ok: true, data: "room again" });
     expect((await Promise.all(answers)).every((a) => a.ok)).toBe(true);
+  });
+
+  it(`runs at most ${MAX_ACTIVE} of a socket's requests at once, the others in arrival order (queued ones apart)`, async () => {
+    const { request, call } = standIn();
+    const running: string[] = [];
+    const finish = new Map<string, () => void>();
+    request("work", echo, (_actor, input) => {
+      running.push(input.text);
+      return new Promise<string>((resolve) => finish.set(input.text, () => resolve(input.text)));
+    });
+    request("send", echo, async (_actor, input) => input.text, { queued: true });
+    const answers = Array.from({ length: MAX_ACTIVE + 2 }, (_, i) => call("work", { text: `w${i}` }));
+    await new Promise((r) => setImmediate(r));
+    expect(running).toEqual(Array.from({ length: MAX_ACTIVE }, (_, i) => `w${i}`));
+    expect(await call("send", { text: "not held back" })).toEqual({ ok: true, data: "not held back" });
+    finish.get("w2")!();
+    expect(await answers[2]).toEqual({ ok: true, data: "w2" });
+    await new Promise((r) => setImmediate(r));
+    expect(running).toEqual([...Array.from({ length: MAX_ACTIVE }, (_, i) => `w${i}`), `w${MAX_ACTIVE}`]);
+    for (let i = 0; i < MAX_ACTIVE + 2; i++) {
+      finish.get(`w${i}`)?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect((await Promise.all(answers)).map((a) => a.ok && a.data)).toEqual(Array.from({ length: MAX_ACTIVE + 2 }, (_, i) => `w${i}`));
   });
 
   it(`closes a socket refused more than ${FLOOD_REFUSALS} times in a window, drops what it sends after, and keeps its participant out for a while`, async () => {
@@ -92,7 +117,8 @@ describe("socket requests", () => {
   it("counts only RATE_LIMITED refusals: invalid payloads, however many, do not close the socket", async () => {
     const { request, call, disconnected } = standIn("steady");
     request("bad", echo, async () => "never");
-    const answers = await Promise.all(Array.from({ length: FLOOD_REFUSALS * 2 }, () => call("bad", { text: 1 })));
+    const answers: Ack<unknown>[] = [];
+    for (let i = 0; i < FLOOD_REFUSALS * 2; i += 100) answers.push(...(await Promise.all(Array.from({ length: 100 }, () => call("bad", { text: 1 })))));
     expect(answers.every((a) => !a.ok && a.error.code === "INVALID_PAYLOAD")).toBe(true);
     expect(disconnected()).toBe(false);
   });
