@@ -150,6 +150,11 @@ export const usageReportInput = z.strictObject({
   occurredAt: z.iso.datetime().optional(),
 });
 
+/** A room named by its id, or a channel by `#name` (bridges and the CLI take either). */
+export const roomRef = z.string().trim().min(1).max(81);
+/** A participant named by its id, or by `@handle`. */
+export const participantRef = z.string().trim().min(1).max(64);
+
 export type SendMessageInput = z.input<typeof sendMessageInput>;
 export type AgentProfileInput = z.input<typeof agentProfileInput>;
 export type SyncInput = z.input<typeof syncInput>;

@@ -10,6 +10,7 @@ import { stampAddress } from "./http/client-address";
 import { jsonEndpoint } from "./http/json-endpoint";
 import { setSecurityHeaders } from "./http/security-headers";
 import { migrate } from "./migrate";
+import { MCP_PATH, mcpEndpoint } from "./bridges/mcp/endpoint";
 import { bindRealtime } from "./realtime";
 import { seedDemo } from "./seed";
 import { checkpointInBackground } from "./sqlite-checkpoints";
@@ -56,6 +57,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   httpServer.keepAliveTimeout = 65_000;
   httpServer.headersTimeout = 66_000;
   const registerEndpoint = jsonEndpoint(registerAgentInput, registerAgent);
+  const mcp = mcpEndpoint({ publicUrl: env.AUTH_URL });
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_PREFIX,
@@ -81,6 +83,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       return void res.end(JSON.stringify({ ok: true }));
     }
     if (url === "/api/v1/agents/register") return void registerEndpoint(req, res);
+    if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`)) return mcp.handle(req, res);
     if (url.startsWith(`${SOCKET_PATH}/`)) return; // engine.io answers its own requests
     if (pages) return void pages.handle(req, res);
     res.statusCode = 404;
@@ -113,6 +116,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     httpServer,
     async close() {
       bindRealtime(null);
+      await mcp.close();
       await sockets.close();
       await closeLimits();
       await stopCheckpoints();

@@ -3,6 +3,7 @@
 import type { Server } from "socket.io";
 import type { ClientToServerEvents, MessageView, ServerToClientEvents } from "../../sdk/contract";
 import { audience } from "./audiences";
+import { roomWoke } from "./wakeups";
 
 export { audience } from "./audiences";
 
@@ -36,6 +37,7 @@ export function publish<E extends EventName>(to: string | string[], event: E, pa
 export function publishNewMessages(roomId: string, messages: MessageView[]): void {
   const server = getIo();
   if (!server || messages.length === 0) return;
+  roomWoke(roomId, messages[messages.length - 1].seq);
   const room = audience.room(roomId);
   const single = (message: MessageView) => ({ roomId, seq: message.seq, message });
   if (messages.length === 1) return void server.to(room).emit("message:new", single(messages[0]));

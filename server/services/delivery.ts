@@ -185,6 +185,33 @@ export async function replayMissed(
   }
 }
 
+/**
+ * What the actor's delivery modes select after its delivered cursors, room by room (oldest joined
+ * first), up to `limit` messages in all: what `replayMissed` would push, for clients that ask rather
+ * than listen (the MCP bridge's wait_for_messages). Nothing moves: the client acks each room's
+ * `throughSeq` once it has handled the page, so a client that dies first is given the same again.
+ * `after`: per room, a seq to start after when it is past the delivered cursor (what was pushed).
+ */
+export async function pendingFor(actor: Actor, limit: number, after?: ReadonlyMap<string, number>): Promise<ReplayPage[]> {
+  const rows = await getDb().roomMember.findMany({
+    where: { participantId: actor.participantId, deliveryMode: { not: "none" }, room: { archivedAt: null } },
+    include: { room: { select: { kind: true, lastSeq: true } } },
+    orderBy: { joinedAt: "asc" },
+  });
+  const pages: ReplayPage[] = [];
+  let left = limit;
+  for (const row of rows) {
+    if (left <= 0) break;
+    const from = Math.max(row.deliveredSeq, after?.get(row.roomId) ?? 0);
+    if (row.room.lastSeq <= from) continue;
+    const member = { participantId: actor.participantId, roomId: row.roomId, roomKind: row.room.kind, mode: row.deliveryMode };
+    const page = await selectPage(member, from, left);
+    pages.push({ roomId: row.roomId, ...page });
+    left -= page.messages.length;
+  }
+  return pages;
+}
+
 export async function setDeliveryMode(
   actor: Actor,
   input: { roomId: string; mode: DeliveryMode; participantId?: string },

@@ -20,6 +20,7 @@ import { audience, bindRealtime } from "../realtime";
 import { connected, disconnected } from "../realtime/presence";
 import { attachRedisAdapter } from "../realtime/redis";
 import { onRightsChanged } from "../realtime/sessions";
+import { receiveWakeups } from "../realtime/wakeups";
 import { followsWholeRoom, memberships, replayMissed } from "../services/delivery";
 import { FLOOD_COOLDOWN_MS, floodCoolingDown } from "../services/request-limits";
 import { touchSession } from "../services/sessions";
@@ -75,6 +76,7 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
   }
 
   onRightsChanged(io, reauthenticate, { acrossProcesses: Boolean(opts.redis) });
+  receiveWakeups(io, { acrossProcesses: Boolean(opts.redis) });
 
   io.on("connection", (socket) => {
     registerHandlers(socket);

@@ -1,0 +1,59 @@
+// What the MCP bridge hands back to a model: compact JSON of what the services presented, as text (what
+// models read) and as structuredContent (what programs read); an error as a tool result with
+// `isError: true` carrying the stable error code, its message, and when to retry.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { DirectoryEntry, MembershipView, MessageView, RoomView } from "../../../sdk/contract";
+import { toErrorShape } from "../../errors";
+
+export function ok(data: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(data) }], structuredContent: data };
+}
+
+export function failed(error: unknown): CallToolResult {
+  const shape = toErrorShape(error);
+  const retry = shape.retryAfterMs !== undefined ? ` Retry after ${shape.retryAfterMs} ms.` : "";
+  return { isError: true, content: [{ type: "text", text: `${shape.code}: ${shape.message}.${retry}` }], structuredContent: { error: shape } };
+}
+
+/** A message as a model needs it: who said what where and when, and how to answer or acknowledge it. */
+export function compactMessage(m: MessageView, roomName?: string) {
+  return {
+    id: m.id,
+    room_id: m.roomId,
+    ...(roomName ? { room: roomName } : {}),
+    seq: m.seq,
+    from: `@${m.author.handle}`,
+    from_kind: m.author.kind,
+    kind: m.kind,
+    text: m.deletedAt ? "(deleted)" : m.body,
+    ...(m.threadRootId ? { thread_id: m.threadRootId } : {}),
+    ...(m.replyCount ? { replies: m.replyCount } : {}),
+    at: m.createdAt,
+  };
+}
+
+/** How a model names a room: `#name` for a channel (what tools accept back), else its title. */
+export const roomLabel = (room: Pick<RoomView, "kind" | "name" | "title">): string => (room.kind === "channel" && room.name ? `#${room.name}` : room.title);
+
+export function compactRoom(room: RoomView) {
+  return { id: room.id, name: roomLabel(room), kind: room.kind, visibility: room.visibility, topic: room.topic, last_seq: room.lastSeq, members: room.memberCount };
+}
+
+export function compactMembership(m: MembershipView) {
+  return { ...compactRoom(m.room), delivery_mode: m.deliveryMode, delivered_seq: m.deliveredSeq, read_seq: m.readSeq };
+}
+
+export function compactPeer(p: DirectoryEntry) {
+  return {
+    id: p.id,
+    handle: `@${p.handle}`,
+    name: p.displayName,
+    kind: p.kind,
+    description: p.description,
+    capabilities: p.capabilities,
+    online: p.online,
+    status: p.workStatus,
+    connection: p.connection,
+    ...(p.owner ? { owner: `@${p.owner.handle}` } : {}),
+  };
+}

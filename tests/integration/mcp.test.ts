@@ -1,0 +1,252 @@
+// The MCP server at /api/mcp, driven by the official MCP TypeScript client over Streamable HTTP: the
+// tools, continuity for an agent that waits and acknowledges, credentials, policies and limits
+// exactly as over the socket, resources and their subscriptions, and Claude Code's channel pushes.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ResourceUpdatedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { randomUUID } from "node:crypto";
+import { MAX_WAIT_SECONDS } from "../../server/bridges/mcp/tools";
+import { closeSockets, collectMessages, createAgent, dialects, emitAck, openAgentSocket, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+
+const TOOL_NAMES = [
+  "whoami",
+  "list_rooms",
+  "read_messages",
+  "wait_for_messages",
+  "acknowledge",
+  "send_message",
+  "open_dm",
+  "create_room",
+  "invite",
+  "join_room",
+  "leave_room",
+  "lookup_peers",
+  "request_connection",
+  "list_connection_requests",
+  "respond_connection",
+  "set_status",
+  "report_usage",
+  "mark_processing",
+  "mark_processed",
+  "mark_failed",
+];
+
+const clients = new Set<Client>();
+
+async function mcpClient(server: TestServer, apiKey: string, opts: { channel?: boolean } = {}): Promise<Client> {
+  const client = new Client({ name: "switchboard-tests", version: "1.0.0" });
+  const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}` };
+  if (opts.channel) headers["X-Switchboard-Channel"] = "1";
+  await client.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", server.url), { requestInit: { headers } }));
+  clients.add(client);
+  return client;
+}
+
+type Data = Record<string, unknown> & { error?: { code: string; retryAfterMs?: number } };
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; data: Data }> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return { isError: result.isError === true, data: (result.structuredContent ?? {}) as Data };
+}
+
+async function tool<T = Data>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
+  const { isError, data } = await call(client, name, args);
+  if (isError) throw new Error(`${name}: ${JSON.stringify(data.error)}`);
+  return data as T;
+}
+
+interface Waited {
+  messages: { id: string; room_id: string; seq: number; from: string; text: string }[];
+  acknowledge: { room_id: string; through_seq: number }[];
+  timed_out: boolean;
+}
+
+describe.each(dialects)("MCP server on %s", (dialect) => {
+  let server: TestServer;
+  let owner: Person;
+  let agent: { id: string; apiKey: string };
+  let roomId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    owner = await signUpPerson(server, { handle: "dana" });
+    agent = await createAgent(owner, "scout");
+    roomId = (await owner.api.rooms.createChannel.mutate({ name: "ops", visibility: "private", memberIds: [agent.id] })).id;
+  });
+  afterAll(async () => {
+    await Promise.all([...clients].map((c) => c.close().catch(() => {})));
+    closeSockets();
+    await server.dispose();
+  });
+
+  it("lists exactly the documented tools, each with an object input schema and a description", async () => {
+    const client = await mcpClient(server, agent.apiKey);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
+    for (const t of tools) {
+      expect(t.inputSchema.type, t.name).toBe("object");
+      expect(t.description?.length, t.name).toBeGreaterThan(20);
+    }
+    expect(await tool(client, "whoami")).toMatchObject({ id: agent.id, handle: "@scout", kind: "agent" });
+  });
+
+  it("send_message reaches the room's sockets as the agent, by #name, and a retry with the same client_id posts nothing new", async () => {
+    const client = await mcpClient(server, agent.apiKey);
+    const socket = await owner.socket();
+    const seen = collectMessages(socket);
+    const first = await tool<{ message: { id: string; seq: number; from: string } }>(client, "send_message", { room: "#ops", text: "deploy finished", client_id: "deploy-1" });
+    expect(first.message).toMatchObject({ from: "@scout" });
+    await waitFor(() => seen.seen.some((m) => m.message.id === first.message.id), 10_000, "the message at the person's socket");
+    expect(seen.seen.find((m) => m.message.id === first.message.id)!.message.author.id).toBe(agent.id);
+    const again = await tool<{ message: { id: string } }>(client, "send_message", { room: "#ops", text: "deploy finished", client_id: "deploy-1" });
+    expect(again.message.id).toBe(first.message.id);
+    const read = await tool<{ messages: { id: string }[]; next_after_seq: number }>(client, "read_messages", { room: roomId, after_seq: first.message.seq - 1 });
+    expect(read.messages.map((m) => m.id)).toEqual([first.message.id]);
+    expect(read.next_after_seq).toBeGreaterThanOrEqual(first.message.seq);
+  });
+
+  it("wait_for_messages returns a person's mention, gives it again until acknowledged, and not after; the delivered cursor moves only then", async () => {
+    const client = await mcpClient(server, agent.apiKey);
+    const waiting = tool<Waited>(client, "wait_for_messages", { timeout_seconds: 20 });
+    const socket = await owner.socket();
+    const sent = await emitAck<{ ok: true; data: { id: string; seq: number } }>(socket, "message:send", { roomId, body: "@scout can you check the logs?", clientMsgId: randomUUID() });
+    const got = await waiting;
+    expect(got.timed_out).toBe(false);
+    expect(got.messages).toEqual([expect.objectContaining({ id: sent.data.id, from: "@dana", text: "@scout can you check the logs?" })]);
+    const [{ through_seq }] = got.acknowledge;
+
+    // A new process (the agent restarted before acknowledging) is given it again.
+    await client.close();
+    const restarted = await mcpClient(server, agent.apiKey);
+    const again = await tool<Waited>(restarted, "wait_for_messages", { timeout_seconds: 0 });
+    expect(again.messages.map((m) => m.id)).toEqual([sent.data.id]);
+    const before = (await tool<{ rooms: { id: string; delivered_seq: number }[] }>(restarted, "list_rooms")).rooms.find((r) => r.id === roomId)!;
+    expect(before.delivered_seq).toBeLessThan(sent.data.seq);
+
+    expect(await tool(restarted, "acknowledge", { room: "#ops", seq: through_seq })).toMatchObject({ delivered_seq: through_seq });
+    const after = await tool<Waited>(restarted, "wait_for_messages", { timeout_seconds: 0 });
+    expect(after).toMatchObject({ messages: [], timed_out: true });
+  });
+
+  it("wait_for_messages waits at most its timeout, and refuses a longer one", async () => {
+    const client = await mcpClient(server, agent.apiKey);
+    const t0 = Date.now();
+    expect(await tool<Waited>(client, "wait_for_messages", { timeout_seconds: 1 })).toMatchObject({ messages: [], timed_out: true });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    const tooLong = await call(client, "wait_for_messages", { timeout_seconds: MAX_WAIT_SECONDS + 1 });
+    expect(tooLong).toMatchObject({ isError: true, data: { error: { code: "INVALID_PAYLOAD" } } });
+  });
+
+  it("answers a missing, wrong or revoked key with 401 and WWW-Authenticate, and a suspended agent with AGENT_SUSPENDED", async () => {
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/api/mcp`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(initialize) });
+    for (const headers of [{}, { Authorization: "Bearer sb_nonsense" }, { Authorization: "Basic abc" }] as Record<string, string>[]) {
+      const res = await post(headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer realm="switchboard"/);
+      expect(((await res.json()) as { error: { data: { code: string } } }).error.data.code).toBe("UNAUTHENTICATED");
+    }
+    expect((await post({ Authorization: `Bearer ${agent.apiKey}`, Origin: "https://evil.example" })).status).toBe(403);
+
+    const doomed = await createAgent(owner, "doomed");
+    const client = await mcpClient(server, doomed.apiKey);
+    const { keys } = await owner.api.agents.get.query({ agentId: doomed.id });
+    await owner.api.agents.revokeKey.mutate({ agentId: doomed.id, keyId: keys[0].id });
+    await expect(client.callTool({ name: "whoami", arguments: {} })).rejects.toThrow(/401|UNAUTHENTICATED/);
+
+    const paused = await createAgent(owner, "paused");
+    await owner.api.agents.suspend.mutate({ agentId: paused.id });
+    const res = await post({ Authorization: `Bearer ${paused.apiKey}` });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { data: { code: string } } }).error.data.code).toBe("AGENT_SUSPENDED");
+  });
+
+  it("refuses what the socket refuses, with the same codes: a room it is not in, consent, limits with retryAfterMs", async () => {
+    const client = await mcpClient(server, agent.apiKey);
+    // A public channel it has not joined, and a private one it cannot see: the socket's answers, over MCP.
+    const open = await owner.api.rooms.createChannel.mutate({ name: `open-${dialect}`, visibility: "public", memberIds: [] });
+    const hidden = await owner.api.rooms.createChannel.mutate({ name: `hidden-${dialect}`, visibility: "private", memberIds: [] });
+    const raw = await openAgentSocket(server.url, agent.apiKey);
+    for (const [target, code] of [
+      [open, "NOT_A_MEMBER"],
+      [hidden, "ROOM_NOT_FOUND"],
+    ] as const) {
+      const overSocket = await emitAck<{ ok: false; error: { code: string } }>(raw, "message:send", { roomId: target.id, body: "hello?", clientMsgId: randomUUID() });
+      expect(overSocket.error.code).toBe(code);
+      expect(await call(client, "send_message", { room: target.id, text: "hello?" })).toMatchObject({ isError: true, data: { error: { code } } });
+    }
+    expect(await call(client, "send_message", { room: `#open-${dialect}`, text: "hello?" })).toMatchObject({ isError: true, data: { error: { code: "NOT_A_MEMBER" } } });
+    expect(await call(client, "send_message", { room: `#hidden-${dialect}`, text: "hello?" })).toMatchObject({ isError: true, data: { error: { code: "ROOM_NOT_FOUND" } } });
+
+    // Another person's agent asks for consent: a DM needs an accepted connection, over MCP as over the socket.
+    const { token } = await owner.api.workspace.createInvite.mutate({});
+    const erin = await signUpPerson(server, { handle: "erin", inviteToken: token });
+    const stranger = await createAgent(erin, "stranger");
+    const overMcp = await call(client, "open_dm", { participants: ["@stranger"] });
+    const { SwitchboardClient } = await import("../../sdk");
+    const sdk = new SwitchboardClient({ url: server.url, apiKey: agent.apiKey });
+    await sdk.connect();
+    const overSocket = await sdk.openDirect([stranger.id]).then(
+      () => null,
+      (error: { code: string }) => error.code,
+    );
+    await sdk.close();
+    expect(overMcp.isError).toBe(true);
+    expect(overMcp.data.error!.code).toBe(overSocket);
+
+    await owner.api.agents.setLimits.mutate({ agentId: agent.id, messagesPerMinute: 1, burst: 0 });
+    try {
+      // One a minute, and the burst window's one: the third is refused.
+      await call(client, "send_message", { room: roomId, text: "one" });
+      await call(client, "send_message", { room: roomId, text: "two" });
+      const limited = await call(client, "send_message", { room: roomId, text: "three" });
+      expect(limited).toMatchObject({ isError: true, data: { error: { code: "RATE_LIMITED" } } });
+      expect(limited.data.error!.retryAfterMs).toBeGreaterThan(0);
+    } finally {
+      await owner.api.agents.setLimits.mutate({ agentId: agent.id, messagesPerMinute: null, burst: null });
+    }
+  });
+
+  it("lists its rooms as resources, reads one, and says when a subscribed room gets a message", async () => {
+    const client = await mcpClient(server, agent.apiKey);
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(["switchboard://rooms", `room://${roomId}/messages`]));
+    const read = await client.readResource({ uri: `room://${roomId}/messages` });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ room_id: roomId, messages: expect.any(Array) });
+
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    await client.subscribeResource({ uri: `room://${roomId}/messages` });
+    const socket = await owner.socket();
+    await emitAck(socket, "message:send", { roomId, body: "anyone there?", clientMsgId: randomUUID() });
+    await waitFor(() => updated.includes(`room://${roomId}/messages`), 10_000, "resources/updated");
+
+    const secret = await owner.api.rooms.createChannel.mutate({ name: `secret-${dialect}`, visibility: "private", memberIds: [] });
+    await expect(client.subscribeResource({ uri: `room://${secret.id}/messages` })).rejects.toThrow();
+  });
+
+  it("in channel mode declares claude/channel and pushes what is addressed to the agent, with its room and seq", async () => {
+    const client = await mcpClient(server, agent.apiKey, { channel: true });
+    expect(client.getServerCapabilities()?.experimental).toHaveProperty(["claude/channel"]);
+    expect(client.getInstructions()).toMatch(/<channel source="switchboard"/);
+    const pushed: { content: string; meta: Record<string, string> }[] = [];
+    const ChannelNotification = z.object({ method: z.literal("notifications/claude/channel"), params: z.object({ content: z.string(), meta: z.record(z.string(), z.string()) }) });
+    client.setNotificationHandler(ChannelNotification, (n) => void pushed.push(n.params));
+    // Wait until the session's stream is open: a message sent before it is pushed too (from the cursor).
+    const socket = await owner.socket();
+    const sent = await emitAck<{ ok: true; data: { id: string; seq: number } }>(socket, "message:send", { roomId, body: "@scout ship it", clientMsgId: randomUUID() });
+    await waitFor(() => pushed.some((p) => p.meta.message_id === sent.data.id), 10_000, "a channel notification");
+    expect(pushed.find((p) => p.meta.message_id === sent.data.id)).toEqual({
+      content: "@scout ship it",
+      meta: { room: "#ops", room_id: roomId, seq: String(sent.data.seq), message_id: sent.data.id, from: "@dana" },
+    });
+    // Not addressed to it (no mention, a channel in mentions mode): not pushed.
+    const quiet = await emitAck<{ ok: true; data: { id: string } }>(socket, "message:send", { roomId, body: "just chatting", clientMsgId: randomUUID() });
+    const marker = await emitAck<{ ok: true; data: { id: string } }>(socket, "message:send", { roomId, body: "@scout marker", clientMsgId: randomUUID() });
+    await waitFor(() => pushed.some((p) => p.meta.message_id === marker.data.id), 10_000, "the marker");
+    expect(pushed.some((p) => p.meta.message_id === quiet.data.id)).toBe(false);
+  });
+});
