@@ -9,11 +9,12 @@
 // lifted (only the per-socket and per-room bounds hold it back), quiet. SQLite and PostgreSQL.
 // Knobs: BENCH_DIALECTS, BENCH_FLOOD_SECONDS (8), BENCH_FLOOD_RATE (quiet room msgs/s, 50), BENCH_FLOOD_RECEIVERS (20).
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Socket } from "socket.io-client";
 import { closeSockets, dialects, signUpPerson, startTestServer, type Dialect, type Person, type TestServer } from "../tests/integration/harness";
 import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, FLOOD_WINDOW_MS } from "../server/services/request-limits";
+import { recordSection } from "./sections";
 import { percentile, round } from "./stats";
 import { BENCH_SERVER_ENV, crowdAddress, pool, sendAcked } from "./switchboard";
 import { pacedLatency, Tracker, type FanoutTarget, type LatencyResult } from "./workloads";
@@ -127,9 +128,8 @@ async function dialectRun(dialect: Dialect): Promise<Phase[]> {
   }
 }
 
-function render(results: Record<string, Phase[]>, date: string): string {
+function render(results: Record<string, Phase[]>, date: string): string[] {
   const lines = [
-    "<!-- flood:start -->",
     "## One socket flooding (`npm run bench:flood`)",
     "",
     `Run ${date}. One person's socket (a process of its own at \`nice 10\`) sends as fast as it can for ${SECONDS} s, never waiting for an answer: \`message:send\` to its room, with typing, sync and directory searches mixed in. Meanwhile a quiet room's sender posts ${RATE} msgs/s to ${RECEIVERS} receivers (browser sockets). Latency: scheduled send to each receiver. Memory: the server process's resident set, sampled every 250 ms. When the server closes the flooding socket (more than ${FLOOD_REFUSALS} of its requests refused within ${FLOOD_WINDOW_MS / 1000} s) it reconnects at once, and every 50 ms while refused (its person is kept out for ${FLOOD_COOLDOWN_MS / 1000} s). Target: the quiet room's p99 during a flood ≤ 2 × its p99 without one; memory no higher in a flood's second half than in its first.`,
@@ -148,8 +148,8 @@ function render(results: Record<string, Phase[]>, date: string): string {
       lines.push(`| ${dialect}: ${p.name} | ${p.latency.p50Ms} / ${p.latency.p99Ms} / ${p.latency.maxMs} | ${round(p.latency.p99Ms / base, 2)} | ${p.laterP99Ms} (${round(p.laterP99Ms / laterBase, 2)}) | ${p.memory.maxMiB} (${p.memory.firstHalfMaxMiB} / ${p.memory.secondHalfMaxMiB}) | ${answers} |`);
     }
   }
-  lines.push("", "<!-- flood:end -->");
-  return lines.join("\n");
+  lines.push("");
+  return lines;
 }
 
 async function main() {
@@ -159,15 +159,7 @@ async function main() {
     results[dialect] = await dialectRun(dialect);
   }
   const date = new Date().toISOString();
-  const jsonFile = path.join(ROOT, "bench/results.json");
-  const json = existsSync(jsonFile) ? (JSON.parse(readFileSync(jsonFile, "utf8")) as Record<string, unknown>) : {};
-  writeFileSync(jsonFile, JSON.stringify({ ...json, flood: { date, results } }, null, 2) + "\n");
-  const mdFile = path.join(ROOT, "bench/RESULTS.md");
-  const md = existsSync(mdFile) ? readFileSync(mdFile, "utf8") : "";
-  const section = render(results, date);
-  const start = md.indexOf("<!-- flood:start -->");
-  const end = md.indexOf("<!-- flood:end -->");
-  writeFileSync(mdFile, start >= 0 && end > start ? md.slice(0, start) + section + md.slice(end + "<!-- flood:end -->".length) : `${md.trimEnd()}\n\n${section}\n`);
+  recordSection("flood", { date, results }, "flood", render(results, date));
   log("done: bench/RESULTS.md, bench/results.json");
 }
 

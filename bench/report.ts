@@ -1,5 +1,7 @@
 // Renders bench/RESULTS.md from the run's results. The hand-written analysis between the
 // `analysis:start` / `analysis:end` markers of the previous file is kept as it is.
+import { OTHER_BENCHMARKS } from "./sections";
+
 export interface Measured {
   calls: number;
   wallMeanMs: number;
@@ -133,9 +135,8 @@ export function renderResults(results: Any, previous: string): string {
   }
 
   lines.push(``, `## Analysis`, ``, kept, ``);
-  // Other benchmarks' sections (bench/usage-queries.ts and bench/room-size.ts write one each, between
-  // their markers) stay.
-  for (const name of ["usage", "room-size"]) {
+  // Other benchmarks' sections (each writes its own, between its markers) stay.
+  for (const { section: name } of OTHER_BENCHMARKS) {
     const section = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`).exec(previous);
     if (section) lines.push(section[0], ``);
   }

@@ -21,6 +21,7 @@ import { io, type Socket } from "socket.io-client";
 import { closeSockets, dialects, PG_URL, startTestServer, type Dialect, type TestServer } from "../tests/integration/harness";
 import { killChildren, runScript } from "./child";
 import { renderResults, type Breakdown } from "./report";
+import { OTHER_BENCHMARKS } from "./sections";
 import { BENCH_SERVER_ENV, catchUpCase, fanoutRoom, type CatchUpCase } from "./switchboard";
 import { childPids, cpuMeter, round, type CpuReport } from "./stats";
 import { pacedLatency, pooled, throughput, Tracker, type FanoutTarget, type LatencyResult, type PooledLatency, type ThroughputResult } from "./workloads";
@@ -352,11 +353,10 @@ async function main() {
   }
   results.totalSeconds = round((performance.now() - started) / 1000, 1);
   results.secondsWaitingForQuiet = round(waited / 1000, 1);
-  // Keep what other benchmarks recorded in the same file (bench/usage-queries.ts: "usage").
   const jsonFile = path.join(ROOT, "bench/results.json");
   const before = existsSync(jsonFile) ? (JSON.parse(readFileSync(jsonFile, "utf8")) as Record<string, unknown>) : {};
-  // The other benchmarks' results (bench/usage-queries.ts, bench/room-size.ts) stay.
-  for (const key of ["usage", "roomSize"]) if (before[key] !== undefined) results[key] = before[key];
+  // The other benchmarks' results stay.
+  for (const { key } of OTHER_BENCHMARKS) if (before[key] !== undefined) results[key] = before[key];
   writeFileSync(jsonFile, JSON.stringify(results, null, 2) + "\n");
   const mdFile = path.join(ROOT, "bench/RESULTS.md");
   writeFileSync(mdFile, renderResults(results, existsSync(mdFile) ? readFileSync(mdFile, "utf8") : ""));

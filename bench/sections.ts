@@ -5,6 +5,14 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+
+/** Each benchmark besides bench/run.ts: its key in results.json and its section's name in RESULTS.md. */
+export const OTHER_BENCHMARKS = [
+  { key: "usage", section: "usage" },
+  { key: "roomSize", section: "room-size" },
+  { key: "sendPathAB", section: "send-path-ab" },
+  { key: "flood", section: "flood" },
+] as const;
 const JSON_FILE = path.join(ROOT, "bench/results.json");
 const MD_FILE = path.join(ROOT, "bench/RESULTS.md");
 

@@ -10,12 +10,13 @@
 // node_modules hard-linked in and its own Prisma clients generated. Writes its section of
 // bench/RESULTS.md and `sendPathAB` in bench/results.json.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Socket } from "socket.io-client";
 import { closeSockets, dialects, startTestServer, type Dialect, type TestServer } from "../tests/integration/harness";
 import { killChildren } from "./child";
+import { recordSection } from "./sections";
 import { cpuMeter, round } from "./stats";
 import { BENCH_SERVER_ENV, catchUpCase, fanoutRoom, type FanoutRoom } from "./switchboard";
 import { pacedLatency, pooled, throughput, Tracker, type LatencyResult } from "./workloads";
@@ -135,9 +136,8 @@ function median(xs: number[]): number {
 
 type DialectResult = Awaited<ReturnType<typeof dialectRun>>;
 
-function render(results: { baseline: string; head: string; date: string; dialects: Record<string, DialectResult> }): string {
+function render(results: { baseline: string; head: string; date: string; dialects: Record<string, DialectResult> }): string[] {
   const lines = [
-    "<!-- send-path-ab:start -->",
     "## The send path, before and after (same run: `npm run bench:ab`)",
     "",
     `Run ${results.date}: the server at \`${results.baseline}\` (before) and at \`${results.head}\` (after), both up at once on fresh databases, ${RECEIVERS} receivers each taking \`message:batch\` as the browser does; rounds alternate between them (W2 ${MESSAGES} messages per round, ${ROUNDS} rounds; W3 ${W3_SECONDS} s per round after 1 s unmeasured, at one rate for both: half the slower side's W2; W4 ${CATCHUP.toLocaleString("en")} missed messages, SDK and raw socket, verified).`,
@@ -158,8 +158,8 @@ function render(results: { baseline: string; head: string; date: string; dialect
   row("W4 10,000 SDK / raw socket, ms", (r) => [`${r.W4.before.sdkMs} / ${r.W4.before.rawMs}`, `${r.W4.after.sdkMs} / ${r.W4.after.rawMs}`]);
   row("W4 verified", (r) => [String(r.W4.before.ok), String(r.W4.after.ok)]);
   row("receivers' order: reordered / jumps / duplicates", (r) => [`${r.order.before.reordered} / ${r.order.before.jumps} / ${r.order.before.duplicates}`, `${r.order.after.reordered} / ${r.order.after.jumps} / ${r.order.after.duplicates}`]);
-  lines.push("", "<!-- send-path-ab:end -->");
-  return lines.join("\n");
+  lines.push("");
+  return lines;
 }
 
 async function main() {
@@ -172,15 +172,7 @@ async function main() {
       if ((ONLY && !ONLY.includes(dialect)) || !dialects.includes(dialect)) continue;
       results.dialects[dialect] = await dialectRun(dialect, baseline.dir);
     }
-    const jsonFile = path.join(ROOT, "bench/results.json");
-    const json = existsSync(jsonFile) ? (JSON.parse(readFileSync(jsonFile, "utf8")) as Record<string, unknown>) : {};
-    writeFileSync(jsonFile, JSON.stringify({ ...json, sendPathAB: results }, null, 2) + "\n");
-    const mdFile = path.join(ROOT, "bench/RESULTS.md");
-    const md = existsSync(mdFile) ? readFileSync(mdFile, "utf8") : "";
-    const section = render(results);
-    const start = md.indexOf("<!-- send-path-ab:start -->");
-    const end = md.indexOf("<!-- send-path-ab:end -->");
-    writeFileSync(mdFile, start >= 0 && end > start ? md.slice(0, start) + section + md.slice(end + "<!-- send-path-ab:end -->".length) : `${md.trimEnd()}\n\n${section}\n`);
+    recordSection("sendPathAB", results, "send-path-ab", render(results));
     log("done: bench/RESULTS.md, bench/results.json");
   } finally {
     killChildren();
