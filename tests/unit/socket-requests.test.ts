@@ -2,15 +2,15 @@
 // is found whatever came before it, and at most MAX_IN_FLIGHT requests await their answer at once.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Ack } from "../../sdk/contract";
+import { READ_ONLY_EVENTS, type Ack } from "../../sdk/contract";
 import { requestsOf, type AppSocket } from "../../server/socket/requests";
 import { IN_FLIGHT_RETRY_MS, MAX_IN_FLIGHT } from "../../server/services/request-limits";
 
-function standIn() {
+function standIn(actor: object = { participantId: "p1", workspaceId: "w1", kind: "agent", role: "member", handle: "unit" }) {
   const handlers = new Map<string, (...args: unknown[]) => Promise<void>>();
   const errors: unknown[] = [];
   const socket = {
-    data: { actor: { participantId: "p1", workspaceId: "w1", kind: "agent", role: "member", handle: "unit" } },
+    data: { actor },
     on: (event: string, fn: (...args: unknown[]) => Promise<void>) => handlers.set(event, fn),
     emit: (event: string, payload: unknown) => event === "error" && errors.push(payload),
   };
@@ -59,5 +59,18 @@ describe("socket requests", () => {
     for (const resolve of pending.splice(0)) resolve();
     expect(await next).toEqual({ ok: true, data: "room again" });
     expect((await Promise.all(answers)).every((a) => a.ok)).toBe(true);
+  });
+
+  it("lets a read-only actor send only the events that read, before anything runs", async () => {
+    const { request, call } = standIn({ participantId: "p1", workspaceId: "w1", kind: "human", role: "owner", handle: "unit", readOnly: true });
+    const ran: string[] = [];
+    for (const event of [...READ_ONLY_EVENTS, "message:send", "room:join", "room:typing"]) {
+      request(event, z.unknown(), async () => void ran.push(event));
+    }
+    for (const event of READ_ONLY_EVENTS) expect(await call(event, {}), event).toEqual({ ok: true });
+    for (const event of ["message:send", "room:join", "room:typing"]) {
+      expect(await call(event, {}), event).toMatchObject({ ok: false, error: { code: "INSUFFICIENT_SCOPE", retryable: false } });
+    }
+    expect(ran).toEqual([...READ_ONLY_EVENTS]);
   });
 });
