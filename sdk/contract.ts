@@ -155,7 +155,39 @@ export const roomRef = z.string().trim().min(1).max(81);
 /** A participant named by its id, or by `@handle`. */
 export const participantRef = z.string().trim().min(1).max(64);
 
+/**
+ * A person's access token: `read` reads (and moves the person's own cursors), `write` does whatever
+ * the person may. `expiresInDays` absent or null: it works until it is revoked.
+ */
+export const accessTokenScopes = ["read", "write"] as const;
+export type AccessTokenScope = (typeof accessTokenScopes)[number];
+export const createAccessTokenInput = z.strictObject({
+  name: z.string().trim().min(1).max(80),
+  scope: z.enum(accessTokenScopes),
+  expiresInDays: z.number().int().min(1).max(365).nullish(),
+});
+/** POST /api/v1/tokens: a script (the CLI's `switchboard login`) trades a person's email and password for a token. */
+export const passwordTokenInput = createAccessTokenInput.extend({
+  email: z.string().trim().email().max(254),
+  password: z.string().min(1).max(200),
+});
+export const accessTokenIdInput = z.strictObject({ tokenId: id });
+
+/**
+ * What a read-only credential (a person's `read` access token) may send over the socket: events that
+ * read, and the reader's own cursors. Every other event is refused with INSUFFICIENT_SCOPE.
+ */
+export const READ_ONLY_EVENTS = [
+  "room:sync",
+  "room:list",
+  "directory:search",
+  "connection:list",
+  "room:read",
+  "delivery:ack",
+] as const satisfies readonly (keyof ClientToServerEvents)[];
+
 export type SendMessageInput = z.input<typeof sendMessageInput>;
+export type CreateAccessTokenInput = z.input<typeof createAccessTokenInput>;
 export type AgentProfileInput = z.input<typeof agentProfileInput>;
 export type SyncInput = z.input<typeof syncInput>;
 
@@ -250,6 +282,23 @@ export interface ApiKeyView {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+}
+
+/** A person's access token as its owner sees it (the token itself is shown once, when it is created). */
+export interface AccessTokenView {
+  id: string;
+  name: string;
+  scope: AccessTokenScope;
+  /** `sbp_<prefix>`: how the token starts, to tell it apart from the person's others. */
+  prefix: string;
+  state: "active" | "expired" | "revoked";
+  createdAt: string;
+  lastUsedAt: string | null;
+  /** null: until revoked. */
+  expiresAt: string | null;
+  revokedAt: string | null;
+  /** What the viewer may do with it now. */
+  can: { revoke: boolean };
 }
 
 export interface AgentView extends ParticipantView {

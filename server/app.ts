@@ -3,7 +3,7 @@ import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { NextServer } from "next/dist/server/next";
-import { registerAgentInput, SOCKET_PATH } from "../sdk/contract";
+import { passwordTokenInput, registerAgentInput, SOCKET_PATH } from "../sdk/contract";
 import { closeDb, isPostgres, openDb } from "./db";
 import { env } from "./env";
 import { stampAddress } from "./http/client-address";
@@ -14,6 +14,7 @@ import { MCP_PATH, mcpEndpoint } from "./bridges/mcp/endpoint";
 import { bindRealtime } from "./realtime";
 import { seedDemo } from "./seed";
 import { checkpointInBackground } from "./sqlite-checkpoints";
+import { createAccessTokenWithPassword } from "./services/access-tokens";
 import { registerAgent } from "./services/agents";
 import { configureLimits } from "./services/limits";
 import { attachSocketServer } from "./socket";
@@ -58,6 +59,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   httpServer.headersTimeout = 66_000;
   const registerEndpoint = jsonEndpoint(registerAgentInput, registerAgent);
   const mcp = mcpEndpoint({ publicUrl: env.AUTH_URL });
+  // The CLI's login: a person's email and password for an access token.
+  const tokensEndpoint = jsonEndpoint(passwordTokenInput, createAccessTokenWithPassword);
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_PREFIX,
@@ -84,6 +87,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     }
     if (url === "/api/v1/agents/register") return void registerEndpoint(req, res);
     if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`)) return mcp.handle(req, res);
+    if (url === "/api/v1/tokens") return void tokensEndpoint(req, res);
     if (url.startsWith(`${SOCKET_PATH}/`)) return; // engine.io answers its own requests
     if (pages) return void pages.handle(req, res);
     res.statusCode = 404;

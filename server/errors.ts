@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   NOT_A_MEMBER: { retryable: false, status: 403 },
   NOT_CONNECTED: { retryable: false, status: 403 },
   AGENT_SUSPENDED: { retryable: false, status: 403 },
+  /** A read-only credential (a person's `read` access token) asked to change something. */
+  INSUFFICIENT_SCOPE: { retryable: false, status: 403 },
   ROOM_PAUSED: { retryable: true, status: 409 },
   NOT_FOUND: { retryable: false, status: 404 },
   ROOM_NOT_FOUND: { retryable: false, status: 404 },

@@ -16,7 +16,7 @@ import { useDebounced } from "@/components/ui/use-debounced";
 import type { AuditRow, ChainReport } from "./types";
 
 const PAGE = 50;
-const PREFIXES = ["agent.", "key.", "connection.", "member.", "invite.", "workspace.", "limits."];
+const PREFIXES = ["agent.", "key.", "access_token.", "connection.", "member.", "invite.", "workspace.", "limits."];
 
 interface Filter {
   action?: string;

@@ -13,7 +13,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";
 import { Avatar } from "@/components/ui/avatar";
 import { documentTitle } from "@/components/ui/document-title";
-import { ChevronDownIcon, CompassIcon, HashIcon, LockIcon, LogOutIcon, PlusIcon, SearchIcon, UserPlusIcon, UsersIcon } from "@/components/ui/icons";
+import { ChevronDownIcon, CompassIcon, HashIcon, KeyIcon, LockIcon, LogOutIcon, PlusIcon, SearchIcon, UserPlusIcon, UsersIcon } from "@/components/ui/icons";
 import { BrowseChannelsDialog } from "./browse-channels-dialog";
 import { CreateChannelDialog } from "./create-channel-dialog";
 import { InviteDialog } from "./invite-dialog";
@@ -369,6 +369,9 @@ function WorkspaceMenu({
   );
 }
 
+const menuItemClass =
+  "flex w-full items-center gap-2.5 px-3 py-1.5 text-left hover:bg-indigo-600 hover:text-white focus-visible:bg-indigo-600 focus-visible:text-white focus-visible:outline-none";
+
 function MenuItem({ onClick, icon, children, testId }: { onClick: () => void; icon: ReactNode; children: ReactNode; testId?: string }) {
   return (
     <button
@@ -376,11 +379,21 @@ function MenuItem({ onClick, icon, children, testId }: { onClick: () => void; ic
       role="menuitem"
       onClick={onClick}
       data-testid={testId}
-      className="flex w-full items-center gap-2.5 px-3 py-1.5 text-left hover:bg-indigo-600 hover:text-white focus-visible:bg-indigo-600 focus-visible:text-white focus-visible:outline-none"
+      className={menuItemClass}
     >
       <span className="opacity-70">{icon}</span>
       {children}
     </button>
+  );
+}
+
+/** A menu entry that opens a page (a real link: it opens in a new tab too). */
+function MenuLink({ href, onClick, icon, children, testId }: { href: string; onClick: () => void; icon: ReactNode; children: ReactNode; testId?: string }) {
+  return (
+    <Link href={href} role="menuitem" onClick={onClick} data-testid={testId} className={menuItemClass}>
+      <span className="opacity-70">{icon}</span>
+      {children}
+    </Link>
   );
 }
 
@@ -396,6 +409,9 @@ function UserFooter({ me, online }: { me: { id: string; displayName: string; han
             <div className="font-semibold text-zinc-900">{me.displayName}</div>
             <div className="text-xs text-zinc-500">@{me.handle}</div>
           </div>
+          <MenuLink href="/settings/tokens" onClick={() => setOpen(false)} icon={<KeyIcon size={15} />} testId="nav-access-tokens">
+            Access tokens
+          </MenuLink>
           <MenuItem
             testId="sign-out"
             icon={<LogOutIcon size={15} />}

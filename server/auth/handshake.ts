@@ -1,11 +1,13 @@
-// Who is connecting: an agent by API key (`auth.apiKey`), or a person by the session cookie.
+// Who is connecting: a bearer credential in `auth.apiKey` (an agent's API key, or a person's access
+// token: ./bearer.ts), or a person by the session cookie.
 import type { IncomingHttpHeaders } from "node:http";
 import { AppError } from "../errors";
 import type { Actor } from "../policies";
+import { reauthenticateAccessToken } from "../services/access-tokens";
 import { actorForAccount, actorForMember } from "../services/accounts";
 import { countFailedHandshake, handshakesBlocked } from "../services/address-limits";
 import { actorForAgent } from "../services/agents";
-import { authenticateKey } from "../services/api-keys";
+import { authenticateBearer, type BearerIdentity } from "./bearer";
 import { accountIdFromCookies } from "./session";
 
 export interface Handshake {
@@ -21,11 +23,17 @@ export interface HandshakeOptions {
   publicUrl?: string;
 }
 
+export interface Admitted {
+  actor: Actor;
+  /** The bearer credential it connected with; null for a session cookie. */
+  credential: BearerIdentity["credential"] | null;
+}
+
 /**
  * An address whose handshakes failed too often is refused before its credentials are looked at;
  * only refused credentials count, not suspended agents or bad payloads.
  */
-export async function authenticateHandshake(handshake: Handshake, opts: HandshakeOptions): Promise<{ actor: Actor; keyId: string | null }> {
+export async function authenticateHandshake(handshake: Handshake, opts: HandshakeOptions): Promise<Admitted> {
   if (await handshakesBlocked(handshake.address)) {
     throw new AppError("RATE_LIMITED", "Too many failed connection attempts from your address; retry in a few minutes", { retryAfterMs: 60_000 });
   }
@@ -37,17 +45,16 @@ export async function authenticateHandshake(handshake: Handshake, opts: Handshak
   }
 }
 
-async function authenticate({ auth, headers, address }: Handshake, opts: HandshakeOptions) {
+async function authenticate({ auth, headers, address }: Handshake, opts: HandshakeOptions): Promise<Admitted> {
   if (auth.apiKey !== undefined) {
-    if (typeof auth.apiKey !== "string" || auth.apiKey.length > 200) throw new AppError("UNAUTHENTICATED", "Invalid or revoked API key");
-    const { participantId, keyId } = await authenticateKey(auth.apiKey, address);
-    return { actor: await actorForAgent(participantId), keyId };
+    if (typeof auth.apiKey !== "string") throw new AppError("UNAUTHENTICATED", "Invalid or revoked API key");
+    return authenticateBearer(auth.apiKey, address);
   }
   assertOwnOrigin(headers, opts.publicUrl);
   const accountId = await accountIdFromCookies(headers.cookie, opts.secret);
   const actor = accountId ? await actorForAccount(accountId) : null;
-  if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in first, or connect with an API key");
-  return { actor, keyId: null };
+  if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in first, or connect with an API key or an access token");
+  return { actor, credential: null };
 }
 
 /**
@@ -71,9 +78,13 @@ function hostOf(origin: string): string | null {
   }
 }
 
-/** A connected socket's rights, read again (after a role change), the way its handshake read them. */
+/**
+ * A connected socket's rights, read again (after a role change), the way its handshake read them. A
+ * person's token keeps its scope, and a token revoked or expired meanwhile closes the socket.
+ */
 export async function reauthenticate(actor: Actor): Promise<Actor> {
   if (actor.kind === "agent") return actorForAgent(actor.participantId);
+  if (actor.accessToken) return reauthenticateAccessToken(actor.accessToken.id);
   const again = await actorForMember(actor.participantId);
   if (!again) throw new AppError("UNAUTHENTICATED", "This person may no longer connect");
   return again;

@@ -8,6 +8,17 @@ export interface Actor {
   kind: "human" | "agent";
   role: WorkspaceRole;
   handle: string;
+  /**
+   * The person acts through a read-scoped access token: they may read, and move their own cursors,
+   * and nothing else (`assertMayWrite`). Their role still decides what they may read. Absent for a
+   * session, a write-scoped token and an agent.
+   */
+  readOnly?: true;
+  /**
+   * The person's access token this actor authenticated with; absent for a session cookie and for
+   * agents. A token may not mint a token that outlives it (`access_token.create`).
+   */
+  accessToken?: { id: string; expiresAt: Date | null };
 }
 
 export const isAdmin = (actor: Actor): boolean => actor.role === "owner" || actor.role === "admin";

@@ -84,6 +84,17 @@ function connected(edge: Edge | null, roomId: string | undefined, anyRoom = fals
   return anyRoom || !rooms || (roomId !== undefined && rooms.includes(roomId));
 }
 
+/** A read-only actor (a person's read-scoped access token) reads and moves its own cursors, nothing else. */
+const mayWrite = (actor: Actor): Decision =>
+  actor.readOnly ? deny("INSUFFICIENT_SCOPE", "This access token may only read; use a token with the write scope") : true;
+
+/** A person's own access token; anyone else's does not exist for them (an admin's included). */
+const ownToken = (actor: Actor, s: { workspaceId: string; participantId: string }): Decision => {
+  if (actor.kind !== "human") return deny("FORBIDDEN", "Agents have API keys, not access tokens");
+  if (s.workspaceId !== actor.workspaceId || s.participantId !== actor.participantId) return deny("NOT_FOUND", "No such access token");
+  return true;
+};
+
 /** A private room's existence is not revealed to outsiders: they get ROOM_NOT_FOUND. */
 function member({ room, membership }: RoomSubject, actor: Actor): Decision {
   if (!sameWorkspace(actor, room)) return deny("ROOM_NOT_FOUND", "No such room");
@@ -93,6 +104,8 @@ function member({ room, membership }: RoomSubject, actor: Actor): Decision {
 }
 
 const rules = {
+  /** Anything that changes state. Transports ask it of every write (tRPC mutations, socket events, MCP tools). */
+  "scope.write": (actor: Actor): Decision => mayWrite(actor),
   "room.read": (actor: Actor, s: RoomSubject): Decision => {
     // Members read; anyone but a guest may preview a public channel before joining.
     if (s.membership && sameWorkspace(actor, s.room)) return true;
@@ -237,6 +250,26 @@ const rules = {
     if (needsNoRequest(s) || connected(s.edge, s.roomId)) return true;
     return deny("NOT_CONNECTED", `You are not connected with @${s.other.handle}; ask to connect first`);
   },
+  /** People list their own access tokens; a read-only token may too (it only reads). */
+  "access_token.read": (actor: Actor, s: { workspaceId: string; participantId: string }): Decision => ownToken(actor, s),
+  /**
+   * A person makes tokens for themselves, signed in or through a write-scoped token. A token mints
+   * nothing broader than itself: a read token mints nothing, and a token that expires mints only
+   * tokens that expire no later.
+   */
+  "access_token.create": (actor: Actor, s: { scope: "read" | "write"; expiresAt: Date | null }): Decision => {
+    if (actor.kind !== "human") return deny("FORBIDDEN", "Agents have API keys, not access tokens");
+    const write = mayWrite(actor);
+    if (write !== true) return write;
+    const limit = actor.accessToken?.expiresAt;
+    if (limit && (s.expiresAt === null || s.expiresAt > limit)) return deny("FORBIDDEN", "A token cannot create a token that outlives it");
+    return true;
+  },
+  /** A person revokes their own tokens, signed in or through a write-scoped token. */
+  "access_token.revoke": (actor: Actor, s: { workspaceId: string; participantId: string }): Decision => {
+    const own = ownToken(actor, s);
+    return own === true ? mayWrite(actor) : own;
+  },
   "workspace.configure": (actor: Actor, s: { workspaceId: string }): Decision =>
     actor.workspaceId === s.workspaceId && isHumanAdmin(actor) ? true : deny("FORBIDDEN", "Only owners and admins can change workspace settings"),
   /** Owners set any role but owner; admins manage members and guests; nobody changes their own role or the owner's. */
@@ -293,6 +326,14 @@ export function authorize<A extends Action>(actor: Actor, action: A, subject: Su
 export function decide<A extends Action>(actor: Actor, action: A, subject: SubjectOf<A>): Decision {
   const rule = rules[action] as (a: Actor, s: SubjectOf<A>) => Decision;
   return rule(actor, subject);
+}
+
+/**
+ * Throws INSUFFICIENT_SCOPE for a read-only actor. Every transport calls it before anything that
+ * writes (tRPC mutations, socket events other than reads, MCP write tools); services need not.
+ */
+export function assertMayWrite(actor: Actor): void {
+  authorize(actor, "scope.write", undefined);
 }
 
 /** The viewer's standing with another, for the directory: `pair` as `connection.reach` takes it. */

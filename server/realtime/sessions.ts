@@ -18,6 +18,19 @@ export function disconnectKeysOf(participantId: string, activeKeyIds: Set<string
     .catch(() => {});
 }
 
+/** Closes the sockets, on every process, that a person opened with this access token (revoked). */
+export function disconnectAccessToken(participantId: string, tokenId: string): void {
+  const io = getIo();
+  if (!io) return;
+  void io
+    .in(audience.participant(participantId))
+    .fetchSockets()
+    .then((sockets) => {
+      for (const socket of sockets) if (socket.data.tokenId === tokenId) socket.disconnect(true);
+    })
+    .catch(() => {});
+}
+
 /** Disconnects every socket of a participant on every process (the kill switch). */
 export function disconnectParticipant(participantId: string): void {
   getIo()?.in(audience.participant(participantId)).disconnectSockets(true);

@@ -3,9 +3,8 @@
 import { timingSafeEqual } from "node:crypto";
 import { getDb, type Tx } from "../db";
 import { AppError } from "../errors";
-import { newId, newSecret, sha256 } from "../ids";
-import { recordAudit } from "./audit";
-import { consume, type Rule } from "./limits";
+import { newId, newPrefix, newSecret, sha256 } from "../ids";
+import { auditFailedUse } from "./failed-uses";
 
 const KEY_SHAPE = /^sb_([A-Za-z0-9_-]{10})_([A-Za-z0-9_-]{32,64})$/;
 
@@ -16,7 +15,7 @@ export interface IssuedKey {
 }
 
 export async function issueKey(tx: Tx, participantId: string, label = ""): Promise<IssuedKey> {
-  const prefix = newSecret(8).replace(/[^A-Za-z0-9]/g, "x").slice(0, 10);
+  const prefix = newPrefix();
   const key = `sb_${prefix}_${newSecret(32)}`;
   const id = newId();
   await tx.apiKey.create({ data: { id, participantId, prefix, hash: sha256(key), label } });
@@ -32,7 +31,7 @@ export async function authenticateKey(key: string, address: string | null = null
   const expected = Buffer.from(row?.hash ?? sha256("no such key"), "hex");
   const given = Buffer.from(sha256(key), "hex");
   if (!timingSafeEqual(expected, given) || !row || row.revokedAt) {
-    if (row) await auditFailedUse(row.id, row.participantId, row.revokedAt ? "revoked" : "mismatch", address);
+    if (row) await auditFailedKey(row.id, row.participantId, row.revokedAt ? "revoked" : "mismatch", address);
     throw refused;
   }
   // Last use is informational: never let it fail or slow the handshake.
@@ -42,32 +41,19 @@ export async function authenticateKey(key: string, address: string | null = null
   return { participantId: row.participantId, keyId: row.id };
 }
 
-/**
- * A failed use of a real key's prefix is worth an admin's attention, but prefixes are not secret:
- * anyone who saw one could write to the audit log at will (and every audited action waits on the
- * workspace row). So the first failure per key in a window is audited; the rest of the window's
- * are only counted, by the limiter, and the handshakes behind them by their address's limit.
- */
-const AUDITED_FAILURES: Rule = { name: "key:failed", points: 1, perSeconds: 10 * 60 };
-
-async function auditFailedUse(keyId: string, participantId: string, reason: string, address: string | null): Promise<void> {
-  try {
-    await consume(AUDITED_FAILURES, keyId, "failed uses of this key");
-  } catch (error) {
-    if (error instanceof AppError && error.code === "RATE_LIMITED") return; // audited already in this window
-    throw error;
-  }
-  const agent = await getDb().participant.findUnique({ where: { id: participantId }, select: { workspaceId: true } });
-  if (!agent) return;
-  await getDb().$transaction((tx) =>
-    recordAudit(tx, {
+/** Audited once per key in a window (./failed-uses.ts). */
+function auditFailedKey(keyId: string, participantId: string, reason: string, address: string | null): Promise<void> {
+  return auditFailedUse(keyId, async () => {
+    const agent = await getDb().participant.findUnique({ where: { id: participantId }, select: { workspaceId: true } });
+    if (!agent) return null;
+    return {
       workspaceId: agent.workspaceId,
       actorId: null,
       action: "key.failed",
       subjectType: "api_key",
       subjectId: keyId,
-      data: { agentId: participantId, reason, notAuditedAgainForSec: AUDITED_FAILURES.perSeconds },
+      data: { agentId: participantId, reason },
       address,
-    }),
-  );
+    };
+  });
 }

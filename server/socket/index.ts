@@ -1,5 +1,6 @@
 // The Socket.IO server: one protocol for browsers and agents. A browser authenticates with its
-// session cookie, an agent with its API key; both then use the same events and services.
+// session cookie, an agent with its API key, a person's script with an access token; all then use
+// the same events and services.
 import type { Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
 import {
@@ -62,13 +63,15 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
     socket.data.features = FEATURES.filter((f) => features.data?.includes(f));
     try {
       const address = clientAddress(socket.handshake.address, socket.handshake.headers, opts.trustedProxies);
-      const { actor, keyId } = await authenticateHandshake({ auth, headers: socket.handshake.headers, address }, { secret: opts.authSecret, publicUrl: opts.publicUrl });
+      const { actor, credential } = await authenticateHandshake({ auth, headers: socket.handshake.headers, address }, { secret: opts.authSecret, publicUrl: opts.publicUrl });
       if (await floodCoolingDown(actor.participantId)) {
         return next(refusal(new AppError("RATE_LIMITED", "A connection of yours was closed for flooding; wait before reconnecting", { retryAfterMs: FLOOD_COOLDOWN_MS })));
       }
       socket.data.actor = actor;
       socket.data.participantId = actor.participantId;
-      socket.data.keyId = keyId;
+      // Revoking a key or a token finds the sockets it opened by these (realtime/sessions.ts).
+      socket.data.keyId = credential?.kind === "agent_key" ? credential.id : null;
+      socket.data.tokenId = credential?.kind === "access_token" ? credential.id : null;
       next();
     } catch (error) {
       next(refusal(error instanceof AppError ? error : new AppError("UNAVAILABLE", "Could not check credentials; retry")));
@@ -79,6 +82,8 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
   receiveWakeups(io, { acrossProcesses: Boolean(opts.redis) });
 
   io.on("connection", (socket) => {
+    const expiresAt = (socket.data.actor as Actor).accessToken?.expiresAt;
+    if (expiresAt) closeWhenExpired(socket, expiresAt);
     registerHandlers(socket);
     void welcome(socket).catch((error) => {
       socket.emit("error", { ...toErrorShape(error), event: "session:ready" });
@@ -121,6 +126,21 @@ async function welcome(socket: AppSocket): Promise<void> {
   connected(actor.participantId, actor.workspaceId);
   online = true;
   if (actor.kind === "agent") await replayMissed(actor, (page) => sendPage(socket, page));
+}
+
+/** setTimeout's longest wait (about 24.8 days); a token may live a year, so longer waits are chained. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A socket opened with an expiring access token closes when the token expires. */
+function closeWhenExpired(socket: AppSocket, expiresAt: Date): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const check = () => {
+    const wait = expiresAt.getTime() - Date.now();
+    if (wait <= 0) return void socket.disconnect(true);
+    timer = setTimeout(check, Math.min(wait, MAX_TIMER_MS));
+  };
+  socket.once("disconnect", () => clearTimeout(timer));
+  check();
 }
 
 async function sendPage(socket: AppSocket, page: ReplayPage): Promise<boolean> {

@@ -1,16 +1,20 @@
 // How a socket's requests are answered: one payload and an optional ack, at most MAX_IN_FLIGHT
-// awaiting their answer at once (of which at most MAX_ACTIVE run at a time, sends apart), each event
-// under its own limit, the payload validated, then one service call. Every request that asked for an ack gets one, whatever it sent, until the socket is
-// closed for sending on after too many refusals (the flood guard).
+// awaiting their answer at once (of which at most MAX_ACTIVE run at a time, sends apart), only reads
+// for a read-only actor, each event under its own limit, the payload validated, then one service
+// call. Every request that asked for an ack gets one, whatever it sent, until the socket is closed
+// for sending on after too many refusals (the flood guard).
 import type { Socket } from "socket.io";
 import type { z } from "zod";
-import type { Ack, ClientToServerEvents, ServerToClientEvents } from "../../sdk/contract";
+import { READ_ONLY_EVENTS, type Ack, type ClientToServerEvents, type ServerToClientEvents } from "../../sdk/contract";
 import { AppError, toErrorShape } from "../errors";
-import type { Actor } from "../policies";
+import { assertMayWrite, type Actor } from "../policies";
 import type { Rule } from "../services/limits";
 import { countRequest, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, FLOOD_WINDOW_MS, IN_FLIGHT_RETRY_MS, markFlooded, MAX_ACTIVE, MAX_IN_FLIGHT } from "../services/request-limits";
 
 export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
+
+/** Events that only read (or move the sender's own cursors); every other one writes. */
+const READS = new Set<string>(READ_ONLY_EVENTS);
 
 function invalid(error: z.ZodError): AppError {
   const first = error.issues[0];
@@ -53,6 +57,7 @@ export function requestsOf(socket: AppSocket) {
       try {
         if (args.length > 1) throw new AppError("INVALID_PAYLOAD", `${event} takes one payload (then the ack), not ${args.length}`);
         const actor = socket.data.actor as Actor;
+        if (!READS.has(event)) assertMayWrite(actor);
         // Counted before validation: every request costs the server something.
         if (opts.limit) await countRequest(opts.limit, actor, event);
         const parsed = schema.safeParse(args[0]);

@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import { AppError, ERROR_CODES, toErrorShape, type ErrorShape } from "../errors";
+import { assertMayWrite } from "../policies";
 import { countRequest, MUTATIONS } from "../services/request-limits";
 import type { Context } from "./context";
 
@@ -41,17 +42,28 @@ const t = initTRPC.context<Context>().create({
 
 export const router = t.router;
 
+/** An AppError as a tRPC error with the matching HTTP status. */
+export function trpcErrorOf(error: AppError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE[ERROR_CODES[error.code].status], message: error.message, cause: error });
+}
+
 /** Turns an AppError thrown by a service into a tRPC error with the matching HTTP status. */
 const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const status = ERROR_CODES[result.error.cause.code].status;
-    result.error = new TRPCError({ code: TRPC_CODE[status], message: result.error.cause.message, cause: result.error.cause });
-  }
+  if (!result.ok && result.error.cause instanceof AppError) result.error = trpcErrorOf(result.error.cause);
   return result;
 });
 
-export const publicProcedure = t.procedure.use(mapErrors);
+/**
+ * A read-only token reads: every mutation is refused (INSUFFICIENT_SCOPE) before its input is looked
+ * at, whatever it would do (sign-up included).
+ */
+const readOnlyReads = t.middleware(({ ctx, type, next }) => {
+  if (type === "mutation" && ctx.actor) assertMayWrite(ctx.actor);
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(mapErrors).use(readOnlyReads);
 
 export const authedProcedure = publicProcedure
   .use(({ ctx, next }) => {

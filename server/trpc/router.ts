@@ -4,6 +4,7 @@ import { agentsRouter } from "./routers/agents";
 import { connectionsRouter, directoryRouter } from "./routers/connections";
 import { messagesRouter } from "./routers/messages";
 import { roomsRouter } from "./routers/rooms";
+import { tokensRouter } from "./routers/tokens";
 import { usageRouter } from "./routers/usage";
 import { workspaceRouter } from "./routers/workspace";
 
@@ -16,6 +17,7 @@ export const appRouter = router({
   connections: connectionsRouter,
   admin: adminRouter,
   usage: usageRouter,
+  tokens: tokensRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -37,5 +37,6 @@ describe("the schema's enums", () => {
     expectTypeOf<Schema.BudgetPeriod>().toEqualTypeOf<Wire.BudgetView["period"]>();
     expectTypeOf<Schema.BudgetUnit>().toEqualTypeOf<Wire.BudgetView["unit"]>();
     expectTypeOf<Schema.BudgetState>().toEqualTypeOf<Wire.BudgetView["state"]>();
+    expectTypeOf<Schema.AccessTokenScope>().toEqualTypeOf<Wire.AccessTokenScope>();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { can, decide, usageScope, type Actor } from "../../server/policies";
+import { assertMayWrite, can, decide, usageScope, type Actor } from "../../server/policies";
 
 const actor = (role: Actor["role"], over: Partial<Actor> = {}): Actor => ({
   participantId: "me",
@@ -227,5 +227,67 @@ describe("channel browsing", () => {
     for (const role of ["owner", "admin", "member", "guest"] as const) {
       expect(can(actor(role), "channel.browse", undefined)).toBe(can(actor(role), "room.read", { room: room("channel", "public"), membership: null }));
     }
+  });
+});
+
+describe("access token policies", () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const inDays = (days: number) => new Date(Date.now() + days * DAY);
+  const expiring = inDays(7);
+  // Who acts: a person signed in, through a write token (expiring in 7 days, or never), through a
+  // read token, and an agent.
+  const session = actor("member");
+  const writeToken = actor("member", { accessToken: { id: "t1", expiresAt: expiring } });
+  const lastingWriteToken = actor("member", { accessToken: { id: "t2", expiresAt: null } });
+  const readToken = actor("admin", { readOnly: true, accessToken: { id: "t3", expiresAt: null } });
+  const agent = actor("member", { kind: "agent" });
+  const outcome = (decision: ReturnType<typeof decide>) => (decision === true ? "OK" : decision.code);
+
+  // who, scope, expiry, outcome
+  const createRows: [string, Actor, "read" | "write", Date | null, string][] = [
+    ["a session", session, "write", null, "OK"],
+    ["a session", session, "read", inDays(365), "OK"],
+    ["a guest's session", actor("guest"), "write", null, "OK"],
+    ["a lasting write token", lastingWriteToken, "write", null, "OK"],
+    ["an expiring write token, expiring sooner", writeToken, "write", inDays(1), "OK"],
+    ["an expiring write token, expiring at the same time", writeToken, "read", expiring, "OK"],
+    ["an expiring write token, expiring later", writeToken, "write", inDays(8), "FORBIDDEN"],
+    ["an expiring write token, never expiring", writeToken, "read", null, "FORBIDDEN"],
+    ["a read token, a read token", readToken, "read", inDays(1), "INSUFFICIENT_SCOPE"],
+    ["a read token, a write token", readToken, "write", null, "INSUFFICIENT_SCOPE"],
+    ["an agent", agent, "read", inDays(1), "FORBIDDEN"],
+  ];
+  it.each(createRows)("access_token.create by %s: %s until %s is %s", (_who, who, scope, expiresAt, expected) => {
+    expect(outcome(decide(who, "access_token.create", { scope, expiresAt }))).toBe(expected);
+  });
+
+  const mine = { workspaceId: "w1", participantId: "me" };
+  const others = { workspaceId: "w1", participantId: "someone" };
+  const elsewhere = { workspaceId: "w2", participantId: "me" };
+  // who, the token's owner, read outcome, revoke outcome
+  const manageRows: [string, Actor, typeof mine, string, string][] = [
+    ["a person, their own", session, mine, "OK", "OK"],
+    ["a write token, its person's", writeToken, mine, "OK", "OK"],
+    ["a read token, its person's", readToken, mine, "OK", "INSUFFICIENT_SCOPE"],
+    ["an owner, someone else's", actor("owner"), others, "NOT_FOUND", "NOT_FOUND"],
+    ["an admin, someone else's", actor("admin"), others, "NOT_FOUND", "NOT_FOUND"],
+    ["a person, another workspace's", session, elsewhere, "NOT_FOUND", "NOT_FOUND"],
+    ["an agent", actor("member", { kind: "agent", participantId: "me" }), mine, "FORBIDDEN", "FORBIDDEN"],
+  ];
+  it.each(manageRows)("access_token.read and .revoke by %s", (_who, who, token, read, revoke) => {
+    expect(outcome(decide(who, "access_token.read", token))).toBe(read);
+    expect(outcome(decide(who, "access_token.revoke", token))).toBe(revoke);
+  });
+
+  it("lets a read-only actor write nothing, and everyone else through", () => {
+    expect(outcome(decide(readToken, "scope.write", undefined))).toBe("INSUFFICIENT_SCOPE");
+    expect(() => assertMayWrite(readToken)).toThrow(expect.objectContaining({ code: "INSUFFICIENT_SCOPE" }));
+    for (const who of [session, writeToken, lastingWriteToken, agent]) expect(() => assertMayWrite(who)).not.toThrow();
+  });
+
+  it("leaves what a read-only person may read to their role", () => {
+    const publicChannel = { room: room("channel", "public"), membership: null };
+    expect(can(readToken, "room.read", publicChannel)).toBe(true);
+    expect(can(actor("guest", { readOnly: true }), "room.read", publicChannel)).toBe(false);
   });
 });

@@ -3,17 +3,17 @@
 // MAX_ACTIVE run, and a socket that keeps sending after being refused is closed.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Ack } from "../../sdk/contract";
+import { READ_ONLY_EVENTS, type Ack } from "../../sdk/contract";
 import { requestsOf, type AppSocket } from "../../server/socket/requests";
 import { AppError } from "../../server/errors";
 import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, floodCoolingDown, IN_FLIGHT_RETRY_MS, MAX_ACTIVE, MAX_IN_FLIGHT } from "../../server/services/request-limits";
 
-function standIn(participantId = "p1") {
+function standIn(actor: object = { participantId: "p1", workspaceId: "w1", kind: "agent", role: "member", handle: "unit" }) {
   let disconnected = false;
   const handlers = new Map<string, (...args: unknown[]) => Promise<void>>();
   const errors: unknown[] = [];
   const socket = {
-    data: { actor: { participantId, workspaceId: "w1", kind: "agent", role: "member", handle: "unit" } },
+    data: { actor },
     on: (event: string, fn: (...args: unknown[]) => Promise<void>) => handlers.set(event, fn),
     emit: (event: string, payload: unknown) => event === "error" && errors.push(payload),
     disconnect: () => void (disconnected = true),
@@ -91,7 +91,7 @@ describe("socket requests", () => {
   });
 
   it(`closes a socket refused more than ${FLOOD_REFUSALS} times in a window, drops what it sends after, and keeps its participant out for a while`, async () => {
-    const { request, call, errors, disconnected } = standIn("flooder");
+    const { request, call, errors, disconnected } = standIn({ participantId: "flooder", workspaceId: "w1", kind: "agent", role: "member", handle: "flooder" });
     let ran = 0;
     request("busy", echo, async () => {
       ran++;
@@ -115,11 +115,24 @@ describe("socket requests", () => {
   });
 
   it("counts only RATE_LIMITED refusals: invalid payloads, however many, do not close the socket", async () => {
-    const { request, call, disconnected } = standIn("steady");
+    const { request, call, disconnected } = standIn({ participantId: "steady", workspaceId: "w1", kind: "agent", role: "member", handle: "steady" });
     request("bad", echo, async () => "never");
     const answers: Ack<unknown>[] = [];
     for (let i = 0; i < FLOOD_REFUSALS * 2; i += 100) answers.push(...(await Promise.all(Array.from({ length: 100 }, () => call("bad", { text: 1 })))));
     expect(answers.every((a) => !a.ok && a.error.code === "INVALID_PAYLOAD")).toBe(true);
     expect(disconnected()).toBe(false);
+  });
+
+  it("lets a read-only actor send only the events that read, before anything runs", async () => {
+    const { request, call } = standIn({ participantId: "p1", workspaceId: "w1", kind: "human", role: "owner", handle: "unit", readOnly: true });
+    const ran: string[] = [];
+    for (const event of [...READ_ONLY_EVENTS, "message:send", "room:join", "room:typing"]) {
+      request(event, z.unknown(), async () => void ran.push(event));
+    }
+    for (const event of READ_ONLY_EVENTS) expect(await call(event, {}), event).toEqual({ ok: true });
+    for (const event of ["message:send", "room:join", "room:typing"]) {
+      expect(await call(event, {}), event).toMatchObject({ ok: false, error: { code: "INSUFFICIENT_SCOPE", retryable: false } });
+    }
+    expect(ran).toEqual([...READ_ONLY_EVENTS]);
   });
 });
