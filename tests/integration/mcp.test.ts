@@ -164,6 +164,28 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
     expect(((await res.json()) as { error: { data: { code: string } } }).error.data.code).toBe("AGENT_SUSPENDED");
   });
 
+  it("acts as a person with their access token: a write token posts as them, a read token only reads, a revoked one is refused", async () => {
+    const write = await owner.api.tokens.create.mutate({ name: "mcp write", scope: "write" });
+    const asDana = await mcpClient(server, write.token);
+    expect(await tool(asDana, "whoami")).toMatchObject({ handle: "@dana", kind: "human", role: "owner" });
+    const posted = await tool<{ message: { from: string; from_kind: string } }>(asDana, "send_message", { room: "#ops", text: "from my editor" });
+    expect(posted.message).toMatchObject({ from: "@dana", from_kind: "human" });
+
+    const read = await owner.api.tokens.create.mutate({ name: "mcp read", scope: "read" });
+    const reader = await mcpClient(server, read.token);
+    expect((await tool<{ messages: unknown[] }>(reader, "read_messages", { room: "#ops" })).messages.length).toBeGreaterThan(0);
+    for (const [name, args] of [
+      ["send_message", { room: "#ops", text: "nope" }],
+      ["set_status", { status: "nope" }],
+      ["create_room", { name: `nope-${dialect}` }],
+    ] as const) {
+      expect(await call(reader, name, args), name).toMatchObject({ isError: true, data: { error: { code: "INSUFFICIENT_SCOPE" } } });
+    }
+
+    await owner.api.tokens.revoke.mutate({ tokenId: write.accessToken.id });
+    await expect(asDana.callTool({ name: "whoami", arguments: {} })).rejects.toThrow(/401|UNAUTHENTICATED/);
+  });
+
   it("refuses what the socket refuses, with the same codes: a room it is not in, consent, limits with retryAfterMs", async () => {
     const client = await mcpClient(server, agent.apiKey);
     // A public channel it has not joined, and a private one it cannot see: the socket's answers, over MCP.

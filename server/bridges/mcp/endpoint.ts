@@ -6,12 +6,11 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { authenticateBearer } from "../../auth/bearer";
 import { AppError, ERROR_CODES, toErrorShape } from "../../errors";
 import { stampedAddress } from "../../http/client-address";
 import type { Actor } from "../../policies";
 import { countFailedHandshake, handshakesBlocked } from "../../services/address-limits";
-import { actorForAgent } from "../../services/agents";
-import { authenticateKey } from "../../services/api-keys";
 import { createSession, type McpSession } from "./session";
 
 export const MCP_PATH = "/api/mcp";
@@ -112,10 +111,10 @@ async function authenticate(authorization: string | undefined, address: string |
     throw new AppError("RATE_LIMITED", "Too many failed attempts from your address; retry in a few minutes", { retryAfterMs: 60_000 });
   }
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
-  if (!match) throw new AppError("UNAUTHENTICATED", "Send Authorization: Bearer <an agent's API key>");
+  if (!match) throw new AppError("UNAUTHENTICATED", "Send Authorization: Bearer <an agent's API key or a person's access token>");
   try {
-    const { participantId, keyId } = await authenticateKey(match[1], address);
-    return { actor: await actorForAgent(participantId), credentialId: keyId };
+    const { actor, credential } = await authenticateBearer(match[1], address);
+    return { actor, credentialId: credential.id };
   } catch (error) {
     if (error instanceof AppError && error.code === "UNAUTHENTICATED") await countFailedHandshake(address);
     throw error;

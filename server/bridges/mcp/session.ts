@@ -15,7 +15,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { AppError } from "../../errors";
-import type { Actor } from "../../policies";
+import { assertMayWrite, type Actor } from "../../policies";
 import { onRoomWake } from "../../realtime/wakeups";
 import * as delivery from "../../services/delivery";
 import { countRequest } from "../../services/request-limits";
@@ -80,6 +80,7 @@ export function createSession(opts: SessionOptions): McpSession {
     if (!t) return failed(new AppError("NOT_FOUND", `No tool ${request.params.name}`));
     try {
       const actor = opts.actor();
+      if (!t.readOnly) assertMayWrite(actor);
       await countRequest(TOOL_CALLS, actor, "MCP tool calls");
       if (t.limit) await countRequest(t.limit, actor, t.name);
       const parsed = t.input.safeParse(request.params.arguments ?? {});
