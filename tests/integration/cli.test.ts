@@ -3,7 +3,7 @@
 // parsed (JSON.parse, smol-toml) and held against each host's documented format.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "smol-toml";
@@ -13,6 +13,17 @@ import { closeSockets, collectMessages, dialects, signUpPerson, startTestServer,
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "bin", "switchboard.mjs");
+/**
+ * The hosts' own CLIs, when installed outside the repository (they are not dependencies: ~640 MB):
+ * `npm i --prefix DIR @openai/codex@0.169 @anthropic-ai/claude-code@2.1`, then SWITCHBOARD_HOST_CLIS=DIR.
+ * Both read their configs offline.
+ */
+const hostCli = (name: string) => {
+  const bin = process.env.SWITCHBOARD_HOST_CLIS ? path.join(process.env.SWITCHBOARD_HOST_CLIS, "node_modules", ".bin", name) : "";
+  return bin && existsSync(bin) ? bin : null;
+};
+const CODEX = hostCli("codex");
+const CLAUDE = hostCli("claude");
 
 interface Run {
   code: number | null;
@@ -50,9 +61,10 @@ describe.each(dialects)("the switchboard CLI on %s", (dialect) => {
       CODEX_HOME: path.join(home, ".codex"),
       ...extra,
     }) as unknown as NodeJS.ProcessEnv;
-  const cli = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) =>
+  const cli = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) => run(process.execPath, [BIN, ...args], opts);
+  const run = (command: string, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) =>
     new Promise<Run>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? project, env: env(opts.env), stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(command, args, { cwd: opts.cwd ?? project, env: env(opts.env), stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -61,9 +73,9 @@ describe.each(dialects)("the switchboard CLI on %s", (dialect) => {
       child.once("exit", (code) => resolve({ code, stdout, stderr }));
     });
   const ok = async (args: string[], opts?: Parameters<typeof cli>[1]) => {
-    const run = await cli(args, opts);
-    expect(run.code, `switchboard ${args.join(" ")}\n${run.stderr}`).toBe(0);
-    return run;
+    const result = await cli(args, opts);
+    expect(result.code, `switchboard ${args.join(" ")}\n${result.stderr}`).toBe(0);
+    return result;
   };
   const jsonLines = (text: string) => text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
   const newToken = async () => (await ana.api.agents.createOnboardingToken.mutate({ label: "cli", expiresInDays: 1 })).token;
@@ -152,6 +164,26 @@ describe.each(dialects)("the switchboard CLI on %s", (dialect) => {
     expect(snapshot(file)).toEqual(before);
   });
 
+  it.skipIf(!CODEX || !CLAUDE)("the real Codex and Claude Code CLIs read what connect wrote (offline)", async () => {
+    await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "codex", "--handle", "ana-codex"]);
+    await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "claude", "--handle", "ana-claude"]);
+
+    const codex = await run(CODEX!, ["mcp", "get", "switchboard", "--json"]);
+    expect(codex.code, codex.stderr).toBe(0);
+    expect(JSON.parse(codex.stdout)).toMatchObject({
+      name: "switchboard",
+      enabled: true,
+      transport: { type: "streamable_http", url: `${origin}/api/mcp`, bearer_token_env_var: "SWITCHBOARD_API_KEY" },
+    });
+
+    const claude = await run(CLAUDE!, ["mcp", "get", "switchboard"], { env: { DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" } });
+    expect(claude.code, claude.stdout + claude.stderr).toBe(0);
+    expect(claude.stdout).toContain("Scope: Project config (shared via .mcp.json)");
+    expect(claude.stdout).toContain("Type: http");
+    expect(claude.stdout).toContain(`URL: ${origin}/api/mcp`);
+    expect(claude.stdout).toContain("Authorization: Bearer ${SWITCHBOARD_API_KEY}");
+  });
+
   it("connect --client cursor and desktop write their documented entries, and --print writes nothing", async () => {
     const cursor = await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "cursor"]);
     const handle = /Registered @([a-z0-9_-]+)/.exec(cursor.stdout)?.[1] ?? "";
@@ -181,63 +213,82 @@ describe.each(dialects)("the switchboard CLI on %s", (dialect) => {
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 
-  it("whoami, rooms, send and tail work as the connected agent, in human form and as JSON lines", async () => {
+  /** A private channel with the CLI's agent in it, in `all` mode (its socket is pushed the room). */
+  const agentRoom = async (name: string) => {
     const agentId = (await ensureAgent("ana-claude")).participantId;
-    const room = await ana.api.rooms.createChannel.mutate({ name: `general-${dialect}`, visibility: "private", memberIds: [agentId] });
+    const room = await ana.api.rooms.createChannel.mutate({ name: `${name}-${dialect}`, visibility: "private", memberIds: [agentId] });
     await ana.api.agents.setDeliveryMode.mutate({ roomId: room.id, mode: "all", participantId: agentId });
-    const as = ["--profile", "ana-claude"];
+    return { agentId, room, target: `#${name}-${dialect}` };
+  };
+  const as = ["--profile", "ana-claude"];
 
+  it("whoami, rooms and send work as the connected agent, in human form and as JSON lines", async () => {
+    const { agentId, room, target } = await agentRoom("general");
     const who = await ok(["whoami", ...as]);
     expect(who.stdout).toContain("@ana-claude (Ana Claude), agent");
     const [whoJson] = jsonLines((await ok(["whoami", ...as, "--json"])).stdout);
     expect(whoJson).toMatchObject({ participant: { id: agentId, handle: "ana-claude", kind: "agent" }, url: origin, credential: { type: "profile", name: `ana-claude@${origin}` } });
 
-    expect((await ok(["rooms", ...as])).stdout).toMatch(new RegExp(`#general-${dialect}\\s+private channel\\s+2 members`));
+    expect((await ok(["rooms", ...as])).stdout).toMatch(new RegExp(`${target}\\s+private channel\\s+2 members`));
     const rooms = jsonLines((await ok(["rooms", ...as, "--json"])).stdout) as unknown as { room: { id: string; name: string }; deliveryMode: string }[];
-    expect(rooms.find((m) => m.room.id === room.id)).toMatchObject({ room: { name: `general-${dialect}` }, deliveryMode: "all" });
+    expect(rooms.find((m) => m.room.id === room.id)).toMatchObject({ room: { name: target.slice(1) }, deliveryMode: "all" });
 
     // send reaches a subscriber of the room; the same --client-msg-id stores it once.
     const socket = await ana.socket();
     const { seen } = collectMessages(socket);
-    const sent = await ok(["send", `#general-${dialect}`, "hello", "from", "the", "cli", ...as]);
+    const sent = await ok(["send", target, "hello", "from", "the", "cli", ...as]);
     expect(sent.stdout).toMatch(/^Sent to #general-\w+: seq \d+/);
     await waitFor(() => seen.some((s) => s.message.body === "hello from the cli" && s.message.author.id === agentId), 10_000, "the CLI's message");
     const id = randomUUID();
-    const [once] = jsonLines((await ok(["send", `#general-${dialect}`, "exactly once", "--client-msg-id", id, "--json", ...as])).stdout);
-    const [twice] = jsonLines((await ok(["send", `#general-${dialect}`, "exactly once", "--client-msg-id", id, "--json", ...as])).stdout);
+    const [once] = jsonLines((await ok(["send", target, "exactly once", "--client-msg-id", id, "--json", ...as])).stdout);
+    const [twice] = jsonLines((await ok(["send", target, "exactly once", "--client-msg-id", id, "--json", ...as])).stdout);
     expect(once).toMatchObject({ roomId: room.id, clientMsgId: id, body: "exactly once" });
     expect(twice).toMatchObject({ id: once.id, seq: once.seq });
 
     // @handle: the DM with that participant (an owner and their agent need no connection).
     await ok(["send", "@ana", "a word in private", ...as]);
     await waitFor(() => seen.some((s) => s.message.body === "a word in private" && s.roomId !== room.id), 10_000, "the DM");
+  });
 
-    // tail: the recent messages the first time, then exactly what was missed, once.
-    const firstTail = jsonLines((await ok(["tail", `#general-${dialect}`, "--no-follow", "--json", ...as])).stdout) as unknown as MessageView[];
-    expect(firstTail.filter((m) => m.kind === "text").map((m) => m.body)).toEqual(["hello from the cli", "exactly once"]);
-    const away = await ana.api.messages.send.mutate({ roomId: room.id, body: "while you were away", clientMsgId: randomUUID() });
-    await ana.api.messages.send.mutate({ roomId: room.id, body: "a reply", clientMsgId: randomUUID(), threadRootId: away.id });
-    const missed = await ok(["tail", `#general-${dialect}`, "--no-follow", ...as]);
+  it("tail shows what was missed exactly once after a restart, then follows live, and leaves the agent's delivery cursor alone", async () => {
+    const { room, target } = await agentRoom("tailed");
+    const say = (body: string, threadRootId?: string) => ana.api.messages.send.mutate({ roomId: room.id, body, clientMsgId: randomUUID(), threadRootId });
+    const delivered = async () =>
+      (jsonLines((await ok(["rooms", ...as, "--json"])).stdout) as unknown as { room: { id: string }; deliveredSeq: number }[]).find((m) => m.room.id === room.id)!.deliveredSeq;
+    const deliveredBefore = await delivered();
+    await say("first");
+    await say("second");
+
+    // The first time: the recent messages.
+    const firstTail = jsonLines((await ok(["tail", target, "--no-follow", "--json", ...as])).stdout) as unknown as MessageView[];
+    expect(firstTail.filter((m) => m.kind === "text").map((m) => m.body)).toEqual(["first", "second"]);
+    // Then exactly what was sent while it was not running, once.
+    const away = await say("while you were away");
+    await say("a reply", away.id);
+    const missed = await ok(["tail", target, "--no-follow", ...as]);
     expect(missed.stdout.trim().split("\n")).toEqual([
       expect.stringMatching(new RegExp(`^\\[${away.seq}\\] \\d\\d:\\d\\d:\\d\\d @ana: while you were away$`)),
       expect.stringMatching(new RegExp(`^\\[${away.seq + 1}\\] \\d\\d:\\d\\d:\\d\\d @ana in thread \\[${away.seq}\\]: a reply$`)),
     ]);
-    expect((await ok(["tail", `#general-${dialect}`, "--no-follow", ...as])).stdout).toBe("");
+    expect((await ok(["tail", target, "--no-follow", ...as])).stdout).toBe("");
     expect(statSync(path.join(configDir(), "positions.json")).mode & 0o777).toBe(0o600);
 
     // Following: live messages as they come; Ctrl-C ends it with 0, and what it showed stays shown.
-    const follower = spawn(process.execPath, [BIN, "tail", `#general-${dialect}`, "--json", ...as], { cwd: project, env: env(), stdio: ["ignore", "pipe", "pipe"] });
+    const follower = spawn(process.execPath, [BIN, "tail", target, "--json", ...as], { cwd: project, env: env(), stdio: ["ignore", "pipe", "pipe"] });
     let live = "";
     follower.stdout.on("data", (c: Buffer) => (live += c.toString()));
     const exited = new Promise<number | null>((resolve) => follower.once("exit", resolve));
-    await ana.api.messages.send.mutate({ roomId: room.id, body: "live one", clientMsgId: randomUUID() });
+    await say("live one");
     await waitFor(() => live.includes("live one"), 15_000, "the first live message");
-    await ana.api.messages.send.mutate({ roomId: room.id, body: "live two", clientMsgId: randomUUID() });
+    await say("live two"); // sent once the tail is surely past its catch-up: only the push (or a 15 s poll) brings it
     await waitFor(() => live.includes("live two"), 10_000, "the second live message");
     follower.kill("SIGINT");
     expect(await exited).toBe(0);
     expect(jsonLines(live).map((m) => m.body)).toEqual(["live one", "live two"]);
-    expect((await ok(["tail", `#general-${dialect}`, "--no-follow", ...as])).stdout).toBe("");
+    expect((await ok(["tail", target, "--no-follow", ...as])).stdout).toBe("");
+
+    // The CLI only looked: the agent's own process would still be replayed all of it.
+    expect(await delivered()).toBe(deliveredBefore);
   });
 
   it("fails with clear messages and exit codes: bad credentials 3, an unknown room 5, a room the agent is not in 4, usage 2", async () => {
@@ -255,7 +306,6 @@ describe.each(dialects)("the switchboard CLI on %s", (dialect) => {
     expect(nobody.stderr).toContain("switchboard connect --url");
 
     await ensureAgent("ana-claude");
-    const as = ["--profile", "ana-claude"];
     const unknown = await cli(["send", "#no-such-room", "hi", ...as, "--json"]);
     expect(unknown.code).toBe(5);
     expect(JSON.parse(unknown.stderr)).toMatchObject({ error: { code: "ROOM_NOT_FOUND", exitCode: 5 } });
