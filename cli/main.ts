@@ -36,6 +36,10 @@ ${EXIT_CODES_HELP}`,
 }
 
 export async function main(argv: string[] = process.argv): Promise<void> {
+  // A reader that stops early (`switchboard tail --json | head -1`) is not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => process.exit(error.code === "EPIPE" ? EXIT.OK : EXIT.ERROR));
+  }
   const out = new Output(argv.includes("--json"));
   let code: number = EXIT.OK;
   try {
