@@ -93,12 +93,16 @@ export function registerTail(program: Command): void {
         }
         run(catchUp);
         if (opts.follow) {
-          const pushed = me.kind === "human" || to.membership?.deliveryMode === "all";
+          // People's sockets follow every room they are in; agents' only in `all` mode.
+          const pushed = to.membership !== null && (me.kind === "human" || to.membership.deliveryMode === "all");
           const timer = setInterval(() => run(catchUp), pushed ? POLL_MS.pushed : POLL_MS.unpushed);
           await stopped;
           clearInterval(timer);
+          // A request may be waiting for a connection that is not coming back: do not wait for it long.
+          await Promise.race([queue, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+        } else {
+          await queue;
         }
-        await queue;
         if (failures.length) throw failures[0];
       } finally {
         await session.close();
