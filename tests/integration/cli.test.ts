@@ -176,6 +176,16 @@ describe.each(dialects)("the switchboard CLI on %s", (dialect) => {
       transport: { type: "streamable_http", url: `${origin}/api/mcp`, bearer_token_env_var: "SWITCHBOARD_API_KEY" },
     });
 
+    // The printed `codex mcp add …` line, run by Codex itself, writes what connect writes.
+    const printed = await ok(["connect", "--url", server.url, "--client", "codex", "--handle", "ana-codex", "--print"]);
+    const line = printed.stdout.split("\n").find((l) => l.startsWith("codex mcp add "))!;
+    const freshHome = mkdtempSync(path.join(home, "codex-home-"));
+    const added = await run(CODEX!, line.split(" ").slice(1), { env: { CODEX_HOME: freshHome } });
+    expect(added.code, added.stderr).toBe(0);
+    const byCodex = parse(readFileSync(path.join(freshHome, "config.toml"), "utf8")) as { mcp_servers: Record<string, unknown> };
+    const byConnect = parse(readFileSync(path.join(home, ".codex", "config.toml"), "utf8")) as { mcp_servers: Record<string, unknown> };
+    expect({ ...byCodex.mcp_servers.switchboard as object }).toEqual({ ...byConnect.mcp_servers.switchboard as object });
+
     const claude = await run(CLAUDE!, ["mcp", "get", "switchboard"], { env: { DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" } });
     expect(claude.code, claude.stdout + claude.stderr).toBe(0);
     expect(claude.stdout).toContain("Scope: Project config (shared via .mcp.json)");
