@@ -52,6 +52,12 @@ export interface ClientOptions {
   /** Attempts for a send before it fails (default 8). */
   sendAttempts?: number;
   reconnectDelayMs?: { min: number; max: number };
+  /**
+   * Only look (default false): replay pages and messages are not acknowledged, no receipts are sent
+   * and onMessage handlers are not called, so the server's delivered cursor stays where the agent's
+   * own process left it. For tools that borrow an agent's key for a moment (the CLI); listen with `on()`.
+   */
+  passive?: boolean;
 }
 
 export interface MessageContext {
@@ -132,6 +138,7 @@ export class SwitchboardClient {
       requestTimeoutMs: 10_000,
       sendAttempts: 8,
       reconnectDelayMs: { min: 250, max: 10_000 },
+      passive: false,
       ...options,
     };
     this.cursors = options.cursors ?? new MemoryCursorStore();
@@ -200,15 +207,17 @@ export class SwitchboardClient {
     });
     this.firstSession = new Promise((resolve) => socket.once("session:ready", () => resolve()));
     socket.on("session:ready", (p) => this.onReady(p.participant, p.rooms));
-    socket.on("room:replay", (page, ack) => {
-      void this.enqueue(page.roomId, () => this.handleReplay(page)).then(() => ack({ ok: true }));
-    });
-    socket.on("message:new", ({ roomId, message }) => void this.enqueue(roomId, () => this.handleLive(message)));
-    socket.on("message:batch", ({ roomId, messages }) => {
-      void this.enqueue(roomId, async () => {
-        for (const message of messages) await this.handleLive(message);
+    if (!this.options.passive) {
+      socket.on("room:replay", (page, ack) => {
+        void this.enqueue(page.roomId, () => this.handleReplay(page)).then(() => ack({ ok: true }));
       });
-    });
+      socket.on("message:new", ({ roomId, message }) => void this.enqueue(roomId, () => this.handleLive(message)));
+      socket.on("message:batch", ({ roomId, messages }) => {
+        void this.enqueue(roomId, async () => {
+          for (const message of messages) await this.handleLive(message);
+        });
+      });
+    }
     socket.on("room:added", ({ room }) => {
       if (!this.rooms.has(room.id)) {
         this.rooms.set(room.id, { room, deliveryMode: "mentions", deliveredSeq: 0, readSeq: 0, processedSeq: 0 });

@@ -1,0 +1,55 @@
+// What wiring a coding agent (an MCP host) in means, for every host: write or merge its config so it
+// reaches Switchboard's MCP server with the key from the environment (never the key in a file), or
+// print the host's own `mcp add` command instead. One file per host in this folder.
+import type { WriteStatus } from "../files";
+
+export interface WiringContext {
+  /** The server's origin. */
+  origin: string;
+  /** Switchboard's MCP endpoint (Streamable HTTP, bearer auth). */
+  mcpUrl: string;
+  /** The profile the stdio bridge (`switchboard mcp --profile …`) uses. */
+  profile: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  homedir: string;
+  platform: NodeJS.Platform;
+  configDir: string;
+  /** Absolute paths, so a desktop app with its own PATH finds them. */
+  node: string;
+  bin: string;
+}
+
+export interface Wired {
+  /** The files written, or found already right (then left byte for byte as they were). */
+  files: { path: string; status: WriteStatus; what: string }[];
+  /** Lines the person reads: what to add by hand, what to run next. */
+  notes: string[];
+  /** Whether the host reads the key from $SWITCHBOARD_API_KEY (then connect prints the export line). */
+  keyFromEnv: boolean;
+}
+
+export interface Host {
+  name: string;
+  /** Who it is, for people: "Claude Code". */
+  label: string;
+  /** Sent as the agent's `framework` when registering. */
+  framework: string;
+  wire(ctx: WiringContext): Wired | Promise<Wired>;
+  /** `--print`: the host's own command (or the block to paste), nothing written. */
+  print(ctx: WiringContext): Wired;
+}
+
+/** The environment variable every host reads the key from. */
+export const KEY_VARIABLE = "SWITCHBOARD_API_KEY";
+/** The name the server gets in every host's config. */
+export const SERVER_NAME = "switchboard";
+
+/** Quotes a word for a POSIX shell when it needs it. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+export const CLAUDE_ADD = (mcpUrl: string) =>
+  `claude mcp add --transport http ${SERVER_NAME} ${shellWord(mcpUrl)} --header "Authorization: Bearer \${${KEY_VARIABLE}}"`;
+export const CODEX_ADD = (mcpUrl: string) => `codex mcp add ${SERVER_NAME} --url ${shellWord(mcpUrl)} --bearer-token-env-var ${KEY_VARIABLE}`;

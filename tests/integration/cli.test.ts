@@ -1,0 +1,343 @@
+// The `switchboard` CLI as people run it: the real bin as a child process, with a home, config dir,
+// CODEX_HOME and working directory of its own, against the real server. What `connect` writes is
+// parsed (JSON.parse, smol-toml) and held against each host's documented format.
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parse } from "smol-toml";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { MessageView } from "../../sdk/contract";
+import { closeSockets, collectMessages, dialects, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const BIN = path.join(ROOT, "bin", "switchboard.mjs");
+/**
+ * The hosts' own CLIs, when installed outside the repository (they are not dependencies: ~640 MB):
+ * `npm i --prefix DIR @openai/codex@0.169 @anthropic-ai/claude-code@2.1`, then SWITCHBOARD_HOST_CLIS=DIR.
+ * Both read their configs offline.
+ */
+const hostCli = (name: string) => {
+  const bin = process.env.SWITCHBOARD_HOST_CLIS ? path.join(process.env.SWITCHBOARD_HOST_CLIS, "node_modules", ".bin", name) : "";
+  return bin && existsSync(bin) ? bin : null;
+};
+const CODEX = hostCli("codex");
+const CLAUDE = hostCli("claude");
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe.each(dialects)("the switchboard CLI on %s", (dialect) => {
+  let server: TestServer;
+  let ana: Person;
+  let home: string;
+  let project: string;
+  let origin: string;
+  const configDir = () => path.join(home, ".config", "switchboard");
+  const config = () => JSON.parse(readFileSync(path.join(configDir(), "config.json"), "utf8")) as { default: string; profiles: Record<string, { apiKey: string; participantId: string; handle: string }> };
+  const profile = (handle: string) => config().profiles[`${handle}@${origin}`];
+  /** The agent the first test connects, for tests run on their own. */
+  const ensureAgent = async (handle: string) => {
+    let known = false;
+    try {
+      known = !!profile(handle);
+    } catch {
+      // no config yet
+    }
+    if (!known) await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "claude", "--handle", handle]);
+    return profile(handle);
+  };
+
+  /** The bin, as a person would run it; no SWITCHBOARD_* from the test's own environment. */
+  const env = (extra: Record<string, string> = {}) =>
+    ({
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, ".config"),
+      CODEX_HOME: path.join(home, ".codex"),
+      ...extra,
+    }) as unknown as NodeJS.ProcessEnv;
+  const cli = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) => run(process.execPath, [BIN, ...args], opts);
+  const run = (command: string, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) =>
+    new Promise<Run>((resolve, reject) => {
+      const child = spawn(command, args, { cwd: opts.cwd ?? project, env: env(opts.env), stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      child.once("error", reject);
+      child.once("exit", (code) => resolve({ code, stdout, stderr }));
+    });
+  const ok = async (args: string[], opts?: Parameters<typeof cli>[1]) => {
+    const result = await cli(args, opts);
+    expect(result.code, `switchboard ${args.join(" ")}\n${result.stderr}`).toBe(0);
+    return result;
+  };
+  const jsonLines = (text: string) => text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const newToken = async () => (await ana.api.agents.createOnboardingToken.mutate({ label: "cli", expiresInDays: 1 })).token;
+  const snapshot = (file: string) => ({ bytes: readFileSync(file, "utf8"), mtimeMs: statSync(file).mtimeMs });
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    origin = new URL(server.url).origin;
+    ana = await signUpPerson(server, { handle: "ana" });
+    home = mkdtempSync(path.join(tmpdir(), "switchboard-cli-"));
+    project = path.join(home, "project");
+    mkdirSync(project);
+  });
+  afterEach(() => closeSockets());
+  afterAll(async () => {
+    await server.dispose();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it("connect --client claude registers once, keeps the key 0600 in a 0700 dir, merges .mcp.json without the key, and changes nothing the second time", async () => {
+    const mcpJson = path.join(project, ".mcp.json");
+    writeFileSync(mcpJson, `${JSON.stringify({ mcpServers: { docs: { command: "npx", args: ["-y", "docs-mcp"] } } }, null, 2)}\n`);
+    const token = await newToken();
+    const args = ["connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "ana-claude"];
+    const first = await ok(args);
+    expect(first.stdout).toContain("Registered @ana-claude");
+    expect(first.stdout).toMatch(/export SWITCHBOARD_API_KEY="\$\(.+ key --profile ana-claude\)"/);
+
+    const stored = profile("ana-claude");
+    expect(stored.apiKey).toMatch(/^sb_/);
+    expect(first.stdout + first.stderr).not.toContain(stored.apiKey);
+    expect(statSync(configDir()).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(configDir(), "config.json")).mode & 0o777).toBe(0o600);
+    const agents = await ana.api.agents.mine.query();
+    expect(agents.find((a) => a.handle === "ana-claude")?.id).toBe(stored.participantId);
+
+    // Claude Code's .mcp.json: mcpServers.<name> = { type: "http", url, headers }, ${VAR} expanded from the environment.
+    const mcp = JSON.parse(readFileSync(mcpJson, "utf8")) as { mcpServers: Record<string, unknown> };
+    expect(mcp.mcpServers.docs).toEqual({ command: "npx", args: ["-y", "docs-mcp"] });
+    expect(mcp.mcpServers.switchboard).toEqual({ type: "http", url: `${origin}/api/mcp`, headers: { Authorization: "Bearer ${SWITCHBOARD_API_KEY}" } });
+    expect(filesHolding(home, stored.apiKey, configDir())).toEqual([]);
+
+    // The printed key command prints the stored key.
+    expect((await ok(["key", "--profile", "ana-claude"])).stdout.trim()).toBe(stored.apiKey);
+
+    const before = { mcp: snapshot(mcpJson), config: snapshot(path.join(configDir(), "config.json")) };
+    const again = await ok(args);
+    expect(again.stdout).toContain("Already connected as @ana-claude");
+    expect(snapshot(mcpJson)).toEqual(before.mcp);
+    expect(snapshot(path.join(configDir(), "config.json"))).toEqual(before.config);
+    expect((await ana.api.agents.mine.query()).length).toBe(agents.length);
+  });
+
+  it("connect --client codex adds [mcp_servers.switchboard] to config.toml, keeping the user's comments and tables, and is idempotent", async () => {
+    const file = path.join(home, ".codex", "config.toml");
+    mkdirSync(path.dirname(file), { recursive: true });
+    const original = [
+      "# my Codex settings",
+      'model = "o3" # the one I like',
+      "",
+      "[mcp_servers.docs]",
+      "# a local docs server",
+      'command = "npx"',
+      'args = ["-y", "docs-mcp"]',
+      "",
+      "[profiles.fast]",
+      'model = "o4-mini"',
+      "",
+    ].join("\n");
+    writeFileSync(file, original);
+    await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "codex", "--handle", "ana-codex"]);
+
+    const text = readFileSync(file, "utf8");
+    expect(text.startsWith(original.trimEnd())).toBe(true); // every byte of the user's file, in place
+    const toml = parse(text) as { model: string; mcp_servers: Record<string, unknown>; profiles: unknown };
+    expect(toml.model).toBe("o3");
+    expect(toml.profiles).toEqual({ fast: { model: "o4-mini" } });
+    expect(toml.mcp_servers.docs).toEqual({ command: "npx", args: ["-y", "docs-mcp"] });
+    // Codex's streamable HTTP server: `url`, and the bearer token read from the variable `bearer_token_env_var` names.
+    expect(toml.mcp_servers.switchboard).toEqual({ url: `${origin}/api/mcp`, bearer_token_env_var: "SWITCHBOARD_API_KEY" });
+    expect(filesHolding(home, profile("ana-codex").apiKey, configDir())).toEqual([]);
+
+    const before = snapshot(file);
+    const again = await ok(["connect", "--url", server.url, "--client", "codex", "--handle", "ana-codex"]);
+    expect(again.stdout).toContain("Already connected");
+    expect(snapshot(file)).toEqual(before);
+  });
+
+  it.skipIf(!CODEX || !CLAUDE)("the real Codex and Claude Code CLIs read what connect wrote (offline)", async () => {
+    await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "codex", "--handle", "ana-codex"]);
+    await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "claude", "--handle", "ana-claude"]);
+
+    const codex = await run(CODEX!, ["mcp", "get", "switchboard", "--json"]);
+    expect(codex.code, codex.stderr).toBe(0);
+    expect(JSON.parse(codex.stdout)).toMatchObject({
+      name: "switchboard",
+      enabled: true,
+      transport: { type: "streamable_http", url: `${origin}/api/mcp`, bearer_token_env_var: "SWITCHBOARD_API_KEY" },
+    });
+
+    // The printed `codex mcp add …` line, run by Codex itself, writes what connect writes.
+    const printed = await ok(["connect", "--url", server.url, "--client", "codex", "--handle", "ana-codex", "--print"]);
+    const line = printed.stdout.split("\n").find((l) => l.startsWith("codex mcp add "))!;
+    const freshHome = mkdtempSync(path.join(home, "codex-home-"));
+    const added = await run(CODEX!, line.split(" ").slice(1), { env: { CODEX_HOME: freshHome } });
+    expect(added.code, added.stderr).toBe(0);
+    const byCodex = parse(readFileSync(path.join(freshHome, "config.toml"), "utf8")) as { mcp_servers: Record<string, unknown> };
+    const byConnect = parse(readFileSync(path.join(home, ".codex", "config.toml"), "utf8")) as { mcp_servers: Record<string, unknown> };
+    expect({ ...byCodex.mcp_servers.switchboard as object }).toEqual({ ...byConnect.mcp_servers.switchboard as object });
+
+    const claude = await run(CLAUDE!, ["mcp", "get", "switchboard"], { env: { DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" } });
+    expect(claude.code, claude.stdout + claude.stderr).toBe(0);
+    expect(claude.stdout).toContain("Scope: Project config (shared via .mcp.json)");
+    expect(claude.stdout).toContain("Type: http");
+    expect(claude.stdout).toContain(`URL: ${origin}/api/mcp`);
+    expect(claude.stdout).toContain("Authorization: Bearer ${SWITCHBOARD_API_KEY}");
+  });
+
+  it("connect --client cursor and desktop write their documented entries, and --print writes nothing", async () => {
+    const cursor = await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "cursor"]);
+    const handle = /Registered @([a-z0-9_-]+)/.exec(cursor.stdout)?.[1] ?? "";
+    expect(handle).toMatch(/^[a-z0-9][a-z0-9_-]{1,38}$/);
+    expect(handle.endsWith("-cursor")).toBe(true); // <user>-<client>
+    const cursorJson = JSON.parse(readFileSync(path.join(project, ".cursor", "mcp.json"), "utf8")) as { mcpServers: Record<string, unknown> };
+    // Cursor: a remote server is { url, headers }, with ${env:NAME} interpolated from the environment.
+    expect(cursorJson.mcpServers.switchboard).toEqual({ url: `${origin}/api/mcp`, headers: { Authorization: "Bearer ${env:SWITCHBOARD_API_KEY}" } });
+
+    await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "desktop", "--handle", "ana-desktop"]);
+    const desktopFile = path.join(home, ".config", "Claude", "claude_desktop_config.json");
+    const desktop = JSON.parse(readFileSync(desktopFile, "utf8")) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
+    // Claude Desktop: a stdio server { command, args, env }, by absolute paths; the key stays in the config dir.
+    expect(desktop.mcpServers.switchboard).toEqual({
+      command: process.execPath,
+      args: [BIN, "mcp", "--profile", `ana-desktop@${origin}`],
+      env: { SWITCHBOARD_CONFIG_DIR: configDir() },
+    });
+    expect(path.isAbsolute(desktop.mcpServers.switchboard.command) && statSync(BIN).isFile()).toBe(true);
+    expect(filesHolding(home, profile("ana-desktop").apiKey, configDir())).toEqual([]);
+
+    const elsewhere = mkdtempSync(path.join(home, "printed-"));
+    const printed = await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "claude", "--handle", "ana-print", "--print"], { cwd: elsewhere });
+    expect(printed.stdout).toContain(`claude mcp add --transport http switchboard ${origin}/api/mcp --header "Authorization: Bearer \${SWITCHBOARD_API_KEY}"`);
+    const codexLine = await ok(["connect", "--url", server.url, "--client", "codex", "--handle", "ana-print", "--print"], { cwd: elsewhere });
+    expect(codexLine.stdout).toContain(`codex mcp add switchboard --url ${origin}/api/mcp --bearer-token-env-var SWITCHBOARD_API_KEY`);
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  /** A private channel with the CLI's agent in it, in `all` mode (its socket is pushed the room). */
+  const agentRoom = async (name: string) => {
+    const agentId = (await ensureAgent("ana-claude")).participantId;
+    const room = await ana.api.rooms.createChannel.mutate({ name: `${name}-${dialect}`, visibility: "private", memberIds: [agentId] });
+    await ana.api.agents.setDeliveryMode.mutate({ roomId: room.id, mode: "all", participantId: agentId });
+    return { agentId, room, target: `#${name}-${dialect}` };
+  };
+  const as = ["--profile", "ana-claude"];
+
+  it("whoami, rooms and send work as the connected agent, in human form and as JSON lines", async () => {
+    const { agentId, room, target } = await agentRoom("general");
+    const who = await ok(["whoami", ...as]);
+    expect(who.stdout).toContain("@ana-claude (Ana Claude), agent");
+    const [whoJson] = jsonLines((await ok(["whoami", ...as, "--json"])).stdout);
+    expect(whoJson).toMatchObject({ participant: { id: agentId, handle: "ana-claude", kind: "agent" }, url: origin, credential: { type: "profile", name: `ana-claude@${origin}` } });
+
+    expect((await ok(["rooms", ...as])).stdout).toMatch(new RegExp(`${target}\\s+private channel\\s+2 members`));
+    const rooms = jsonLines((await ok(["rooms", ...as, "--json"])).stdout) as unknown as { room: { id: string; name: string }; deliveryMode: string }[];
+    expect(rooms.find((m) => m.room.id === room.id)).toMatchObject({ room: { name: target.slice(1) }, deliveryMode: "all" });
+
+    // send reaches a subscriber of the room; the same --client-msg-id stores it once.
+    const socket = await ana.socket();
+    const { seen } = collectMessages(socket);
+    const sent = await ok(["send", target, "hello", "from", "the", "cli", ...as]);
+    expect(sent.stdout).toMatch(/^Sent to #general-\w+: seq \d+/);
+    await waitFor(() => seen.some((s) => s.message.body === "hello from the cli" && s.message.author.id === agentId), 10_000, "the CLI's message");
+    const id = randomUUID();
+    const [once] = jsonLines((await ok(["send", target, "exactly once", "--client-msg-id", id, "--json", ...as])).stdout);
+    const [twice] = jsonLines((await ok(["send", target, "exactly once", "--client-msg-id", id, "--json", ...as])).stdout);
+    expect(once).toMatchObject({ roomId: room.id, clientMsgId: id, body: "exactly once" });
+    expect(twice).toMatchObject({ id: once.id, seq: once.seq });
+
+    // @handle: the DM with that participant (an owner and their agent need no connection).
+    await ok(["send", "@ana", "a word in private", ...as]);
+    await waitFor(() => seen.some((s) => s.message.body === "a word in private" && s.roomId !== room.id), 10_000, "the DM");
+  });
+
+  it("tail shows what was missed exactly once after a restart, then follows live, and leaves the agent's delivery cursor alone", async () => {
+    const { room, target } = await agentRoom("tailed");
+    const say = (body: string, threadRootId?: string) => ana.api.messages.send.mutate({ roomId: room.id, body, clientMsgId: randomUUID(), threadRootId });
+    const delivered = async () =>
+      (jsonLines((await ok(["rooms", ...as, "--json"])).stdout) as unknown as { room: { id: string }; deliveredSeq: number }[]).find((m) => m.room.id === room.id)!.deliveredSeq;
+    const deliveredBefore = await delivered();
+    await say("first");
+    await say("second");
+
+    // The first time: the recent messages.
+    const firstTail = jsonLines((await ok(["tail", target, "--no-follow", "--json", ...as])).stdout) as unknown as MessageView[];
+    expect(firstTail.filter((m) => m.kind === "text").map((m) => m.body)).toEqual(["first", "second"]);
+    // Then exactly what was sent while it was not running, once.
+    const away = await say("while you were away");
+    await say("a reply", away.id);
+    const missed = await ok(["tail", target, "--no-follow", ...as]);
+    expect(missed.stdout.trim().split("\n")).toEqual([
+      expect.stringMatching(new RegExp(`^\\[${away.seq}\\] \\d\\d:\\d\\d:\\d\\d @ana: while you were away$`)),
+      expect.stringMatching(new RegExp(`^\\[${away.seq + 1}\\] \\d\\d:\\d\\d:\\d\\d @ana in thread \\[${away.seq}\\]: a reply$`)),
+    ]);
+    expect((await ok(["tail", target, "--no-follow", ...as])).stdout).toBe("");
+    expect(statSync(path.join(configDir(), "positions.json")).mode & 0o777).toBe(0o600);
+
+    // Following: live messages as they come; Ctrl-C ends it with 0, and what it showed stays shown.
+    const follower = spawn(process.execPath, [BIN, "tail", target, "--json", ...as], { cwd: project, env: env(), stdio: ["ignore", "pipe", "pipe"] });
+    let live = "";
+    follower.stdout.on("data", (c: Buffer) => (live += c.toString()));
+    const exited = new Promise<number | null>((resolve) => follower.once("exit", resolve));
+    await say("live one");
+    await waitFor(() => live.includes("live one"), 15_000, "the first live message");
+    await say("live two"); // sent once the tail is surely past its catch-up: only the push (or a 15 s poll) brings it
+    await waitFor(() => live.includes("live two"), 10_000, "the second live message");
+    follower.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(jsonLines(live).map((m) => m.body)).toEqual(["live one", "live two"]);
+    expect((await ok(["tail", target, "--no-follow", ...as])).stdout).toBe("");
+
+    // The CLI only looked: the agent's own process would still be replayed all of it.
+    expect(await delivered()).toBe(deliveredBefore);
+  });
+
+  it("fails with clear messages and exit codes: bad credentials 3, an unknown room 5, a room the agent is not in 4, usage 2", async () => {
+    const refused = await cli(["connect", "--url", server.url, "--token", "sbo_not-a-token", "--client", "generic", "--handle", "ana-refused"]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain("The onboarding token was refused");
+    expect(refused.stderr).not.toMatch(/\n\s+at /); // no stack trace
+
+    const badKey = await cli(["whoami"], { env: { SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: "sb_not_a_key" } });
+    expect(badKey.code).toBe(3);
+    expect(badKey.stderr).toContain("UNAUTHENTICATED");
+
+    const nobody = await cli(["whoami"], { env: { SWITCHBOARD_CONFIG_DIR: path.join(home, "empty-config") } });
+    expect(nobody.code).toBe(3);
+    expect(nobody.stderr).toContain("switchboard connect --url");
+
+    await ensureAgent("ana-claude");
+    const unknown = await cli(["send", "#no-such-room", "hi", ...as, "--json"]);
+    expect(unknown.code).toBe(5);
+    expect(JSON.parse(unknown.stderr)).toMatchObject({ error: { code: "ROOM_NOT_FOUND", exitCode: 5 } });
+
+    const open = await ana.api.rooms.createChannel.mutate({ name: `open-${dialect}`, visibility: "public" });
+    const outside = await cli(["send", open.id, "let me in", ...as]);
+    expect(outside.code).toBe(4);
+    expect(outside.stderr).toContain("NOT_A_MEMBER");
+
+    expect((await cli(["send", ...as])).code).toBe(2);
+    expect((await cli(["tail", "#x", "--limit", "many", ...as])).code).toBe(2);
+  });
+});
+
+/** Files under `dir` (except `skip`) whose content holds `secret`. */
+function filesHolding(dir: string, secret: string, skip: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (full === skip) continue;
+    if (entry.isDirectory()) found.push(...filesHolding(full, secret, skip));
+    else if (entry.isFile() && readFileSync(full, "utf8").includes(secret)) found.push(full);
+  }
+  return found;
+}
