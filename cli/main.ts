@@ -5,6 +5,7 @@
 import { Command, CommanderError } from "commander";
 import { registerConnect } from "./commands/connect";
 import { registerKey } from "./commands/key";
+import { registerMcp } from "./commands/mcp";
 import { registerRooms } from "./commands/rooms";
 import { registerSend } from "./commands/send";
 import { registerTail } from "./commands/tail";
@@ -31,7 +32,7 @@ Profiles live in $SWITCHBOARD_CONFIG_DIR, else $XDG_CONFIG_HOME/switchboard, els
 ${EXIT_CODES_HELP}`,
     );
   // Subcommands inherit exitOverride, the help settings and showHelpAfterError.
-  for (const register of [registerConnect, registerWhoami, registerRooms, registerSend, registerTail, registerKey]) register(program);
+  for (const register of [registerConnect, registerWhoami, registerRooms, registerSend, registerTail, registerMcp, registerKey]) register(program);
   return program;
 }
 

@@ -2,11 +2,15 @@
 // tools, continuity for an agent that waits and acknowledges, credentials, policies and limits
 // exactly as over the socket, resources and their subscriptions, and Claude Code's channel pushes.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ResourceUpdatedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { MAX_WAIT_SECONDS } from "../../server/bridges/mcp/tools";
 import { closeSockets, collectMessages, createAgent, dialects, emitAck, openAgentSocket, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 
@@ -40,6 +44,18 @@ async function mcpClient(server: TestServer, apiKey: string, opts: { channel?: b
   const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}` };
   if (opts.channel) headers["X-Switchboard-Channel"] = "1";
   await client.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", server.url), { requestInit: { headers } }));
+  clients.add(client);
+  return client;
+}
+
+const BIN = path.resolve(import.meta.dirname, "../../bin/switchboard.mjs");
+
+/** The official client over stdio, launching `switchboard mcp` as a host would (the key from the environment). */
+async function stdioClient(server: TestServer, apiKey: string, args: string[] = []): Promise<Client> {
+  const home = mkdtempSync(path.join(tmpdir(), "switchboard-mcp-"));
+  const client = new Client({ name: "switchboard-stdio-tests", version: "1.0.0" });
+  const env = { PATH: process.env.PATH ?? "", HOME: home, SWITCHBOARD_CONFIG_DIR: home, SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: apiKey };
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", ...args], env, stderr: "pipe" }));
   clients.add(client);
   return client;
 }
@@ -162,6 +178,43 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
     const res = await post({ Authorization: `Bearer ${paused.apiKey}` });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: { data: { code: string } } }).error.data.code).toBe("AGENT_SUSPENDED");
+  });
+
+  it("serves the same tools over stdio (switchboard mcp): a send reaches the room, a mention reaches the agent, and a restart repeats only what was not acknowledged", async () => {
+    const client = await stdioClient(server, agent.apiKey);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
+    const socket = await owner.socket();
+    const seen = collectMessages(socket);
+    const sent = await tool<{ message: { id: string } }>(client, "send_message", { room: "#ops", text: "hello over stdio" });
+    await waitFor(() => seen.seen.some((m) => m.message.id === sent.message.id), 10_000, "the stdio agent's message");
+
+    const waiting = tool<Waited>(client, "wait_for_messages", { timeout_seconds: 20 });
+    const mention = await emitAck<{ ok: true; data: { id: string; seq: number } }>(socket, "message:send", { roomId, body: "@scout over stdio?", clientMsgId: randomUUID() });
+    const got = await waiting;
+    expect(got.messages.map((m) => m.id)).toEqual([mention.data.id]);
+
+    await client.close(); // the host kills the process before it acknowledged
+    const again = await stdioClient(server, agent.apiKey);
+    const replayed = await tool<Waited>(again, "wait_for_messages", { timeout_seconds: 0 });
+    expect(replayed.messages.map((m) => m.id)).toEqual([mention.data.id]);
+    await tool(again, "acknowledge", { room: roomId, seq: replayed.acknowledge[0].through_seq });
+    expect(await tool<Waited>(again, "wait_for_messages", { timeout_seconds: 0 })).toMatchObject({ messages: [], timed_out: true });
+  });
+
+  it("switchboard mcp --channel carries Claude Code channel pushes to the host", async () => {
+    const client = await stdioClient(server, agent.apiKey, ["--channel"]);
+    expect(client.getServerCapabilities()?.experimental).toHaveProperty(["claude/channel"]);
+    const pushed: { content: string; meta: Record<string, string> }[] = [];
+    const ChannelNotification = z.object({ method: z.literal("notifications/claude/channel"), params: z.object({ content: z.string(), meta: z.record(z.string(), z.string()) }) });
+    client.setNotificationHandler(ChannelNotification, (n) => void pushed.push(n.params));
+    const socket = await owner.socket();
+    const sent = await emitAck<{ ok: true; data: { id: string } }>(socket, "message:send", { roomId, body: "@scout pushed through stdio", clientMsgId: randomUUID() });
+    await waitFor(() => pushed.some((p) => p.meta.message_id === sent.data.id), 15_000, "a channel notification over stdio");
+    expect(pushed.find((p) => p.meta.message_id === sent.data.id)).toMatchObject({ content: "@scout pushed through stdio", meta: { room: "#ops", from: "@dana" } });
+  });
+
+  it("switchboard mcp with a refused key answers the host's initialize with an error and exits", async () => {
+    await expect(stdioClient(server, "sb_0123456789_nonsensenonsensenonsensenonsense00")).rejects.toThrow(/UNAUTHENTICATED|401/);
   });
 
   it("acts as a person with their access token: a write token posts as them, a read token only reads, a revoked one is refused", async () => {
