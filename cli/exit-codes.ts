@@ -19,7 +19,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   1   error (an unexpected answer, a file the CLI cannot read or safely change)
   2   usage (a missing or malformed argument; INVALID_PAYLOAD, MESSAGE_EMPTY, MESSAGE_TOO_LARGE)
   3   authentication (no credential, UNAUTHENTICATED, AGENT_SUSPENDED, disconnected by the server)
-  4   refused (FORBIDDEN, NOT_A_MEMBER, NOT_CONNECTED, CONFLICT, NAME_TAKEN)
+  4   refused (FORBIDDEN, INSUFFICIENT_SCOPE, NOT_A_MEMBER, NOT_CONNECTED, CONFLICT, NAME_TAKEN)
   5   not found (ROOM_NOT_FOUND, PARTICIPANT_NOT_FOUND, MESSAGE_NOT_FOUND, NOT_FOUND)
   75  retry later (RATE_LIMITED after retryAfterMs, UNAVAILABLE, ROOM_PAUSED, no answer in time)`;
 
@@ -31,6 +31,7 @@ const BY_CODE: Record<string, ExitCode> = {
   AGENT_SUSPENDED: EXIT.AUTH,
   DISCONNECTED: EXIT.AUTH,
   FORBIDDEN: EXIT.REFUSED,
+  INSUFFICIENT_SCOPE: EXIT.REFUSED,
   NOT_A_MEMBER: EXIT.REFUSED,
   NOT_CONNECTED: EXIT.REFUSED,
   CONFLICT: EXIT.REFUSED,

@@ -4,7 +4,10 @@
 // (cli/credentials.ts), prints through cli/output.ts and ends with an exit code from cli/exit-codes.ts.
 import { Command, CommanderError } from "commander";
 import { registerConnect } from "./commands/connect";
+import { registerAgents } from "./commands/agents";
 import { registerKey } from "./commands/key";
+import { registerLogin } from "./commands/login";
+import { registerToken } from "./commands/token";
 import { registerMcp } from "./commands/mcp";
 import { registerRooms } from "./commands/rooms";
 import { registerSend } from "./commands/send";
@@ -32,7 +35,7 @@ Profiles live in $SWITCHBOARD_CONFIG_DIR, else $XDG_CONFIG_HOME/switchboard, els
 ${EXIT_CODES_HELP}`,
     );
   // Subcommands inherit exitOverride, the help settings and showHelpAfterError.
-  for (const register of [registerConnect, registerWhoami, registerRooms, registerSend, registerTail, registerMcp, registerKey]) register(program);
+  for (const register of [registerConnect, registerLogin, registerWhoami, registerRooms, registerSend, registerTail, registerMcp, registerAgents, registerToken, registerKey]) register(program);
   return program;
 }
 

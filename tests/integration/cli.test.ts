@@ -72,6 +72,18 @@ describe.each(dialects)("the switchboard CLI on %s", (dialect) => {
       child.once("error", reject);
       child.once("exit", (code) => resolve({ code, stdout, stderr }));
     });
+  /** The bin with `input` on its stdin (a password piped in). */
+  const cliWithStdin = (args: string[], input: string, extraEnv: Record<string, string> = {}) =>
+    new Promise<Run>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: project, env: env(extraEnv), stdio: ["pipe", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      child.once("error", reject);
+      child.once("exit", (code) => resolve({ code, stdout, stderr }));
+      child.stdin.end(input);
+    });
   const ok = async (args: string[], opts?: Parameters<typeof cli>[1]) => {
     const result = await cli(args, opts);
     expect(result.code, `switchboard ${args.join(" ")}\n${result.stderr}`).toBe(0);
@@ -327,6 +339,52 @@ describe.each(dialects)("the switchboard CLI on %s", (dialect) => {
 
     expect((await cli(["send", ...as])).code).toBe(2);
     expect((await cli(["tail", "#x", "--limit", "many", ...as])).code).toBe(2);
+  });
+
+  it("login trades a person's password for a token kept as the default profile; token and agents then act as that person", async () => {
+    const dir = path.join(home, "person-config");
+    const asPerson = { SWITCHBOARD_CONFIG_DIR: dir };
+    const wrong = await cliWithStdin(["login", "--url", server.url, "--email", "ana@example.test", "--password-stdin"], "not her password\n", asPerson);
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toContain("UNAUTHENTICATED");
+
+    const login = await cliWithStdin(["login", "--url", server.url, "--email", "ana@example.test", "--password-stdin", "--name", "ci laptop", "--json"], "correct horse battery\n", asPerson);
+    expect(login.code, login.stderr).toBe(0);
+    expect(JSON.parse(login.stdout)).toMatchObject({ participant: { handle: "ana", kind: "human" }, accessToken: { name: "ci laptop", scope: "write", state: "active" } });
+    const stored = JSON.parse(readFileSync(path.join(dir, "config.json"), "utf8")) as { default: string; profiles: Record<string, { apiKey: string; kind: string }> };
+    expect(stored.default).toBe(`ana@${origin}`);
+    expect(stored.profiles[stored.default]).toMatchObject({ kind: "person", apiKey: expect.stringMatching(/^sbp_/) });
+    expect(statSync(path.join(dir, "config.json")).mode & 0o777).toBe(0o600);
+    expect((await ok(["whoami", "--json"], { env: asPerson })).stdout).toContain('"handle":"ana"');
+
+    // Tokens: create one (shown once), list, revoke; the revoked one is refused.
+    const created = JSON.parse((await ok(["token", "create", "--name", "read-only script", "--scope", "read", "--json"], { env: asPerson })).stdout) as { token: string; accessToken: { id: string } };
+    expect(created.token).toMatch(/^sbp_/);
+    const listed = jsonLines((await ok(["token", "list", "--json"], { env: asPerson })).stdout);
+    expect(listed.map((t) => t.name)).toEqual(expect.arrayContaining(["ci laptop", "read-only script"]));
+    const reader = { SWITCHBOARD_CONFIG_DIR: path.join(home, "nobody"), SWITCHBOARD_URL: server.url, SWITCHBOARD_TOKEN: created.token };
+    expect((await ok(["rooms"], { env: reader })).code).toBe(0);
+    const readOnly = await cli(["send", "#general", "from a read token"], { env: reader });
+    expect(readOnly.code).toBe(4);
+    expect(readOnly.stderr).toContain("INSUFFICIENT_SCOPE");
+    await ok(["token", "revoke", created.accessToken.id], { env: asPerson });
+    expect((await cli(["rooms"], { env: reader })).code).toBe(3);
+
+    // Agents: list hers, suspend one by handle (it is refused at once), resume it.
+    const agent = await ensureAgent("ana-claude");
+    const mine = jsonLines((await ok(["agents", "--json"], { env: asPerson })).stdout);
+    expect(mine.map((a) => a.handle)).toContain("ana-claude");
+    await ok(["agents", "suspend", "@ana-claude", "--reason", "runaway loop"], { env: asPerson });
+    const suspended = await cli(["whoami"], { env: { SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey, SWITCHBOARD_CONFIG_DIR: path.join(home, "nobody") } });
+    expect(suspended.code).toBe(3);
+    expect(suspended.stderr).toContain("AGENT_SUSPENDED");
+    await ok(["agents", "resume", "@ana-claude"], { env: asPerson });
+    expect((await cli(["agents", "suspend", "@nobody-owns-this"], { env: asPerson })).code).toBe(5);
+
+    // An agent's key cannot manage tokens or agents: those act as a person.
+    const asAgent = await cli(["token", "list"], { env: { SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey, SWITCHBOARD_CONFIG_DIR: path.join(home, "nobody") } });
+    expect(asAgent.code).toBe(3);
+    expect(asAgent.stderr).toContain("switchboard login");
   });
 });
 
