@@ -304,13 +304,15 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
   });
 
   it("in channel mode declares claude/channel and pushes what is addressed to the agent, with its room and seq", async () => {
+    // Waiting before the session starts (not acknowledged): pushed once the client's stream is open.
+    const early = await emitAck<{ ok: true; data: { id: string } }>(await owner.socket(), "message:send", { roomId, body: "@scout before you connected", clientMsgId: randomUUID() });
     const client = await mcpClient(server, agent.apiKey, { channel: true });
     expect(client.getServerCapabilities()?.experimental).toHaveProperty(["claude/channel"]);
     expect(client.getInstructions()).toMatch(/<channel source="switchboard"/);
     const pushed: { content: string; meta: Record<string, string> }[] = [];
     const ChannelNotification = z.object({ method: z.literal("notifications/claude/channel"), params: z.object({ content: z.string(), meta: z.record(z.string(), z.string()) }) });
     client.setNotificationHandler(ChannelNotification, (n) => void pushed.push(n.params));
-    // Wait until the session's stream is open: a message sent before it is pushed too (from the cursor).
+    await waitFor(() => pushed.some((p) => p.meta.message_id === early.data.id), 10_000, "the push of what waited");
     const socket = await owner.socket();
     const sent = await emitAck<{ ok: true; data: { id: string; seq: number } }>(socket, "message:send", { roomId, body: "@scout ship it", clientMsgId: randomUUID() });
     await waitFor(() => pushed.some((p) => p.meta.message_id === sent.data.id), 10_000, "a channel notification");

@@ -62,6 +62,7 @@ export function mcpEndpoint(opts: McpEndpointOptions) {
       }
       entry.actor = actor;
       entry.lastUsed = Date.now();
+      if (req.method === "GET") whenStreaming(res, () => entry.session.streamOpened());
       await entry.transport.handleRequest(req, res, body);
     } catch (error) {
       if (res.headersSent) return void res.end();
@@ -141,6 +142,19 @@ function hostOf(origin: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Calls `opened` once the SDK answered a GET with its event stream: the transport has registered the
+ * stream by the time it writes the response's head.
+ */
+function whenStreaming(res: ServerResponse, opened: () => void): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    const written = writeHead(...args);
+    if (res.statusCode === 200) setImmediate(opened);
+    return written;
+  }) as typeof res.writeHead;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

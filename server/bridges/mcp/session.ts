@@ -42,7 +42,10 @@ const CHANNEL_INSTRUCTIONS = `${INSTRUCTIONS}
 - Messages addressed to you also arrive on their own as <channel source="switchboard" room="..." room_id="..." seq="..." message_id="..." from="@..."> tags. Answer with send_message to the same room (thread_id to reply in a thread), then acknowledge room_id up to seq.`;
 
 export interface SessionOptions {
-  /** Push what is addressed to the caller as `notifications/claude/channel` (Claude Code's channels). */
+  /**
+   * Push what is addressed to the caller as `notifications/claude/channel` (Claude Code's channels):
+   * at least once, until acknowledged (again when the client's stream reopens).
+   */
   channel: boolean;
   /** The caller as of its latest request. */
   actor(): Actor;
@@ -50,6 +53,8 @@ export interface SessionOptions {
 
 export interface McpSession {
   server: Server;
+  /** The client opened its stream for the server's own messages (an HTTP GET): channel pushes can go out. */
+  streamOpened(): void;
   /** Stops listening for wake-ups. */
   close(): void;
 }
@@ -139,6 +144,10 @@ export function createSession(opts: SessionOptions): McpSession {
 
   function onWake(roomId: string): void {
     if (subscribed.has(roomId)) void server.sendResourceUpdated({ uri: `room://${roomId}/messages` }).catch(() => {});
+    schedulePush();
+  }
+
+  function schedulePush(): void {
     if (opts.channel) pushing = pushing.then(push, push);
   }
 
@@ -170,6 +179,7 @@ export function createSession(opts: SessionOptions): McpSession {
     stopWatching();
     watched = next;
     stopWatching = onRoomWake(watched, onWake);
+    schedulePush(); // what was committed before this room was watched
   }
   function refreshRooms(): void {
     void refresh().catch(() => {});
@@ -177,13 +187,16 @@ export function createSession(opts: SessionOptions): McpSession {
   const timer = setInterval(refreshRooms, ROOMS_REFRESH_MS);
   timer.unref();
 
-  server.oninitialized = () => {
-    refreshRooms();
-    if (opts.channel) pushing = pushing.then(push, push); // what waited while it was away
-  };
+  server.oninitialized = () => refreshRooms();
 
   return {
     server,
+    streamOpened() {
+      // Notifications go out on the client's open stream and are dropped while it has none: on each
+      // (re)opened stream, push again everything not acknowledged (what waited while it was away).
+      pushedThrough.clear();
+      schedulePush();
+    },
     close() {
       closed = true;
       clearInterval(timer);
