@@ -38,5 +38,13 @@ export const FLOOD_WINDOW_MS = 10_000;
 const FLOODED: Rule = { name: "flooded", points: 1, perSeconds: 30 };
 export const FLOOD_COOLDOWN_MS = FLOODED.perSeconds * 1000;
 
-export const markFlooded = (participantId: string): Promise<void> => count(FLOODED, participantId);
-export const floodCoolingDown = (participantId: string): Promise<boolean> => exhausted(FLOODED, participantId);
+/**
+ * A flooding client reconnects with the same credential: its reconnects are refused by the
+ * credential's fingerprint before it is authenticated (which costs a database read), and by the
+ * participant after (another credential of the same participant).
+ */
+export async function markFlooded(participantId: string, credentialFingerprint: string | null): Promise<void> {
+  await count(FLOODED, participantId);
+  if (credentialFingerprint) await count(FLOODED, credentialFingerprint);
+}
+export const floodCoolingDown = (key: string): Promise<boolean> => exhausted(FLOODED, key);

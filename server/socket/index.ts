@@ -15,6 +15,7 @@ import {
 } from "../../sdk/contract";
 import { authenticateHandshake, reauthenticate } from "../auth/handshake";
 import { AppError, toErrorShape } from "../errors";
+import { sha256 } from "../ids";
 import { clientAddress } from "../http/client-address";
 import type { Actor } from "../policies";
 import { audience, bindRealtime } from "../realtime";
@@ -62,11 +63,12 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
     // Names this server does not know are ignored: a newer client may ask for more.
     socket.data.features = FEATURES.filter((f) => features.data?.includes(f));
     try {
+      const fingerprint = credentialFingerprint(auth, socket.handshake.headers.cookie);
+      if (fingerprint && (await floodCoolingDown(fingerprint))) return next(refusal(flooded()));
+      socket.data.fingerprint = fingerprint;
       const address = clientAddress(socket.handshake.address, socket.handshake.headers, opts.trustedProxies);
       const { actor, credential } = await authenticateHandshake({ auth, headers: socket.handshake.headers, address }, { secret: opts.authSecret, publicUrl: opts.publicUrl });
-      if (await floodCoolingDown(actor.participantId)) {
-        return next(refusal(new AppError("RATE_LIMITED", "A connection of yours was closed for flooding; wait before reconnecting", { retryAfterMs: FLOOD_COOLDOWN_MS })));
-      }
+      if (await floodCoolingDown(actor.participantId)) return next(refusal(flooded()));
       socket.data.actor = actor;
       socket.data.participantId = actor.participantId;
       // Revoking a key or a token finds the sockets it opened by these (realtime/sessions.ts).
@@ -151,6 +153,14 @@ async function sendPage(socket: AppSocket, page: ReplayPage): Promise<boolean> {
   } catch {
     return false; // no ack in time, or disconnected: the cursor stays, the next connection resumes
   }
+}
+
+const flooded = () => new AppError("RATE_LIMITED", "A connection of yours was closed for flooding; wait before reconnecting", { retryAfterMs: FLOOD_COOLDOWN_MS });
+
+/** What a handshake's credential is known by without looking it up: a hash of the key, or of the cookies. */
+function credentialFingerprint(auth: Record<string, unknown>, cookie: string | undefined): string | null {
+  if (typeof auth.apiKey === "string") return `credential:${sha256(auth.apiKey)}`;
+  return cookie ? `credential:${sha256(cookie)}` : null;
 }
 
 /** Handshake refusals carry the same { code, message, retryable } as acks, in `err.data`. */

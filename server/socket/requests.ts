@@ -94,7 +94,7 @@ function floodGuard(socket: AppSocket) {
       });
       socket.emit("error", { ...error.toShape(), event: "flood" });
       socket.disconnect(true);
-      void markFlooded(actor.participantId).catch(() => {});
+      void markFlooded(actor.participantId, (socket.data.fingerprint as string | undefined) ?? null).catch(() => {});
     },
   };
   return state;

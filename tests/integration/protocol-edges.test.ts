@@ -258,6 +258,14 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
       (error: Error & { data?: { code: string; retryAfterMs?: number } }) => error.data,
     );
     expect(again).toMatchObject({ code: "RATE_LIMITED", retryAfterMs: FLOOD_COOLDOWN_MS });
+    // Its reconnects are refused before the credential is even looked up: a revoked key is told the same.
+    const { keys } = await owner.api.agents.get.query({ agentId: flooder.id });
+    await owner.api.agents.revokeKey.mutate({ agentId: flooder.id, keyId: keys[0].id });
+    const unchecked = await openAgentSocket(server.url, flooder.apiKey).then(
+      () => null,
+      (error: Error & { data?: { code: string } }) => error.data,
+    );
+    expect(unchecked).toMatchObject({ code: "RATE_LIMITED" });
     const calm = await openAgentSocket(server.url, (await createAgent(owner, "unbothered")).apiKey);
     expect(await emitAck(calm, "room:list", {})).toMatchObject({ ok: true });
   });
