@@ -55,6 +55,9 @@ export function requestsOf(socket: AppSocket) {
       let result: Ack<R>;
       const slot = opts.queued ? null : await slots.acquire();
       try {
+        // Gone while it waited its turn (closed for flooding, or disconnected): its answer could not
+        // be delivered, so its work is not done either (the client retries what it needs).
+        if (guard.closed || socket.disconnected) throw new AppError("UNAVAILABLE", "The connection closed before this request's turn");
         if (args.length > 1) throw new AppError("INVALID_PAYLOAD", `${event} takes one payload (then the ack), not ${args.length}`);
         const actor = socket.data.actor as Actor;
         if (!READS.has(event)) assertMayWrite(actor);

@@ -9,18 +9,18 @@ import { AppError } from "../../server/errors";
 import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, floodCoolingDown, IN_FLIGHT_RETRY_MS, MAX_ACTIVE, MAX_IN_FLIGHT } from "../../server/services/request-limits";
 
 function standIn(actor: object = { participantId: "p1", workspaceId: "w1", kind: "agent", role: "member", handle: "unit" }) {
-  let disconnected = false;
   const handlers = new Map<string, (...args: unknown[]) => Promise<void>>();
   const errors: unknown[] = [];
   const socket = {
     data: { actor },
+    disconnected: false,
     on: (event: string, fn: (...args: unknown[]) => Promise<void>) => handlers.set(event, fn),
     emit: (event: string, payload: unknown) => event === "error" && errors.push(payload),
-    disconnect: () => void (disconnected = true),
+    disconnect: () => void (socket.disconnected = true),
   };
   const call = (event: string, ...args: unknown[]) =>
     new Promise<Ack<unknown>>((resolve) => void handlers.get(event)!(...args, (reply: Ack<unknown>) => resolve(reply)));
-  return { request: requestsOf(socket as unknown as AppSocket), call, handlers, errors, disconnected: () => disconnected };
+  return { request: requestsOf(socket as unknown as AppSocket), call, handlers, errors, socket, disconnected: () => socket.disconnected };
 }
 
 const echo = z.strictObject({ text: z.string() });
@@ -112,6 +112,25 @@ describe("socket requests", () => {
     void call("busy", { text: "after" });
     await new Promise((r) => setImmediate(r));
     expect(ran).toBe(FLOOD_REFUSALS + 1); // dropped unread
+  });
+
+  it("does not run what was waiting for its turn when the socket closed meanwhile", async () => {
+    const { request, call, socket } = standIn();
+    const finish: (() => void)[] = [];
+    let ran = 0;
+    request("work", echo, () => {
+      ran++;
+      return new Promise<string>((resolve) => finish.push(() => resolve("done")));
+    });
+    const first = Array.from({ length: MAX_ACTIVE }, () => call("work", { text: "x" }));
+    const waiting = call("work", { text: "waits its turn" });
+    await new Promise((r) => setImmediate(r));
+    expect(ran).toBe(MAX_ACTIVE);
+    socket.disconnected = true;
+    for (const f of finish.splice(0)) f();
+    await Promise.all(first);
+    expect(await waiting).toMatchObject({ ok: false, error: { code: "UNAVAILABLE" } });
+    expect(ran).toBe(MAX_ACTIVE);
   });
 
   it("counts only RATE_LIMITED refusals: invalid payloads, however many, do not close the socket", async () => {
