@@ -19,6 +19,16 @@ if ! /usr/bin/python3 -c "import socketio, websocket, requests" 2>/dev/null; the
   if [ "$(id -u)" -ne 0 ]; then echo "python3-socketio is missing and installing it needs root: apt-get install python3-socketio python3-websocket python3-requests" >&2; exit 1; fi
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-socketio python3-websocket python3-requests >/dev/null
 fi
+# The MCP hosts' own CLIs (Codex, Claude Code), from the npm registry, for the test that has them read
+# what `switchboard connect` wrote: ~640 MB, so kept in a cache outside the repository, once per machine.
+HOST_CLIS="${SWITCHBOARD_HOST_CLIS:-${XDG_CACHE_HOME:-$HOME/.cache}/switchboard/host-clis}"
+if [ ! -x "$HOST_CLIS/node_modules/.bin/codex" ] || [ ! -x "$HOST_CLIS/node_modules/.bin/claude" ]; then
+  echo "Installing the Codex and Claude Code CLIs into $HOST_CLIS (once per machine)"
+  mkdir -p "$HOST_CLIS"
+  npm install --prefix "$HOST_CLIS" --no-audit --no-fund --no-save @openai/codex@0.169 @anthropic-ai/claude-code@2.1 >/dev/null 2>&1 \
+    || echo "warning: could not install the hosts' CLIs; their test is skipped" >&2
+fi
+export SWITCHBOARD_HOST_CLIS="$HOST_CLIS"
 echo "PostgreSQL for the integration suite: ${TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/test}"
 
 step "typecheck"
