@@ -188,8 +188,10 @@ export async function replayMissed(
 /**
  * What the actor's delivery modes select after its delivered cursors, room by room (oldest joined
  * first), up to `limit` messages in all: what `replayMissed` would push, for clients that ask rather
- * than listen (the MCP bridge's wait_for_messages). Nothing moves: the client acks each room's
+ * than listen (the MCP bridge). Pages with messages move nothing: the client acks each room's
  * `throughSeq` once it has handled the page, so a client that dies first is given the same again.
+ * A stretch the mode selects nothing from moves the delivered cursor past it at once (nothing in it
+ * was for the member), as an acked empty replay page would.
  * `after`: per room, a seq to start after when it is past the delivered cursor (what was pushed).
  */
 export async function pendingFor(actor: Actor, limit: number, after?: ReadonlyMap<string, number>): Promise<ReplayPage[]> {
@@ -201,13 +203,21 @@ export async function pendingFor(actor: Actor, limit: number, after?: ReadonlyMa
   const pages: ReplayPage[] = [];
   let left = limit;
   for (const row of rows) {
-    if (left <= 0) break;
-    const from = Math.max(row.deliveredSeq, after?.get(row.roomId) ?? 0);
-    if (row.room.lastSeq <= from) continue;
     const member = { participantId: actor.participantId, roomId: row.roomId, roomKind: row.room.kind, mode: row.deliveryMode };
-    const page = await selectPage(member, from, left);
-    pages.push({ roomId: row.roomId, ...page });
-    left -= page.messages.length;
+    let delivered = row.deliveredSeq;
+    let from = Math.max(delivered, after?.get(row.roomId) ?? 0);
+    while (left > 0 && from < row.room.lastSeq) {
+      const page = await selectPage(member, from, left);
+      if (page.messages.length > 0) {
+        pages.push({ roomId: row.roomId, ...page });
+        left -= page.messages.length;
+        break;
+      }
+      // Skipping past what was pushed and not yet acked would lose it: only from the cursor itself.
+      if (from === delivered) delivered = (await ackDelivery(actor, { roomId: row.roomId, seq: page.throughSeq })).deliveredSeq;
+      if (page.throughSeq <= from) break;
+      from = page.throughSeq;
+    }
   }
   return pages;
 }

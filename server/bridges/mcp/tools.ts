@@ -95,10 +95,7 @@ export const TOOLS: Tool[] = [
       for (;;) {
         // Listen before looking, so that nothing committed between the look and the wait is missed.
         const wake = untilWake(names.keys(), Math.min(5_000, Math.max(0, deadline - Date.now())), ctx.signal);
-        const pages = await delivery.pendingFor(actor, args.limit);
-        // Pages the mode selected nothing from only move past messages that were never for you.
-        for (const page of pages.filter((p) => p.messages.length === 0)) await delivery.ackDelivery(actor, { roomId: page.roomId, seq: page.throughSeq });
-        const full = pages.filter((p) => p.messages.length > 0);
+        const full = await delivery.pendingFor(actor, args.limit);
         if (full.length > 0 || Date.now() >= deadline || ctx.signal.aborted) {
           wake.cancel();
           return {
