@@ -3,8 +3,10 @@
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
 import type { AppRouter } from "../server/trpc/router";
-import type { Credential } from "./credentials";
+import type { Command } from "commander";
+import { optionsOf, resolveCredential, type Credential } from "./credentials";
 import { causeOf, CliError, EXIT, fromErrorShape, unreachable } from "./exit-codes";
+import { Output } from "./output";
 
 export function trpcClient(credential: Credential) {
   return createTRPCClient<AppRouter>({
@@ -33,4 +35,12 @@ export async function call<T>(origin: string, run: () => Promise<T>): Promise<T>
     }
     throw error;
   }
+}
+
+/** What a command that acts as a person needs: the typed API with its token, its output, and `call`. */
+export function personApi(command: Command, what: string) {
+  const opts = optionsOf(command);
+  const credential = resolveCredential(opts);
+  requirePerson(credential, what);
+  return { api: trpcClient(credential), origin: credential.url, out: new Output(!!opts.json), call };
 }

@@ -2,9 +2,7 @@
 // (as a person: switchboard login first). Suspension closes the agent's connections on every process.
 import type { Command } from "commander";
 import type { AgentView } from "../../sdk/contract";
-import { optionsOf, resolveCredential } from "../credentials";
 import { CliError, EXIT } from "../exit-codes";
-import { Output } from "../output";
 
 const line = (a: AgentView) => `@${a.handle.padEnd(20)} ${a.status.padEnd(9)} ${a.framework ?? ""}  ${a.lastSeenAt ? `seen ${a.lastSeenAt.slice(0, 16).replace("T", " ")}` : "never connected"}  ${a.displayName}`;
 
@@ -15,7 +13,7 @@ export function registerAgents(program: Command): void {
     .command("list", { isDefault: true })
     .summary("the agents you own")
     .action(async (_local: object, command: Command) => {
-      const { api, origin, out, call } = await personApi(command);
+      const { api, origin, out, call } = (await import("../trpc")).personApi(command, `agents ${command.name()}`);
       const mine = await call(origin, () => api.agents.mine.query());
       if (out.json) for (const a of mine) out.record(a, "");
       else out.record(mine, mine.length ? mine.map(line).join("\n") : "You own no agents yet: switchboard connect registers one.");
@@ -26,7 +24,7 @@ export function registerAgents(program: Command): void {
     .summary("suspend an agent now (@handle or id)")
     .option("--reason <text>", "why, for the audit log and the agent's owner", "")
     .action(async (ref: string, local: { reason: string }, command: Command) => {
-      const { api, origin, out, call } = await personApi(command);
+      const { api, origin, out, call } = (await import("../trpc")).personApi(command, `agents ${command.name()}`);
       const agentId = await idOf(ref, () => call(origin, () => api.agents.mine.query()));
       const agent = await call(origin, () => api.agents.suspend.mutate({ agentId, reason: local.reason }));
       out.record(agent, `Suspended: ${line(agent)}`);
@@ -36,19 +34,11 @@ export function registerAgents(program: Command): void {
     .command("resume <agent>")
     .summary("let a suspended agent connect again")
     .action(async (ref: string, _local: object, command: Command) => {
-      const { api, origin, out, call } = await personApi(command);
+      const { api, origin, out, call } = (await import("../trpc")).personApi(command, `agents ${command.name()}`);
       const agentId = await idOf(ref, () => call(origin, () => api.agents.mine.query()));
       const agent = await call(origin, () => api.agents.resume.mutate({ agentId }));
       out.record(agent, `Resumed: ${line(agent)}`);
     });
-}
-
-async function personApi(command: Command) {
-  const opts = optionsOf(command);
-  const credential = resolveCredential(opts);
-  const { call, requirePerson, trpcClient } = await import("../trpc");
-  requirePerson(credential, `agents ${command.name()}`);
-  return { api: trpcClient(credential), origin: credential.url, out: new Output(!!opts.json), call };
 }
 
 /** `@handle` among the agents you own, or an id as it is. */

@@ -9,6 +9,7 @@ import { optionsOf } from "../credentials";
 import { CliError, EXIT } from "../exit-codes";
 import { postJson } from "../http";
 import { Output } from "../output";
+import { tokenOptions } from "../token-options";
 
 export function registerLogin(program: Command): void {
   program
@@ -23,9 +24,7 @@ export function registerLogin(program: Command): void {
     .action(async (local: { email: string; name: string; scope: string; expiresInDays: string; passwordStdin?: boolean }, command: Command) => {
       const opts = optionsOf(command);
       if (!opts.url) throw new CliError(EXIT.USAGE, "Which server? Pass --url.", { hint: "switchboard login --url https://switchboard.example.com --email you@example.com" });
-      if (local.scope !== "read" && local.scope !== "write") throw new CliError(EXIT.USAGE, "--scope is read or write.");
-      const days = local.expiresInDays === "never" ? null : Number(local.expiresInDays);
-      if (days !== null && !(Number.isInteger(days) && days >= 1 && days <= 365)) throw new CliError(EXIT.USAGE, "--expires-in-days is 1 to 365, or never.");
+      const { scope, expiresInDays } = tokenOptions(local);
       const origin = serverOrigin(opts.url);
       const password = local.passwordStdin ? (await readStdin()).replace(/\r?\n$/, "") : await askHidden(`Password for ${local.email}: `);
       if (!password) throw new CliError(EXIT.USAGE, "No password given.");
@@ -33,8 +32,8 @@ export function registerLogin(program: Command): void {
         email: local.email,
         password,
         name: local.name,
-        scope: local.scope,
-        expiresInDays: days,
+        scope,
+        expiresInDays,
       });
       const { withSession } = await import("../session");
       const who = await withSession({ url: origin, secret: token, kind: "person", source: { type: "env", variable: "SWITCHBOARD_TOKEN" } }, async (s) => ({ me: s.me, workspaceId: s.workspaceId }));
