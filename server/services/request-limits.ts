@@ -16,7 +16,14 @@ export const EVENT_LIMITS = {
 /** tRPC mutations of one signed-in person (queries are not counted). */
 export const MUTATIONS: Rule = { name: "trpc-mutations", points: 600, perSeconds: 60 };
 
-/** Requests one socket may have awaiting their answer at once; past it, RATE_LIMITED with a short wait. */
+/**
+ * Requests one socket may have awaiting their answer at once; past it, RATE_LIMITED with a short wait.
+ * A new connection starts at OPENING_IN_FLIGHT (as many as the SDK ever sends at once), and each
+ * request answered without a refusal widens it by one, up to MAX_IN_FLIGHT: a client that opens with
+ * a flood is refused, cheaply, before it has made the server work, while one that has been answered
+ * gets the full window.
+ */
+export const OPENING_IN_FLIGHT = 64;
 export const MAX_IN_FLIGHT = 256;
 /** Of those, how many run at once (sends apart: they wait in their room's own queue, services/sending.ts). */
 export const MAX_ACTIVE = 4;

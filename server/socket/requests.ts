@@ -1,15 +1,16 @@
-// How a socket's requests are answered: one payload and an optional ack, at most MAX_IN_FLIGHT
-// awaiting their answer at once (of which at most MAX_ACTIVE run at a time, sends apart), only reads
-// for a read-only actor, each event under its own limit, the payload validated, then one service
-// call. Every request that asked for an ack gets one, whatever it sent, until the socket is closed
-// for sending on after too many refusals (the flood guard).
+// How a socket's requests are answered: one payload and an optional ack; a window of them awaiting
+// their answer at once (OPENING_IN_FLIGHT, widening to MAX_IN_FLIGHT as requests are answered), of
+// which at most MAX_ACTIVE run at a time (sends apart); only reads for a read-only actor; each event
+// under its own limit, the payload validated, then one service call. Every request that asked for an
+// ack gets one, whatever it sent, until the socket is closed for sending on after too many refusals
+// (the flood guard).
 import type { Socket } from "socket.io";
 import type { z } from "zod";
 import { READ_ONLY_EVENTS, type Ack, type ClientToServerEvents, type ServerToClientEvents } from "../../sdk/contract";
 import { AppError, toErrorShape } from "../errors";
 import { assertMayWrite, type Actor } from "../policies";
 import type { Rule } from "../services/limits";
-import { countRequest, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, FLOOD_WINDOW_MS, IN_FLIGHT_RETRY_MS, markFlooded, MAX_ACTIVE, MAX_IN_FLIGHT } from "../services/request-limits";
+import { countRequest, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, FLOOD_WINDOW_MS, IN_FLIGHT_RETRY_MS, markFlooded, MAX_ACTIVE, MAX_IN_FLIGHT, OPENING_IN_FLIGHT } from "../services/request-limits";
 
 export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
@@ -26,6 +27,7 @@ export function requestsOf(socket: AppSocket) {
   // Socket.IO's typed `on` cannot express "any arguments, validated later"; handlers take unknown.
   const on = socket.on.bind(socket) as (event: string, fn: (...args: unknown[]) => void) => void;
   let inFlight = 0;
+  let window = OPENING_IN_FLIGHT;
   const guard = floodGuard(socket);
   const slots = semaphore(MAX_ACTIVE);
 
@@ -43,12 +45,13 @@ export function requestsOf(socket: AppSocket) {
       const ack = typeof args.at(-1) === "function" ? (args.pop() as (reply: Ack<R>) => void) : null;
       const reply = (r: Ack<R>) => {
         if (!r.ok && r.error.code === "RATE_LIMITED") guard.refused();
+        else if (window < MAX_IN_FLIGHT) window++;
         if (guard.closed) return;
         if (ack) ack(r);
         else if (!r.ok) socket.emit("error", { ...r.error, event });
       };
-      if (inFlight >= MAX_IN_FLIGHT) {
-        const busy = new AppError("RATE_LIMITED", `At most ${MAX_IN_FLIGHT} requests may await their answer on one connection`, { retryAfterMs: IN_FLIGHT_RETRY_MS });
+      if (inFlight >= window) {
+        const busy = new AppError("RATE_LIMITED", `At most ${window} requests may await their answer on this connection now`, { retryAfterMs: IN_FLIGHT_RETRY_MS });
         return reply({ ok: false, error: busy.toShape() });
       }
       inFlight++;

@@ -1,12 +1,12 @@
 // How one socket's requests are answered (server/socket/requests.ts), on a stand-in socket: the ack
-// is found whatever came before it, at most MAX_IN_FLIGHT requests await their answer at once and
-// MAX_ACTIVE run, and a socket that keeps sending after being refused is closed.
+// is found whatever came before it, a window of requests (OPENING_IN_FLIGHT, widening to MAX_IN_FLIGHT
+// as they are answered) await their answer at once and MAX_ACTIVE run, and a socket that keeps sending after being refused is closed.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { READ_ONLY_EVENTS, type Ack } from "../../sdk/contract";
 import { requestsOf, type AppSocket } from "../../server/socket/requests";
 import { AppError } from "../../server/errors";
-import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, floodCoolingDown, IN_FLIGHT_RETRY_MS, MAX_ACTIVE, MAX_IN_FLIGHT } from "../../server/services/request-limits";
+import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, floodCoolingDown, IN_FLIGHT_RETRY_MS, MAX_ACTIVE, MAX_IN_FLIGHT, OPENING_IN_FLIGHT } from "../../server/services/request-limits";
 
 function standIn(actor: object = { participantId: "p1", workspaceId: "w1", kind: "agent", role: "member", handle: "unit" }) {
   const handlers = new Map<string, (...args: unknown[]) => Promise<void>>();
@@ -42,27 +42,64 @@ describe("socket requests", () => {
     expect(errors).toMatchObject([{ code: "INVALID_PAYLOAD", event: "echo" }]);
   });
 
-  it(`holds at most ${MAX_IN_FLIGHT} requests awaiting their answer; past it RATE_LIMITED with a short retryAfterMs`, async () => {
+  /** Sends `n` "slow" requests (queued like sends: only the in-flight bound holds them back). */
+  async function fill(call: ReturnType<typeof standIn>["call"], n: number) {
+    const answers = Array.from({ length: n }, (_, i) => call("slow", { text: `n${i}` }));
+    await new Promise((r) => setImmediate(r));
+    return answers;
+  }
+
+  it(`opens with ${OPENING_IN_FLIGHT} requests awaiting their answer at most; past it RATE_LIMITED with a short retryAfterMs, and nothing runs`, async () => {
     const { request, call } = standIn();
     const pending: (() => void)[] = [];
-    // Queued like sends: the socket's slots (MAX_ACTIVE) do not hold these back, only the in-flight bound.
     request("slow", echo, (_actor, input) => new Promise<string>((resolve) => pending.push(() => resolve(input.text))), { queued: true });
-    const answers = Array.from({ length: MAX_IN_FLIGHT }, (_, i) => call("slow", { text: `n${i}` }));
-    await new Promise((r) => setImmediate(r));
-    expect(pending).toHaveLength(MAX_IN_FLIGHT);
+    const answers = await fill(call, OPENING_IN_FLIGHT);
+    expect(pending).toHaveLength(OPENING_IN_FLIGHT);
     expect(await call("slow", { text: "one too many" })).toEqual({
       ok: false,
       error: { code: "RATE_LIMITED", message: expect.any(String), retryable: true, retryAfterMs: IN_FLIGHT_RETRY_MS },
     });
-    expect(pending).toHaveLength(MAX_IN_FLIGHT); // the refused one never ran
+    expect(pending).toHaveLength(OPENING_IN_FLIGHT); // the refused one never ran
 
     pending.shift()!();
     expect(await answers[0]).toEqual({ ok: true, data: "n0" });
     const next = call("slow", { text: "room again" });
     await new Promise((r) => setImmediate(r));
-    expect(pending).toHaveLength(MAX_IN_FLIGHT); // took the freed place
+    // The answer freed a place and widened the window by one: two more fit, not three.
+    const more = [call("slow", { text: "widened" }), call("slow", { text: "too many again" })];
+    await new Promise((r) => setImmediate(r));
+    expect(pending).toHaveLength(OPENING_IN_FLIGHT + 1);
+    expect(await more[1]).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
     for (const resolve of pending.splice(0)) resolve();
     expect(await next).toEqual({ ok: true, data: "room again" });
+    expect((await Promise.all([...answers, more[0]])).every((a) => a.ok)).toBe(true);
+  });
+
+  it(`widens by one for each request answered without a refusal, up to ${MAX_IN_FLIGHT}`, async () => {
+    const { request, call } = standIn();
+    const pending: (() => void)[] = [];
+    request("echo", echo, async (_actor, input) => input.text);
+    request("slow", echo, (_actor, input) => new Promise<string>((resolve) => pending.push(() => resolve(input.text))), { queued: true });
+    for (let i = 0; i < MAX_IN_FLIGHT; i++) expect(await call("echo", { text: "fine" })).toMatchObject({ ok: true });
+    const answers = await fill(call, MAX_IN_FLIGHT);
+    expect(pending).toHaveLength(MAX_IN_FLIGHT);
+    expect(await call("slow", { text: "one too many" })).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
+    expect(pending).toHaveLength(MAX_IN_FLIGHT);
+    for (const resolve of pending.splice(0)) resolve();
+    expect((await Promise.all(answers)).every((a) => a.ok)).toBe(true);
+  });
+
+  it("does not widen for refused requests: a client that opens with a flood stays at the opening window", async () => {
+    const { request, call } = standIn();
+    const pending: (() => void)[] = [];
+    request("slow", echo, (_actor, input) => new Promise<string>((resolve) => pending.push(() => resolve(input.text))), { queued: true });
+    request("limited", echo, async () => {
+      throw new AppError("RATE_LIMITED", "slow down", { retryAfterMs: 1000 });
+    });
+    for (let i = 0; i < 100; i++) expect(await call("limited", { text: "no" })).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
+    const answers = await fill(call, OPENING_IN_FLIGHT);
+    expect(await call("slow", { text: "one too many" })).toMatchObject({ ok: false, error: { code: "RATE_LIMITED", retryAfterMs: IN_FLIGHT_RETRY_MS } });
+    for (const resolve of pending.splice(0)) resolve();
     expect((await Promise.all(answers)).every((a) => a.ok)).toBe(true);
   });
 
@@ -97,7 +134,8 @@ describe("socket requests", () => {
       ran++;
       throw new AppError("RATE_LIMITED", "slow down", { retryAfterMs: 1000 });
     });
-    const refused = await Promise.all(Array.from({ length: FLOOD_REFUSALS }, () => call("busy", { text: "x" })));
+    const refused: Ack<unknown>[] = [];
+    for (let i = 0; i < FLOOD_REFUSALS; i += 50) refused.push(...(await Promise.all(Array.from({ length: 50 }, () => call("busy", { text: "x" })))));
     expect(refused.every((r) => !r.ok && r.error.code === "RATE_LIMITED")).toBe(true);
     expect(disconnected()).toBe(false);
     expect(await floodCoolingDown("flooder")).toBe(false);
@@ -137,7 +175,7 @@ describe("socket requests", () => {
     const { request, call, disconnected } = standIn({ participantId: "steady", workspaceId: "w1", kind: "agent", role: "member", handle: "steady" });
     request("bad", echo, async () => "never");
     const answers: Ack<unknown>[] = [];
-    for (let i = 0; i < FLOOD_REFUSALS * 2; i += 100) answers.push(...(await Promise.all(Array.from({ length: 100 }, () => call("bad", { text: 1 })))));
+    for (let i = 0; i < FLOOD_REFUSALS * 2; i += 50) answers.push(...(await Promise.all(Array.from({ length: 50 }, () => call("bad", { text: 1 })))));
     expect(answers.every((a) => !a.ok && a.error.code === "INVALID_PAYLOAD")).toBe(true);
     expect(disconnected()).toBe(false);
   });
