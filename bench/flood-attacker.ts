@@ -2,14 +2,19 @@
 // answers, `message:send` to one room mixed with the chatty events (typing, sync, directory search).
 // When the server closes the socket (its flood guard), it connects again at once, and again every
 // RECONNECT_MS while it is refused, as a careless or hostile client would. Runs at a lower CPU priority
-// (the bench starts it under `nice`), as an attacker on another machine would not take the server's
-// cores. Prints what it sent and the answers it got, by outcome, as JSON when it stops.
+// (the bench starts it under `nice`, and before its phase), as an attacker on another machine would
+// not take the server's cores. Prints what it sent and the answers it got, by outcome, as JSON when it stops.
 //
 //   BENCH_URL=... BENCH_COOKIE=... BENCH_ROOM=<roomId> BENCH_SECONDS=8 tsx bench/flood-attacker.ts
 import { io, type Socket } from "socket.io-client";
 
 const RECONNECT_MS = 50;
 const roomId = process.env.BENCH_ROOM!;
+
+// Started ahead of its phase (starting Node and tsx takes this machine's cores for a while, as an
+// attacker on another machine would not): says "ready", then waits for "go" on stdin.
+console.log("ready");
+await new Promise<void>((resolve) => process.stdin.once("data", () => resolve()));
 const until = performance.now() + Number(process.env.BENCH_SECONDS ?? 8) * 1000;
 const outcomes: Record<string, number> = {};
 let emitted = 0;

@@ -10,6 +10,7 @@
 // Knobs: BENCH_DIALECTS, BENCH_FLOOD_SECONDS (8), BENCH_FLOOD_RATE (quiet room msgs/s, 50), BENCH_FLOOD_RECEIVERS (20).
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import path from "node:path";
 import type { Socket } from "socket.io-client";
 import { closeSockets, dialects, signUpPerson, startTestServer, type Dialect, type Person, type TestServer } from "../tests/integration/harness";
@@ -56,23 +57,34 @@ interface Attack {
   refusedConnections: number;
 }
 
-function attack(server: TestServer, attacker: Person, roomId: string): Promise<Attack> {
+/** Starts the flooding process; once it is ready, `go()` starts the flood and resolves with what it saw. */
+async function startAttacker(server: TestServer, person: Person, roomId: string): Promise<{ go(): Promise<Attack> }> {
   const child = spawn("nice", ["-n", "10", process.execPath, "--import", "tsx", "bench/flood-attacker.ts"], {
     cwd: ROOT,
-    env: { ...process.env, BENCH_URL: server.url, BENCH_COOKIE: attacker.cookie, BENCH_ROOM: roomId, BENCH_SECONDS: String(SECONDS) },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, BENCH_URL: server.url, BENCH_COOKIE: person.cookie, BENCH_ROOM: roomId, BENCH_SECONDS: String(SECONDS) },
+    stdio: ["pipe", "pipe", "pipe"],
   });
   let out = "";
   let err = "";
   child.stdout.on("data", (c: Buffer) => (out += c.toString()));
   child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-  return new Promise((resolve, reject) =>
+  const done = new Promise<Attack>((resolve, reject) =>
     child.once("exit", (code) => {
       const line = out.trim().split("\n").at(-1) ?? "";
       if (code === 0 && line.startsWith("{")) resolve(JSON.parse(line) as Attack);
       else reject(new Error(`attacker failed (${code}): ${err.slice(-1000)}`));
     }),
   );
+  await Promise.race([
+    new Promise<void>((resolve) => child.stdout.on("data", () => out.startsWith("ready") && resolve())),
+    done.then(() => Promise.reject(new Error("attacker exited before it was ready"))),
+  ]);
+  return {
+    go() {
+      child.stdin.end("go\n");
+      return done;
+    },
+  };
 }
 
 interface Phase {
@@ -80,6 +92,8 @@ interface Phase {
   latency: LatencyResult;
   /** The quiet room's p99 over the messages scheduled from 1 s into the phase: after the guard acted. */
   laterP99Ms: number;
+  /** The longest the bench process's own event loop was held up (its receivers' clocks): a stall here is the client's, not the server's. */
+  benchLoopMaxMs: number;
   memory: ReturnType<ReturnType<typeof memorySampler>["stop"]>;
   attack: Attack | null;
 }
@@ -105,15 +119,19 @@ async function dialectRun(dialect: Dialect): Promise<Phase[]> {
 
     const phases: Phase[] = [];
     const phase = async (name: string, flooder: Person | null) => {
+      const ready = flooder ? await startAttacker(server, flooder, flooded.id) : null;
       const memory = memorySampler(pid);
-      const attackDone = flooder ? attack(server, flooder, flooded.id) : Promise.resolve(null);
+      const benchLoop = monitorEventLoopDelay({ resolution: 5 });
+      benchLoop.enable();
+      const attackDone = ready ? ready.go() : Promise.resolve(null);
       let later: number[] = [];
       const keep = (samples: Float64Array, scheduledAt: Float64Array) => void (later = Array.from(samples).filter((_, i) => scheduledAt[i] >= 1000));
       const latency = await pacedLatency(target, tracker, { rate: RATE, n: RATE * SECONDS, prefix: name, stallMs: 60_000, keep });
       const laterP99Ms = round(percentile(Float64Array.from(later), 99));
-      const result = { name, latency, laterP99Ms, attack: await attackDone, memory: memory.stop() };
+      benchLoop.disable();
+      const result = { name, latency, laterP99Ms, benchLoopMaxMs: round(benchLoop.max / 1e6), attack: await attackDone, memory: memory.stop() };
       phases.push(result);
-      log(`${dialect} ${name}: quiet room p50 ${latency.p50Ms} p99 ${latency.p99Ms} (from 1 s: ${laterP99Ms}) max ${latency.maxMs} ms; server memory max ${result.memory.maxMiB} MiB${result.attack ? `; attacker emitted ${result.attack.emitted}, answers ${JSON.stringify(result.attack.outcomes)}, sessions ${result.attack.connections} (closed by the server ${result.attack.closedByServer}), handshakes refused ${result.attack.refusedConnections}` : ""}`);
+      log(`${dialect} ${name}: quiet room p50 ${latency.p50Ms} p99 ${latency.p99Ms} (from 1 s: ${laterP99Ms}) max ${latency.maxMs} ms; the bench's own event loop stalled up to ${result.benchLoopMaxMs} ms; server memory max ${result.memory.maxMiB} MiB${result.attack ? `; attacker emitted ${result.attack.emitted}, answers ${JSON.stringify(result.attack.outcomes)}, sessions ${result.attack.connections} (closed by the server ${result.attack.closedByServer}), handshakes refused ${result.attack.refusedConnections}` : ""}`);
     };
     await phase("quiet", null);
     await phase("flood, rate-limited", attacker);
@@ -132,7 +150,7 @@ function render(results: Record<string, Phase[]>, date: string): string[] {
   const lines = [
     "## One socket flooding (`npm run bench:flood`)",
     "",
-    `Run ${date}. One person's socket (a process of its own at \`nice 10\`) sends as fast as it can for ${SECONDS} s, never waiting for an answer: \`message:send\` to its room, with typing, sync and directory searches mixed in. Meanwhile a quiet room's sender posts ${RATE} msgs/s to ${RECEIVERS} receivers (browser sockets). Latency: scheduled send to each receiver. Memory: the server process's resident set, sampled every 250 ms. When the server closes the flooding socket (more than ${FLOOD_REFUSALS} of its requests refused within ${FLOOD_WINDOW_MS / 1000} s) it reconnects at once, and every 50 ms while refused (its person is kept out for ${FLOOD_COOLDOWN_MS / 1000} s). Target: the quiet room's p99 during a flood ≤ 2 × its p99 without one; memory no higher in a flood's second half than in its first.`,
+    `Run ${date}. One person's socket (a process of its own at \`nice 10\`, started before the phase) sends as fast as it can for ${SECONDS} s, never waiting for an answer: \`message:send\` to its room, with typing, sync and directory searches mixed in. Meanwhile a quiet room's sender posts ${RATE} msgs/s to ${RECEIVERS} receivers (browser sockets). Latency: scheduled send to each receiver. Memory: the server process's resident set, sampled every 250 ms. When the server closes the flooding socket (more than ${FLOOD_REFUSALS} of its requests refused within ${FLOOD_WINDOW_MS / 1000} s) it reconnects at once, and every 50 ms while refused (its person is kept out for ${FLOOD_COOLDOWN_MS / 1000} s). Target: the quiet room's p99 during a flood ≤ 2 × its p99 without one; memory no higher in a flood's second half than in its first.`,
     "",
     "| phase | quiet room p50 / p99 / max, ms | p99 / quiet p99 | p99 from 1 s into the phase, ms (/ quiet's) | server memory max, MiB (first / second half) | the flooding socket's answers |",
     "|---|---:|---:|---:|---:|---|",
