@@ -34,8 +34,10 @@ import {
   type UsageView,
   type ServerToClientEvents,
 } from "./contract";
+import { AnswerWaiters, type QuestionOutcome } from "./asking";
 import { MemoryCursorStore, type CursorStore } from "./cursors";
 import { RequestPacer } from "./pacing";
+import type { AskQuestionInput, QuestionAnswer, QuestionForViewer } from "./questions";
 
 export interface ClientOptions {
   /** The server's base URL, e.g. http://127.0.0.1:3000 */
@@ -75,7 +77,16 @@ export interface MessageContext {
   send(roomId: string, body: string, opts?: { threadRootId?: string }): Promise<MessageView>;
   /** Reports a model call made while handling this message, with a reportId derived from it. */
   reportUsage(report: UsageReport): Promise<UsageView>;
+  /**
+   * Asks people and waits for the outcome (`SwitchboardClient.ask`), with a clientMsgId derived from
+   * this message: if the agent crashes while waiting, handling the message again asks nothing new
+   * and resolves with what was decided meanwhile.
+   */
+  ask(roomId: string, question: Question): Promise<QuestionOutcome>;
 }
+
+/** A question to ask (`ask`): everything `question:ask` takes but the room and the clientMsgId. */
+export type Question = Omit<AskQuestionInput, "roomId" | "clientMsgId">;
 
 export type MessageHandler = (message: MessageView, ctx: MessageContext) => unknown;
 
@@ -130,6 +141,8 @@ export class SwitchboardClient {
   private fatal: SwitchboardError | null = null;
   /** Keeps requests within the server's limits (sdk/pacing.ts). */
   private readonly pacer = new RequestPacer();
+  /** ask() calls waiting for people (sdk/asking.ts). */
+  private readonly answers = new AnswerWaiters((questionId) => this.request("question:get", { questionId }));
 
   constructor(options: ClientOptions) {
     this.options = {
@@ -207,6 +220,7 @@ export class SwitchboardClient {
     });
     this.firstSession = new Promise((resolve) => socket.once("session:ready", () => resolve()));
     socket.on("session:ready", (p) => this.onReady(p.participant, p.rooms));
+    socket.on("question:updated", ({ question }) => this.answers.updated(question));
     if (!this.options.passive) {
       socket.on("room:replay", (page, ack) => {
         void this.enqueue(page.roomId, () => this.handleReplay(page)).then(() => ack({ ok: true }));
@@ -245,6 +259,7 @@ export class SwitchboardClient {
     this.fatal = null;
     this.rooms.clear();
     for (const m of rooms) this.rooms.set(m.room.id, m);
+    this.answers.recheck();
   }
 
   private async refreshRooms(): Promise<void> {
@@ -310,6 +325,7 @@ export class SwitchboardClient {
         replayed,
         send: (roomId, body, opts = {}) => this.send(roomId, body, { ...opts, clientMsgId: this.derivedId("msg", message.id) }),
         reportUsage: (report) => this.reportUsage({ ...report, reportId: report.reportId ?? this.derivedId("usage", message.id) }),
+        ask: (roomId, question) => this.ask(roomId, question, { clientMsgId: this.derivedId("msg", message.id) }),
       };
       this.handling.set(message.id, 0);
       try {
@@ -483,6 +499,46 @@ export class SwitchboardClient {
     return this.request("usage:report", { ...report, reportId: report.reportId ?? randomUUID() }, this.options.sendAttempts);
   }
 
+  /**
+   * Asks people a question in a room and waits until it is answered, expires (resolving with its
+   * expiry decision) or is cancelled. The wait survives reconnects; `opts.clientMsgId` (derived for
+   * you by a handler's `ctx.ask`) makes asking again after a crash return the first question.
+   *
+   *   const { answer } = await agent.ask(roomId, { prompt: "Deploy?", kind: "approval", audience: { type: "owner" }, expiresInSeconds: 600 });
+   */
+  async ask(roomId: string, question: Question, opts: { clientMsgId?: string } = {}): Promise<QuestionOutcome> {
+    const asked = await this.postQuestion(roomId, question, opts);
+    return this.waitForAnswer(asked.id);
+  }
+
+  /** Asks without waiting: the question as stored (then `waitForAnswer(question.id)` when you like). */
+  postQuestion(roomId: string, question: Question, opts: { clientMsgId?: string } = {}): Promise<QuestionForViewer> {
+    return this.request("question:ask", { ...question, roomId, clientMsgId: opts.clientMsgId ?? randomUUID() }, this.options.sendAttempts);
+  }
+
+  /** Resolves when the question is decided (at once if it already is). */
+  waitForAnswer(questionId: string): Promise<QuestionOutcome> {
+    return this.answers.wait(questionId);
+  }
+
+  /** Answers a question put to the agent's participant (people answer; agents get FORBIDDEN). */
+  answerQuestion(questionId: string, answer: QuestionAnswer): Promise<QuestionForViewer> {
+    return this.request("question:answer", { questionId, answer });
+  }
+
+  getQuestion(questionId: string): Promise<QuestionForViewer> {
+    return this.request("question:get", { questionId });
+  }
+
+  /** The agent's own questions (`for: "asked"`, default here), open or all. */
+  listQuestions(opts: { for?: "me" | "asked"; status?: "open" | "all"; roomId?: string; limit?: number } = {}): Promise<QuestionForViewer[]> {
+    return this.request("question:list", { for: "asked", ...opts });
+  }
+
+  cancelQuestion(questionId: string): Promise<QuestionForViewer> {
+    return this.request("question:cancel", { questionId });
+  }
+
   /** Says what the agent is working on (shown in the directory). */
   setWorkStatus(workStatus: string): Promise<{ workStatus: string }> {
     return this.request("me:status", { workStatus });
@@ -545,6 +601,7 @@ export class SwitchboardClient {
   /** A final refusal: remembered, and every request waiting for a connection fails with it. */
   private fail(error: SwitchboardError): void {
     this.fatal = error;
+    this.answers.abort(error);
     this.rejectReady?.(error);
     this.ready = null;
     this.rejectReady = null;
@@ -596,6 +653,9 @@ const IDEMPOTENT = new Set<RequestEvent>([
   "connection:list",
   "me:status",
   "usage:report",
+  "question:ask",
+  "question:get",
+  "question:list",
 ]);
 type RequestPayload<E extends RequestEvent> = Parameters<ClientToServerEvents[E]>[0];
 type AckOf<E extends RequestEvent> = NonNullable<Parameters<ClientToServerEvents[E]>[1]>;

@@ -1,6 +1,7 @@
 // The real-time contract shared by the server, the browser and agents: event names, payload schemas,
 // the shapes the server presents, and the ack union. docs/protocol.md documents it for other languages.
 import { z } from "zod";
+import type { answerQuestionInput, AskQuestionInput, listQuestionsInput, questionIdInput, QuestionForViewer, QuestionView } from "./questions";
 
 export const PROTOCOL_VERSION = 1;
 export const SOCKET_PATH = "/socket.io";
@@ -184,6 +185,8 @@ export const READ_ONLY_EVENTS = [
   "connection:list",
   "room:read",
   "delivery:ack",
+  "question:get",
+  "question:list",
 ] as const satisfies readonly (keyof ClientToServerEvents)[];
 
 export type SendMessageInput = z.input<typeof sendMessageInput>;
@@ -319,7 +322,8 @@ export interface MessageView {
   id: string;
   roomId: string;
   seq: number;
-  kind: "text" | "event" | "system";
+  /** `question`: a question to people; its `data` is `{ type: "question", question: QuestionView }`. */
+  kind: "text" | "event" | "system" | "question";
   author: { id: string; handle: string; displayName: string; kind: ParticipantKind };
   body: string;
   clientMsgId: string;
@@ -424,6 +428,12 @@ export interface ServerToClientEvents {
   "usage:recorded": (p: { usage: UsageView }) => void;
   /** A budget crossed 80% (warned) or 100% (exceeded), or was reset. */
   "budget:updated": (p: { budget: BudgetView; transition: "warned" | "exceeded" | "ok" }) => void;
+  /**
+   * A question was asked, answered, expired or cancelled: to its asker, and to the people who may
+   * answer it (and the asker's owner). Volatile, like presence: the state is also on the question's
+   * message (`message:updated`) and in `question:get`.
+   */
+  "question:updated": (p: { question: QuestionView }) => void;
   "error": (p: ErrorShape & { event?: string }) => void;
 }
 
@@ -463,4 +473,10 @@ export interface ClientToServerEvents {
   "room:dm": (p: z.input<typeof openDirectInput>, ack: (r: Ack<RoomView>) => void) => void;
   "me:status": (p: z.input<typeof workStatusInput>, ack?: (r: Ack<{ workStatus: string }>) => void) => void;
   "usage:report": (p: z.input<typeof usageReportInput>, ack: (r: Ack<UsageView>) => void) => void;
+  /** Asks people a question (a message of kind `question`); idempotent by `clientMsgId`. */
+  "question:ask": (p: AskQuestionInput, ack: (r: Ack<QuestionForViewer>) => void) => void;
+  "question:answer": (p: z.input<typeof answerQuestionInput>, ack: (r: Ack<QuestionForViewer>) => void) => void;
+  "question:get": (p: z.input<typeof questionIdInput>, ack: (r: Ack<QuestionForViewer>) => void) => void;
+  "question:cancel": (p: z.input<typeof questionIdInput>, ack: (r: Ack<QuestionForViewer>) => void) => void;
+  "question:list": (p: z.input<typeof listQuestionsInput>, ack: (r: Ack<QuestionForViewer[]>) => void) => void;
 }

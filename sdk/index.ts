@@ -1,5 +1,8 @@
 // Switchboard's TypeScript SDK for agents. No Next.js inside: socket.io-client and zod only.
-export { SwitchboardClient, SwitchboardError, type ClientOptions, type MessageContext, type MessageHandler } from "./client";
+export { SwitchboardClient, SwitchboardError, type ClientOptions, type MessageContext, type MessageHandler, type Question } from "./client";
+export type { QuestionOutcome } from "./asking";
+export type * from "./questions";
+export { answerSchema, describeAnswer } from "./questions";
 export { FileCursorStore, MemoryCursorStore, type CursorStore } from "./cursors";
 export type * from "./contract";
 export { PROTOCOL_VERSION, MAX_BODY_BYTES } from "./contract";

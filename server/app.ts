@@ -5,6 +5,7 @@ import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { NextServer } from "next/dist/server/next";
 import { passwordTokenInput, registerAgentInput, SOCKET_PATH } from "../sdk/contract";
 import { closeDb, isPostgres, openDb } from "./db";
+import { startExpirySweeper } from "./services/questions";
 import { env } from "./env";
 import { stampAddress } from "./http/client-address";
 import { jsonEndpoint } from "./http/json-endpoint";
@@ -107,6 +108,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     socket.destroy();
   });
 
+  // Expired questions take their decision on every process; the first to get there wins.
+  const stopExpiry = startExpirySweeper();
+
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
     httpServer.listen(opts.port ?? env.PORT, opts.host ?? env.HOST, resolve);
@@ -119,6 +123,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     url,
     httpServer,
     async close() {
+      stopExpiry();
       bindRealtime(null);
       await mcp.close();
       await sockets.close();

@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   MESSAGE_EMPTY: { retryable: false, status: 400 },
   MESSAGE_TOO_LARGE: { retryable: false, status: 413 },
   CONFLICT: { retryable: false, status: 409 },
+  /** A question past its deadline: its expiry decision stands. */
+  EXPIRED: { retryable: false, status: 409 },
   NAME_TAKEN: { retryable: false, status: 409 },
   EMAIL_TAKEN: { retryable: false, status: 409 },
   INVITE_REQUIRED: { retryable: false, status: 403 },

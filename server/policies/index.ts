@@ -103,6 +103,40 @@ function member({ room, membership }: RoomSubject, actor: Actor): Decision {
   return deny("NOT_A_MEMBER", "Join the room first");
 }
 
+/** Workspace roles from the least to the most rights. */
+const ROLE_ORDER = ["guest", "member", "admin", "owner"] as const;
+/** The actor's role is `role` or a higher one. */
+export const hasRoleAtLeast = (actorRole: string, role: string): boolean =>
+  ROLE_ORDER.indexOf(actorRole as (typeof ROLE_ORDER)[number]) >= ROLE_ORDER.indexOf(role as (typeof ROLE_ORDER)[number]);
+
+/** A question's facts for the rules that decide who answers it, sees it, or cancels it. */
+interface QuestionFacts {
+  workspaceId: string;
+  askerId: string;
+  /** The asker's owner (agents), who speaks for it. */
+  askerOwnerId: string | null;
+  audience: string;
+  audienceId: string | null;
+  audienceRole: string | null;
+  status: string;
+  expiresAt: Date | null;
+}
+interface QuestionSubject {
+  question: QuestionFacts;
+  /** The actor is a member of the question's room. */
+  roomMember: boolean;
+}
+
+/** The actor is someone the question is for: the named person (or owner), a person in the room, one with the role. */
+function askedOf(actor: Actor, { question: q, roomMember }: QuestionSubject): boolean {
+  if (actor.kind !== "human" || actor.participantId === q.askerId) return false;
+  if (q.audience === "person" || q.audience === "owner") return q.audienceId === actor.participantId;
+  if (q.audience === "room") return roomMember;
+  return q.audienceRole !== null && hasRoleAtLeast(actor.role, q.audienceRole);
+}
+
+const expired = (q: QuestionFacts): boolean => q.status === "expired" || (q.status === "open" && q.expiresAt !== null && q.expiresAt <= new Date());
+
 const rules = {
   /** Anything that changes state. Transports ask it of every write (tRPC mutations, socket events, MCP tools). */
   "scope.write": (actor: Actor): Decision => mayWrite(actor),
@@ -296,6 +330,34 @@ const rules = {
     if (s.workspaceId !== actor.workspaceId) return deny("FORBIDDEN", "Not in this workspace");
     if (isHumanAdmin(actor) || speaksFor(actor, s.agent)) return true;
     return deny("FORBIDDEN", "Only the agent, its owner and admins see its usage");
+  },
+  /**
+   * Who sees a question: the people it is for, its room's members, and its asker (or whoever speaks
+   * for it). To anyone else it does not exist.
+   */
+  "question.read": (actor: Actor, s: QuestionSubject): Decision => {
+    if (s.question.workspaceId !== actor.workspaceId) return deny("NOT_FOUND", "No such question");
+    if (s.roomMember || askedOf(actor, s) || speaksFor(actor, { id: s.question.askerId, ownerId: s.question.askerOwnerId })) return true;
+    return deny("NOT_FOUND", "No such question");
+  },
+  /** The people it is for answer it, once, before it expires: FORBIDDEN, then EXPIRED, then CONFLICT. */
+  "question.answer": (actor: Actor, s: QuestionSubject): Decision => {
+    if (s.question.workspaceId !== actor.workspaceId) return deny("NOT_FOUND", "No such question");
+    if (!askedOf(actor, s)) {
+      return deny("FORBIDDEN", actor.kind === "human" ? "This question is not for you to answer" : "Only people answer questions");
+    }
+    if (expired(s.question)) return deny("EXPIRED", "This question has expired");
+    if (s.question.status !== "open") return deny("CONFLICT", `This question is already ${s.question.status}`);
+    return true;
+  },
+  /** Its asker takes it back (or the asker's owner, or an admin), while it is open. */
+  "question.cancel": (actor: Actor, s: QuestionSubject): Decision => {
+    if (s.question.workspaceId !== actor.workspaceId) return deny("NOT_FOUND", "No such question");
+    if (!speaksFor(actor, { id: s.question.askerId, ownerId: s.question.askerOwnerId }) && !isHumanAdmin(actor)) {
+      return deny("FORBIDDEN", "Only whoever asked it can cancel a question");
+    }
+    if (s.question.status !== "open") return deny("CONFLICT", `This question is already ${s.question.status}`);
+    return true;
   },
   "usage.report": (actor: Actor): Decision => (actor.kind === "agent" ? true : deny("FORBIDDEN", "Only agents report model usage")),
   /**

@@ -16,11 +16,13 @@ import { findMessages } from "./message-reads";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
 
 export interface AppendInput {
+  /** The message's id, when the caller needs it before the message is stored. */
+  id?: string;
   roomId: string;
   authorId: string;
   body: string;
   clientMsgId: string;
-  kind?: "text" | "event" | "system";
+  kind?: "text" | "event" | "system" | "question";
   threadRootId?: string | null;
   mentions?: string[];
   data?: object;
@@ -31,7 +33,7 @@ export async function appendToRoom(tx: Tx, input: AppendInput): Promise<MessageV
   const room = await tx.room.update({ where: { id: input.roomId }, data: { lastSeq: { increment: 1 } } });
   const message = await tx.message.create({
     data: {
-      id: newId(),
+      id: input.id ?? newId(),
       roomId: input.roomId,
       seq: room.lastSeq,
       authorId: input.authorId,

@@ -11,6 +11,7 @@ export const EVENT_LIMITS = {
   "directory:search": { name: "event-directory", points: 300, perSeconds: 60 },
   "connection:request": { name: "event-connection-request", points: 120, perSeconds: 60 },
   "usage:report": { name: "event-usage", points: 1200, perSeconds: 60 },
+  "question:ask": { name: "event-question", points: 60, perSeconds: 60 },
 } as const satisfies Record<string, Rule>;
 
 /** tRPC mutations of one signed-in person (queries are not counted). */

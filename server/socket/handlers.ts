@@ -23,12 +23,14 @@ import {
   syncInput,
   typingInput,
 } from "../../sdk/contract";
+import { answerQuestionInput, askQuestionInput, listQuestionsInput, questionIdInput } from "../../sdk/questions";
 import { AppError } from "../errors";
 import * as messages from "../services/messages";
 import * as connections from "../services/connections";
 import * as delivery from "../services/delivery";
 import * as directory from "../services/directory";
 import { EVENT_LIMITS } from "../services/request-limits";
+import * as questions from "../services/questions";
 import * as rooms from "../services/rooms";
 import { sendMessage } from "../services/sending";
 import { announceTyping } from "../services/typing";
@@ -68,6 +70,11 @@ export function registerHandlers(socket: AppSocket): void {
   on("room:invite", inviteToRoomInput, (actor, i) => rooms.inviteToRoom(actor, i.roomId, i.participantIds));
   on("usage:report", usageReportInput, reportUsage, { limit: EVENT_LIMITS["usage:report"] });
   on("room:dm", openDirectInput, (actor, i) => rooms.openDirect(actor, i.participantIds));
+  on("question:ask", askQuestionInput, questions.askQuestion, { limit: EVENT_LIMITS["question:ask"] });
+  on("question:answer", answerQuestionInput, questions.answerQuestion);
+  on("question:get", questionIdInput, questions.getQuestion);
+  on("question:cancel", questionIdInput, questions.cancelQuestion);
+  on("question:list", listQuestionsInput, questions.listQuestions);
 
   const known = new Set(socket.eventNames());
   socket.onAny((event: unknown, ...args: unknown[]) => {

@@ -1,6 +1,6 @@
 // Continuity with real processes: agents killed and restarted, the server killed under load, and two
 // server processes sharing fan-out through Redis.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,36 +27,15 @@ import {
   type TestServer,
   liftMessageRates,
   startTwoProcesses,
+  startAgentProcess,
 } from "./harness";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const work = mkdtempSync(path.join(tmpdir(), "switchboard-continuity-"));
 const children = new Set<ChildProcess>();
 
 function startAgent(server: TestServer, apiKey: string, files: { log: string; cursors?: string }, delayMs = 0, opts: { reply?: boolean } = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/integration/fixtures/recording-agent.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      SWITCHBOARD_URL: server.url,
-      SWITCHBOARD_API_KEY: apiKey,
-      LOG_FILE: files.log,
-      CURSOR_FILE: files.cursors ?? "",
-      HANDLER_DELAY_MS: String(delayMs),
-      REPLY: opts.reply ? "1" : "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.add(child);
-  let out = "";
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (c: Buffer) => {
-      out += c.toString();
-      if (out.includes("agent ready")) resolve(child);
-    });
-    child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
-    child.once("exit", (code) => reject(new Error(`agent exited (${code}): ${out}`)));
-  });
+  const env = { SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: apiKey, LOG_FILE: files.log, CURSOR_FILE: files.cursors ?? "", HANDLER_DELAY_MS: String(delayMs), REPLY: opts.reply ? "1" : "" };
+  return startAgentProcess("recording-agent", env, children);
 }
 
 async function kill(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): Promise<void> {

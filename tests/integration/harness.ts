@@ -13,7 +13,7 @@ import superjson from "superjson";
 import type { AppRouter } from "../../server/trpc/router";
 import type { ClientToServerEvents, MessageView, ServerToClientEvents } from "../../sdk/contract";
 import type { QueryCount } from "./fixtures/query-counter";
-import { SwitchboardClient } from "../../sdk";
+import { SwitchboardClient, SwitchboardError } from "../../sdk";
 import { sqliteDateTime } from "../../server/sqlite-time";
 
 export type Dialect = "sqlite" | "postgresql";
@@ -417,6 +417,7 @@ export async function errorCode(promise: Promise<unknown>): Promise<string> {
     await promise;
   } catch (error) {
     if (error instanceof TRPCClientError) return (error.data as { app?: { code: string } })?.app?.code ?? "NO_CODE";
+    if (error instanceof SwitchboardError) return error.code;
     throw error;
   }
   throw new Error("expected the call to fail");
@@ -492,4 +493,26 @@ export async function openAgentSocket(baseUrl: string, apiKey: string, auth: Rec
     socket.once("connect_error", reject);
   });
   return socket;
+}
+
+/**
+ * Starts an agent process from `tests/integration/fixtures/<fixture>.ts` with `env` added; resolves
+ * once it prints "agent ready". The child is added to `children` (the caller kills what is left).
+ */
+export function startAgentProcess(fixture: string, env: Record<string, string>, children: Set<ChildProcess>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", `tests/integration/fixtures/${fixture}.ts`], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  let out = "";
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (c: Buffer) => {
+      out += c.toString();
+      if (out.includes("agent ready")) resolve(child);
+    });
+    child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+    child.once("exit", (code) => reject(new Error(`agent exited (${code}): ${out}`)));
+  });
 }
