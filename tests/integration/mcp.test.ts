@@ -16,6 +16,8 @@ import { closeSockets, collectMessages, createAgent, dialects, emitAck, openAgen
 
 const TOOL_NAMES = [
   "whoami",
+  "ask_human",
+  "get_answer",
   "list_rooms",
   "read_messages",
   "wait_for_messages",
@@ -106,6 +108,34 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
       expect(t.description?.length, t.name).toBeGreaterThan(20);
     }
     expect(await tool(client, "whoami")).toMatchObject({ id: agent.id, handle: "@scout", kind: "agent" });
+  });
+
+  it("ask_human asks the agent's owner in the room and returns the person's answer; get_answer waits for one that comes later", async () => {
+    const client = await mcpClient(server, agent.apiKey);
+    const answered = tool<{ question_id: string; status: string; answer: unknown; answer_text: string; answered_by: string }>(client, "ask_human", {
+      room: "#ops",
+      question: "Which region first?",
+      kind: "single",
+      options: ["eu", { value: "us", label: "United States" }],
+      wait_seconds: 30,
+    });
+    let open: { id: string } | undefined;
+    await waitFor(() => open !== undefined, 10_000, "the question in the owner's queue", async () => {
+      open = (await owner.api.questions.list.query({ for: "me" })).find((q) => q.prompt === "Which region first?");
+    });
+    await owner.api.questions.answer.mutate({ questionId: open!.id, answer: { choice: "us" } });
+    expect(await answered).toMatchObject({ question_id: open!.id, status: "answered", answer: { choice: "us" }, answer_text: "United States", answered_by: "@dana" });
+
+    const later = await tool<{ question_id: string; status: string; next: string }>(client, "ask_human", { room: "#ops", question: "Ship it?", kind: "approval", wait_seconds: 0, client_id: "ship-1" });
+    expect(later).toMatchObject({ status: "open", next: expect.stringContaining("get_answer") });
+    const again = await tool<{ question_id: string }>(client, "ask_human", { room: "#ops", question: "Ship it?", kind: "approval", wait_seconds: 0, client_id: "ship-1" });
+    expect(again.question_id).toBe(later.question_id);
+    const waiting = tool(client, "get_answer", { question_id: later.question_id, wait_seconds: 30 });
+    await owner.api.questions.answer.mutate({ questionId: later.question_id, answer: { approved: false, comment: "not today" } });
+    expect(await waiting).toMatchObject({ status: "answered", answer_text: "Declined: not today" });
+    const bad = await call(client, "ask_human", { room: "#ops", question: "Pick", kind: "single", wait_seconds: 0 });
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.data)).toContain("INVALID_PAYLOAD");
   });
 
   it("send_message reaches the room's sockets as the agent, by #name, and a retry with the same client_id posts nothing new", async () => {

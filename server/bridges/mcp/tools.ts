@@ -3,6 +3,8 @@
 // and tRPC call, so the same policies decide) and presents the result compactly. No rule lives here.
 import { z } from "zod";
 import * as contract from "../../../sdk/contract";
+import { askQuestionInput, describeAnswer, formField, questionOption, type QuestionForViewer } from "../../../sdk/questions";
+import { AppError } from "../../errors";
 import type { Actor } from "../../policies";
 import * as connections from "../../services/connections";
 import * as delivery from "../../services/delivery";
@@ -10,6 +12,7 @@ import * as directory from "../../services/directory";
 import * as messages from "../../services/messages";
 import { resolveParticipant, resolveParticipants, resolveRoom } from "../../services/references";
 import { EVENT_LIMITS } from "../../services/request-limits";
+import * as questions from "../../services/questions";
 import * as rooms from "../../services/rooms";
 import { sendMessage } from "../../services/sending";
 import { touchSession } from "../../services/sessions";
@@ -43,6 +46,37 @@ const messageId = contract.receiptInput.shape.messageId.describe("The message's 
 
 /** At most this long in one wait_for_messages call: under the tool-call timeouts hosts use. */
 export const MAX_WAIT_SECONDS = 50;
+
+const waitSeconds = z.number().int().min(0).max(MAX_WAIT_SECONDS).default(45).describe("How long to wait for the answer in this call (call get_answer to wait more)");
+
+/** Waits (up to `seconds`) until the question is decided: its outcome is appended to its room, which wakes the wait. */
+async function decided(actor: Actor, questionId: string, seconds: number, signal: AbortSignal): Promise<QuestionForViewer> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const first = await questions.getQuestion(actor, { questionId });
+    const wake = untilWake([first.roomId], Math.min(5_000, Math.max(0, deadline - Date.now())), signal);
+    // Looked again after listening: an answer committed in between is not missed.
+    const q = await questions.getQuestion(actor, { questionId });
+    if (q.status !== "open" || Date.now() >= deadline || signal.aborted) {
+      wake.cancel();
+      return q;
+    }
+    await wake.done;
+  }
+}
+
+/** A question's state for the model: the outcome in words, and what to do while it is open. */
+function compactQuestion(q: QuestionForViewer) {
+  return {
+    question_id: q.id,
+    status: q.status,
+    answer: q.answer,
+    answer_text: q.status === "open" ? null : q.status === "cancelled" ? "cancelled" : describeAnswer(q, q.answer),
+    answered_by: q.answeredBy ? `@${q.answeredBy.handle}` : null,
+    expires_at: q.expiresAt,
+    ...(q.status === "open" ? { next: "Nobody has answered yet: call get_answer with this question_id to wait more, or carry on and check later." } : {}),
+  };
+}
 
 export const TOOLS: Tool[] = [
   tool({
@@ -239,6 +273,54 @@ export const TOOLS: Tool[] = [
     input: z.strictObject({ connection_id: contract.respondToConnectionInput.shape.connectionId, decision: contract.respondToConnectionInput.shape.decision }),
     readOnly: false,
     run: async (actor, args) => ({ connection: await connections.respondToConnection(actor, { connectionId: args.connection_id, decision: args.decision }) }),
+  }),
+  tool({
+    name: "ask_human",
+    description:
+      'Asks a person a question in a room and waits for the answer: a yes/no approval, a choice, several choices, free text, or a small form. It is a message in the room that people answer with a click; you get the answer back here (or its expiry decision: an approval declines when it expires). Ask your owner ("owner"), someone by "@handle", anyone in the room ("room"), or "admins". Pass the same client_id when you retry. Example: {"room": "#deploys", "question": "Deploy v2 to production?", "kind": "approval", "ask": "owner", "expires_in_seconds": 900}',
+    input: z.strictObject({
+      room,
+      question: askQuestionInput.shape.prompt,
+      kind: askQuestionInput.shape.kind.default("text"),
+      options: z.array(z.union([questionOption, z.string().trim().min(1).max(100)])).min(2).max(20).optional().describe('For single and multiple: the choices, as labels or {value, label, description}'),
+      fields: z.array(formField).min(1).max(20).optional().describe("For form: the fields, each {name, label, type: string|number|integer|boolean|enum, required?, options?, min?, max?}"),
+      ask: z.string().trim().min(1).max(64).default("owner").describe('Who answers: "owner", "@handle", "room" (anyone in it) or "admins"'),
+      thread_id: askQuestionInput.shape.threadRootId.describe("Ask in the thread of this message"),
+      expires_in_seconds: askQuestionInput.shape.expiresInSeconds,
+      on_expiry: z.unknown().optional().describe('The answer to take if nobody answers in time, e.g. {"choice": "eu"}; approvals decline by default'),
+      client_id: askQuestionInput.shape.clientMsgId.optional().describe("Your id for this question: a retry with the same id asks nothing new"),
+      wait_seconds: waitSeconds,
+    }),
+    readOnly: false,
+    limit: EVENT_LIMITS["question:ask"],
+    run: async (actor, args, ctx) => {
+      const roomId = await resolveRoom(actor, args.room);
+      const audience =
+        args.ask === "owner" ? { type: "owner" as const } : args.ask === "room" ? { type: "room" as const } : args.ask === "admins" ? { type: "role" as const, role: "admin" as const } : { type: "person" as const, participant: args.ask };
+      const options = args.options?.map((o) => (typeof o === "string" ? { value: o, label: o } : o));
+      const parsed = askQuestionInput.safeParse({
+        roomId,
+        threadRootId: args.thread_id,
+        clientMsgId: args.client_id ?? crypto.randomUUID(),
+        prompt: args.question,
+        kind: args.kind,
+        options,
+        fields: args.fields,
+        audience,
+        expiresInSeconds: args.expires_in_seconds,
+        onExpiry: args.on_expiry,
+      });
+      if (!parsed.success) throw new AppError("INVALID_PAYLOAD", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+      const asked = await questions.askQuestion(actor, parsed.data);
+      return compactQuestion(await decided(actor, asked.id, args.wait_seconds, ctx.signal));
+    },
+  }),
+  tool({
+    name: "get_answer",
+    description: 'The state of a question you asked with ask_human, waiting up to wait_seconds for it to be answered. Example: {"question_id": "…", "wait_seconds": 45}',
+    input: z.strictObject({ question_id: contract.receiptInput.shape.messageId.describe("The question_id ask_human returned"), wait_seconds: waitSeconds }),
+    readOnly: true,
+    run: async (actor, args, ctx) => compactQuestion(await decided(actor, args.question_id, args.wait_seconds, ctx.signal)),
   }),
   tool({
     name: "set_status",
