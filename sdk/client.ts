@@ -55,6 +55,12 @@ export interface ClientOptions {
   sendAttempts?: number;
   reconnectDelayMs?: { min: number; max: number };
   /**
+   * When the owner requires approval for an action (opening a DM, inviting, asking to connect), wait
+   * for their answer and then do it, or fail with APPROVAL_DECLINED (default true). False: fail at
+   * once with APPROVAL_REQUIRED and its `questionId`.
+   */
+  waitForApproval?: boolean;
+  /**
    * Only look (default false): replay pages and messages are not acknowledged, no receipts are sent
    * and onMessage handlers are not called, so the server's delivered cursor stays where the agent's
    * own process left it. For tools that borrow an agent's key for a moment (the CLI); listen with `on()`.
@@ -94,12 +100,15 @@ export class SwitchboardError extends Error {
   readonly code: string;
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
+  /** APPROVAL_REQUIRED / APPROVAL_DECLINED: the question that asked the agent's owner. */
+  readonly questionId?: string;
   constructor(shape: ErrorShape) {
     super(shape.message);
     this.name = "SwitchboardError";
     this.code = shape.code;
     this.retryable = shape.retryable;
     this.retryAfterMs = shape.retryAfterMs;
+    this.questionId = shape.questionId;
   }
 }
 
@@ -152,6 +161,7 @@ export class SwitchboardClient {
       sendAttempts: 8,
       reconnectDelayMs: { min: 250, max: 10_000 },
       passive: false,
+      waitForApproval: true,
       ...options,
     };
     this.cursors = options.cursors ?? new MemoryCursorStore();
@@ -575,6 +585,15 @@ export class SwitchboardClient {
       }
       if (reply.ok) return reply.data;
       const error = new SwitchboardError(reply.error);
+      if (error.code === "APPROVAL_REQUIRED" && error.questionId && this.options.waitForApproval) {
+        // The owner decides; approved, the same request goes through (this attempt does not count).
+        const outcome = await this.answers.wait(error.questionId);
+        if (outcome.status === "answered" && (outcome.answer as { approved?: boolean } | null)?.approved) {
+          attempt--;
+          continue;
+        }
+        throw new SwitchboardError({ code: "APPROVAL_DECLINED", message: `${event} was not approved (${outcome.status === "answered" ? "declined" : outcome.status})`, retryable: false, questionId: error.questionId });
+      }
       if (!error.retryable || (error.code !== "RATE_LIMITED" && !IDEMPOTENT.has(event))) throw error;
       lastError = error;
       // RATE_LIMITED: the pacer holds this event's requests back until retryAfterMs has passed.

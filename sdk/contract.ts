@@ -397,6 +397,8 @@ export interface ErrorShape {
   message: string;
   retryable: boolean;
   retryAfterMs?: number;
+  /** APPROVAL_REQUIRED: the question that asks the agent's owner (wait for it, then try again). */
+  questionId?: string;
 }
 
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: ErrorShape };

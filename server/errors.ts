@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   CONFLICT: { retryable: false, status: 409 },
   /** A question past its deadline: its expiry decision stands. */
   EXPIRED: { retryable: false, status: 409 },
+  /** The action waits for the agent's owner to approve it (`questionId`): try it again once approved. */
+  APPROVAL_REQUIRED: { retryable: false, status: 403 },
   NAME_TAKEN: { retryable: false, status: 409 },
   EMAIL_TAKEN: { retryable: false, status: 409 },
   INVITE_REQUIRED: { retryable: false, status: 403 },
@@ -41,17 +43,20 @@ export interface ErrorShape extends WireError {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly retryAfterMs?: number;
+  readonly questionId?: string;
 
-  constructor(code: ErrorCode, message: string, opts: { retryAfterMs?: number } = {}) {
+  constructor(code: ErrorCode, message: string, opts: { retryAfterMs?: number; questionId?: string } = {}) {
     super(message);
     this.name = "AppError";
     this.code = code;
     this.retryAfterMs = opts.retryAfterMs;
+    this.questionId = opts.questionId;
   }
 
   toShape(): ErrorShape {
     const shape: ErrorShape = { code: this.code, message: this.message, retryable: ERROR_CODES[this.code].retryable };
     if (this.retryAfterMs !== undefined) shape.retryAfterMs = this.retryAfterMs;
+    if (this.questionId !== undefined) shape.questionId = this.questionId;
     return shape;
   }
 }

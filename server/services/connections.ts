@@ -10,6 +10,7 @@ import { newId } from "../ids";
 import { authorize, can, connectionStanding, type Actor } from "../policies";
 import { connectionInclude, presentConnection } from "../presenters/connection";
 import { audience, publish } from "../realtime";
+import { gate } from "./approvals";
 import { recordAudit } from "./audit";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -153,6 +154,7 @@ export async function requestConnection(
   const existing = pair.edge ? await db.connection.findUnique({ where: { liveKey: pairKey(me.id, target.id) }, include: connectionInclude }) : null;
   const standing = connectionStanding(pair);
   if (existing && (standing === "pending" || standing === "connected")) return (await presentAll([existing], actor))[0];
+  await gate(actor, "connection.request", { reaches: [target.id], message: input.message, scope: input.scope ?? null }, async () => `ask @${target.handle} to connect${input.message ? ` ("${input.message}")` : ""}`);
 
   const id = newId();
   const created = await db.$transaction(async (tx) => {

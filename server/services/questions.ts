@@ -34,8 +34,11 @@ type QuestionRow = NonNullable<Awaited<ReturnType<typeof findQuestion>>>;
 const findQuestion = (where: { id: string } | { messageId: string }) =>
   getDb().question.findUnique({ where, include: { ...questionInclude, asker: { select: { id: true, handle: true, displayName: true, kind: true, ownerId: true } } } });
 
-/** Asks people a question in a room. Idempotent by `clientMsgId`, like a send. */
-export async function askQuestion(actor: Actor, input: AskInput): Promise<QuestionForViewer> {
+/**
+ * Asks people a question in a room. Idempotent by `clientMsgId`, like a send. `opts.gate`: the
+ * approval an action waits for (services/approvals.ts).
+ */
+export async function askQuestion(actor: Actor, input: AskInput, opts: { gate?: { action: string; key: string } } = {}): Promise<QuestionForViewer> {
   const earlier = await askedBefore(actor, input.clientMsgId);
   if (earlier) return earlier;
   const subject = await loadRoomFor(actor, input.roomId);
@@ -97,6 +100,8 @@ export async function askQuestion(actor: Actor, input: AskInput): Promise<Questi
           audienceRole: input.audience.type === "role" ? input.audience.role : null,
           expiresAt: view.expiresAt ? new Date(view.expiresAt) : null,
           onExpiry: onExpiry ?? undefined,
+          gateAction: opts.gate?.action,
+          gateKey: opts.gate?.key,
           createdAt: now,
         },
       });

@@ -9,6 +9,7 @@ import { participantSelect, presentParticipant } from "../presenters/participant
 import { roomCan } from "../presenters/room";
 import { audience, publish, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
 import { onlineAmong } from "../realtime/presence";
+import { gate, handlesOf } from "./approvals";
 import { recordAudit } from "./audit";
 import { assertCanReach } from "./connections";
 import { defaultMode, fanOutNew, followsWholeRoom } from "./delivery";
@@ -229,6 +230,8 @@ export async function inviteToRoom(actor: Actor, roomId: string, participantIds:
   const present = await getDb().roomMember.findMany({ where: { roomId, participantId: { in: ids } }, select: { participantId: true } });
   const fresh = ids.filter((id) => !present.some((p) => p.participantId === id));
   if (fresh.length) {
+    const reaches = [...fresh].sort();
+    await gate(actor, "room.invite", { roomId, reaches }, async () => `invite ${await handlesOf(reaches)} to ${(await roomView(roomId, actor.participantId)).title}`);
     const event = await getDb().$transaction((tx) => addMembers(tx, roomId, actor.participantId, fresh, "member.added"), TX_OPTIONS);
     await announceJoined(roomId, event, fresh);
   }
@@ -265,6 +268,8 @@ export async function openDirect(actor: Actor, participantIds: string[]): Promis
   const db = getDb();
   const existing = await db.room.findUnique({ where: { workspaceId_directKey: { workspaceId: actor.workspaceId, directKey } } });
   if (existing) return reopen(actor, existing.id);
+  const reaches = sorted.filter((id) => id !== actor.participantId);
+  await gate(actor, "dm.open", { reaches }, async () => `open a direct conversation with ${await handlesOf(reaches)}`);
   const roomId = newId();
   try {
     await db.$transaction(async (tx) => {

@@ -248,6 +248,55 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
     expect(await dana.api.questions.openCount.query()).toBe(before);
   });
 
+  it("an owner makes actions wait for approval: the SDK waits, then the approved action goes through once; a declined one fails and does nothing", async () => {
+    const { client, id: agentId } = await connectedAgent(server, dana, "gated");
+    expect(await dana.api.agents.approvals.query({ agentId })).toEqual({ actions: [] });
+    await dana.api.agents.setApprovals.mutate({ agentId, actions: ["connection.request", "dm.open"] });
+    expect(await errorCode(bob.api.agents.setApprovals.mutate({ agentId, actions: [] }))).toBe("FORBIDDEN");
+
+    // Asking bob to connect waits for dana; approved, the request is made.
+    const asking = client.requestConnection(bob.participantId, { message: "for the release" });
+    const approval = await queued(dana, `May I ask @bob to connect ("for the release")?`);
+    expect(approval).toMatchObject({ kind: "approval", asker: { handle: "gated" }, audience: { type: "owner" }, room: { title: expect.stringContaining("Gated") } });
+    expect(await bob.api.connections.list.query({ status: "pending" })).toMatchObject({ connections: [] });
+    await dana.api.questions.answer.mutate({ questionId: approval.id, answer: { approved: true } });
+    const connection = await asking;
+    expect(connection).toMatchObject({ status: "pending", addressee: { handle: "bob" } });
+    await bob.api.connections.respond.mutate({ connectionId: connection.id, decision: "accept" });
+
+    // Opening a DM with bob waits too; approved, it opens, and opening it again needs nothing more.
+    const opening = client.openDirect([bob.participantId]);
+    const dmApproval = await queued(dana, "May I open a direct conversation with @bob?");
+    await dana.api.questions.answer.mutate({ questionId: dmApproval.id, answer: { approved: true } });
+    expect(await opening).toMatchObject({ kind: "dm" });
+    expect((await client.openDirect([bob.participantId])).id).toBe((await opening).id);
+
+    // A raw socket is told APPROVAL_REQUIRED with the question's id; asking again points at the same
+    // question rather than asking twice; once approved, the same request goes through, once.
+    const other = await createAgent(dana, "gated2");
+    await dana.api.agents.setApprovals.mutate({ agentId: other.id, actions: ["connection.request"] });
+    const raw = await openAgentSocket(server.url, other.apiKey);
+    const request = { participantId: carol.participantId, message: "hello" };
+    const refused = await emitAck<{ ok: false; error: { code: string; questionId: string } }>(raw, "connection:request", request);
+    expect(refused.error).toMatchObject({ code: "APPROVAL_REQUIRED", questionId: expect.any(String) });
+    const again = await emitAck<{ ok: false; error: { code: string; questionId: string } }>(raw, "connection:request", request);
+    expect(again.error.questionId).toBe(refused.error.questionId);
+    // Approval is for exactly that request: another message is another request.
+    const different = await emitAck<{ ok: false; error: { questionId: string } }>(raw, "connection:request", { ...request, message: "hi" });
+    expect(different.error.questionId).not.toBe(refused.error.questionId);
+    await dana.api.questions.answer.mutate({ questionId: refused.error.questionId, answer: { approved: true } });
+    expect(await emitAck(raw, "connection:request", request)).toMatchObject({ ok: true, data: { status: "pending", addressee: { handle: "carol" } } });
+    await dana.api.questions.cancel.mutate({ questionId: different.error.questionId });
+    await carol.api.connections.respond.mutate({ connectionId: (await carol.api.connections.list.query({ status: "pending" })).connections[0].id, decision: "decline" });
+
+    // Declined: the SDK fails with APPROVAL_DECLINED and nothing was requested.
+    const refusedAsk = errorCode(client.requestConnection(carol.participantId));
+    const second = await queued(dana, "May I ask @carol to connect?");
+    await dana.api.questions.answer.mutate({ questionId: second.id, answer: { approved: false } });
+    expect(await refusedAsk).toBe("APPROVAL_DECLINED");
+    expect((await carol.api.connections.list.query({ status: "pending" })).connections).toEqual([]);
+  });
+
   it("an agent killed while it waits for an answer gets it after it restarts, once", async () => {
     const { apiKey, id: agentId } = await createAgent(dana, "waiter");
     await dana.api.rooms.invite.mutate({ roomId, participantIds: [agentId] });

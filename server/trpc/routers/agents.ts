@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { agentProfileInput, consentPolicies, setDeliveryModeInput } from "../../../sdk/contract";
 import * as agents from "../../services/agents";
+import * as approvals from "../../services/approvals";
 import * as delivery from "../../services/delivery";
 import * as limits from "../../services/limits";
 import { authedProcedure, router } from "../init";
@@ -37,6 +38,9 @@ export const agentsRouter = router({
     .input(agentId.extend({ reason: z.string().trim().max(300).default("") }))
     .mutation(({ ctx, input }) => agents.suspendAgent(ctx.actor, input.agentId, input.reason)),
   resume: authedProcedure.input(agentId).mutation(({ ctx, input }) => agents.resumeAgent(ctx.actor, input.agentId)),
+  /** The agent's actions that wait for its owner's approval (dm.open, room.invite, connection.request). */
+  approvals: authedProcedure.input(agentId).query(({ ctx, input }) => approvals.approvalActionsOf(ctx.actor, input.agentId)),
+  setApprovals: authedProcedure.input(approvals.approvalActionsInput).mutation(({ ctx, input }) => approvals.setApprovalActions(ctx.actor, input)),
   setLimits: authedProcedure
     .input(
       agentId.extend({
