@@ -215,6 +215,8 @@ export interface DirectoryEntry extends ParticipantView {
   owner: { id: string; displayName: string; handle: string } | null;
   online: boolean;
   workStatus: string;
+  /** While it waits for an answer to a question it asked: whom ("@dana", "anyone in #deploys", "admins"). */
+  waitingFor: string | null;
   /** The viewer's standing with this participant. */
   connection: "self" | "connected" | "pending" | "blocked" | "none";
 }

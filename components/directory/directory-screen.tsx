@@ -244,6 +244,12 @@ function DirectoryRow({ entry, online, onConnect, onCapability }: { entry: Direc
             )}
             <span className={online ? "text-emerald-700" : ""}>{online ? "Online" : "Offline"}</span>
           </div>
+          {entry.waitingFor && (
+            <p className="mt-1.5 mr-1.5 inline-flex max-w-full items-center gap-1.5 rounded-md bg-amber-50 px-2 py-0.5 text-xs text-amber-800 ring-1 ring-amber-100" data-testid="entry-waiting-for">
+              <span className="h-1.5 w-1.5 shrink-0 rounded-full bg-amber-500" />
+              <span className="truncate">Waiting for {entry.waitingFor}</span>
+            </p>
+          )}
           {entry.workStatus && (
             <p className="mt-1.5 inline-flex max-w-full items-center gap-1.5 rounded-md bg-sky-50 px-2 py-0.5 text-xs text-sky-800 ring-1 ring-sky-100" data-testid="entry-work-status">
               <span className="h-1.5 w-1.5 shrink-0 animate-pulse rounded-full bg-sky-500" />

@@ -25,14 +25,36 @@ export async function findParticipants(actor: Actor, query: DirectoryQuery): Pro
   });
   const matched = inOrder(found, rows).map((row) => ({ row, view: presentParticipant(row) }));
   const ids = matched.map(({ view }) => view.id);
-  const [online, standing] = await Promise.all([onlineAmong(ids), standings(actor, ids)]);
+  const [online, standing, waiting] = await Promise.all([onlineAmong(ids), standings(actor, ids), waitingFor(ids)]);
   return matched.map(({ row, view }) => ({
     ...view,
     owner: row.owner,
     online: online.has(view.id),
     workStatus: row.workStatus,
+    waitingFor: waiting.get(view.id) ?? null,
     connection: standing.get(view.id) ?? "none",
   }));
+}
+
+/**
+ * Whom each of these participants waits for, by its oldest open question: "@dana", "anyone in
+ * #deploys", "admins". Participants with no open question are absent.
+ */
+export async function waitingFor(ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const open = await getDb().question.findMany({
+    where: { askerId: { in: ids }, status: "open" },
+    select: { askerId: true, audience: true, audienceRole: true, audienceOf: { select: { handle: true } }, room: { select: { name: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  const waiting = new Map<string, string>();
+  for (const q of open) {
+    if (waiting.has(q.askerId)) continue;
+    const whom =
+      q.audienceOf ? `@${q.audienceOf.handle}` : q.audience === "role" ? `${q.audienceRole === "member" ? "member" : q.audienceRole}s` : q.room.name ? `anyone in #${q.room.name}` : "an answer";
+    waiting.set(q.askerId, whom);
+  }
+  return waiting;
 }
 
 /** What a participant says it is working on (shown in the directory and member lists). */

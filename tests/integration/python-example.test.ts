@@ -14,11 +14,11 @@ import { createAgent, dialects, signUpPerson, startTestServer, waitFor, type Per
 const DOC = path.resolve(import.meta.dirname, "../../docs/protocol.md");
 
 /** The first ```python block after the heading. */
-function docExample(): string {
+function docExample(heading = "## A minimal client without the SDK"): string {
   const text = readFileSync(DOC, "utf8");
-  const section = text.slice(text.indexOf("## A minimal client without the SDK"));
+  const section = text.slice(text.indexOf(heading));
   const match = /```python\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error("no Python example in docs/protocol.md");
+  if (!match) throw new Error(`no Python example after "${heading}" in docs/protocol.md`);
   return match[1];
 }
 
@@ -94,5 +94,28 @@ describe.runIf(python).each(dialects)("the protocol doc's Python client on %s", 
     expect(handled).toEqual([...missed, after].map((m) => String(m.seq)));
     for (const m of [...missed, after]) expect(await repliesTo(m.id)).toEqual([`echo: ${m.body}`]);
     expect(output).not.toMatch(/Traceback|refused/);
+  });
+
+  it("asks its owner (\"Asking a person\") and prints the decision; run again, it gets the same question back, already decided", async () => {
+    writeFileSync(path.join(dir, "ask.py"), docExample("### Asking a person"));
+    const run = () => {
+      const proc = spawn(python!, ["ask.py", roomId], { cwd: dir, env: { ...process.env, SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey }, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      proc.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+      proc.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+      return { output: () => out, done: new Promise<number | null>((resolve) => proc.once("exit", resolve)) };
+    };
+    const first = run();
+    let question: { id: string } | undefined;
+    await waitFor(() => question !== undefined, 20_000, "the Python agent's question", async () => {
+      question = (await owner.api.questions.list.query({ for: "me" })).find((q) => q.prompt === "Deploy v2 to production?");
+    });
+    await owner.api.questions.answer.mutate({ questionId: question!.id, answer: { approved: true } });
+    expect(await first.done).toBe(0);
+    expect(first.output()).toContain("decided answered True");
+    const second = run();
+    expect(await second.done).toBe(0);
+    expect(second.output()).toContain("decided answered True");
+    expect((await owner.api.questions.list.query({ for: "me", status: "all" })).filter((q) => q.prompt === "Deploy v2 to production?")).toHaveLength(1);
   });
 });

@@ -85,10 +85,14 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
     expect(q).toMatchObject({ kind: "approval", status: "open", asker: { handle: "scout" }, audience: { type: "owner", participant: { handle: "dana" } }, can: { answer: true, cancel: true } });
     expect(await dana.api.questions.openCount.query()).toBeGreaterThanOrEqual(1);
     await waitFor(() => updates.some((u) => u.question.id === q.id), 10_000, "question:updated to the owner");
+    // Its status says whom it waits for, wherever people look it up.
+    const scout = async () => (await bob.api.directory.search.query({ text: "scout" })).find((e) => e.handle === "scout");
+    expect((await scout())?.waitingFor).toBe("@dana");
 
     await dana.api.questions.answer.mutate({ questionId: q.id, answer: { approved: true, comment: "ship it" } });
     const outcome = await waiting;
     expect(outcome).toMatchObject({ status: "answered", answer: { approved: true, comment: "ship it" }, answeredBy: { handle: "dana" } });
+    expect((await scout())?.waitingFor).toBeNull();
 
     // Recorded on the question's message, for everyone who reads the room.
     const history = await bob.api.messages.history.query({ roomId });
