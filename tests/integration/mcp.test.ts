@@ -136,6 +136,11 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
     const bad = await call(client, "ask_human", { room: "#ops", question: "Pick", kind: "single", wait_seconds: 0 });
     expect(bad.isError).toBe(true);
     expect(JSON.stringify(bad.data)).toContain("INVALID_PAYLOAD");
+
+    // The answers came to the agent as messages addressed to it, too; handled here, so the next tests start clean.
+    const waited = await tool<Waited>(client, "wait_for_messages", { timeout_seconds: 0, limit: 100 });
+    expect(waited.messages.map((m) => m.text)).toEqual(["@scout United States", "@scout Declined: not today"]);
+    for (const a of waited.acknowledge) await tool(client, "acknowledge", { room: a.room_id, seq: a.through_seq });
   });
 
   it("send_message reaches the room's sockets as the agent, by #name, and a retry with the same client_id posts nothing new", async () => {

@@ -78,8 +78,8 @@ function emitRaw(socket: ClientSocket, event: string, ...args: unknown[]): Promi
   });
 }
 
-/** Runs `n` calls, at most `width` at a time (well under a socket's in-flight bound). */
-async function inChunks<T>(n: number, call: () => Promise<T>, width = 100): Promise<T[]> {
+/** Runs `n` calls, at most `width` at a time (under a new socket's in-flight window, OPENING_IN_FLIGHT). */
+async function inChunks<T>(n: number, call: () => Promise<T>, width = 50): Promise<T[]> {
   const out: T[] = [];
   for (let i = 0; i < n; i += width) out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, call))));
   return out;

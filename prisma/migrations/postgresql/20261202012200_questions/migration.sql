@@ -8,7 +8,7 @@ CREATE TYPE "QuestionAudience" AS ENUM ('owner', 'person', 'role', 'room');
 CREATE TYPE "QuestionStatus" AS ENUM ('answered', 'cancelled', 'expired', 'open');
 
 -- AlterEnum
-ALTER TYPE "MessageKind" ADD VALUE 'question';
+ALTER TYPE "MessageKind" ADD VALUE 'question' BEFORE 'system';
 
 -- CreateTable
 CREATE TABLE "Question" (
