@@ -174,6 +174,15 @@ export const passwordTokenInput = createAccessTokenInput.extend({
 export const accessTokenIdInput = z.strictObject({ tokenId: id });
 
 /**
+ * What a person is notified of (email digests, browser notifications): `mentions` (the default) what
+ * mentions them and questions put to them; `all` that and every message in their dms and groups;
+ * `none` nothing.
+ */
+export const notificationPreferences = ["all", "mentions", "none"] as const;
+export type NotificationPreference = (typeof notificationPreferences)[number];
+export const setNotificationPreferenceInput = z.strictObject({ notifications: z.enum(notificationPreferences) });
+
+/**
  * What a read-only credential (a person's `read` access token) may send over the socket: events that
  * read, and the reader's own cursors. Every other event is refused with INSUFFICIENT_SCOPE.
  */
@@ -344,6 +353,34 @@ export const UNREAD = { kind: "text", threadRootId: null, deletedAt: null } as c
 
 export function countsAsUnread(m: Pick<MessageView, "kind" | "threadRootId" | "deletedAt" | "author">, viewerId: string): boolean {
   return m.kind === UNREAD.kind && m.threadRootId === UNREAD.threadRootId && m.deletedAt === UNREAD.deletedAt && m.author.id !== viewerId;
+}
+
+/** The signed-in person's notification settings. */
+export interface NotificationSettingsView {
+  notifications: NotificationPreference;
+  /** The server mails digests (SMTP is configured); else only the browser notifies. */
+  email: boolean;
+}
+
+/**
+ * Whether a new message notifies a person, and why: one rule for the server's email outbox and the
+ * browser's notifications. Never one's own message; a mention under `mentions` or `all`; under `all`
+ * also every message in their dm or group.
+ */
+export function notificationFor(
+  m: Pick<MessageView, "kind" | "author" | "mentions">,
+  person: { id: string; notifications: NotificationPreference },
+  roomKind: RoomKind,
+): "mention" | "message" | null {
+  if (m.kind !== "text" || m.author.id === person.id || person.notifications === "none") return null;
+  if (m.mentions.includes(person.id)) return "mention";
+  return person.notifications === "all" && roomKind !== "channel" ? "message" : null;
+}
+
+/** A message body as one short line, for an email digest or a browser notification. */
+export function excerptOf(body: string, chars = 200): string {
+  const line = body.replace(/\s+/g, " ").trim();
+  return line.length > chars ? `${line.slice(0, chars - 1)}…` : line;
 }
 
 export interface RoomView {

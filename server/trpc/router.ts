@@ -3,6 +3,7 @@ import { adminRouter } from "./routers/admin";
 import { agentsRouter } from "./routers/agents";
 import { connectionsRouter, directoryRouter } from "./routers/connections";
 import { messagesRouter } from "./routers/messages";
+import { notificationsRouter } from "./routers/notifications";
 import { roomsRouter } from "./routers/rooms";
 import { tokensRouter } from "./routers/tokens";
 import { usageRouter } from "./routers/usage";
@@ -18,6 +19,7 @@ export const appRouter = router({
   admin: adminRouter,
   usage: usageRouter,
   tokens: tokensRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;
