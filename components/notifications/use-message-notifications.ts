@@ -18,11 +18,13 @@ export function useMessageNotifications(): void {
   // The sidebar's query: already loaded, so this costs no request.
   const rooms = useQuery(trpc.rooms.mine.queryOptions());
 
-  const onMessage = (roomId: string, message: MessageView) => {
+  const onMessage = async (roomId: string, message: MessageView) => {
     if (document.visibilityState !== "hidden" || !settings.data) return;
-    const room = rooms.data?.find((r) => r.id === roomId);
+    const { notifications } = settings.data;
+    // A room joined since the list was read (the sidebar keeps its own copy fresh) is read again once.
+    const room = rooms.data?.find((r) => r.id === roomId) ?? (await rooms.refetch({ cancelRefetch: false })).data?.find((r) => r.id === roomId);
     if (!room) return;
-    const why = notificationFor(message, { id: me.id, notifications: settings.data.notifications }, room.kind);
+    const why = notificationFor(message, { id: me.id, notifications }, room.kind);
     if (!why) return;
     const author = message.author.displayName;
     const where = room.kind === "channel" ? `#${room.title}` : room.title;
@@ -35,8 +37,8 @@ export function useMessageNotifications(): void {
       open: (url) => router.push(url),
     });
   };
-  useSocketEvent("message:new", ({ roomId, message }) => onMessage(roomId, message));
+  useSocketEvent("message:new", ({ roomId, message }) => void onMessage(roomId, message));
   useSocketEvent("message:batch", ({ roomId, messages }) => {
-    for (const message of messages) onMessage(roomId, message);
+    for (const message of messages) void onMessage(roomId, message);
   });
 }
