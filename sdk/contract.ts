@@ -175,6 +175,15 @@ export const passwordTokenInput = createAccessTokenInput.extend({
 export const accessTokenIdInput = z.strictObject({ tokenId: id });
 
 /**
+ * What a person is notified of (email digests, browser notifications): `mentions` (the default) what
+ * mentions them and questions put to them; `all` that and every message in their dms and groups;
+ * `none` nothing.
+ */
+export const notificationPreferences = ["all", "mentions", "none"] as const;
+export type NotificationPreference = (typeof notificationPreferences)[number];
+export const setNotificationPreferenceInput = z.strictObject({ notifications: z.enum(notificationPreferences) });
+
+/**
  * What a read-only credential (a person's `read` access token) may send over the socket: events that
  * read, and the reader's own cursors. Every other event is refused with INSUFFICIENT_SCOPE.
  */
@@ -352,6 +361,34 @@ export function countsAsUnread(m: Pick<MessageView, "kind" | "threadRootId" | "d
   return m.kind === UNREAD.kind && m.threadRootId === UNREAD.threadRootId && m.deletedAt === UNREAD.deletedAt && m.author.id !== viewerId;
 }
 
+/** The signed-in person's notification settings. */
+export interface NotificationSettingsView {
+  notifications: NotificationPreference;
+  /** The server mails digests (SMTP is configured); else only the browser notifies. */
+  email: boolean;
+}
+
+/**
+ * Whether a new message notifies a person, and why: one rule for the server's email outbox and the
+ * browser's notifications. Never one's own message; a mention under `mentions` or `all`; under `all`
+ * also every message in their dm or group.
+ */
+export function notificationFor(
+  m: Pick<MessageView, "kind" | "author" | "mentions">,
+  person: { id: string; notifications: NotificationPreference },
+  roomKind: RoomKind,
+): "mention" | "message" | null {
+  if (m.kind !== "text" || m.author.id === person.id || person.notifications === "none") return null;
+  if (m.mentions.includes(person.id)) return "mention";
+  return person.notifications === "all" && roomKind !== "channel" ? "message" : null;
+}
+
+/** A message body as one short line, for an email digest or a browser notification. */
+export function excerptOf(body: string, chars = 200): string {
+  const line = body.replace(/\s+/g, " ").trim();
+  return line.length > chars ? `${line.slice(0, chars - 1)}…` : line;
+}
+
 export interface RoomView {
   id: string;
   kind: RoomKind;
@@ -433,11 +470,12 @@ export interface ServerToClientEvents {
   /** A budget crossed 80% (warned) or 100% (exceeded), or was reset. */
   "budget:updated": (p: { budget: BudgetView; transition: "warned" | "exceeded" | "ok" }) => void;
   /**
-   * A question was asked, answered, expired or cancelled: to its asker, and to the people who may
-   * answer it (and the asker's owner). Volatile, like presence: the state is also on the question's
+   * A question was asked, answered, expired or cancelled: to the people it is for (`forYou`; a room's
+   * question reaches the asker's sockets in the room too, with `forYou`: compare `asker.id`), and to
+   * its asker and the asker's owner. Volatile, like presence: the state is also on the question's
    * message (`message:updated`) and in `question:get`.
    */
-  "question:updated": (p: { question: QuestionView }) => void;
+  "question:updated": (p: { question: QuestionView; forYou: boolean }) => void;
   "error": (p: ErrorShape & { event?: string }) => void;
 }
 

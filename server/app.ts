@@ -18,6 +18,8 @@ import { checkpointInBackground } from "./sqlite-checkpoints";
 import { createAccessTokenWithPassword } from "./services/access-tokens";
 import { registerAgent } from "./services/agents";
 import { configureLimits } from "./services/limits";
+import { smtpMailer } from "./services/notifications/mailer";
+import { startNotificationSweeper } from "./services/notifications/sweeper";
 import { attachSocketServer } from "./socket";
 import { createContext } from "./trpc/context";
 import { appRouter } from "./trpc/router";
@@ -118,6 +120,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const { port } = httpServer.address() as AddressInfo;
   const host = opts.host ?? env.HOST;
   const url = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`;
+  // Email digests only when SMTP is configured; without it nothing is queued either (outbox.ts). Links
+  // use AUTH_URL, else the address really bound (PUBLIC_URL would name port 0 under PORT=0).
+  const stopNotifications = env.SMTP_URL
+    ? startNotificationSweeper({ mailer: smtpMailer(env.SMTP_URL, env.SMTP_FROM), batchSeconds: env.NOTIFY_BATCH_SECONDS, publicUrl: env.AUTH_URL ?? url, log })
+    : async () => {};
 
   return {
     url,
@@ -128,6 +135,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       await mcp.close();
       await sockets.close();
       await closeLimits();
+      await stopNotifications();
       await stopCheckpoints();
       await closeDb();
     },

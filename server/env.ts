@@ -32,9 +32,18 @@ const schema = z.object({
   SEND_QUEUE_PER_ROOM: z.coerce.number().int().min(1).max(1_000_000).default(2000),
   /** How many proxies in front of the server append to X-Forwarded-For (0: clients connect directly). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Where notification emails go out: smtp://user:pass@host:587 (STARTTLS) or smtps://…:465. Unset: no email. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]+/, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  /** The From of notification emails. Unset: Switchboard <notifications@the public URL's host>. */
+  SMTP_FROM: z.string().trim().min(3).max(200).optional(),
+  /** How long a person's first pending notification waits before their digest is mailed: a burst is one mail. */
+  NOTIFY_BATCH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
 });
 
-export type Env = Omit<z.infer<typeof schema>, "SEED_DEMO"> & { SEED_DEMO: boolean; AUTH_SECRET: string; PUBLIC_URL: string };
+export type Env = Omit<z.infer<typeof schema>, "SEED_DEMO" | "SMTP_FROM"> & { SEED_DEMO: boolean; AUTH_SECRET: string; PUBLIC_URL: string; SMTP_FROM: string };
 
 function load(): Env {
   const parsed = schema.safeParse(process.env);
@@ -50,6 +59,7 @@ function load(): Env {
     SEED_DEMO: e.SEED_DEMO ?? e.NODE_ENV !== "production",
     AUTH_SECRET: e.AUTH_SECRET ?? persistentSecret(e.DATA_DIR),
     PUBLIC_URL: publicUrl,
+    SMTP_FROM: e.SMTP_FROM ?? `Switchboard <notifications@${new URL(publicUrl).hostname}>`,
   };
 }
 

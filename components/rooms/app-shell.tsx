@@ -3,6 +3,7 @@
 // screens the sidebar slides over the page and closes on navigation.
 import { usePathname } from "next/navigation";
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+import { DesktopNotifications } from "@/components/notifications/desktop-prompt";
 import { SocketProvider, useSocket } from "@/components/providers/socket-provider";
 import { ViewerProvider, type Viewer } from "@/components/providers/viewer-provider";
 import { Sidebar } from "./sidebar";
@@ -32,6 +33,7 @@ export function AppShell({ viewer, children }: { viewer: Viewer; children: React
             {navOpen && <div className="fixed inset-0 z-30 bg-zinc-950/40 md:hidden" onClick={() => setNavOpen(false)} aria-hidden="true" />}
             <main className="flex min-w-0 flex-1 flex-col">
               <ConnectionBanner />
+              <DesktopNotifications />
               <div className="flex min-h-0 flex-1">{children}</div>
             </main>
           </div>

@@ -13,7 +13,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";
 import { Avatar } from "@/components/ui/avatar";
 import { documentTitle } from "@/components/ui/document-title";
-import { ChevronDownIcon, CompassIcon, HashIcon, KeyIcon, LockIcon, LogOutIcon, PlusIcon, SearchIcon, UserPlusIcon, UsersIcon } from "@/components/ui/icons";
+import { ChevronDownIcon, CompassIcon, HashIcon, KeyIcon, LockIcon, LogOutIcon, PlusIcon, SearchIcon, SettingsIcon, UserPlusIcon, UsersIcon } from "@/components/ui/icons";
 import { BrowseChannelsDialog } from "./browse-channels-dialog";
 import { CreateChannelDialog } from "./create-channel-dialog";
 import { InviteDialog } from "./invite-dialog";
@@ -409,6 +409,9 @@ function UserFooter({ me, online }: { me: { id: string; displayName: string; han
             <div className="font-semibold text-zinc-900">{me.displayName}</div>
             <div className="text-xs text-zinc-500">@{me.handle}</div>
           </div>
+          <MenuLink href="/settings" onClick={() => setOpen(false)} icon={<SettingsIcon size={15} />} testId="nav-settings">
+            Settings
+          </MenuLink>
           <MenuLink href="/settings/tokens" onClick={() => setOpen(false)} icon={<KeyIcon size={15} />} testId="nav-access-tokens">
             Access tokens
           </MenuLink>

@@ -95,6 +95,13 @@ const ownToken = (actor: Actor, s: { workspaceId: string; participantId: string 
   return true;
 };
 
+/** A person's own settings (notifications); nobody else's, an admin's included. */
+const ownSettings = (actor: Actor, s: { workspaceId: string; participantId: string }): Decision => {
+  if (actor.kind !== "human") return deny("FORBIDDEN", "Agents are not notified; set their delivery mode instead");
+  if (s.workspaceId !== actor.workspaceId || s.participantId !== actor.participantId) return deny("FORBIDDEN", "Only the person themselves changes their notifications");
+  return true;
+};
+
 /** A private room's existence is not revealed to outsiders: they get ROOM_NOT_FOUND. */
 function member({ room, membership }: RoomSubject, actor: Actor): Decision {
   if (!sameWorkspace(actor, room)) return deny("ROOM_NOT_FOUND", "No such room");
@@ -302,6 +309,13 @@ const rules = {
   /** A person revokes their own tokens, signed in or through a write-scoped token. */
   "access_token.revoke": (actor: Actor, s: { workspaceId: string; participantId: string }): Decision => {
     const own = ownToken(actor, s);
+    return own === true ? mayWrite(actor) : own;
+  },
+  /** A person reads their own notification settings; agents are sent what their delivery mode selects instead. */
+  "notifications.read": (actor: Actor, s: { workspaceId: string; participantId: string }): Decision => ownSettings(actor, s),
+  /** A person changes their own notification settings, signed in or through a write-scoped token. */
+  "notifications.configure": (actor: Actor, s: { workspaceId: string; participantId: string }): Decision => {
+    const own = ownSettings(actor, s);
     return own === true ? mayWrite(actor) : own;
   },
   "workspace.configure": (actor: Actor, s: { workspaceId: string }): Decision =>

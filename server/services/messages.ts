@@ -13,6 +13,7 @@ import { reachable } from "./connections";
 import { selectPage, syncSelected } from "./delivery";
 import { mentionedHandles, resolveMentions } from "./mentions";
 import { findMessages } from "./message-reads";
+import type { NotifiedPerson } from "./notifications/outbox";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
 
 export interface AppendInput {
@@ -67,15 +68,30 @@ export async function appendToRoom(tx: Tx, input: AppendInput): Promise<MessageV
  * the handles the body names are looked up, however many members the room has.
  */
 export async function mentionsIn(actor: Actor, roomId: string, body: string): Promise<string[]> {
+  return (await mentionedIn(actor, roomId, body)).mentions;
+}
+
+/** A body's mentions, and the people among them with their notification preference (for the outbox). */
+export async function mentionedIn(actor: Actor, roomId: string, body: string): Promise<Mentioned> {
   const handles = mentionedHandles(body);
+  // The same read as before: the two columns the outbox needs come with the rows at no extra cost.
   const members = handles.length
     ? await getDb().participant.findMany({
         where: { workspaceId: actor.workspaceId, handle: { in: handles }, roomMembers: { some: { roomId } } },
-        select: { id: true, handle: true },
+        select: { id: true, handle: true, kind: true, workspaceId: true, notifications: true },
       })
     : [];
   const named = resolveMentions(body, members.map((m) => ({ participantId: m.id, handle: m.handle })));
-  return reachable(actor, named, roomId);
+  const mentions = await reachable(actor, named, roomId);
+  const people = members.filter((m) => m.kind === "human" && mentions.includes(m.id)).map(({ id, workspaceId, notifications }) => ({ id, workspaceId, notifications }));
+  return { mentions, people };
+}
+
+export interface Mentioned {
+  /** The participants mentioned (and reachable by the author). */
+  mentions: string[];
+  /** The people among them, with what they want to be notified of. */
+  people: NotifiedPerson[];
 }
 
 export function checkBody(body: string): void {

@@ -24,6 +24,7 @@ import { presentQuestion, questionInclude } from "../presenters/question";
 import { audience, publish } from "../realtime";
 import { recordAudit } from "./audit";
 import { fanOutNew } from "./delivery";
+import { notifyQuestion } from "./notifications/outbox";
 import { appendToRoom, publishUpdated, TX_OPTIONS } from "./messages";
 import { loadRoomFor } from "./room-access";
 import { roomViews, withMemberCount } from "./room-views";
@@ -116,6 +117,10 @@ export async function askQuestion(actor: Actor, input: AskInput, opts: { gate?: 
   }
   await fanOutNew(message);
   await announce(view);
+  // People who are away hear of it by email too, in their next digest (when SMTP is configured).
+  await notifyQuestion(getDb(), { workspaceId: actor.workspaceId, recipientIds: await recipientsOf(view, actor.workspaceId), roomId: input.roomId, messageId, title: `@${asker.handle} asks` }).catch((error: unknown) =>
+    console.error("question notification failed", error),
+  );
   return getQuestion(actor, { questionId: id });
 }
 
@@ -275,21 +280,34 @@ function outcomeEvent(q: QuestionRow, view: QuestionView, outcome: Outcome) {
   };
 }
 
-/** `question:updated` to the asker (and its owner) and to the people it is for. */
+/**
+ * `question:updated` to the people it is for (`forYou: true`; a room's sockets include the asker's,
+ * which knows itself by `asker.id`), and to the asker and its owner (`forYou: false`).
+ */
 async function announce(view: QuestionView): Promise<void> {
-  const to = new Set<string>([audience.participant(view.asker.id)]);
   const asker = await getDb().participant.findUnique({ where: { id: view.asker.id }, select: { ownerId: true, workspaceId: true } });
-  if (asker?.ownerId) to.add(audience.participant(asker.ownerId));
-  if (view.audience.type === "person" || view.audience.type === "owner") {
-    if (view.audience.participant) to.add(audience.participant(view.audience.participant.id));
-  } else if (view.audience.type === "room") {
-    to.add(audience.room(view.roomId));
-  } else if (asker) {
-    const role = view.audience.role;
-    const people = await getDb().member.findMany({ where: { workspaceId: asker.workspaceId, role: { in: rolesAtLeast(role) } }, select: { participantId: true } });
-    for (const p of people) to.add(audience.participant(p.participantId));
-  }
-  publish([...to], "question:updated", { question: view });
+  const askers = [view.asker.id, ...(asker?.ownerId ? [asker.ownerId] : [])].map(audience.participant);
+  const forThem = await audienceTargets(view, asker?.workspaceId ?? "");
+  publish(forThem, "question:updated", { question: view, forYou: true });
+  publish(askers.filter((a) => !forThem.includes(a)), "question:updated", { question: view, forYou: false });
+}
+
+/** The Socket.IO audiences of the people a question is for. */
+async function audienceTargets(view: QuestionView, workspaceId: string): Promise<string[]> {
+  if (view.audience.type === "person" || view.audience.type === "owner") return view.audience.participant ? [audience.participant(view.audience.participant.id)] : [];
+  if (view.audience.type === "room") return [audience.room(view.roomId)];
+  return (await peopleWithRole(workspaceId, view.audience.role)).map(audience.participant);
+}
+
+const peopleWithRole = async (workspaceId: string, role: string) =>
+  (await getDb().member.findMany({ where: { workspaceId, role: { in: rolesAtLeast(role) } }, select: { participantId: true } })).map((m) => m.participantId);
+
+/** The people an open question is for, by id (for email): as `askedOf` decides (policies). */
+async function recipientsOf(view: QuestionView, workspaceId: string): Promise<string[]> {
+  if (view.audience.type === "person" || view.audience.type === "owner") return view.audience.participant ? [view.audience.participant.id] : [];
+  if (view.audience.type === "role") return (await peopleWithRole(workspaceId, view.audience.role)).filter((id) => id !== view.asker.id);
+  const members = await getDb().roomMember.findMany({ where: { roomId: view.roomId, participantId: { not: view.asker.id }, participant: { kind: "human" } }, select: { participantId: true } });
+  return members.map((m) => m.participantId);
 }
 
 const ROLES = ["guest", "member", "admin", "owner"] as const;

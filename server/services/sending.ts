@@ -12,7 +12,7 @@
 // so `lastSeq` is the room's version) and its agent authors are still active. If it moved (another
 // process's batch, a member joining) the batch is decided again holding the room, so several
 // processes agree. The SQL is in `message-store/`, one implementation per database.
-import type { MessageView } from "../../sdk/contract";
+import type { MessageView, RoomKind } from "../../sdk/contract";
 import { getDb } from "../db";
 import { env } from "../env";
 import { AppError, isUniqueViolation } from "../errors";
@@ -23,7 +23,8 @@ import { fanOut } from "./delivery";
 import { consumeMessage, messageRate, roomPaused, systemClientMsgId, type MessageRate } from "./limits";
 import { LoopGuard } from "./loop-guard";
 import { messageStore, type BatchFacts, type BatchWrite, type FactsReader, type MemberFacts } from "./message-store";
-import { checkBody, mentionsIn, publishUpdated } from "./messages";
+import { checkBody, mentionedIn, publishUpdated, type Mentioned } from "./messages";
+import { notifyNewMessages } from "./notifications/outbox";
 import { visibleRoom } from "./room-access";
 
 export interface SendInput {
@@ -33,8 +34,8 @@ export interface SendInput {
   threadRootId?: string;
 }
 
-/** What the checks made on arrival found: the mentions to store, or why the send is refused. */
-type Prechecked = { mentions: string[] } | { error: unknown };
+/** What the checks made on arrival found: the mentions to store (and the people among them), or why the send is refused. */
+type Prechecked = Mentioned | { error: unknown };
 
 interface PendingSend {
   actor: Actor;
@@ -55,6 +56,8 @@ interface Row {
   clientMsgId: string;
   threadRootId: string | null;
   mentions: string[];
+  /** The people mentioned, for the notification outbox. */
+  people: Mentioned["people"];
   data?: { type: string };
 }
 
@@ -63,7 +66,9 @@ interface Outcome {
   stored: MessageView[];
   settle: (() => void)[];
   /** For the fan-out: the room's kind and its agents in `mentions` mode. */
-  room: { roomKind: string; listeners: string[] };
+  room: { roomKind: RoomKind; listeners: string[] };
+  /** The people each stored message mentions, by message id (only messages that mention someone). */
+  mentioned: Map<string, Mentioned["people"]>;
 }
 
 const MAX_BATCH = 256;
@@ -112,7 +117,7 @@ async function drain(roomId: string): Promise<void> {
 async function precheck(actor: Actor, input: SendInput): Promise<Prechecked> {
   try {
     if (input.threadRootId) await checkThreadRoot(input.roomId, input.threadRootId);
-    return { mentions: input.body.includes("@") ? await mentionsIn(actor, input.roomId, input.body) : [] };
+    return input.body.includes("@") ? await mentionedIn(actor, input.roomId, input.body) : { mentions: [], people: [] };
   } catch (error) {
     return { error };
   }
@@ -148,6 +153,8 @@ async function storeBatch(roomId: string, batch: PendingSend[]): Promise<void> {
     console.error("fan-out after commit failed", error);
   }
   for (const settle of outcome.settle) settle();
+  // After the acks, and not awaited: the outbox is off the send path (most batches touch no table).
+  if (outcome.stored.length) notifyNewMessages(outcome.stored, outcome.room.roomKind, outcome.mentioned).catch((error) => console.error("notification outbox failed", error));
 }
 
 /**
@@ -239,18 +246,18 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
       if (actor.kind === "agent") {
         const notice = guard!.agentPosts(at);
         if (notice) {
-          rows.push({ pending: null, authorId: actor.participantId, kind: "system", body: notice, clientMsgId: systemClientMsgId(), threadRootId: null, mentions: [], data: { type: "loop_guard.paused" } });
+          rows.push({ pending: null, authorId: actor.participantId, kind: "system", body: notice, clientMsgId: systemClientMsgId(), threadRootId: null, mentions: [], people: [], data: { type: "loop_guard.paused" } });
           throw roomPaused();
         }
       } else guard?.personPosts();
-      rows.push({ pending, authorId: actor.participantId, kind: "text", body: input.body, clientMsgId: input.clientMsgId, threadRootId: input.threadRootId ?? null, mentions: prechecked.mentions });
+      rows.push({ pending, authorId: actor.participantId, kind: "text", body: input.body, clientMsgId: input.clientMsgId, threadRootId: input.threadRootId ?? null, mentions: prechecked.mentions, people: prechecked.people });
       storing.set(key, pending);
     } catch (error) {
       settle.push(() => pending.reject(error));
     }
   }
   const fanOutTo = { roomKind: room?.kind ?? "channel", listeners };
-  const nothingStored: Plan = { outcome: { stored: [], settle: [...settle, ...repeatSettlers(repeats, new Map())], room: fanOutTo }, write: null };
+  const nothingStored: Plan = { outcome: { stored: [], settle: [...settle, ...repeatSettlers(repeats, new Map())], room: fanOutTo, mentioned: new Map() }, write: null };
   if (!room) return nothingStored;
 
   // A person speaking lets paused agents continue; the loop guard may have paused them.
@@ -276,7 +283,8 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
     byPending.set(pending, stored[i]);
     settle.push(() => pending.resolve(stored[i]));
   });
-  return { outcome: { stored, settle: [...settle, ...repeatSettlers(repeats, byPending)], room: fanOutTo }, write };
+  const mentioned = new Map(rows.flatMap((row, i) => (row.people.length ? [[messages[i].id, row.people] as const] : [])));
+  return { outcome: { stored, settle: [...settle, ...repeatSettlers(repeats, byPending)], room: fanOutTo, mentioned }, write };
 }
 
 /**

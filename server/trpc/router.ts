@@ -4,6 +4,7 @@ import { agentsRouter } from "./routers/agents";
 import { connectionsRouter, directoryRouter } from "./routers/connections";
 import { messagesRouter } from "./routers/messages";
 import { questionsRouter } from "./routers/questions";
+import { notificationsRouter } from "./routers/notifications";
 import { roomsRouter } from "./routers/rooms";
 import { tokensRouter } from "./routers/tokens";
 import { usageRouter } from "./routers/usage";
@@ -20,6 +21,7 @@ export const appRouter = router({
   usage: usageRouter,
   tokens: tokensRouter,
   questions: questionsRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

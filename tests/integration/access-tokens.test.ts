@@ -60,6 +60,7 @@ const MUTATIONS = [
   ...["createChannel", "join", "leave", "invite", "openDirect"].map((p) => `rooms.${p}`),
   "tokens.create",
   "tokens.revoke",
+  "notifications.setPreference",
   ...["setPrice", "deletePrice", "setBudget", "deleteBudget"].map((p) => `usage.${p}`),
   ...["setLimits", "setRateExemption", "updateSettings", "signUp", "createInvite", "revokeInvite"].map((p) => `workspace.${p}`),
 ];

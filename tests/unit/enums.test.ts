@@ -38,5 +38,6 @@ describe("the schema's enums", () => {
     expectTypeOf<Schema.BudgetUnit>().toEqualTypeOf<Wire.BudgetView["unit"]>();
     expectTypeOf<Schema.BudgetState>().toEqualTypeOf<Wire.BudgetView["state"]>();
     expectTypeOf<Schema.AccessTokenScope>().toEqualTypeOf<Wire.AccessTokenScope>();
+    expectTypeOf<Schema.NotificationPreference>().toEqualTypeOf<Wire.NotificationPreference>();
   });
 });

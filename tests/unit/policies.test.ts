@@ -291,3 +291,18 @@ describe("access token policies", () => {
     expect(can(actor("guest", { readOnly: true }), "room.read", publicChannel)).toBe(false);
   });
 });
+
+describe("notification settings", () => {
+  const own = { workspaceId: "w1", participantId: "me" };
+  it("are a person's own: not an admin's to read or change, not an agent's", () => {
+    expect(can(actor("member"), "notifications.read", own)).toBe(true);
+    expect(can(actor("member"), "notifications.configure", own)).toBe(true);
+    expect(can(actor("owner"), "notifications.read", { ...own, participantId: "someone" })).toBe(false);
+    expect(can(actor("owner"), "notifications.configure", { ...own, participantId: "someone" })).toBe(false);
+    expect(can(actor("member", { kind: "agent" }), "notifications.read", own)).toBe(false);
+  });
+  it("read with a read-only token, and are changed only with a write one", () => {
+    expect(can(actor("member", { readOnly: true }), "notifications.read", own)).toBe(true);
+    expect(decide(actor("member", { readOnly: true }), "notifications.configure", own)).toMatchObject({ code: "INSUFFICIENT_SCOPE" });
+  });
+});

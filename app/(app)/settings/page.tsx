@@ -1,6 +1,8 @@
-import { redirect } from "next/navigation";
+import type { Metadata } from "next";
+import { SettingsScreen } from "@/components/settings/settings-screen";
 
-// A person's settings are one page so far: their access tokens.
+export const metadata: Metadata = { title: "Settings" };
+
 export default function SettingsPage() {
-  redirect("/settings/tokens");
+  return <SettingsScreen />;
 }
