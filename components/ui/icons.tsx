@@ -242,3 +242,9 @@ export const FilterIcon = (p: IconProps) => (
     <path d="M22 3H2l8 9.46V19l4 2v-8.54L22 3Z" />
   </Icon>
 );
+export const HandIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M18 11V6a2 2 0 0 0-4 0v5M14 10V4a2 2 0 0 0-4 0v6M10 10.5V6a2 2 0 0 0-4 0v8" />
+    <path d="M18 8a2 2 0 1 1 4 0v6a8 8 0 0 1-8 8h-2c-2.8 0-4.5-.86-5.99-2.34l-3.6-3.6a2 2 0 0 1 2.83-2.82L7 15" />
+  </Icon>
+);
