@@ -159,13 +159,39 @@ function Outcome({ question: q, meId, lost, ref }: { question: QuestionView; meI
               · {relativeTime(q.answeredAt)}
             </time>
           )}
-          {label.detail && (
-            <span className="block break-words whitespace-pre-wrap" data-testid="question-outcome-detail">
-              {label.detail}
-            </span>
+          {q.answer && "values" in q.answer ? (
+            <FormValues question={q} values={q.answer.values} />
+          ) : (
+            label.detail && (
+              <span className="block break-words whitespace-pre-wrap" data-testid="question-outcome-detail">
+                {label.detail}
+              </span>
+            )
           )}
         </span>
       </p>
     </div>
+  );
+}
+
+/** A form's answer as label / value pairs: booleans as Yes / No, enum values by their option's label. */
+function FormValues({ question: q, values }: { question: QuestionView; values: Record<string, string | number | boolean> }) {
+  return (
+    <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-4 gap-y-0.5" data-testid="question-outcome-values">
+      {(q.fields ?? [])
+        .filter((f) => values[f.name] !== undefined)
+        .map((f) => {
+          const v = values[f.name];
+          const shown = typeof v === "boolean" ? (v ? "Yes" : "No") : (f.options?.find((o) => o.value === v)?.label ?? String(v));
+          return (
+            <div key={f.name} className="contents">
+              <dt className="opacity-75">{f.label}</dt>
+              <dd className="font-medium break-words" data-field={f.name}>
+                {shown}
+              </dd>
+            </div>
+          );
+        })}
+    </dl>
   );
 }
