@@ -6,7 +6,7 @@ import { mkdirSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { SwitchboardClient } from "../../sdk";
 import type { RoomView } from "../../sdk/contract";
-import { people, signUpFirstOrSignIn, trpc } from "./helpers";
+import { createInviteLink, people, signUpFirstOrSignIn, signUpWithInvite, trpc } from "./helpers";
 
 const SHOTS = "docs/screenshots";
 
@@ -146,5 +146,55 @@ test("an agent asks its owner and waits; the answer comes from Needs you and fro
   } finally {
     await agent.close();
     await ctx.close();
+  }
+});
+
+test("a question for anyone in the room: the first person answers, everyone else's card and badge follow live", async ({ browser, baseURL }) => {
+  const ctxA = await browser.newContext();
+  const ctxM = await browser.newContext();
+  const a = await ctxA.newPage();
+  const m = await ctxM.newPage();
+  await signUpFirstOrSignIn(a, people.alice);
+  await signUpWithInvite(m, await createInviteLink(a), people.maya, people.alice.name);
+  const participants = await trpc<{ id: string; handle: string }[]>(a, "workspace.participants", undefined, "query");
+  const maya = participants.find((p) => p.handle === "maya")!;
+  const { agent, apiKey } = await trpc<{ agent: { id: string }; apiKey: string }>(a, "agents.create", { handle: "triage-bot", displayName: "Triage Bot" });
+  const room = await trpc<RoomView>(a, "rooms.createChannel", { name: "incidents", visibility: "public", memberIds: [agent.id, maya.id] });
+  const bot = new SwitchboardClient({ url: baseURL!, apiKey });
+  await bot.connect();
+  try {
+    await a.goto(`/r/${room.id}`);
+    await m.goto(`/r/${room.id}`);
+    const asked = bot.ask(room.id, {
+      prompt: "Pager fired for `checkout-api`. Who takes it?",
+      kind: "single",
+      options: [
+        { value: "me", label: "I'll take it" },
+        { value: "later", label: "After standup" },
+      ],
+      audience: { type: "room" },
+    });
+    for (const page of [a, m]) {
+      await expect(page.getByTestId("needs-you-badge")).toHaveText("1");
+      const card = page.locator('[data-testid="question-card"][data-kind="single"]');
+      await expect(card.getByTestId("question-audience")).toHaveText("for anyone here");
+      await expect(card).toHaveAttribute("data-can-answer", "true");
+    }
+    // Maya answers with the keyboard: Tab reaches the options, Enter picks one.
+    const mine = m.locator('[data-testid="question-card"][data-kind="single"]');
+    await mine.locator('[data-testid="question-option"][data-value="me"]').focus();
+    await m.keyboard.press("Enter");
+    expect(await asked).toMatchObject({ status: "answered", answer: { choice: "me" }, answeredBy: { handle: "maya" } });
+    await expect(mine.getByTestId("question-outcome-headline")).toHaveText("Answered by you");
+    // Alice did nothing: her card and badge follow.
+    const hers = a.locator('[data-testid="question-card"][data-kind="single"]');
+    await expect(hers.getByTestId("question-outcome-headline")).toHaveText("Answered by @maya");
+    await expect(hers.getByTestId("question-outcome-detail")).toHaveText("I'll take it");
+    await expect(hers.getByTestId("question-options")).toHaveCount(0);
+    await expect(a.getByTestId("needs-you-badge")).toHaveCount(0);
+    await expect(m.getByTestId("needs-you-badge")).toHaveCount(0);
+  } finally {
+    await bot.close();
+    await Promise.all([ctxA.close(), ctxM.close()]);
   }
 });
