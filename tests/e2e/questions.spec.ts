@@ -10,7 +10,8 @@ import { createInviteLink, people, signUpFirstOrSignIn, signUpWithInvite, trpc }
 
 const SHOTS = "docs/screenshots";
 
-async function agentIn(page: Page, url: string, handle: string, displayName: string, roomName: string) {
+/** An agent of the signed-in person, connected with the SDK, in a new channel with `memberIds`. */
+async function agentIn(page: Page, url: string, handle: string, displayName: string, roomName: string, memberIds: string[] = []) {
   const { agent, apiKey } = await trpc<{ agent: { id: string }; apiKey: string }>(page, "agents.create", {
     handle,
     displayName,
@@ -18,7 +19,7 @@ async function agentIn(page: Page, url: string, handle: string, displayName: str
     framework: "claude-code",
     capabilities: ["deploys"],
   });
-  const room = await trpc<RoomView>(page, "rooms.createChannel", { name: roomName, visibility: "public", topic: "Releases and rollbacks", memberIds: [agent.id] });
+  const room = await trpc<RoomView>(page, "rooms.createChannel", { name: roomName, visibility: "public", topic: "Releases and rollbacks", memberIds: [agent.id, ...memberIds] });
   const client = new SwitchboardClient({ url, apiKey });
   await client.connect();
   return { client, room };
@@ -158,10 +159,7 @@ test("a question for anyone in the room: the first person answers, everyone else
   await signUpWithInvite(m, await createInviteLink(a), people.maya, people.alice.name);
   const participants = await trpc<{ id: string; handle: string }[]>(a, "workspace.participants", undefined, "query");
   const maya = participants.find((p) => p.handle === "maya")!;
-  const { agent, apiKey } = await trpc<{ agent: { id: string }; apiKey: string }>(a, "agents.create", { handle: "triage-bot", displayName: "Triage Bot" });
-  const room = await trpc<RoomView>(a, "rooms.createChannel", { name: "incidents", visibility: "public", memberIds: [agent.id, maya.id] });
-  const bot = new SwitchboardClient({ url: baseURL!, apiKey });
-  await bot.connect();
+  const { client: bot, room } = await agentIn(a, baseURL!, "triage-bot", "Triage Bot", "incidents", [maya.id]);
   try {
     await a.goto(`/r/${room.id}`);
     await m.goto(`/r/${room.id}`);
