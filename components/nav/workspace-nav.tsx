@@ -1,23 +1,38 @@
 "use client";
-// The sidebar's workspace pages: Agents, Directory, Inbox (with the number of requests waiting for the
-// viewer's decision, live) and Admin (owners and admins).
+// The sidebar's workspace pages: Needs you (open questions the viewer may answer, live; Ctrl/⌘+Shift+Y),
+// Agents, Directory, Inbox (with the number of requests waiting for the viewer's decision, live) and
+// Admin (owners and admins).
 import Link from "next/link";
-import { usePathname } from "next/navigation";
-import type { ReactNode } from "react";
+import { usePathname, useRouter } from "next/navigation";
+import { useEffect, type ReactNode } from "react";
 import { useViewer } from "@/components/providers/viewer-provider";
-import { BotIcon, CompassIcon, InboxIcon, ShieldIcon } from "@/components/ui/icons";
+import { BotIcon, CompassIcon, HandIcon, InboxIcon, ShieldIcon } from "@/components/ui/icons";
 import { ChartIcon } from "@/components/ui/usage-icons";
 import { useConnectionEvents, usePendingConnections } from "@/components/inbox/use-inbox";
+import { useOpenQuestionCount, useQuestionEvents } from "@/components/questions/use-questions";
 
 export function WorkspaceNav() {
   const { can } = useViewer();
   const pathname = usePathname();
   useConnectionEvents();
   const { incoming } = usePendingConnections();
+  useQuestionEvents();
+  const questions = useOpenQuestionCount();
+  useNeedsYouShortcut();
   const active = (href: string) => pathname === href || pathname.startsWith(`${href}/`);
   return (
     <section className="mb-4" aria-label="Workspace pages" data-testid="workspace-nav">
       <ul className="space-y-px">
+        <NavLink
+          href="/needs-you"
+          active={active("/needs-you")}
+          icon={<HandIcon size={15} />}
+          testId="nav-needs-you"
+          title="Needs you (Ctrl+Shift+Y)"
+          badge={<CountBadge count={questions} testId="needs-you-badge" what={(n) => `${n} question${n === 1 ? "" : "s"} waiting for your answer`} />}
+        >
+          Needs you
+        </NavLink>
         <NavLink href="/agents" active={active("/agents")} icon={<BotIcon size={15} />} testId="nav-agents">
           Agents
         </NavLink>
@@ -29,17 +44,7 @@ export function WorkspaceNav() {
           active={active("/inbox")}
           icon={<InboxIcon size={15} />}
           testId="nav-inbox"
-          badge={
-            incoming.length > 0 ? (
-              <span
-                data-testid="inbox-badge"
-                title={`${incoming.length} request${incoming.length === 1 ? "" : "s"} waiting for you`}
-                className="inline-flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-rose-500 px-1.5 text-[11px] font-bold text-white"
-              >
-                {incoming.length > 99 ? "99+" : incoming.length}
-              </span>
-            ) : null
-          }
+          badge={<CountBadge count={incoming.length} testId="inbox-badge" what={(n) => `${n} request${n === 1 ? "" : "s"} waiting for you`} />}
         >
           Inbox
         </NavLink>
@@ -54,11 +59,40 @@ export function WorkspaceNav() {
   );
 }
 
-function NavLink({ href, active, icon, badge, testId, children }: { href: string; active: boolean; icon: ReactNode; badge?: ReactNode; testId: string; children: ReactNode }) {
+/** Ctrl/⌘+Shift+Y opens Needs you from anywhere. */
+function useNeedsYouShortcut() {
+  const router = useRouter();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.metaKey || e.ctrlKey) && e.shiftKey && e.key.toLowerCase() === "y") {
+        e.preventDefault();
+        router.push("/needs-you");
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [router]);
+}
+
+function CountBadge({ count, testId, what }: { count: number; testId: string; what: (n: number) => string }) {
+  if (count <= 0) return null;
+  return (
+    <span
+      data-testid={testId}
+      title={what(count)}
+      className="inline-flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-rose-500 px-1.5 text-[11px] font-bold text-white"
+    >
+      {count > 99 ? "99+" : count}
+    </span>
+  );
+}
+
+function NavLink({ href, active, icon, badge, testId, title, children }: { href: string; active: boolean; icon: ReactNode; badge?: ReactNode; testId: string; title?: string; children: ReactNode }) {
   return (
     <li>
       <Link
         href={href}
+        title={title}
         data-testid={testId}
         aria-current={active ? "page" : undefined}
         className={`flex h-8 items-center gap-2 rounded-md px-2 text-[15px] ${

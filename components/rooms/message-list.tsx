@@ -11,6 +11,7 @@ import { ArrowDownIcon, HashIcon, LockIcon, MessageIcon } from "@/components/ui/
 import { continuesGroup } from "./format";
 import { MessageRow, PendingRow, type MessageActions } from "./message-row";
 import type { PendingMessage, RoomStore } from "./room-store";
+import { jumpToRenderedMessage } from "@/components/questions/question-message";
 
 type Entry =
   | { key: string; type: "intro" }
@@ -72,6 +73,7 @@ export function MessageList({
       const e = entries[i];
       if (!e) return 48;
       if (e.type === "intro") return 140;
+      if (e.type === "message" && e.message.kind === "question") return 200;
       if (e.type === "message" && e.message.kind !== "text") return 30;
       return e.type === "message" && continuesGroup(e.prev, e.message) ? 28 : 64;
     },
@@ -118,6 +120,25 @@ export function MessageList({
     return () => clearTimeout(t);
   }, [hasMore, loadingOlder, items.length, store]);
 
+  // "View question" on an outcome line: scroll its card into the rendered window, then focus it.
+  // Entries are read through a ref so that rows (memoized on `actions`) do not re-render per message.
+  const entriesRef = useRef(entries);
+  useEffect(() => {
+    entriesRef.current = entries;
+  }, [entries]);
+  const listActions = useMemo<MessageActions>(
+    () => ({
+      ...actions,
+      onJump: (messageId) => {
+        const index = entriesRef.current.findIndex((e) => e.type === "message" && e.message.id === messageId);
+        if (index < 0) return;
+        virtualizer.scrollToIndex(index, { align: "center" });
+        setTimeout(() => jumpToRenderedMessage(messageId), 80);
+      },
+    }),
+    [actions, virtualizer],
+  );
+
   const virtualItems = virtualizer.getVirtualItems();
 
   return (
@@ -156,7 +177,7 @@ export function MessageList({
                         meId={me.id}
                         meHandle={me.handle}
                         nameOf={nameOf}
-                        actions={actions}
+                        actions={listActions}
                       />
                     </>
                   ) : (

@@ -8,6 +8,7 @@ import { AlertIcon, MessageIcon, PencilIcon, RefreshIcon, TrashIcon, UsersIcon, 
 import { continuesGroup, dayKey, dayLabel, eventText, fullTimeLabel, replyLabel, timeLabel } from "./format";
 import { Markdown } from "./markdown";
 import type { PendingMessage } from "./room-store";
+import { isQuestionOutcome, jumpToRenderedMessage, QuestionMessage, QuestionOutcomeLine } from "@/components/questions/question-message";
 
 export interface MessageActions {
   onReply?: (m: MessageView) => void;
@@ -15,6 +16,8 @@ export interface MessageActions {
   onDelete: (m: MessageView) => void;
   onRetry?: (clientMsgId: string) => void;
   onDiscard?: (clientMsgId: string) => void;
+  /** Brings a message (a question's card) into view; rows not in a virtualized list are found in the page. */
+  onJump?: (messageId: string) => void;
   /** What the viewer may do with a (text, not deleted) message: the server's answer, never derived here. */
   allowed: (m: MessageView) => { edit: boolean; delete: boolean };
 }
@@ -49,6 +52,24 @@ export const MessageRow = memo(function MessageRow({
 }) {
   const newDay = !prev || dayKey(prev.createdAt) !== dayKey(m.createdAt);
   const divider = newDay && !inThread ? <DayDivider iso={m.createdAt} /> : null;
+
+  if (m.kind === "question" && !m.deletedAt) {
+    return (
+      <div data-testid="message" data-kind="question" data-seq={m.seq} data-message-id={m.id} data-author={m.author.handle}>
+        {divider}
+        <QuestionMessage m={m} meId={meId} meHandle={meHandle} />
+      </div>
+    );
+  }
+
+  if (isQuestionOutcome(m)) {
+    return (
+      <div data-testid="message" data-kind="event" data-seq={m.seq}>
+        {divider}
+        <QuestionOutcomeLine m={m} nameOf={nameOf} onJump={(id) => (actions.onJump ? actions.onJump(id) : jumpToRenderedMessage(id))} />
+      </div>
+    );
+  }
 
   if (m.kind === "event" || m.kind === "system") {
     return (
