@@ -9,6 +9,8 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 step "prerequisites"
 [ -d node_modules ] || npm install --no-audit --no-fund
 [ -f server/generated/sqlite/client.ts ] && [ -f server/generated/postgresql/client.ts ] || node scripts/prisma-generate.mjs
+# The next `npm ci` on this machine unpacks better-sqlite3's native build instead of compiling it again.
+node scripts/cache-native-build.mjs || echo "warning: could not cache better-sqlite3's native build" >&2
 if [ ! -x /usr/bin/chromium ]; then
   echo "Installing Debian's chromium for the end-to-end tests"
   if [ "$(id -u)" -ne 0 ]; then echo "chromium is missing and installing it needs root: apt-get install chromium fonts-liberation" >&2; exit 1; fi
