@@ -217,8 +217,12 @@ export function describeAnswer(q: Pick<QuestionView, "kind" | "options" | "field
   if ("choices" in answer) return answer.choices.map(label).join(", ");
   if ("text" in answer) return answer.text;
   if ("approved" in answer) return (answer.approved ? "Approved" : "Declined") + (answer.comment ? `: ${answer.comment}` : "");
-  const fieldLabel = (name: string) => q.fields?.find((f) => f.name === name)?.label ?? name;
+  const shown = (name: string, v: string | number | boolean) => {
+    const field = q.fields?.find((f) => f.name === name);
+    const value = typeof v === "boolean" ? (v ? "Yes" : "No") : (field?.options?.find((o) => o.value === v)?.label ?? String(v));
+    return `${field?.label ?? name}: ${value}`;
+  };
   return Object.entries(answer.values)
-    .map(([k, v]) => `${fieldLabel(k)}: ${String(v)}`)
+    .map(([k, v]) => shown(k, v))
     .join("; ");
 }
