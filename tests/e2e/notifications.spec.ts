@@ -1,7 +1,8 @@
 // Desktop notifications from the browser: the settings page asks for the browser's permission only on a
 // click, and then, with the tab in the background, an agent's mention raises a real Notification that
-// opens the room when clicked. `window.Notification` is wrapped to record what was constructed (the real
-// one still runs); the wrapper reports "default" until the page asks, so the button is the one asking.
+// opens the room when clicked, and so does a question for the person. `window.Notification` is wrapped
+// to record what was constructed (the real one still runs); the wrapper reports "default" until the
+// page asks, so the button is the one asking.
 import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { SwitchboardClient } from "../../sdk";
@@ -91,6 +92,12 @@ test("desktop notifications: enabled from settings on a click, raised for a ment
     expect(notice.title).toBe(`Pager mentioned you in #alerts-${run}`);
     expect(notice.body).toBe(`@${people.alice.handle} the nightly build is red`);
     expect(notice.tag).toBe(`room:${room.id}`);
+
+    // A question for her raises one too, once (the server says whom a question is for).
+    const question = await client.postQuestion(room.id, { prompt: "Restart the flaky runner?", kind: "approval", audience: { type: "owner" } });
+    await expect.poll(() => page.evaluate(() => window.__notices.length)).toBe(2);
+    const asked = (await page.evaluate(() => window.__notices))[1];
+    expect(asked).toMatchObject({ title: "Pager asks you", body: "Restart the flaky runner?", tag: `question:${question.id}` });
 
     // Clicking it opens the room.
     await page.evaluate(() => window.__noticeObjects[0].onclick?.(new Event("click")));
