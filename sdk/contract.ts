@@ -427,6 +427,8 @@ export interface RoomMemberView {
   participant: ParticipantView;
   role: "owner" | "member";
   online: boolean;
+  /** While it waits for an answer to a question it asked: whom (as in DirectoryEntry). */
+  waitingFor: string | null;
 }
 
 // ---- events ----

@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { RoomView } from "@/sdk/contract";
-import { useSocket } from "@/components/providers/socket-provider";
+import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { Button, Spinner } from "@/components/ui/button";
@@ -19,7 +19,12 @@ import { ParticipantPicker } from "./participant-picker";
 export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; canInvite: boolean; onClose: () => void }) {
   const trpc = useTRPC();
   const { presence } = useSocket();
+  const queryClient = useQueryClient();
   const members = useQuery(trpc.rooms.members.queryOptions({ roomId: room.id }));
+  // A member asked a question, or had one answered: whom it waits for changed.
+  useSocketEvent("question:updated", ({ question }) => {
+    if (members.data?.some((m) => m.participant.id === question.asker.id)) void queryClient.invalidateQueries({ queryKey: trpc.rooms.members.queryKey({ roomId: room.id }) });
+  });
   const budgets = useBudgetStates((members.data ?? []).map((m) => m.participant.id));
   const [adding, setAdding] = useState(false);
   const list = [...(members.data ?? [])].sort((a, b) => {
@@ -85,6 +90,11 @@ export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; can
                     @{m.participant.handle}
                     {m.role === "owner" && room.kind === "channel" ? " · owner" : ""}
                   </div>
+                  {m.waitingFor && (
+                    <div className="mt-0.5 truncate text-xs text-amber-700" data-testid="member-waiting-for">
+                      Waiting for {m.waitingFor}
+                    </div>
+                  )}
                   {budget && <BudgetPill state={budget} className="mt-0.5 max-w-full" />}
                 </div>
               </li>

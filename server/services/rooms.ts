@@ -13,6 +13,7 @@ import { gate, handlesOf } from "./approvals";
 import { recordAudit } from "./audit";
 import { assertCanReach } from "./connections";
 import { defaultMode, fanOutNew, followsWholeRoom } from "./delivery";
+import { waitingFor } from "./directory";
 import { appendToRoom, TX_OPTIONS } from "./messages";
 import { loadRoomFor } from "./room-access";
 import { roomView, roomViews, roomViewsFor, withMemberCount } from "./room-views";
@@ -107,11 +108,13 @@ export async function listMembers(actor: Actor, roomId: string): Promise<RoomMem
     include: { participant: { select: participantSelect } },
     orderBy: { joinedAt: "asc" },
   });
-  const online = await onlineAmong(rows.map((r) => r.participantId));
+  const ids = rows.map((r) => r.participantId);
+  const [online, waiting] = await Promise.all([onlineAmong(ids), waitingFor(ids)]);
   return rows.map((r) => ({
     participant: presentParticipant(r.participant),
     role: r.role,
     online: online.has(r.participantId),
+    waitingFor: waiting.get(r.participantId) ?? null,
   }));
 }
 

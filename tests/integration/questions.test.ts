@@ -88,11 +88,14 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
     // Its status says whom it waits for, wherever people look it up.
     const scout = async () => (await bob.api.directory.search.query({ text: "scout" })).find((e) => e.handle === "scout");
     expect((await scout())?.waitingFor).toBe("@dana");
+    const member = async () => (await bob.api.rooms.members.query({ roomId })).find((m) => m.participant.handle === "scout");
+    expect((await member())?.waitingFor).toBe("@dana");
 
     await dana.api.questions.answer.mutate({ questionId: q.id, answer: { approved: true, comment: "ship it" } });
     const outcome = await waiting;
     expect(outcome).toMatchObject({ status: "answered", answer: { approved: true, comment: "ship it" }, answeredBy: { handle: "dana" } });
     expect((await scout())?.waitingFor).toBeNull();
+    expect((await member())?.waitingFor).toBeNull();
 
     // Recorded on the question's message, for everyone who reads the room.
     const history = await bob.api.messages.history.query({ roomId });
