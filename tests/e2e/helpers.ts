@@ -15,6 +15,7 @@ export const people = {
   bob: { name: "Bob Okafor", handle: "bob", email: "bob@example.com", password: "bob-password-12" },
   carol: { name: "Carol Nguyen", handle: "carol", email: "carol@example.com", password: "carol-password-1" },
   maya: { name: "Maya Chen", handle: "maya", email: "maya@example.com", password: "maya-password-12" },
+  nina: { name: "Nina Patel", handle: "nina", email: "nina@example.com", password: "nina-password-12" },
 } satisfies Record<string, Person>;
 
 async function fillSignUp(page: Page, person: Person) {

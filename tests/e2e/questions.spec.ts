@@ -156,10 +156,10 @@ test("a question for anyone in the room: the first person answers, everyone else
   const a = await ctxA.newPage();
   const m = await ctxM.newPage();
   await signUpFirstOrSignIn(a, people.alice);
-  await signUpWithInvite(m, await createInviteLink(a), people.maya, people.alice.name);
+  await signUpWithInvite(m, await createInviteLink(a), people.nina, people.alice.name);
   const participants = await trpc<{ id: string; handle: string }[]>(a, "workspace.participants", undefined, "query");
-  const maya = participants.find((p) => p.handle === "maya")!;
-  const { client: bot, room } = await agentIn(a, baseURL!, "triage-bot", "Triage Bot", "incidents", [maya.id]);
+  const nina = participants.find((p) => p.handle === "nina")!;
+  const { client: bot, room } = await agentIn(a, baseURL!, "triage-bot", "Triage Bot", "incidents", [nina.id]);
   try {
     await a.goto(`/r/${room.id}`);
     await m.goto(`/r/${room.id}`);
@@ -178,15 +178,15 @@ test("a question for anyone in the room: the first person answers, everyone else
       await expect(card.getByTestId("question-audience")).toHaveText("for anyone here");
       await expect(card).toHaveAttribute("data-can-answer", "true");
     }
-    // Maya answers with the keyboard: Tab reaches the options, Enter picks one.
+    // Nina answers with the keyboard: Tab reaches the options, Enter picks one.
     const mine = m.locator('[data-testid="question-card"][data-kind="single"]');
     await mine.locator('[data-testid="question-option"][data-value="me"]').focus();
     await m.keyboard.press("Enter");
-    expect(await asked).toMatchObject({ status: "answered", answer: { choice: "me" }, answeredBy: { handle: "maya" } });
+    expect(await asked).toMatchObject({ status: "answered", answer: { choice: "me" }, answeredBy: { handle: "nina" } });
     await expect(mine.getByTestId("question-outcome-headline")).toHaveText("Answered by you");
     // Alice did nothing: her card and badge follow.
     const hers = a.locator('[data-testid="question-card"][data-kind="single"]');
-    await expect(hers.getByTestId("question-outcome-headline")).toHaveText("Answered by @maya");
+    await expect(hers.getByTestId("question-outcome-headline")).toHaveText("Answered by @nina");
     await expect(hers.getByTestId("question-outcome-detail")).toHaveText("I'll take it");
     await expect(hers.getByTestId("question-options")).toHaveCount(0);
     await expect(a.getByTestId("needs-you-badge")).toHaveCount(0);
