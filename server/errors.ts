@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   EXPIRED: { retryable: false, status: 409 },
   /** The action waits for the agent's owner to approve it (`questionId`): try it again once approved. */
   APPROVAL_REQUIRED: { retryable: false, status: 403 },
+  /** The agent's owner declined (or let expire) the approval this action needed. */
+  APPROVAL_DECLINED: { retryable: false, status: 403 },
   NAME_TAKEN: { retryable: false, status: 409 },
   EMAIL_TAKEN: { retryable: false, status: 409 },
   INVITE_REQUIRED: { retryable: false, status: 403 },

@@ -6,6 +6,7 @@ import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { audience, publish } from "../realtime";
+import { spendGate } from "./approvals";
 import { recordAudit } from "./audit";
 import { budgetPeriodStart, checkBudgets } from "./budgets";
 import { presentPrice, presentUsage, priceSelect } from "../presenters/usage";
@@ -71,6 +72,14 @@ async function occurredAt(actor: Actor, ownerId: string | null, reported: string
 
 /** An agent reports one model call. Idempotent by (agent, reportId): a repeat returns the original. */
 export async function reportUsage(actor: Actor, report: UsageReport): Promise<UsageView> {
+  const usage = await recordUsage(actor, report);
+  // Recorded whatever the owner says (the spend happened); past their daily threshold, the agent is
+  // told to wait for their approval (services/approvals.ts).
+  await spendGate(actor, usage.occurredAt.slice(0, 10));
+  return usage;
+}
+
+async function recordUsage(actor: Actor, report: UsageReport): Promise<UsageView> {
   authorize(actor, "usage.report", undefined);
   const db = getDb();
   const existing = await db.usageRecord.findUnique({ where: { agentId_reportId: { agentId: actor.participantId, reportId: report.reportId } } });

@@ -304,6 +304,32 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
     expect((await carol.api.connections.list.query({ status: "pending" })).connections).toEqual([]);
   });
 
+  it("spending past the owner's daily threshold waits for approval: recorded either way; approved, it holds for the day; declined, every report that day is refused", async () => {
+    const { client, id: agentId } = await connectedAgent(server, dana, "spender");
+    await dana.api.agents.setApprovals.mutate({ agentId, actions: [], spendUsdPerDay: 1 });
+    expect(await dana.api.agents.approvals.query({ agentId })).toEqual({ actions: [], spendUsdPerDay: 1 });
+    const report = (reportId: string, costUsd: number) => client.reportUsage({ reportId, model: "test-model", inputTokens: 10, outputTokens: 10, costUsd });
+    await report("s1", 0.6); // under the threshold: no question
+    const waiting = report("s2", 0.6); // $1.20 today: waits
+    const approval = await queued(dana, `May I spend more than $1.00 today (${new Date().toISOString().slice(0, 10)})? I have spent $1.20.`);
+    expect(approval.asker.handle).toBe("spender");
+    await dana.api.questions.answer.mutate({ questionId: approval.id, answer: { approved: true } });
+    expect(await waiting).toMatchObject({ reportId: "s2", costUsd: 0.6 });
+    await report("s3", 5); // approved for the day: no second question
+    expect((await dana.api.questions.list.query({ for: "me" })).filter((q) => q.asker.handle === "spender")).toEqual([]);
+
+    // Another agent, declined: its report is recorded, the agent is told, and so is every later one that day.
+    const other = await connectedAgent(server, dana, "spender2");
+    await dana.api.agents.setApprovals.mutate({ agentId: other.id, actions: [], spendUsdPerDay: 0.5 });
+    const refused = errorCode(other.client.reportUsage({ reportId: "t1", model: "test-model", inputTokens: 1, outputTokens: 1, costUsd: 0.75 }));
+    const second = await queued(dana, `May I spend more than $0.50 today (${new Date().toISOString().slice(0, 10)})? I have spent $0.75.`);
+    await dana.api.questions.answer.mutate({ questionId: second.id, answer: { approved: false } });
+    expect(await refused).toBe("APPROVAL_DECLINED");
+    expect(await errorCode(other.client.reportUsage({ reportId: "t2", model: "test-model", inputTokens: 1, outputTokens: 1, costUsd: 0.1 }))).toBe("APPROVAL_DECLINED");
+    const recorded = await dana.api.usage.overview.query({ from: new Date().toISOString().slice(0, 10), to: new Date().toISOString().slice(0, 10), agentId: other.id });
+    expect(recorded.totals).toMatchObject({ calls: 2, costUsd: 0.85 });
+  });
+
   it("an agent killed while it waits for an answer gets it after it restarts, once", async () => {
     const { apiKey, id: agentId } = await createAgent(dana, "waiter");
     await dana.api.rooms.invite.mutate({ roomId, participantIds: [agentId] });
