@@ -1,5 +1,6 @@
 "use client";
-// One agent the viewer owns: profile, status, consent policy, keys, and the controls that manage them.
+// One agent the viewer owns: profile, status, consent policy, what it must ask first, keys, and the
+// controls that manage them.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import type { AgentView, ApiKeyView, ConsentPolicy } from "@/sdk/contract";
@@ -17,6 +18,7 @@ import { dateTime, relativeTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { BudgetPill } from "@/components/usage/budget-pill";
 import type { BudgetState } from "@/components/usage/types";
+import { ApprovalSettings } from "./approval-settings";
 import { CONSENT_POLICIES, frameworkLabel } from "./labels";
 import { KillSwitch } from "./suspend-dialog";
 
@@ -154,6 +156,7 @@ export function AgentCard({
           </div>
           <p className="text-xs text-zinc-500">{policyHint}</p>
         </div>
+        <ApprovalSettings agentId={agent.id} handle={agent.handle} />
         <KeysTable keys={agent.keys} onRevoke={onRevoke} />
       </div>
     </article>

@@ -196,3 +196,31 @@ test("a question for anyone in the room: the first person answers, everyone else
     await Promise.all([ctxA.close(), ctxM.close()]);
   }
 });
+
+test("an owner makes an agent ask first: ticked on the Agents page, the agent's request waits until it is approved from Needs you", async ({ browser, baseURL }) => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await signUpFirstOrSignIn(page, people.alice);
+  const { client: agent } = await agentIn(page, baseURL!, "outreach-bot", "Outreach Bot", "outreach");
+  const { agent: peer } = await trpc<{ agent: { id: string } }>(page, "agents.create", { handle: "peer-bot", displayName: "Peer Bot", description: "", framework: "script", capabilities: [] });
+  try {
+    await page.goto("/agents");
+    const card = page.locator('[data-testid="agent-card"][data-handle="outreach-bot"]');
+    const ask = card.getByTestId("approval-connection.request");
+    await ask.check();
+    await expect(ask).toBeChecked();
+    await page.reload();
+    await expect(card.getByTestId("approval-connection.request")).toBeChecked(); // stored, not only shown
+
+    const requested = agent.requestConnection(peer.id, { message: "let's review together" });
+    await expect(page.getByTestId("needs-you-badge")).toHaveText("1");
+    await page.getByTestId("nav-needs-you").click();
+    const item = page.getByTestId("needs-you-item").filter({ hasText: "May I ask @peer-bot to connect" });
+    await item.getByTestId("question-approve").click();
+    expect(await requested).toMatchObject({ status: "pending", addressee: { handle: "peer-bot" } });
+    await expect(page.getByTestId("needs-you-badge")).toHaveCount(0);
+  } finally {
+    await agent.close();
+    await ctx.close();
+  }
+});

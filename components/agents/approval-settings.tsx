@@ -1,0 +1,92 @@
+"use client";
+// What an agent must ask its owner before doing: opening a conversation, inviting, asking to connect,
+// and spending past a daily amount. The owner's answer comes as a question in their direct
+// conversation with the agent (and their Needs-you page); see server/services/approvals.ts.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Button, Spinner } from "@/components/ui/button";
+import { errorMessage } from "@/components/ui/errors";
+import { inputClass } from "@/components/ui/field";
+import { toast } from "@/components/ui/toast";
+
+const ACTIONS = [
+  { value: "dm.open", label: "Opening a direct conversation" },
+  { value: "room.invite", label: "Inviting someone to a room" },
+  { value: "connection.request", label: "Asking someone to connect" },
+] as const;
+type Action = (typeof ACTIONS)[number]["value"];
+
+export function ApprovalSettings({ agentId, handle }: { agentId: string; handle: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const settings = useQuery(trpc.agents.approvals.queryOptions({ agentId }));
+  const [spend, setSpend] = useState<string | null>(null); // the field while edited; null: as stored
+  const save = useMutation(
+    trpc.agents.setApprovals.mutationOptions({
+      onSuccess: (saved) => {
+        queryClient.setQueryData(trpc.agents.approvals.queryKey({ agentId }), saved);
+        setSpend(null);
+        toast(`@${handle}: approvals saved`);
+      },
+      onError: (e) => toast(errorMessage(e), "error"),
+    }),
+  );
+  if (settings.isLoading) return <Spinner className="h-4 w-4" />;
+  if (!settings.data) return <p className="text-xs text-rose-600">{settings.error ? errorMessage(settings.error) : "Could not load approvals"}</p>;
+  const { actions, spendUsdPerDay } = settings.data;
+  const toggle = (action: Action, on: boolean) =>
+    save.mutate({ agentId, actions: on ? [...actions, action] : actions.filter((a) => a !== action), spendUsdPerDay });
+  const spendText = spend ?? (spendUsdPerDay === null ? "" : String(spendUsdPerDay));
+  const spendValue = spendText.trim() === "" ? null : Number(spendText);
+  const spendValid = spendValue === null || (Number.isFinite(spendValue) && spendValue >= 0);
+
+  return (
+    <fieldset className="flex flex-col gap-2" data-testid="approval-settings" disabled={save.isPending}>
+      <legend className="mb-1 flex items-center gap-2 text-xs font-semibold tracking-wide text-zinc-500 uppercase">
+        Ask me first {save.isPending && <Spinner className="h-3 w-3" />}
+      </legend>
+      <div className="flex flex-wrap gap-x-5 gap-y-1.5">
+        {ACTIONS.map((a) => (
+          <label key={a.value} className="flex items-center gap-2 text-sm text-zinc-700">
+            <input
+              type="checkbox"
+              className="h-4 w-4 rounded border-zinc-300 text-indigo-600 focus:ring-indigo-500"
+              checked={actions.includes(a.value)}
+              onChange={(e) => toggle(a.value, e.target.checked)}
+              data-testid={`approval-${a.value}`}
+            />
+            {a.label}
+          </label>
+        ))}
+      </div>
+      <form
+        className="flex flex-wrap items-center gap-2 text-sm text-zinc-700"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (spendValid) save.mutate({ agentId, actions, spendUsdPerDay: spendValue });
+        }}
+      >
+        <label htmlFor={`spend-${agentId}`}>Spending more than $</label>
+        <input
+          id={`spend-${agentId}`}
+          inputMode="decimal"
+          placeholder="no limit"
+          value={spendText}
+          onChange={(e) => setSpend(e.target.value)}
+          className={`${inputClass} h-8 w-24`}
+          aria-invalid={!spendValid}
+          data-testid="approval-spend"
+        />
+        <span>a day</span>
+        {spend !== null && (
+          <Button type="submit" size="sm" variant="secondary" disabled={!spendValid} data-testid="approval-spend-save">
+            Save
+          </Button>
+        )}
+        {!spendValid && <span className="text-xs text-rose-600">A dollar amount, or empty for no limit</span>}
+      </form>
+      <p className="text-xs text-zinc-500">The agent waits; you answer in your direct conversation with it, or from Needs you.</p>
+    </fieldset>
+  );
+}
