@@ -257,7 +257,7 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
 
   it("an owner makes actions wait for approval: the SDK waits, then the approved action goes through once; a declined one fails and does nothing", async () => {
     const { client, id: agentId } = await connectedAgent(server, dana, "gated");
-    expect(await dana.api.agents.approvals.query({ agentId })).toEqual({ actions: [] });
+    expect(await dana.api.agents.approvals.query({ agentId })).toEqual({ actions: [], spendUsdPerDay: null });
     await dana.api.agents.setApprovals.mutate({ agentId, actions: ["connection.request", "dm.open"] });
     expect(await errorCode(bob.api.agents.setApprovals.mutate({ agentId, actions: [] }))).toBe("FORBIDDEN");
 
