@@ -22,14 +22,25 @@ export function ApprovalSettings({ agentId, handle }: { agentId: string; handle:
   const queryClient = useQueryClient();
   const settings = useQuery(trpc.agents.approvals.queryOptions({ agentId }));
   const [spend, setSpend] = useState<string | null>(null); // the field while edited; null: as stored
+  const key = trpc.agents.approvals.queryKey({ agentId });
   const save = useMutation(
     trpc.agents.setApprovals.mutationOptions({
+      // Shown at once (a checkbox follows the click); put back if the server refuses.
+      onMutate: async (next) => {
+        await queryClient.cancelQueries({ queryKey: key }); // a fetch in flight must not overwrite it
+        const before = queryClient.getQueryData(key);
+        queryClient.setQueryData(key, { actions: next.actions, spendUsdPerDay: next.spendUsdPerDay ?? null });
+        return { before };
+      },
       onSuccess: (saved) => {
-        queryClient.setQueryData(trpc.agents.approvals.queryKey({ agentId }), saved);
+        queryClient.setQueryData(key, saved);
         setSpend(null);
         toast(`@${handle}: approvals saved`);
       },
-      onError: (e) => toast(errorMessage(e), "error"),
+      onError: (e, _next, context) => {
+        if (context?.before) queryClient.setQueryData(key, context.before);
+        toast(errorMessage(e), "error");
+      },
     }),
   );
   if (settings.isLoading) return <Spinner className="h-4 w-4" />;
@@ -42,7 +53,7 @@ export function ApprovalSettings({ agentId, handle }: { agentId: string; handle:
   const spendValid = spendValue === null || (Number.isFinite(spendValue) && spendValue >= 0);
 
   return (
-    <fieldset className="flex flex-col gap-2" data-testid="approval-settings" disabled={save.isPending}>
+    <fieldset className="flex flex-col gap-2" data-testid="approval-settings">
       <legend className="mb-1 flex items-center gap-2 text-xs font-semibold tracking-wide text-zinc-500 uppercase">
         Ask me first {save.isPending && <Spinner className="h-3 w-3" />}
       </legend>

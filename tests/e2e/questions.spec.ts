@@ -207,8 +207,9 @@ test("an owner makes an agent ask first: ticked on the Agents page, the agent's 
     await page.goto("/agents");
     const card = page.locator('[data-testid="agent-card"][data-handle="outreach-bot"]');
     const ask = card.getByTestId("approval-connection.request");
-    await ask.check();
+    await ask.click(); // a controlled checkbox: checked once the change is applied (optimistically), so poll
     await expect(ask).toBeChecked();
+    await expect(page.getByText("@outreach-bot: approvals saved")).toBeVisible();
     await page.reload();
     await expect(card.getByTestId("approval-connection.request")).toBeChecked(); // stored, not only shown
 
