@@ -111,7 +111,7 @@ function member({ room, membership }: RoomSubject, actor: Actor): Decision {
 }
 
 /** Workspace roles from the least to the most rights. */
-const ROLE_ORDER = ["guest", "member", "admin", "owner"] as const;
+export const ROLE_ORDER = ["guest", "member", "admin", "owner"] as const;
 /** The actor's role is `role` or a higher one. */
 export const hasRoleAtLeast = (actorRole: string, role: string): boolean =>
   ROLE_ORDER.indexOf(actorRole as (typeof ROLE_ORDER)[number]) >= ROLE_ORDER.indexOf(role as (typeof ROLE_ORDER)[number]);

@@ -19,7 +19,7 @@ import {
 import { getDb } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
-import { authorize, can, hasRoleAtLeast, type Actor } from "../policies";
+import { authorize, can, hasRoleAtLeast, ROLE_ORDER, type Actor } from "../policies";
 import { presentQuestion, questionInclude } from "../presenters/question";
 import { audience, publish } from "../realtime";
 import { recordAudit } from "./audit";
@@ -27,6 +27,7 @@ import { fanOutNew } from "./delivery";
 import { notifyQuestion } from "./notifications/outbox";
 import { appendToRoom, publishUpdated, TX_OPTIONS } from "./messages";
 import { loadRoomFor } from "./room-access";
+import { checkThreadRoot } from "./sending";
 import { roomViews, withMemberCount } from "./room-views";
 
 type AskInput = z.output<typeof askQuestionInput>;
@@ -133,12 +134,6 @@ async function askedBefore(actor: Actor, clientMsgId: string): Promise<QuestionF
   if (!message) return null;
   if (!message.question) throw new AppError("CONFLICT", "This clientMsgId was used for a message that is not a question");
   return getQuestion(actor, { questionId: message.question.id });
-}
-
-async function checkThreadRoot(roomId: string, rootId: string): Promise<void> {
-  const root = await getDb().message.findUnique({ where: { id: rootId }, select: { roomId: true, threadRootId: true, kind: true } });
-  if (!root || root.roomId !== roomId) throw new AppError("MESSAGE_NOT_FOUND", "No such thread in this room");
-  if (root.threadRootId !== null) throw new AppError("INVALID_PAYLOAD", "Questions in a thread go to its first message's thread");
 }
 
 /** Who the question is for, as stored and as shown; and whom its message mentions. */
@@ -310,9 +305,8 @@ async function recipientsOf(view: QuestionView, workspaceId: string): Promise<st
   return members.map((m) => m.participantId);
 }
 
-const ROLES = ["guest", "member", "admin", "owner"] as const;
-const rolesAtLeast = (role: string) => ROLES.filter((r) => hasRoleAtLeast(r, role));
-const rolesAtMost = (role: string) => ROLES.filter((r) => hasRoleAtLeast(role, r));
+const rolesAtLeast = (role: string) => ROLE_ORDER.filter((r) => hasRoleAtLeast(r, role));
+const rolesAtMost = (role: string) => ROLE_ORDER.filter((r) => hasRoleAtLeast(role, r));
 
 async function loadQuestion(actor: Actor, questionId: string): Promise<QuestionRow> {
   const q = await findQuestion({ id: questionId });

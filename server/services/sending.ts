@@ -346,7 +346,8 @@ function sameSendOrConflict(existing: MessageView, input: SendInput): MessageVie
   return existing;
 }
 
-async function checkThreadRoot(roomId: string, rootId: string): Promise<void> {
+/** A thread's root: a top-level text message of the same room (for sends and questions alike). */
+export async function checkThreadRoot(roomId: string, rootId: string): Promise<void> {
   const root = await getDb().message.findUnique({ where: { id: rootId }, select: { roomId: true, threadRootId: true, kind: true } });
   if (!root || root.roomId !== roomId) throw new AppError("MESSAGE_NOT_FOUND", "No such thread in this room");
   if (root.threadRootId !== null) throw new AppError("INVALID_PAYLOAD", "Replies go to the thread's first message");
