@@ -102,9 +102,13 @@ export async function sendMessage(actor: Actor, input: SendInput): Promise<Messa
 async function drain(roomId: string): Promise<void> {
   const queue = queues.get(roomId)!;
   try {
-    // Let the sends that arrived with this one (read in the same turn of the event loop) join it.
-    await new Promise((resolve) => setImmediate(resolve));
-    while (queue.length > 0) await storeBatch(roomId, queue.splice(0, MAX_BATCH));
+    // Before each batch, a turn of the event loop: the sends that arrived with this one (read in the
+    // same turn) join it, and what other rooms and sockets sent is read before this room's next batch
+    // (a busy room's batches would otherwise run back to back, ahead of everyone else).
+    while (queue.length > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await storeBatch(roomId, queue.splice(0, MAX_BATCH));
+    }
   } catch (error) {
     // storeBatch settles every send itself; this is a last guard, so the room's queue can never stall.
     console.error("send queue failed", error);

@@ -58,6 +58,10 @@ export function requestsOf(socket: AppSocket) {
       let result: Ack<R>;
       const slot = opts.queued ? null : await slots.acquire();
       try {
+        // Its work starts in a turn of the event loop of its own: requests read together (a burst
+        // arrives in one read) would otherwise run back to back, the database calls of SQLite
+        // included, before any other socket is read.
+        await nextTurn();
         // Gone while it waited its turn (closed for flooding, or disconnected): its answer could not
         // be delivered, so its work is not done either (the client retries what it needs).
         if (guard.closed || socket.disconnected) throw new AppError("UNAVAILABLE", "The connection closed before this request's turn");
@@ -79,6 +83,8 @@ export function requestsOf(socket: AppSocket) {
     }
   };
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Counts a socket's refused requests in a fixed window; past FLOOD_REFUSALS it closes the socket. */
 function floodGuard(socket: AppSocket) {

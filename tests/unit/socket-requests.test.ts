@@ -25,6 +25,11 @@ function standIn(actor: object = { participantId: "p1", workspaceId: "w1", kind:
 
 const echo = z.strictObject({ text: z.string() });
 
+/** Lets the event loop go round a few times: each request's work starts in a turn of its own. */
+async function turns(n = 3): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+}
+
 describe("socket requests", () => {
   it("answers on the ack with no payload, one, or too many", async () => {
     const { request, call } = standIn();
@@ -39,13 +44,14 @@ describe("socket requests", () => {
     const { request, handlers, errors } = standIn();
     request("echo", echo, async () => "ok");
     await handlers.get("echo")!({ text: 2 });
+    await turns();
     expect(errors).toMatchObject([{ code: "INVALID_PAYLOAD", event: "echo" }]);
   });
 
   /** Sends `n` "slow" requests (queued like sends: only the in-flight bound holds them back). */
   async function fill(call: ReturnType<typeof standIn>["call"], n: number) {
     const answers = Array.from({ length: n }, (_, i) => call("slow", { text: `n${i}` }));
-    await new Promise((r) => setImmediate(r));
+    await turns();
     return answers;
   }
 
@@ -64,10 +70,10 @@ describe("socket requests", () => {
     pending.shift()!();
     expect(await answers[0]).toEqual({ ok: true, data: "n0" });
     const next = call("slow", { text: "room again" });
-    await new Promise((r) => setImmediate(r));
+    await turns();
     // The answer freed a place and widened the window by one: two more fit, not three.
     const more = [call("slow", { text: "widened" }), call("slow", { text: "too many again" })];
-    await new Promise((r) => setImmediate(r));
+    await turns();
     expect(pending).toHaveLength(OPENING_IN_FLIGHT + 1);
     expect(await more[1]).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
     for (const resolve of pending.splice(0)) resolve();
@@ -103,6 +109,20 @@ describe("socket requests", () => {
     expect((await Promise.all(answers)).every((a) => a.ok)).toBe(true);
   });
 
+  it("does not run a burst back to back: another socket's request read after it gets its turn before the burst's end", async () => {
+    // Work that never waits (SQLite's calls resolve at once) would otherwise run request after request
+    // in one turn of the event loop, and every other socket would wait for the whole burst.
+    const started: string[] = [];
+    const busy = standIn();
+    const other = standIn({ participantId: "p2", workspaceId: "w1", kind: "person", role: "member", handle: "other" });
+    for (const { request } of [busy, other]) request("work", echo, async (_actor, input) => void started.push(input.text));
+    const burst = Array.from({ length: 4 * MAX_ACTIVE }, (_, i) => busy.call("work", { text: `burst${i}` }));
+    const read = new Promise<Ack<unknown>>((resolve) => setImmediate(() => resolve(other.call("work", { text: "other" }))));
+    await Promise.all([...burst, read]);
+    expect(started.indexOf("other")).toBeGreaterThan(-1);
+    expect(started.indexOf("other")).toBeLessThan(2 * MAX_ACTIVE);
+  });
+
   it(`runs at most ${MAX_ACTIVE} of a socket's requests at once, the others in arrival order (queued ones apart)`, async () => {
     const { request, call } = standIn();
     const running: string[] = [];
@@ -113,16 +133,16 @@ describe("socket requests", () => {
     });
     request("send", echo, async (_actor, input) => input.text, { queued: true });
     const answers = Array.from({ length: MAX_ACTIVE + 2 }, (_, i) => call("work", { text: `w${i}` }));
-    await new Promise((r) => setImmediate(r));
+    await turns();
     expect(running).toEqual(Array.from({ length: MAX_ACTIVE }, (_, i) => `w${i}`));
     expect(await call("send", { text: "not held back" })).toEqual({ ok: true, data: "not held back" });
     finish.get("w2")!();
     expect(await answers[2]).toEqual({ ok: true, data: "w2" });
-    await new Promise((r) => setImmediate(r));
+    await turns();
     expect(running).toEqual([...Array.from({ length: MAX_ACTIVE }, (_, i) => `w${i}`), `w${MAX_ACTIVE}`]);
     for (let i = 0; i < MAX_ACTIVE + 2; i++) {
       finish.get(`w${i}`)?.();
-      await new Promise((r) => setImmediate(r));
+      await turns();
     }
     expect((await Promise.all(answers)).map((a) => a.ok && a.data)).toEqual(Array.from({ length: MAX_ACTIVE + 2 }, (_, i) => `w${i}`));
   });
@@ -141,14 +161,14 @@ describe("socket requests", () => {
     expect(await floodCoolingDown("flooder")).toBe(false);
 
     void call("busy", { text: "one more" }); // the refusal that tips it over gets no ack: the socket is closed
-    await new Promise((r) => setImmediate(r));
+    await turns();
     expect(disconnected()).toBe(true);
     expect(errors).toMatchObject([{ code: "RATE_LIMITED", event: "flood", retryAfterMs: FLOOD_COOLDOWN_MS }]);
     await expect.poll(() => floodCoolingDown("flooder")).toBe(true);
     expect(await floodCoolingDown("p1")).toBe(false);
 
     void call("busy", { text: "after" });
-    await new Promise((r) => setImmediate(r));
+    await turns();
     expect(ran).toBe(FLOOD_REFUSALS + 1); // dropped unread
   });
 
@@ -162,7 +182,7 @@ describe("socket requests", () => {
     });
     const first = Array.from({ length: MAX_ACTIVE }, () => call("work", { text: "x" }));
     const waiting = call("work", { text: "waits its turn" });
-    await new Promise((r) => setImmediate(r));
+    await turns();
     expect(ran).toBe(MAX_ACTIVE);
     socket.disconnected = true;
     for (const f of finish.splice(0)) f();
