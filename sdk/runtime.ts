@@ -1,0 +1,125 @@
+// What a runtime adapter is: the piece between Switchboard's Agent (sdk/agent.ts: connect, dispatch each
+// room's messages in order, bindings loaded and saved around each turn, receipts, usage, signals) and
+// one agent framework's own session (a Claude Agent SDK session, a Codex thread, a LangGraph thread).
+// An adapter runs one turn: it resumes the binding's external session, or starts one, hands it the
+// messages it has not seen, and says what came of it. It never talks to Switchboard itself except
+// through the platform tools it is given.
+import type { z } from "zod";
+import type { MembershipView, MessageView, ParticipantView, UsageReport } from "./contract";
+
+/** Where a binding's session stands. */
+export type BindingStatus = "active" | "idle" | "awaiting_input" | "stale" | "closed";
+
+/**
+ * A room (or one thread of it) bound to an agent framework's own session: (agent, room, thread,
+ * runtime) → the external id. One per key in the database; closing it makes the next turn start fresh.
+ */
+export interface BindingView {
+  id: string;
+  agentId: string;
+  roomId: string;
+  /** The thread the session follows; null: the room's top level. */
+  threadRootId: string | null;
+  /** The runtime kind, e.g. "claude-agent-sdk", "codex", "langgraph", "generic". */
+  runtime: string;
+  /** The framework's session / thread id; null until the first turn made one (or after a close). */
+  externalId: string | null;
+  /** An open task or interrupt id in the framework, if a turn left one. */
+  openTaskId: string | null;
+  /** Where the session lives: the runner's name, its host, its working directory (sessions are files there). */
+  runner: string | null;
+  host: string | null;
+  workdir: string | null;
+  /** The runtime's configuration when last used (model, permission or sandbox mode, tools). */
+  config: Record<string, unknown> | null;
+  status: BindingStatus;
+  /** The last seq handed to the session in a finished turn: the next turn hands it only what follows. */
+  lastSeq: number;
+  turns: number;
+  /** Turns that resumed an existing session; and resumes that failed (the session was gone). */
+  resumes: number;
+  resumeFailures: number;
+  lastError: string | null;
+  /** Counts the sessions this key has had: a close and a fresh start make the next one. */
+  generation: number;
+  createdAt: string;
+  lastUsedAt: string | null;
+  closedAt: string | null;
+}
+
+/**
+ * A platform tool handed to the model (send a message, look up peers, invite, open a DM, ask to
+ * connect, set a status, ask a person...): the same names, descriptions and argument schemas as the
+ * MCP server's tools, run by the same server code over the agent's socket.
+ */
+export interface PlatformTool {
+  name: string;
+  description: string;
+  input: z.ZodObject;
+  /** Reads only. */
+  readOnly: boolean;
+  /** Runs the tool as the agent; resolves with its compact JSON result, or rejects with a SwitchboardError. */
+  call(args: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+/** One turn, as the Agent hands it to the adapter. */
+export interface TurnInput {
+  /** The binding as stored before this turn: `externalId` null means start a new session. */
+  binding: BindingView;
+  /**
+   * What this turn hands to the session, oldest first: the room's (or thread's) messages after
+   * `binding.lastSeq`, ending with the message that started the turn.
+   */
+  messages: MessageView[];
+  /** Only when the session starts fresh (new, closed, or its resume failed): recent messages before `messages`, as context. */
+  history: MessageView[];
+  /** `messages` (and `history`) as one prompt in plain text; adapters may use it as it is. */
+  prompt: string;
+  /** The agent itself. */
+  me: ParticipantView;
+  /** The room, as the agent is a member of it. */
+  room: MembershipView;
+  tools: PlatformTool[];
+  /** Aborted when the agent is stopping hard (a second SIGINT). */
+  signal: AbortSignal;
+  /** Call as soon as the framework's session id is known, before the turn ends: a crash mid-turn then resumes it. */
+  onSession(externalId: string): Promise<void>;
+}
+
+/** What a turn came to. */
+export interface TurnResult {
+  /** The framework's session id after the turn (the same one, when it resumed). */
+  externalId: string;
+  /** Text to post in the room (in the thread the turn is for); null or empty: nothing. */
+  reply?: string | null;
+  /** The model calls the turn made; each is reported with an id derived from the message. */
+  usage?: Omit<UsageReport, "reportId">[];
+  /** How the session stands after the turn (default "idle"). */
+  status?: Exclude<BindingStatus, "closed" | "stale">;
+  openTaskId?: string | null;
+  /** The configuration the turn ran with, to show on the binding. */
+  config?: Record<string, unknown>;
+}
+
+/**
+ * Thrown by an adapter when the binding's session cannot be resumed (its file is gone, the thread
+ * is unknown): the Agent records the failure on the binding, and runs the turn again in a new session
+ * with the room's recent history as context.
+ */
+export class ResumeFailed extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ResumeFailed";
+  }
+}
+
+/** An agent framework, behind one interface. */
+export interface RuntimeAdapter {
+  /** The runtime kind stored on bindings: lowercase letters, digits, dots and dashes. */
+  readonly runtime: string;
+  /** Where sessions live and how the runtime is configured, stored on each binding it uses. */
+  where?(): { runner?: string; host?: string; workdir?: string; config?: Record<string, unknown> };
+  turn(input: TurnInput): Promise<TurnResult>;
+  /** Called once when the Agent stops. */
+  close?(): Promise<void>;
+}
