@@ -33,10 +33,12 @@ import {
   type RoomView,
   type UsageView,
   type ServerToClientEvents,
+  type UsageReport,
 } from "./contract";
 import { AnswerWaiters, type QuestionOutcome } from "./asking";
 import { MemoryCursorStore, type CursorStore } from "./cursors";
 import { RequestPacer } from "./pacing";
+import type { BindingView } from "./bindings";
 import type { AskQuestionInput, QuestionAnswer, QuestionForViewer } from "./questions";
 
 export interface ClientOptions {
@@ -114,18 +116,6 @@ export class SwitchboardError extends Error {
 
 type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-type UsageReport = {
-  model: string;
-  inputTokens: number;
-  outputTokens: number;
-  cachedTokens?: number;
-  costUsd?: number;
-  roomId?: string;
-  messageId?: string;
-  taskId?: string;
-  occurredAt?: string;
-  reportId?: string;
-};
 
 type Listener<E extends keyof ServerToClientEvents> = ServerToClientEvents[E];
 
@@ -147,6 +137,8 @@ export class SwitchboardClient {
   /** Room work waits for the first session:ready: cursors start from the server's until then. */
   private firstSession!: Promise<void>;
   private closed = false;
+  /** close() was called: no new handler starts. */
+  private stopping = false;
   private fatal: SwitchboardError | null = null;
   /** Keeps requests within the server's limits (sdk/pacing.ts). */
   private readonly pacer = new RequestPacer();
@@ -320,6 +312,8 @@ export class SwitchboardClient {
 
   private async deliver(message: MessageView, replayed: boolean): Promise<void> {
     if (message.seq <= this.cursor(message.roomId)) return;
+    // Closing: what was not started is left unacknowledged, and replayed to the next run.
+    if (this.stopping) return;
     const own = message.author.id === this.me?.id;
     if (!own || this.options.includeOwn) {
       const membership = this.rooms.get(message.roomId);
@@ -348,7 +342,7 @@ export class SwitchboardClient {
         this.handling.delete(message.id);
       }
     }
-    this.advance(message.roomId, message.seq);
+    this.advance(message.roomId, message.seq, true);
   }
 
   /**
@@ -364,8 +358,12 @@ export class SwitchboardClient {
     return `${kind}:${messageId}:${n}`;
   }
 
-  /** Our cursor moves and is persisted; the server's follows shortly (batched). */
-  private advance(roomId: string, seq: number): void {
+  /**
+   * Our cursor moves and is persisted; the server's follows shortly (batched). While closing, only
+   * past a message that was handled (`handled`): a page's cursor does not skip what was left unhandled.
+   */
+  private advance(roomId: string, seq: number, handled = false): void {
+    if (this.stopping && !handled) return;
     if (seq <= (this.cursors.get(roomId) ?? -1)) return;
     this.cursors.set(roomId, seq);
     this.cursors.flush?.();
@@ -549,6 +547,29 @@ export class SwitchboardClient {
     return this.request("question:cancel", { questionId });
   }
 
+  /**
+   * Takes this agent's runtime binding for (room, thread, runtime) for one turn, making it on first
+   * use; `holder` is this process's id (BINDING_BUSY while another process's turn holds it). The
+   * high-level Agent (sdk/agent.ts) does this around each turn; see docs/protocol.md, "Runtime bindings".
+   */
+  claimBinding(input: RequestPayload<"binding:claim">): Promise<BindingView> {
+    return this.request("binding:claim", input);
+  }
+  /** Records what the turn holding a binding did: session id, resumed or not, last seq, status, release. */
+  updateBinding(input: RequestPayload<"binding:update">): Promise<BindingView> {
+    return this.request("binding:update", input);
+  }
+  getBinding(key: RequestPayload<"binding:get">): Promise<BindingView | null> {
+    return this.request("binding:get", key);
+  }
+  listBindings(opts: RequestPayload<"binding:list"> = {}): Promise<BindingView[]> {
+    return this.request("binding:list", opts);
+  }
+  /** Lets a binding's session go: the next turn there starts a new one. */
+  closeBinding(bindingId: string): Promise<BindingView> {
+    return this.request("binding:close", { bindingId });
+  }
+
   /** Says what the agent is working on (shown in the directory). */
   setWorkStatus(workStatus: string): Promise<{ workStatus: string }> {
     return this.request("me:status", { workStatus });
@@ -633,7 +654,12 @@ export class SwitchboardClient {
   }
 
   /** Waits for queued handlers, sends the last delivery acks, and disconnects. */
+  /**
+   * Closes the client: the handlers running finish (their messages are acknowledged), what waits
+   * behind them is not started (it is replayed to the next run), acks and cursors are flushed.
+   */
   async close(): Promise<void> {
+    this.stopping = true;
     await Promise.all(this.queues.values());
     await Promise.all(this.background);
     for (const [roomId, timer] of this.ackTimers) {
@@ -674,6 +700,10 @@ const IDEMPOTENT = new Set<RequestEvent>([
   "usage:report",
   "question:ask",
   "question:get",
+  "binding:claim",
+  "binding:get",
+  "binding:list",
+  "binding:close",
   "question:list",
 ]);
 type RequestPayload<E extends RequestEvent> = Parameters<ClientToServerEvents[E]>[0];

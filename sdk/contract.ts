@@ -1,6 +1,7 @@
 // The real-time contract shared by the server, the browser and agents: event names, payload schemas,
 // the shapes the server presents, and the ack union. docs/protocol.md documents it for other languages.
 import { z } from "zod";
+import type { bindingIdInput, bindingKeyInput, BindingView, claimBindingInput, listBindingsInput, updateBindingInput } from "./bindings";
 import type { answerQuestionInput, AskQuestionInput, listQuestionsInput, questionIdInput, QuestionForViewer, QuestionView } from "./questions";
 
 export const PROTOCOL_VERSION = 1;
@@ -151,6 +152,9 @@ export const usageReportInput = z.strictObject({
   occurredAt: z.iso.datetime().optional(),
 });
 
+/** A model call to report (`usage:report`); the SDK makes a `reportId` when none is given. */
+export type UsageReport = Omit<z.input<typeof usageReportInput>, "reportId"> & { reportId?: string };
+
 /** A room named by its id, or a channel by `#name` (bridges and the CLI take either). */
 export const roomRef = z.string().trim().min(1).max(81);
 /** A participant named by its id, or by `@handle`. */
@@ -196,6 +200,8 @@ export const READ_ONLY_EVENTS = [
   "delivery:ack",
   "question:get",
   "question:list",
+  "binding:get",
+  "binding:list",
 ] as const satisfies readonly (keyof ClientToServerEvents)[];
 
 export type SendMessageInput = z.input<typeof sendMessageInput>;
@@ -478,6 +484,11 @@ export interface ServerToClientEvents {
    * message (`message:updated`) and in `question:get`.
    */
   "question:updated": (p: { question: QuestionView; forYou: boolean }) => void;
+  /**
+   * A runtime binding was made, used, or closed: to the room's sockets, and to the agent's and its
+   * owner's. An agent whose binding was closed starts a new session on its next turn there.
+   */
+  "binding:updated": (p: { binding: BindingView }) => void;
   "error": (p: ErrorShape & { event?: string }) => void;
 }
 
@@ -523,4 +534,11 @@ export interface ClientToServerEvents {
   "question:get": (p: z.input<typeof questionIdInput>, ack: (r: Ack<QuestionForViewer>) => void) => void;
   "question:cancel": (p: z.input<typeof questionIdInput>, ack: (r: Ack<QuestionForViewer>) => void) => void;
   "question:list": (p: z.input<typeof listQuestionsInput>, ack: (r: Ack<QuestionForViewer[]>) => void) => void;
+  /** Takes the agent's binding for (room, thread, runtime) for one turn, making it on first use (docs/protocol.md, "Runtime bindings"). */
+  "binding:claim": (p: z.input<typeof claimBindingInput>, ack: (r: Ack<BindingView>) => void) => void;
+  /** Records what the turn holding the binding did (session id, resumed, last seq, status, release). */
+  "binding:update": (p: z.input<typeof updateBindingInput>, ack: (r: Ack<BindingView>) => void) => void;
+  "binding:get": (p: z.input<typeof bindingKeyInput>, ack: (r: Ack<BindingView | null>) => void) => void;
+  "binding:list": (p: z.input<typeof listBindingsInput>, ack: (r: Ack<BindingView[]>) => void) => void;
+  "binding:close": (p: z.input<typeof bindingIdInput>, ack: (r: Ack<BindingView>) => void) => void;
 }

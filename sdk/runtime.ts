@@ -5,47 +5,10 @@
 // messages it has not seen, and says what came of it. It never talks to Switchboard itself except
 // through the platform tools it is given.
 import type { z } from "zod";
+import type { BindingStatus, BindingView } from "./bindings";
 import type { MembershipView, MessageView, ParticipantView, UsageReport } from "./contract";
 
-/** Where a binding's session stands. */
-export type BindingStatus = "active" | "idle" | "awaiting_input" | "stale" | "closed";
-
-/**
- * A room (or one thread of it) bound to an agent framework's own session: (agent, room, thread,
- * runtime) → the external id. One per key in the database; closing it makes the next turn start fresh.
- */
-export interface BindingView {
-  id: string;
-  agentId: string;
-  roomId: string;
-  /** The thread the session follows; null: the room's top level. */
-  threadRootId: string | null;
-  /** The runtime kind, e.g. "claude-agent-sdk", "codex", "langgraph", "generic". */
-  runtime: string;
-  /** The framework's session / thread id; null until the first turn made one (or after a close). */
-  externalId: string | null;
-  /** An open task or interrupt id in the framework, if a turn left one. */
-  openTaskId: string | null;
-  /** Where the session lives: the runner's name, its host, its working directory (sessions are files there). */
-  runner: string | null;
-  host: string | null;
-  workdir: string | null;
-  /** The runtime's configuration when last used (model, permission or sandbox mode, tools). */
-  config: Record<string, unknown> | null;
-  status: BindingStatus;
-  /** The last seq handed to the session in a finished turn: the next turn hands it only what follows. */
-  lastSeq: number;
-  turns: number;
-  /** Turns that resumed an existing session; and resumes that failed (the session was gone). */
-  resumes: number;
-  resumeFailures: number;
-  lastError: string | null;
-  /** Counts the sessions this key has had: a close and a fresh start make the next one. */
-  generation: number;
-  createdAt: string;
-  lastUsedAt: string | null;
-  closedAt: string | null;
-}
+export type { BindingStatus, BindingView } from "./bindings";
 
 /**
  * A platform tool handed to the model (send a message, look up peers, invite, open a DM, ask to

@@ -25,6 +25,8 @@ export const ERROR_CODES = {
   APPROVAL_REQUIRED: { retryable: false, status: 403 },
   /** The agent's owner declined (or let expire) the approval this action needed. */
   APPROVAL_DECLINED: { retryable: false, status: 403 },
+  /** Another process's turn holds this runtime binding: retry after `retryAfterMs`. */
+  BINDING_BUSY: { retryable: true, status: 409 },
   NAME_TAKEN: { retryable: false, status: 409 },
   EMAIL_TAKEN: { retryable: false, status: 409 },
   INVITE_REQUIRED: { retryable: false, status: 403 },

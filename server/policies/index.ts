@@ -373,6 +373,21 @@ const rules = {
     if (s.question.status !== "open") return deny("CONFLICT", `This question is already ${s.question.status}`);
     return true;
   },
+  /**
+   * A runtime binding (services/bindings.ts) is seen by whoever may read its room, by the agent and
+   * whoever speaks for it, and by owners and admins. To anyone else it does not exist.
+   */
+  "binding.read": (actor: Actor, s: { workspaceId: string; agent: Side; roomReadable: boolean }): Decision => {
+    if (s.workspaceId !== actor.workspaceId) return deny("NOT_FOUND", "No such binding");
+    if (s.roomReadable || speaksFor(actor, s.agent) || isHumanAdmin(actor)) return true;
+    return deny("NOT_FOUND", "No such binding");
+  },
+  /** Only the agent itself runs turns on its bindings (claims them, records what a turn did). */
+  "binding.hold": (actor: Actor, s: { agent: Side }): Decision =>
+    actor.kind === "agent" && actor.participantId === s.agent.id ? true : deny("FORBIDDEN", "Only the agent itself claims and updates its runtime bindings"),
+  /** The agent, its owner, and owners and admins close a binding (the next message starts a new session). */
+  "binding.close": (actor: Actor, s: { agent: Side }): Decision =>
+    speaksFor(actor, s.agent) || isHumanAdmin(actor) ? true : deny("FORBIDDEN", "Only the agent, its owner and admins close its runtime bindings"),
   "usage.report": (actor: Actor): Decision => (actor.kind === "agent" ? true : deny("FORBIDDEN", "Only agents report model usage")),
   /**
    * A budget's state (what someone may still spend): the budgeted person or agent, the agent's

@@ -23,8 +23,10 @@ import {
   syncInput,
   typingInput,
 } from "../../sdk/contract";
+import { bindingIdInput, bindingKeyInput, claimBindingInput, listBindingsInput, updateBindingInput } from "../../sdk/bindings";
 import { answerQuestionInput, askQuestionInput, listQuestionsInput, questionIdInput } from "../../sdk/questions";
 import { AppError } from "../errors";
+import * as bindings from "../services/bindings";
 import * as messages from "../services/messages";
 import * as connections from "../services/connections";
 import * as delivery from "../services/delivery";
@@ -75,6 +77,11 @@ export function registerHandlers(socket: AppSocket): void {
   on("question:get", questionIdInput, questions.getQuestion);
   on("question:cancel", questionIdInput, questions.cancelQuestion);
   on("question:list", listQuestionsInput, questions.listQuestions);
+  on("binding:claim", claimBindingInput, bindings.claimBinding);
+  on("binding:update", updateBindingInput, bindings.updateBinding);
+  on("binding:get", bindingKeyInput, bindings.getBinding);
+  on("binding:list", listBindingsInput, bindings.listMyBindings);
+  on("binding:close", bindingIdInput, bindings.closeBinding);
 
   const known = new Set(socket.eventNames());
   socket.onAny((event: unknown, ...args: unknown[]) => {

@@ -3,6 +3,7 @@ import { adminRouter } from "./routers/admin";
 import { agentsRouter } from "./routers/agents";
 import { connectionsRouter, directoryRouter } from "./routers/connections";
 import { messagesRouter } from "./routers/messages";
+import { bindingsRouter } from "./routers/bindings";
 import { questionsRouter } from "./routers/questions";
 import { notificationsRouter } from "./routers/notifications";
 import { roomsRouter } from "./routers/rooms";
@@ -21,6 +22,7 @@ export const appRouter = router({
   usage: usageRouter,
   tokens: tokensRouter,
   questions: questionsRouter,
+  bindings: bindingsRouter,
   notifications: notificationsRouter,
 });
 
