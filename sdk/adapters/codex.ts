@@ -20,6 +20,7 @@ const MCP_PATH = "/api/mcp";
 /** The name Switchboard's MCP server has in Codex's config, as `switchboard connect` writes it. */
 const MCP_SERVER = "switchboard";
 
+/** No approval policy to choose: it is always "never" (see `threadOptions`). */
 export interface CodexAdapterOptions {
   /** The model (`--model`); default: the one Codex's config or the CLI picks. */
   model?: string;
@@ -35,7 +36,7 @@ export interface CodexAdapterOptions {
   apiKey?: string;
   /** Where Codex keeps threads and config (CODEX_HOME); default: $CODEX_HOME, or ~/.codex. */
   codexHome?: string;
-  /** The CLI's whole environment; default: this process's. */
+  /** The CLI's whole environment; default: this process's, as it is when the adapter is made. */
   env?: Record<string, string>;
   /** Switchboard's origin: when set, the model gets Switchboard's tools through its MCP server. */
   switchboardUrl?: string;
