@@ -1,0 +1,257 @@
+// The Codex adapter driven turn by turn, with the real @openai/codex-sdk and Codex CLI, offline: the
+// model is a script on loopback (tests/support/scripted-openai.ts) and CODEX_HOME a temp directory.
+// The first tests need no Switchboard server; the last one starts one and lets the model post
+// through Switchboard's MCP server.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codex, type CodexAdapterOptions } from "../../sdk/adapters/codex";
+import { ResumeFailed, type BindingView, type RuntimeAdapter, type TurnInput } from "../../sdk/runtime";
+import { callTool, describeItem, lastToolOutput, say, searchTools, searchedTools, startScriptedOpenAI, type ResponsesRequest, type ScriptedOpenAI } from "../support/scripted-openai";
+import { createAgent, signUpPerson, startTestServer, type TestServer } from "./harness";
+
+const MODEL = "gpt-5.5";
+
+let model: ScriptedOpenAI;
+let home: string;
+const dirs: string[] = [];
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+beforeAll(async () => {
+  model = await startScriptedOpenAI();
+  home = tempDir("codex-home-");
+  // Nothing but the scripted model is reached: no plugin sync (GitHub, chatgpt.com), no analytics.
+  writeFileSync(path.join(home, "config.toml"), "[analytics]\nenabled = false\n\n[features]\nplugins = false\n");
+});
+afterAll(async () => {
+  await model.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** An adapter on the scripted model and the test's CODEX_HOME, with nothing from the real environment. */
+function adapter(extra: CodexAdapterOptions = {}) {
+  return codex({
+    model: MODEL,
+    baseUrl: model.baseUrl,
+    apiKey: "sk-scripted",
+    codexHome: home,
+    workingDirectory: tempDir("codex-work-"),
+    skipGitRepoCheck: true,
+    ...extra,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...extra.env },
+  });
+}
+
+function binding(externalId: string | null): BindingView {
+  return {
+    id: "binding-1",
+    agentId: "agent-1",
+    roomId: "room-1",
+    threadRootId: null,
+    runtime: "codex",
+    externalId,
+    openTaskId: null,
+    runner: null,
+    host: null,
+    workdir: null,
+    config: null,
+    status: "idle",
+    lastSeq: 0,
+    turns: 0,
+    resumes: 0,
+    resumeFailures: 0,
+    lastError: null,
+    generation: 1,
+    createdAt: new Date().toISOString(),
+    lastUsedAt: null,
+    closedAt: null,
+  };
+}
+
+/** A turn's input; `sessions` collects what onSession was called with. */
+function turnInput(externalId: string | null, prompt: string, sessions: string[] = []): TurnInput {
+  return {
+    binding: binding(externalId),
+    messages: [],
+    history: [],
+    prompt,
+    me: { id: "agent-1", kind: "agent", handle: "coder", displayName: "Coder", status: "active", description: "", framework: "codex", capabilities: [], ownerId: null },
+    room: {
+      room: { id: "room-1", kind: "channel", visibility: "private", name: "ops", title: "#ops", topic: "", lastSeq: 0, memberCount: 2 },
+      deliveryMode: "all",
+      deliveredSeq: 0,
+      readSeq: 0,
+      processedSeq: 0,
+    },
+    tools: [],
+    signal: new AbortController().signal,
+    onSession: async (id) => void sessions.push(id),
+  };
+}
+
+const lines = (request: ResponsesRequest) => request.input.map(describeItem);
+
+function rolloutOf(threadId: string): string | undefined {
+  const sessions = path.join(home, "sessions");
+  const name = readdirSync(sessions, { recursive: true, encoding: "utf8" }).find((n) => n.endsWith(`-${threadId}.jsonl`));
+  return name && path.join(sessions, name);
+}
+
+describe("Codex adapter against a scripted model", () => {
+  let threadId = "";
+  let firstRequest: ResponsesRequest;
+  let codexAdapter: RuntimeAdapter;
+  beforeAll(() => {
+    codexAdapter = adapter();
+  });
+
+  it("where() names the runner, host, working directory and Codex's configuration", () => {
+    const where = codexAdapter.where!();
+    expect(codexAdapter.runtime).toBe("codex");
+    expect(where.workdir).toMatch(/codex-work-/);
+    expect(where.runner).toBe(where.host);
+    expect(where.config).toEqual({ model: MODEL, sandboxMode: "read-only", approvalPolicy: "never", switchboardMcp: false });
+    expect(adapter({ runner: "ci-1", switchboardUrl: "http://127.0.0.1:1" }).where!()).toMatchObject({ runner: "ci-1", config: { switchboardMcp: true } });
+  });
+
+  it("a first turn starts a thread, reports its id before the turn ends, and returns the reply and the turn's usage", async () => {
+    model.script(say("Hello, Dana.", { input: 1200, cached: 200, output: 34 }));
+    const sessions: string[] = [];
+    const result = await codexAdapter.turn(turnInput(null, "Dana: hello @coder", sessions));
+
+    expect(result.externalId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sessions).toEqual([result.externalId]);
+    expect(result.reply).toBe("Hello, Dana.");
+    expect(result.usage).toEqual([{ model: MODEL, inputTokens: 1200, outputTokens: 34, cachedTokens: 200 }]);
+    expect(result.status).toBe("idle");
+    expect(result.config).toEqual(codexAdapter.where!().config);
+    expect(rolloutOf(result.externalId)).toBeDefined();
+
+    // The CLI asked the scripted model once, over HTTP after a refused WebSocket, with the prompt last.
+    const [request] = model.responses();
+    expect(model.requests.every((r) => r.path === "/v1/responses")).toBe(true);
+    expect(model.requests.some((r) => r.websocket)).toBe(true);
+    expect(request.model).toBe(MODEL);
+    expect(lines(request).at(-1)).toBe("user: Dana: hello @coder");
+    threadId = result.externalId;
+    firstRequest = request;
+  });
+
+  it("the next turn resumes the same thread: the model sees the first turn's items and only the new prompt", async () => {
+    expect(threadId).not.toBe("");
+    model.script(say("Deploying now.", { input: 1500, cached: 1100, output: 12 }));
+    const sessions: string[] = [];
+    const result = await codexAdapter.turn(turnInput(threadId, "Dana: deploy please", sessions));
+
+    expect(result.externalId).toBe(threadId);
+    expect(sessions).toEqual([]); // the id was known before the turn
+    expect(result.reply).toBe("Deploying now.");
+    // This turn's tokens only, though the CLI reports the thread's running total.
+    expect(result.usage).toEqual([{ model: MODEL, inputTokens: 1500, outputTokens: 12, cachedTokens: 1100 }]);
+
+    const second = model.responses()[1];
+    expect(lines(second)).toEqual([...lines(firstRequest), "assistant: Hello, Dana.", "user: Dana: deploy please"]);
+    const resumedRequest = model.requests.filter((r) => r.path === "/v1/responses" && !r.websocket).at(-1)!;
+    expect(String(resumedRequest.headers["x-codex-turn-metadata"])).toContain('"history_initialization":"cold_resume"');
+  });
+
+  it("without a configured model, usage names the model Codex chose (its rollout says which)", async () => {
+    model.script(say("Hi.", { input: 50, output: 2 }));
+    const result = await adapter({ model: undefined }).turn(turnInput(null, "Dana: hi"));
+    const chosen = model.responses().at(-1)!.model;
+    expect(chosen).toMatch(/\S/);
+    expect(result.usage).toEqual([{ model: chosen, inputTokens: 50, outputTokens: 2, cachedTokens: 0 }]);
+  });
+
+  it("resuming a thread whose rollout file was deleted throws ResumeFailed, before any model call", async () => {
+    model.script(say("A thread to lose."));
+    const { externalId } = await codexAdapter.turn(turnInput(null, "Dana: remember this"));
+    rmSync(rolloutOf(externalId)!);
+    const asked = model.responses().length;
+
+    const failure = await codexAdapter.turn(turnInput(externalId, "Dana: still there?")).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ResumeFailed);
+    expect(String((failure as ResumeFailed).cause)).toContain(`no rollout found for thread id ${externalId}`);
+    expect(model.responses().length).toBe(asked);
+  });
+
+  it("an id Codex would not take as a thread id (it would start a new thread) is a failed resume too", async () => {
+    const failure = await codexAdapter.turn(turnInput("not-a-thread-id", "Dana: hello?")).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ResumeFailed);
+    expect((failure as Error).message).toMatch(/did not resume thread not-a-thread-id/);
+  });
+
+  it("shell commands run in the sandbox and an escalation is refused at once: nothing waits for an approval", async () => {
+    const workdir = tempDir("codex-shell-");
+    const shell = adapter({ sandboxMode: "workspace-write", workingDirectory: workdir });
+    const started = Date.now();
+    model.script(
+      callTool("exec_command", { cmd: "echo checked > note.txt && cat note.txt" }, { usage: { input: 300, output: 20 } }),
+      callTool("exec_command", { cmd: "touch /etc/codex-was-here", sandbox_permissions: "require_escalated", justification: "May I?" }, { usage: { input: 400, cached: 300, output: 20 } }),
+      (request) => say(`Refused: ${lastToolOutput(request).includes("approval policy is Never")}`, { input: 500, cached: 400, output: 5 })(request),
+    );
+    const result = await shell.turn(turnInput(null, "Dana: check the disk"));
+
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(readFileSync(path.join(workdir, "note.txt"), "utf8")).toBe("checked\n");
+    expect(existsSync("/etc/codex-was-here")).toBe(false);
+    expect(result.reply).toBe("Refused: true");
+    const [, second, third] = model.responses().slice(-3);
+    expect(lastToolOutput(second)).toMatch(/Process exited with code 0[\s\S]*checked/);
+    expect(lastToolOutput(third)).toContain("you cannot ask for escalated permissions if the approval policy is Never");
+    // One usage entry for the turn: the three model calls added up.
+    expect(result.usage).toEqual([{ model: MODEL, inputTokens: 1200, outputTokens: 45, cachedTokens: 700 }]);
+    expect(model.pending()).toBe(0);
+  });
+});
+
+describe("Codex adapter with Switchboard's MCP server attached", () => {
+  let server: TestServer;
+  let owner: Awaited<ReturnType<typeof signUpPerson>>;
+  let agent: { id: string; apiKey: string };
+  let roomId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer("sqlite");
+    owner = await signUpPerson(server, { handle: "dana" });
+    agent = await createAgent(owner, "coder", { framework: "codex" });
+    roomId = (await owner.api.rooms.createChannel.mutate({ name: "ops", visibility: "private", memberIds: [agent.id] })).id;
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  it("the model calls send_message through Codex's MCP client and the message lands in the room", async () => {
+    const attached = adapter({ switchboardUrl: server.url, env: { SWITCHBOARD_API_KEY: agent.apiKey } });
+    let found: string[] = [];
+    model.script(
+      // As a model Codex knows does: its MCP tools are deferred, found with tool_search first.
+      searchTools("post a message to a room"),
+      (request) => {
+        found = searchedTools(request);
+        return { call: { namespace: "mcp__switchboard", name: "send_message", args: { room: "#ops", text: "Deploy finished", client_id: "codex-deploy-1" } } };
+      },
+      (request) => say(`Posted: ${JSON.parse(lastToolOutput(request).split("Output:\n")[1]).message.seq}`)(request),
+    );
+    const result = await attached.turn(turnInput(null, "Dana: tell #ops when the deploy is done"));
+
+    expect(found).toContain("mcp__switchboard.send_message");
+    const { messages } = await owner.api.messages.history.query({ roomId });
+    const posted = messages.find((m) => m.body === "Deploy finished");
+    expect(posted).toMatchObject({ author: { id: agent.id, handle: "coder" }, clientMsgId: "codex-deploy-1" });
+    expect(result.reply).toBe(`Posted: ${posted!.seq}`);
+  });
+
+  it("without the agent's key in the CLI's environment the turn fails before reaching the model", async () => {
+    const keyless = adapter({ switchboardUrl: server.url });
+    const asked = model.responses().length;
+    await expect(keyless.turn(turnInput(null, "Dana: hi"))).rejects.toThrow(/SWITCHBOARD_API_KEY is not set/);
+    expect(model.responses().length).toBe(asked);
+  });
+});
