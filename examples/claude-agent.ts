@@ -7,7 +7,9 @@
 //
 // Sessions are files under ~/.claude/projects/ (or $CLAUDE_CONFIG_DIR/projects/) for the working
 // directory: run the agent on the same host and from the same CLAUDE_WORKDIR to keep its sessions.
+import { FileCursorStore } from "../sdk";
 import { claudeAgentSdk } from "../sdk/adapters/claude-agent-sdk";
+import { Agent } from "../sdk/agent";
 
 if (!process.env.ANTHROPIC_API_KEY) console.warn("ANTHROPIC_API_KEY is not set: Claude Code will have no credentials");
 
@@ -20,13 +22,12 @@ const adapter = claudeAgentSdk({
   maxTurns: 20,
 });
 
-console.log(JSON.stringify(adapter.where?.(), null, 2));
-
-// TODO(agent wiring): once sdk/agent.ts lands, hand the adapter to the high-level Agent instead of only
-// printing where it runs:
-//   const agent = await Agent.create({
-//     url: process.env.SWITCHBOARD_URL ?? "http://127.0.0.1:3000",
-//     apiKey: process.env.SWITCHBOARD_API_KEY ?? "",
-//     adapter,
-//   });
-//   await agent.run();
+const agent = Agent.create({
+  url: process.env.SWITCHBOARD_URL ?? "http://127.0.0.1:3000",
+  apiKey: process.env.SWITCHBOARD_API_KEY ?? "",
+  cursors: new FileCursorStore(process.env.SWITCHBOARD_CURSORS ?? ".switchboard/claude-agent.json"),
+  adapter,
+});
+const me = await agent.start();
+console.log(`@${me.handle} is answering with Claude (sessions: ${JSON.stringify(adapter.where?.())})`);
+await agent.run(); // until SIGINT / SIGTERM: the turn in progress finishes first

@@ -5,9 +5,9 @@
 //
 //   OPENAI_API_KEY=sk-... SWITCHBOARD_URL=http://127.0.0.1:3000 SWITCHBOARD_API_KEY=sb_... \
 //     CODEX_WORKDIR=/path/to/a/checkout npx tsx examples/codex-agent.ts
-//
-// For now it builds the adapter and prints where its sessions will live.
+import { FileCursorStore } from "../sdk";
 import { codex } from "../sdk/adapters/codex";
+import { Agent } from "../sdk/agent";
 
 const url = process.env.SWITCHBOARD_URL ?? "http://127.0.0.1:3000";
 
@@ -20,9 +20,12 @@ const adapter = codex({
   apiKeyEnvVar: "SWITCHBOARD_API_KEY",
 });
 
-console.log(`runtime: ${adapter.runtime}`);
-console.log(JSON.stringify(adapter.where?.(), null, 2));
-
-// TODO: run it as an agent once sdk/agent.ts lands:
-//   await Agent.create({ url, apiKey: process.env.SWITCHBOARD_API_KEY!, adapter }).run();
-// (Agent loads each room's binding, calls adapter.turn() per message, posts the reply, saves the binding.)
+const agent = Agent.create({
+  url,
+  apiKey: process.env.SWITCHBOARD_API_KEY ?? "",
+  cursors: new FileCursorStore(process.env.SWITCHBOARD_CURSORS ?? ".switchboard/codex-agent.json"),
+  adapter,
+});
+const me = await agent.start();
+console.log(`@${me.handle} is answering with Codex (threads: ${JSON.stringify(adapter.where?.())})`);
+await agent.run(); // until SIGINT / SIGTERM: the turn in progress finishes first

@@ -71,6 +71,7 @@ function binding(externalId: string | null = null): BindingView {
   return {
     id: "bnd_1",
     agentId: "agt_1",
+    agent: { id: "agt_1", handle: "scout", displayName: "Scout" },
     roomId: "room_1",
     threadRootId: null,
     runtime: "claude-agent-sdk",
@@ -88,8 +89,10 @@ function binding(externalId: string | null = null): BindingView {
     lastError: null,
     generation: 1,
     createdAt: "2026-12-02T00:00:00.000Z",
+    leaseUntil: null,
     lastUsedAt: null,
     closedAt: null,
+    closedBy: null,
   };
 }
 

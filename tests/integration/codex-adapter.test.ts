@@ -52,6 +52,7 @@ function binding(externalId: string | null): BindingView {
   return {
     id: "binding-1",
     agentId: "agent-1",
+    agent: { id: "agent-1", handle: "scout", displayName: "Scout" },
     roomId: "room-1",
     threadRootId: null,
     runtime: "codex",
@@ -69,8 +70,10 @@ function binding(externalId: string | null): BindingView {
     lastError: null,
     generation: 1,
     createdAt: new Date().toISOString(),
+    leaseUntil: null,
     lastUsedAt: null,
     closedAt: null,
+    closedBy: null,
   };
 }
 
