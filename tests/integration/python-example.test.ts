@@ -118,4 +118,23 @@ describe.runIf(python).each(dialects)("the protocol doc's Python client on %s", 
     expect(second.output()).toContain("decided answered True");
     expect((await owner.api.questions.list.query({ for: "me", status: "all" })).filter((q) => q.prompt === "Deploy v2 to production?")).toHaveLength(1);
   });
+
+  it("runs turns on a runtime binding (\"Runtime bindings\"): a session made once, resumed by the next turn, a message already handled skipped", async () => {
+    writeFileSync(path.join(dir, "bind.py"), docExample("### Runtime bindings"));
+    const turn = async (seq: number) => {
+      const proc = spawn(python!, ["bind.py", roomId, String(seq)], { cwd: dir, env: { ...process.env, SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey }, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      proc.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+      proc.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+      expect(await new Promise<number | null>((resolve) => proc.once("exit", resolve)), out).toBe(0);
+      const [, session, turns, resumes, status] = /^bound (\S+) (\d+) (\d+) (\S+)$/m.exec(out) ?? [];
+      return { session, turns: Number(turns), resumes: Number(resumes), status };
+    };
+    const first = await turn(5);
+    expect(first).toMatchObject({ session: expect.stringMatching(/^session-/), turns: 1, resumes: 0, status: "idle" });
+    expect(await turn(6)).toEqual({ session: first.session, turns: 2, resumes: 1, status: "idle" });
+    expect(await turn(6)).toEqual({ session: first.session, turns: 2, resumes: 1, status: "idle" }); // handled: no turn
+    const [binding] = await owner.api.bindings.ofRoom.query({ roomId, includeClosed: false });
+    expect(binding).toMatchObject({ runtime: "my-framework", externalId: first.session, lastSeq: 6, runner: "py", agent: { handle: "pyecho" } });
+  });
 });
