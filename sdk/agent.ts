@@ -63,6 +63,8 @@ export class Agent {
   private resolveStopped!: () => void;
   private readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve));
   private signalHandlers: (() => void) | null = null;
+  /** The tools the model gets: the option's, or the platform tools over this agent's socket. */
+  private tools: PlatformTool[] | null = null;
 
   static create(options: AgentOptions): Agent {
     return new Agent(options);
@@ -185,7 +187,7 @@ export class Agent {
       prompt: formatPrompt({ me, room, messages, history, omitted, threadRootId: binding.threadRootId }),
       me,
       room,
-      tools: this.options.tools ?? [],
+      tools: (this.tools ??= this.options.tools ?? this.client.platformTools()),
       signal: this.abort.signal,
       onSession: async (externalId) => {
         if (externalId === session) return;

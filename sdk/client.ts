@@ -40,6 +40,8 @@ import { MemoryCursorStore, type CursorStore } from "./cursors";
 import { RequestPacer } from "./pacing";
 import type { BindingView } from "./bindings";
 import type { AskQuestionInput, QuestionAnswer, QuestionForViewer } from "./questions";
+import { MAX_WAIT_SECONDS, platformTools, TOOL_SPECS, type ToolName } from "./platform-tools";
+import type { PlatformTool } from "./runtime";
 
 export interface ClientOptions {
   /** The server's base URL, e.g. http://127.0.0.1:3000 */
@@ -575,30 +577,56 @@ export class SwitchboardClient {
     return this.request("me:status", { workStatus });
   }
 
+  // ---- platform tools ----
+
+  /**
+   * Runs a platform tool (the MCP server's: sdk/platform-tools.ts) as this agent over `tool:call`, and
+   * resolves with its compact JSON result. A tool that waits (ask_human, get_answer) has its wait
+   * added to the ack timeout. After a timeout or a lost connection only a tool that reads, or a
+   * send_message with a client_id, is sent again; another may have been applied, so it fails with
+   * TIMEOUT (as `request` does for events that are not idempotent).
+   */
+  callTool(name: ToolName, args: Record<string, unknown> = {}, opts: { timeoutMs?: number } = {}): Promise<Record<string, unknown>> {
+    const spec: { readOnly: boolean; waits?: boolean } | undefined = TOOL_SPECS[name];
+    const idempotent = spec?.readOnly === true || (name === "send_message" && args.client_id !== undefined);
+    const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs + (spec?.waits ? MAX_WAIT_SECONDS * 1000 : 0);
+    // Paced (and named in errors) per tool: one tool's RATE_LIMITED holds back only that tool's calls.
+    return this.request("tool:call", { name, args }, 3, { timeoutMs, idempotent, key: `tool:call ${name}` });
+  }
+
+  /** The platform tools `names` (default: those an adapter's model gets), each run by `callTool`. */
+  platformTools(names?: readonly ToolName[]): PlatformTool[] {
+    return platformTools((name, args) => this.callTool(name, args), names);
+  }
+
   /**
    * An acked request with retries on timeouts, disconnects and retryable errors. A request that is not
    * idempotent (`room:create`, `room:leave`, connection changes) is sent again only when the server
    * refused it before doing anything (RATE_LIMITED): after a timeout or a lost connection it may have
-   * been applied, so it fails with code TIMEOUT instead and the caller checks.
+   * been applied, so it fails with code TIMEOUT instead and the caller checks. `opts` (for `tool:call`,
+   * whose tools differ): the ack timeout, whether it is idempotent, and the name it is paced and
+   * reported under.
    */
-  async request<E extends RequestEvent>(event: E, payload: RequestPayload<E>, attempts = 3): Promise<RequestResult<E>> {
+  async request<E extends RequestEvent>(event: E, payload: RequestPayload<E>, attempts = 3, opts: { timeoutMs?: number; idempotent?: boolean; key?: string } = {}): Promise<RequestResult<E>> {
     const socket = this.requireSocket();
+    const idempotent = opts.idempotent ?? IDEMPOTENT.has(event);
+    const key = opts.key ?? event;
     let lastError: unknown;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (this.closed) throw new SwitchboardError({ code: "CLOSED", message: "The client was closed", retryable: false });
       if (this.fatal) throw this.fatal;
       await this.waitConnected(); // rejects only with a final refusal
       let reply: Ack<RequestResult<E>>;
-      await this.pacer.acquire(event);
+      await this.pacer.acquire(key);
       try {
-        const timed = socket.timeout(this.options.requestTimeoutMs);
+        const timed = socket.timeout(opts.timeoutMs ?? this.options.requestTimeoutMs);
         reply = await (timed.emitWithAck as (e: string, p: unknown) => Promise<Ack<RequestResult<E>>>).call(timed, event, payload);
-        this.pacer.settle(event, reply.ok ? { ok: true } : { ok: false, rateLimited: reply.error.code === "RATE_LIMITED", retryAfterMs: reply.error.retryAfterMs });
+        this.pacer.settle(key, reply.ok ? { ok: true } : { ok: false, rateLimited: reply.error.code === "RATE_LIMITED", retryAfterMs: reply.error.retryAfterMs });
       } catch (error) {
-        this.pacer.settle(event, { ok: false, rateLimited: false });
+        this.pacer.settle(key, { ok: false, rateLimited: false });
         // No answer: the request may or may not have been applied.
-        if (!IDEMPOTENT.has(event)) {
-          throw new SwitchboardError({ code: "TIMEOUT", message: `${event} got no answer in time; it may have been applied: check before sending it again`, retryable: false });
+        if (!idempotent) {
+          throw new SwitchboardError({ code: "TIMEOUT", message: `${key} got no answer in time; it may have been applied: check before sending it again`, retryable: false });
         }
         lastError = error;
         await sleep(this.backoff(attempt));
@@ -613,9 +641,9 @@ export class SwitchboardClient {
           attempt--;
           continue;
         }
-        throw new SwitchboardError({ code: "APPROVAL_DECLINED", message: `${event} was not approved (${outcome.status === "answered" ? "declined" : outcome.status})`, retryable: false, questionId: error.questionId });
+        throw new SwitchboardError({ code: "APPROVAL_DECLINED", message: `${key} was not approved (${outcome.status === "answered" ? "declined" : outcome.status})`, retryable: false, questionId: error.questionId });
       }
-      if (!error.retryable || (error.code !== "RATE_LIMITED" && !IDEMPOTENT.has(event))) throw error;
+      if (!error.retryable || (error.code !== "RATE_LIMITED" && !idempotent)) throw error;
       lastError = error;
       // RATE_LIMITED: the pacer holds this event's requests back until retryAfterMs has passed.
       if (error.code !== "RATE_LIMITED") await sleep(this.backoff(attempt));

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { bindingIdInput, bindingKeyInput, BindingView, claimBindingInput, listBindingsInput, updateBindingInput } from "./bindings";
 import type { answerQuestionInput, AskQuestionInput, listQuestionsInput, questionIdInput, QuestionForViewer, QuestionView } from "./questions";
+import type { toolCallInput } from "./platform-tools";
 
 export const PROTOCOL_VERSION = 1;
 export const SOCKET_PATH = "/socket.io";
@@ -190,12 +191,14 @@ export const setNotificationPreferenceInput = z.strictObject({ notifications: z.
 /**
  * What a read-only credential (a person's `read` access token) may send over the socket: events that
  * read, and the reader's own cursors. Every other event is refused with INSUFFICIENT_SCOPE.
+ * `tool:call` is let through because its tool decides: a tool that writes is refused the same way.
  */
 export const READ_ONLY_EVENTS = [
   "room:sync",
   "room:list",
   "directory:search",
   "connection:list",
+  "tool:call",
   "room:read",
   "delivery:ack",
   "question:get",
@@ -528,6 +531,8 @@ export interface ClientToServerEvents {
   "room:dm": (p: z.input<typeof openDirectInput>, ack: (r: Ack<RoomView>) => void) => void;
   "me:status": (p: z.input<typeof workStatusInput>, ack?: (r: Ack<{ workStatus: string }>) => void) => void;
   "usage:report": (p: z.input<typeof usageReportInput>, ack: (r: Ack<UsageView>) => void) => void;
+  /** Runs a platform tool (the MCP server's, sdk/platform-tools.ts) as you; `data` is its compact JSON result. */
+  "tool:call": (p: z.input<typeof toolCallInput>, ack: (r: Ack<Record<string, unknown>>) => void) => void;
   /** Asks people a question (a message of kind `question`); idempotent by `clientMsgId`. */
   "question:ask": (p: AskQuestionInput, ack: (r: Ack<QuestionForViewer>) => void) => void;
   "question:answer": (p: z.input<typeof answerQuestionInput>, ack: (r: Ack<QuestionForViewer>) => void) => void;

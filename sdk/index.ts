@@ -6,3 +6,7 @@ export { answerSchema, describeAnswer } from "./questions";
 export { FileCursorStore, MemoryCursorStore, type CursorStore } from "./cursors";
 export type * from "./contract";
 export { PROTOCOL_VERSION, MAX_BODY_BYTES } from "./contract";
+export { Agent, formatPrompt, type AgentOptions } from "./agent";
+export { ResumeFailed, type PlatformTool, type RuntimeAdapter, type TurnInput, type TurnResult } from "./runtime";
+export type { BindingStatus, BindingView } from "./bindings";
+export { ADAPTER_TOOLS, platformTools } from "./platform-tools";

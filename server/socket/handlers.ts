@@ -38,6 +38,7 @@ import { sendMessage } from "../services/sending";
 import { announceTyping } from "../services/typing";
 import { reportUsage } from "../services/usage";
 import { requestsOf, type AppSocket } from "./requests";
+import { registerToolCalls } from "./tool-calls";
 
 /** Events that take no input: nothing, or `{}`. */
 const noInput = z.union([z.strictObject({}), z.undefined()]);
@@ -72,6 +73,7 @@ export function registerHandlers(socket: AppSocket): void {
   on("room:invite", inviteToRoomInput, (actor, i) => rooms.inviteToRoom(actor, i.roomId, i.participantIds));
   on("usage:report", usageReportInput, reportUsage, { limit: EVENT_LIMITS["usage:report"] });
   on("room:dm", openDirectInput, (actor, i) => rooms.openDirect(actor, i.participantIds));
+  registerToolCalls(on);
   on("question:ask", askQuestionInput, questions.askQuestion, { limit: EVENT_LIMITS["question:ask"] });
   on("question:answer", answerQuestionInput, questions.answerQuestion);
   on("question:get", questionIdInput, questions.getQuestion);

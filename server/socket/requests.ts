@@ -1,9 +1,9 @@
 // How a socket's requests are answered: one payload and an optional ack; a window of them awaiting
 // their answer at once (OPENING_IN_FLIGHT, widening to MAX_IN_FLIGHT as requests are answered), of
-// which at most MAX_ACTIVE run at a time (sends apart); only reads for a read-only actor; each event
-// under its own limit, the payload validated, then one service call. Every request that asked for an
-// ack gets one, whatever it sent, until the socket is closed for sending on after too many refusals
-// (the flood guard).
+// which at most MAX_ACTIVE run at a time (sends, and tool calls that wait, apart); only reads for a
+// read-only actor; each event under its own limit, the payload validated, then one service call.
+// Every request that asked for an ack gets one, whatever it sent, until the socket is closed for
+// sending on after too many refusals (the flood guard).
 import type { Socket } from "socket.io";
 import type { z } from "zod";
 import { READ_ONLY_EVENTS, type Ack, type ClientToServerEvents, type ServerToClientEvents } from "../../sdk/contract";
@@ -30,12 +30,16 @@ export function requestsOf(socket: AppSocket) {
   let window = OPENING_IN_FLIGHT;
   const guard = floodGuard(socket);
   const slots = semaphore(MAX_ACTIVE);
+  const closed = new AbortController();
+  on("disconnect", () => closed.abort());
 
   /**
    * `opts.limit`: the event's own limit per participant. `opts.queued`: the service orders the event's
-   * work in a queue of its own (sends, per room), so it does not take one of the socket's slots.
+   * work in a queue of its own (sends, per room), so it does not take one of the socket's slots; or,
+   * as a function of the payload, the requests that mostly wait (a tool waiting for an answer), which
+   * would otherwise keep the socket's other requests waiting behind them.
    */
-  return function request<S extends z.ZodType, R>(event: string, schema: S, run: (actor: Actor, input: z.output<S>) => Promise<R>, opts: { limit?: Rule; queued?: boolean } = {}) {
+  function request<S extends z.ZodType, R>(event: string, schema: S, run: (actor: Actor, input: z.output<S>) => Promise<R>, opts: { limit?: Rule; queued?: boolean | ((payload: unknown) => boolean) } = {}) {
     // Never rejects: every failure becomes the ack's error.
     on(event, (...args: unknown[]) => void answer(args));
     async function answer(args: unknown[]): Promise<void> {
@@ -56,7 +60,8 @@ export function requestsOf(socket: AppSocket) {
       }
       inFlight++;
       let result: Ack<R>;
-      const slot = opts.queued ? null : await slots.acquire();
+      const queued = typeof opts.queued === "function" ? opts.queued(args[0]) : opts.queued;
+      const slot = queued ? null : await slots.acquire();
       try {
         // Its work starts in a turn of the event loop of its own: requests read together (a burst
         // arrives in one read) would otherwise run back to back, the database calls of SQLite
@@ -81,8 +86,13 @@ export function requestsOf(socket: AppSocket) {
       }
       reply(result);
     }
-  };
+  }
+  /** Aborted when the socket disconnects: work that waits (a tool waiting for an answer) stops then. */
+  request.signal = closed.signal;
+  return request;
 }
+
+export type Requests = ReturnType<typeof requestsOf>;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -147,6 +147,26 @@ describe("socket requests", () => {
     expect((await Promise.all(answers)).map((a) => a.ok && a.data)).toEqual(Array.from({ length: MAX_ACTIVE + 2 }, (_, i) => `w${i}`));
   });
 
+  it("runs the payloads a `queued` function picks without a slot, and aborts its signal when the socket disconnects", async () => {
+    // Tool calls that wait for an answer (tool-calls.ts) must not keep the socket's other requests waiting.
+    const { request, call, handlers } = standIn();
+    const running: string[] = [];
+    const finish: (() => void)[] = [];
+    request("maybe", echo, (_actor, input) => {
+      running.push(input.text);
+      return new Promise<string>((resolve) => finish.push(() => resolve(input.text)));
+    }, { queued: (payload) => (payload as { text?: unknown } | undefined)?.text === "wait" });
+    const answers = [...Array.from({ length: MAX_ACTIVE + 1 }, () => call("maybe", { text: "wait" })), call("maybe", { text: "work" })];
+    await turns();
+    expect(running).toEqual([...Array.from({ length: MAX_ACTIVE + 1 }, () => "wait"), "work"]);
+    for (const f of finish.splice(0)) f();
+    expect((await Promise.all(answers)).every((a) => a.ok)).toBe(true);
+
+    expect(request.signal.aborted).toBe(false);
+    void handlers.get("disconnect")!();
+    expect(request.signal.aborted).toBe(true);
+  });
+
   it(`closes a socket refused more than ${FLOOD_REFUSALS} times in a window, drops what it sends after, and keeps its participant out for a while`, async () => {
     const { request, call, errors, disconnected } = standIn({ participantId: "flooder", workspaceId: "w1", kind: "agent", role: "member", handle: "flooder" });
     let ran = 0;

@@ -1,7 +1,7 @@
-// One MCP session: a low-level MCP `Server` whose tools are the table in tools.ts, whose resources are
-// the caller's rooms, and which tells its client when a subscribed room changes and, in channel mode,
-// pushes what is addressed to it as Claude Code channel notifications. Who is calling is read again
-// on every request (endpoint.ts), so a role change, suspension or revocation applies at once.
+// One MCP session: a low-level MCP `Server` whose tools are the platform tools (tools.ts), whose
+// resources are the caller's rooms, and which tells its client when a subscribed room changes and, in
+// channel mode, pushes what is addressed to it as Claude Code channel notifications. Who is calling is
+// read again on every request (endpoint.ts), so a role change, suspension or revocation applies at once.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -15,7 +15,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { AppError } from "../../errors";
-import { assertMayWrite, type Actor } from "../../policies";
+import type { Actor } from "../../policies";
 import { onRoomWake } from "../../realtime/wakeups";
 import * as delivery from "../../services/delivery";
 import { countRequest } from "../../services/request-limits";
@@ -23,7 +23,7 @@ import * as messages from "../../services/messages";
 import * as rooms from "../../services/rooms";
 import type { Rule } from "../../services/limits";
 import { compactMembership, compactMessage, failed, ok, roomLabel } from "./results";
-import { TOOLS } from "./tools";
+import { runTool, TOOLS } from "./tools";
 
 /** Every tool call of a participant, over all its MCP sessions; the chatty ones also count as their event. */
 const TOOL_CALLS: Rule = { name: "mcp-tool-calls", points: 600, perSeconds: 60 };
@@ -85,15 +85,8 @@ export function createSession(opts: SessionOptions): McpSession {
     if (!t) return failed(new AppError("NOT_FOUND", `No tool ${request.params.name}`));
     try {
       const actor = opts.actor();
-      if (!t.readOnly) assertMayWrite(actor);
-      await countRequest(TOOL_CALLS, actor, "MCP tool calls");
-      if (t.limit) await countRequest(t.limit, actor, t.name);
-      const parsed = t.input.safeParse(request.params.arguments ?? {});
-      if (!parsed.success) {
-        const first = parsed.error.issues[0];
-        throw new AppError("INVALID_PAYLOAD", first ? `${first.path.join(".") || "arguments"}: ${first.message}` : "Invalid arguments");
-      }
-      const result = ok(await t.run(actor, parsed.data, { signal: extra.signal }));
+      const count = () => countRequest(TOOL_CALLS, actor, "MCP tool calls");
+      const result = ok(await runTool(t, actor, request.params.arguments ?? {}, { signal: extra.signal, count }));
       if (!t.readOnly) refreshRooms(); // it may have joined or left a room
       return result;
     } catch (error) {
