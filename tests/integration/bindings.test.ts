@@ -208,6 +208,26 @@ describe.each(dialects)("runtime bindings (%s)", (dialect) => {
     await killed(agent);
   });
 
+  it("the graph's model calls a platform tool (send_message, over the agent's socket) and answers with its result", async () => {
+    const { id: agentId, apiKey } = await createAgent(dana, "poster", { framework: "langgraph" });
+    const room = await dana.api.rooms.createChannel.mutate({ name: `poster-${dialect}`, memberIds: [agentId] });
+    const other = await dana.api.rooms.createChannel.mutate({ name: `news-${dialect}`, memberIds: [agentId] });
+    const files = { LOG_FILE: path.join(work, `${dialect}-poster.log`), CURSOR_FILE: path.join(work, `${dialect}-poster-cursors.json`), CHECKPOINT_FILE: path.join(work, `${dialect}-poster.sqlite`) };
+    const agent = await startAgentProcess("langgraph-agent", { SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: apiKey, ...files }, children);
+    await dana.api.messages.send.mutate({ roomId: room.id, body: `@poster post "deploy done" to #news-${dialect}`, clientMsgId: `${dialect}-post` });
+    let posted: MessageView | undefined;
+    await waitFor(() => posted !== undefined, 20_000, "the tool's message in the other room", async () => {
+      posted = (await history(other.id)).find((m) => m.author.handle === "poster");
+    });
+    expect(posted!.body).toBe("deploy done");
+    let answer: MessageView | undefined;
+    await waitFor(() => answer !== undefined, 20_000, "the answer after the tool call", async () => {
+      answer = (await history(room.id)).find((m) => m.author.handle === "poster");
+    });
+    expect(answer!.body).toMatch(/^turn 1: the tool said .*"seq"/);
+    await killed(agent);
+  });
+
   it("at the socket: one binding per key however many claim at once, one turn holds it, only its holder writes it, only the agent claims", async () => {
     const { id: agentId, apiKey } = await createAgent(dana, "raw", { framework: "script" });
     const room = await dana.api.rooms.createChannel.mutate({ name: `raw-${dialect}`, memberIds: [agentId] });
