@@ -216,10 +216,13 @@ describe.concurrent.each([[claude.example, claude] as const, [codex.example, cod
   });
 
   afterAll(async () => {
-    if (agent && agent.exitCode === null && agent.signalCode === null) {
-      agent.kill("SIGTERM");
-      await exited(agent);
-    }
+    if (!agent || agent.exitCode !== null || agent.signalCode !== null) return;
+    // Stopped as a user would (its CLI child, if a failed test left a turn running, goes with it), or killed.
+    const done = exited(agent);
+    agent.kill("SIGTERM");
+    const timer = setTimeout(() => agent.kill("SIGKILL"), 10_000);
+    await done;
+    clearTimeout(timer);
   });
 
   async function start(): Promise<void> {
