@@ -496,11 +496,15 @@ export async function openAgentSocket(baseUrl: string, apiKey: string, auth: Rec
 }
 
 /**
- * Starts an agent process from `tests/integration/fixtures/<fixture>.ts` with `env` added; resolves
- * once it prints "agent ready". The child is added to `children` (the caller kills what is left).
+ * Starts an agent process from `tests/integration/fixtures/<fixture>.ts` (or, for a name ending in
+ * ".ts", that script of the checkout, e.g. "examples/claude-agent.ts") with `env` added; resolves once
+ * its stdout shows `ready` (default "agent ready"). The child is added to `children` (the caller kills
+ * what is left).
  */
-export function startAgentProcess(fixture: string, env: Record<string, string>, children: Set<ChildProcess>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", `tests/integration/fixtures/${fixture}.ts`], {
+export function startAgentProcess(fixture: string, env: Record<string, string>, children: Set<ChildProcess>, opts: { ready?: string } = {}): Promise<ChildProcess> {
+  const script = fixture.endsWith(".ts") ? fixture : `tests/integration/fixtures/${fixture}.ts`;
+  const ready = opts.ready ?? "agent ready";
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -510,7 +514,7 @@ export function startAgentProcess(fixture: string, env: Record<string, string>, 
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (c: Buffer) => {
       out += c.toString();
-      if (out.includes("agent ready")) resolve(child);
+      if (out.includes(ready)) resolve(child);
     });
     child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
     child.once("exit", (code) => reject(new Error(`agent exited (${code}): ${out}`)));

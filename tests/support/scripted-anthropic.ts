@@ -106,8 +106,11 @@ export interface ErrorReply {
   error: { status: number; type: string; message: string };
 }
 
-/** One model call's answer, chosen from its request. A string is one text block. */
-export type Step = (request: MessagesRequest) => string | Reply | ErrorReply;
+/**
+ * One model call's answer, chosen from its request. A string is one text block. A promise holds the
+ * answer back until it settles (a slow model).
+ */
+export type Step = (request: MessagesRequest) => string | Reply | ErrorReply | Promise<string | Reply | ErrorReply>;
 
 export const DEFAULT_USAGE: Usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
 
@@ -124,6 +127,11 @@ export interface ScriptedAnthropic {
   problems: string[];
   /** Replaces the script: one step per model call, in order. */
   script(steps: Step[]): void;
+  /**
+   * Answers every call the script has no step for (null: none does, and such a call is a problem).
+   * A function of the request gives a CLI restarted mid-conversation the same answers.
+   */
+  respond(step: Step | null): void;
   /** Steps not used yet. */
   pending(): number;
   close(): Promise<void>;
@@ -135,12 +143,13 @@ export async function startScriptedAnthropic(): Promise<ScriptedAnthropic> {
   const tunnels: string[] = [];
   const problems: string[] = [];
   let steps: Step[] = [];
+  let responder: Step | null = null;
 
-  function answer(request: MessagesRequest): Reply | ErrorReply {
-    const step = steps.shift();
+  async function answer(request: MessagesRequest): Promise<Reply | ErrorReply> {
+    const step = steps.shift() ?? responder;
     if (!step) return fail(`call ${calls.length}: the script has no step left`);
     try {
-      const out = step(request);
+      const out = await step(request);
       return typeof out === "string" ? { content: [{ type: "text", text: out }] } : out;
     } catch (error) {
       return fail(`call ${calls.length}: the step threw: ${error instanceof Error ? error.message : String(error)}`);
@@ -169,12 +178,14 @@ export async function startScriptedAnthropic(): Promise<ScriptedAnthropic> {
       if (req.method === "POST" && route === "/v1/messages") {
         const request = body as MessagesRequest;
         calls.push(request);
-        const reply = answer(request);
-        if ("error" in reply) {
-          return sendJson(res, reply.error.status, { type: "error", error: { type: reply.error.type, message: reply.error.message } });
-        }
         const id = `msg_scripted_${calls.length}`;
-        return request.stream ? sendStream(res, id, request.model, reply) : sendJson(res, 200, message(id, request.model, reply));
+        void answer(request).then((reply) => {
+          if ("error" in reply) {
+            return sendJson(res, reply.error.status, { type: "error", error: { type: reply.error.type, message: reply.error.message } });
+          }
+          return request.stream ? sendStream(res, id, request.model, reply) : sendJson(res, 200, message(id, request.model, reply));
+        });
+        return;
       }
       sendJson(res, 404, { type: "error", error: { type: "not_found_error", message: `scripted server: no route for ${req.method} ${path}` } });
     });
@@ -199,6 +210,9 @@ export async function startScriptedAnthropic(): Promise<ScriptedAnthropic> {
     problems,
     script(next) {
       steps = [...next];
+    },
+    respond(step) {
+      responder = step;
     },
     pending: () => steps.length,
     close: () =>

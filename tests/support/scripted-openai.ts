@@ -92,8 +92,8 @@ export type Reply =
   | { call: { name: string; namespace?: string; args: Record<string, unknown> }; usage?: Tokens }
   | { search: { query: string; limit?: number }; usage?: Tokens };
 
-/** One model response: decided from the request it answers. */
-export type Step = (request: ResponsesRequest) => Reply;
+/** One model response: decided from the request it answers. A promise holds it back until it settles (a slow model). */
+export type Step = (request: ResponsesRequest) => Reply | Promise<Reply>;
 
 export const say =
   (text: string, usage?: Tokens): Step =>
@@ -116,6 +116,11 @@ export interface ScriptedOpenAI {
   responses(): ResponsesRequest[];
   /** Queues steps; each model request takes the next one. */
   script(...steps: Step[]): void;
+  /**
+   * Answers every request the script has no step for (null: none does, and such a request fails).
+   * A function of the request gives a CLI restarted mid-thread the same answers.
+   */
+  respond(step: Step | null): void;
   /** Steps not taken yet. */
   pending(): number;
   close(): Promise<void>;
@@ -126,6 +131,7 @@ const DEFAULT_USAGE: Tokens = { input: 100, cached: 0, output: 10 };
 export async function startScriptedOpenAI(): Promise<ScriptedOpenAI> {
   const requests: Recorded[] = [];
   const steps: Step[] = [];
+  let responder: Step | null = null;
   let counter = 0;
 
   const server = createServer((req, res) => {
@@ -141,11 +147,11 @@ export async function startScriptedOpenAI(): Promise<ScriptedOpenAI> {
         res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `scripted-openai: no ${req.method} ${path}` } }));
         return;
       }
-      const step = steps.shift();
+      const step = steps.shift() ?? responder;
       let reply: Reply;
       try {
         if (!step) throw new Error("no step left in the script for this request");
-        reply = step(body as ResponsesRequest);
+        reply = await step(body as ResponsesRequest);
       } catch (error) {
         // A 400 is not retried: the turn fails at once with this text.
         res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `scripted-openai: ${(error as Error).message}` } }));
@@ -167,6 +173,7 @@ export async function startScriptedOpenAI(): Promise<ScriptedOpenAI> {
     requests,
     responses: () => requests.filter((r) => r.method === "POST" && r.path === "/v1/responses").map((r) => r.body as ResponsesRequest),
     script: (...more) => void steps.push(...more),
+    respond: (step) => void (responder = step),
     pending: () => steps.length,
     close: () =>
       new Promise<void>((resolve) => {
