@@ -39,7 +39,7 @@ export interface BindingView {
   resumes: number;
   resumeFailures: number;
   lastError: string | null;
-  /** The sessions this key has had: a close, or a failed resume, and the next session is the next generation. */
+  /** Counts closes: the session started after a close is the next generation (a failed resume stays in its generation). */
   generation: number;
   /** Until when a turn holds the binding (null: no turn is running). */
   leaseUntil: string | null;
