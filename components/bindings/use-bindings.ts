@@ -1,0 +1,99 @@
+"use client";
+// The browser's runtime bindings: a room's (its header) and an agent's (its card), from tRPC with the
+// viewer's `room` and `can`, kept live by `binding:updated`. The event carries the binding as everyone
+// sees it, so it is merged into what the query returned (keeping `room` and `can`); a binding the
+// query has not seen yet is fetched again, once, to learn them.
+import { useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import type { BindingForViewer, BindingView } from "@/sdk/bindings";
+import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
+import { useTRPC } from "@/components/providers/trpc";
+
+/** Most recently used first, as the server lists them. */
+function byLastUsed(a: BindingView, b: BindingView): number {
+  const used = (x: BindingView) => (x.lastUsedAt ? Date.parse(x.lastUsedAt) : -Infinity);
+  return used(b) - used(a) || Date.parse(b.createdAt) - Date.parse(a.createdAt);
+}
+
+/**
+ * `list` with `binding` applied: replaced (keeping the viewer's `room` and `can`), dropped when it
+ * closed and the list shows only open ones, or "refetch" when the list has not seen it.
+ */
+export function applyBinding(list: BindingForViewer[], binding: BindingView, includeClosed: boolean): BindingForViewer[] | "refetch" | "unchanged" {
+  const at = list.findIndex((b) => b.id === binding.id);
+  if (at === -1) return binding.status === "closed" && !includeClosed ? "unchanged" : "refetch";
+  const known = list[at];
+  // An event older than what is shown (a previous session of this key) changes nothing.
+  if (binding.generation < known.generation) return "unchanged";
+  if (binding.status === "closed" && !includeClosed) return list.filter((b) => b.id !== binding.id);
+  const next = [...list];
+  next[at] = { ...known, ...binding };
+  return next.sort(byLastUsed);
+}
+
+function useLiveList(key: QueryKey, includeClosed: boolean, concerns: (b: BindingView) => boolean) {
+  const queryClient = useQueryClient();
+  const { readyEpoch } = useSocket();
+  const apply = (binding: BindingView) => {
+    if (!concerns(binding)) return;
+    const list = queryClient.getQueryData<BindingForViewer[]>(key);
+    if (!list) return;
+    const next = applyBinding(list, binding, includeClosed);
+    if (next === "refetch") void queryClient.invalidateQueries({ queryKey: key, exact: true });
+    else if (next !== "unchanged") queryClient.setQueryData(key, next);
+  };
+  useSocketEvent("binding:updated", ({ binding }) => apply(binding));
+  // What changed while the socket was not subscribed: refetched each time it is (again). A list fetched
+  // while the socket was already subscribed (mounted later) misses nothing, so that epoch is skipped.
+  const seenEpoch = useRef(readyEpoch);
+  const keyJson = JSON.stringify(key);
+  useEffect(() => {
+    if (readyEpoch === seenEpoch.current) return;
+    seenEpoch.current = readyEpoch;
+    void queryClient.invalidateQueries({ queryKey: JSON.parse(keyJson) as QueryKey, exact: true });
+  }, [readyEpoch, queryClient, keyJson]);
+  return apply;
+}
+
+/** The open sessions bound in a room (top level and threads), live. */
+export function useRoomBindings(roomId: string) {
+  const trpc = useTRPC();
+  const input = { roomId, includeClosed: false };
+  const query = useQuery(trpc.bindings.ofRoom.queryOptions(input));
+  const apply = useLiveList(trpc.bindings.ofRoom.queryKey(input), false, (b) => b.roomId === roomId);
+  return { query, apply };
+}
+
+/** All of an agent's sessions, closed ones too, newest first, live. */
+export function useAgentBindings(agentId: string) {
+  const trpc = useTRPC();
+  const input = { agentId, includeClosed: true };
+  const query = useQuery(trpc.bindings.ofAgent.queryOptions(input));
+  const apply = useLiveList(trpc.bindings.ofAgent.queryKey(input), true, (b) => b.agentId === agentId);
+  return { query, apply };
+}
+
+/** Closes a binding; `onClosed` gets the server's view (applied to the lists that show it). */
+export function useCloseBinding(onClosed: (b: BindingView) => void) {
+  const trpc = useTRPC();
+  return useMutation(trpc.bindings.close.mutationOptions({ onSuccess: onClosed }));
+}
+
+/**
+ * The current time, moved on when the first of `bindings`' running turns' leases runs out: a runner
+ * that died mid-turn sends no event, and its binding must still turn stale on screen.
+ */
+export function useLeaseClock(bindings: readonly Pick<BindingView, "status" | "leaseUntil">[] | undefined): number {
+  const [now, setNow] = useState(() => Date.now());
+  const next = (bindings ?? [])
+    .filter((b) => b.status === "active" && b.leaseUntil)
+    .map((b) => Date.parse(b.leaseUntil!))
+    .filter((t) => t > now)
+    .sort((a, b) => a - b)[0];
+  useEffect(() => {
+    if (next === undefined) return;
+    const t = setTimeout(() => setNow(Date.now()), Math.min(next - Date.now() + 250, 2 ** 31 - 1));
+    return () => clearTimeout(t);
+  }, [next]);
+  return now;
+}
