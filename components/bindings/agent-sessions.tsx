@@ -11,11 +11,11 @@ import { dateTime, relativeTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { CopyIdButton, StatusText } from "./binding-status";
 import { plural, resumeWarning, runtimeLabel, shortId, statusNow } from "./format";
-import { useAgentBindings, useCloseBinding, useLeaseClock } from "./use-bindings";
+import { useAgentBindings, useBindingClock, useCloseBinding } from "./use-bindings";
 
 export function AgentSessions({ agentId, handle }: { agentId: string; handle: string }) {
   const { query, apply } = useAgentBindings(agentId);
-  const now = useLeaseClock(query.data);
+  const now = useBindingClock(query.data);
   const [closing, setClosing] = useState<BindingForViewer | null>(null);
   const close = useCloseBinding((b) => {
     apply(b);

@@ -9,7 +9,7 @@ import { BindingDetails } from "./binding-details";
 import { StatusDot } from "./binding-status";
 import { plural, resumeWarning, runtimeLabel, shortId, STATUS, statusNow, whereShort } from "./format";
 import { Popover } from "./popover";
-import { useLeaseClock, useRoomBindings } from "./use-bindings";
+import { useBindingClock, useRoomBindings } from "./use-bindings";
 
 /** Top-level bindings shown as their own chip; the others are summarised in one. */
 const CHIPS = 2;
@@ -17,7 +17,7 @@ const CHIPS = 2;
 export function RoomBindings({ roomId, onOpenThread }: { roomId: string; onOpenThread?: (rootId: string) => void }) {
   const { query, apply } = useRoomBindings(roomId);
   const list = query.data ?? [];
-  const now = useLeaseClock(list);
+  const now = useBindingClock(query.data);
   const [notice, setNotice] = useState("");
   const onClosed = (b: BindingView) => {
     apply(b);

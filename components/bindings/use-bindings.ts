@@ -59,20 +59,27 @@ export function useCloseBinding(onClosed: (b: BindingView) => void) {
 }
 
 /**
- * The current time, moved on when the first of `bindings`' running turns' leases runs out: a runner
- * that died mid-turn sends no event, and its binding must still turn stale on screen.
+ * The time the lists are drawn at: taken again when `bindings` change, every 30 s (relative times move
+ * on), and when the first running turn's lease runs out (a runner that died mid-turn sends no event,
+ * and its binding must still turn stale on screen). Pass the query's data as it is (a stable reference).
  */
-export function useLeaseClock(bindings: readonly Pick<BindingView, "status" | "leaseUntil">[] | undefined): number {
+export function useBindingClock(bindings: readonly Pick<BindingView, "status" | "leaseUntil">[] | undefined): number {
   const [now, setNow] = useState(() => Date.now());
-  const next = (bindings ?? [])
+  const [seen, setSeen] = useState(bindings);
+  if (seen !== bindings) {
+    // New data: draw it at the current time (state adjusted while rendering, not in an effect).
+    setSeen(bindings);
+    setNow(Date.now());
+  }
+  const nextLease = (bindings ?? [])
     .filter((b) => b.status === "active" && b.leaseUntil)
     .map((b) => Date.parse(b.leaseUntil!))
     .filter((t) => t > now)
     .sort((a, b) => a - b)[0];
   useEffect(() => {
-    if (next === undefined) return;
-    const t = setTimeout(() => setNow(Date.now()), Math.min(next - Date.now() + 250, 2 ** 31 - 1));
+    const wait = nextLease === undefined ? 30_000 : Math.min(30_000, Math.max(0, nextLease - now) + 250);
+    const t = setTimeout(() => setNow(Date.now()), wait);
     return () => clearTimeout(t);
-  }, [next]);
+  }, [now, nextLease]);
   return now;
 }
