@@ -49,6 +49,16 @@ export interface BindingView {
   closedBy: { id: string; handle: string } | null;
 }
 
+/**
+ * A binding as one person sees it (tRPC `bindings.ofRoom`, `bindings.ofAgent`): its room as they see it
+ * (`readable`: they may open it) and what they may do, from the server's policies. `binding:updated`
+ * carries the plain BindingView (one event for every viewer): a client keeps `room` and `can` from here.
+ */
+export interface BindingForViewer extends BindingView {
+  room: { id: string; title: string; kind: "channel" | "dm" | "group"; readable: boolean };
+  can: { close: boolean };
+}
+
 /** lowercase letters, digits, dots, dashes: "claude-agent-sdk", "codex", "langgraph", "generic", "my.runtime". */
 export const runtimeKind = z.string().regex(/^[a-z0-9][a-z0-9.-]{0,39}$/, "a runtime kind is lowercase letters, digits, dots and dashes (at most 40)");
 

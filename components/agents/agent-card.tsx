@@ -1,9 +1,10 @@
 "use client";
-// One agent the viewer owns: profile, status, consent policy, what it must ask first, keys, and the
-// controls that manage them.
+// One agent the viewer owns: profile, status, consent policy, what it must ask first, keys, its
+// runtime sessions, and the controls that manage them.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import type { AgentView, ApiKeyView, ConsentPolicy } from "@/sdk/contract";
+import { AgentSessions } from "@/components/bindings/agent-sessions";
 import { useDirectory } from "@/components/providers/directory";
 import { useSocket } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
@@ -158,6 +159,7 @@ export function AgentCard({
         </div>
         <ApprovalSettings agentId={agent.id} handle={agent.handle} />
         <KeysTable keys={agent.keys} onRevoke={onRevoke} />
+        <AgentSessions agentId={agent.id} handle={agent.handle} />
       </div>
     </article>
   );

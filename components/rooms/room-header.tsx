@@ -1,7 +1,9 @@
 "use client";
-// Title (#name, or the other people's names), topic, member count (toggles the members panel), leave.
+// Title (#name, or the other people's names), topic, the agent sessions bound here, member count
+// (toggles the members panel), leave.
 import { useState } from "react";
 import type { RoomMemberView, RoomView } from "@/sdk/contract";
+import { RoomBindings } from "@/components/bindings/room-bindings";
 import { useSocket } from "@/components/providers/socket-provider";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -15,6 +17,7 @@ export function RoomHeader({
   onToggleMembers,
   onLeave,
   leaving,
+  onOpenThread,
 }: {
   room: RoomView;
   /** The other participant of a direct message. */
@@ -23,6 +26,8 @@ export function RoomHeader({
   onToggleMembers: () => void;
   onLeave?: () => void;
   leaving: boolean;
+  /** Opens a thread (from a thread's session in the sessions panel). */
+  onOpenThread?: (rootId: string) => void;
 }) {
   const [confirmLeave, setConfirmLeave] = useState(false);
   const { presence } = useSocket();
@@ -68,6 +73,9 @@ export function RoomHeader({
             </p>
           </>
         )}
+      </div>
+      <div className="flex max-w-[55%] min-w-0 items-center max-sm:hidden">
+        <RoomBindings roomId={room.id} onOpenThread={onOpenThread} />
       </div>
       <div className="flex shrink-0 items-center gap-1">
         <button

@@ -212,6 +212,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
           onToggleMembers={() => setMembersOpen((v) => !v)}
           onLeave={room.can.leave ? () => leave.mutate({ roomId: room.id }) : undefined}
           leaving={leave.isPending}
+          onOpenThread={(rootId) => void store.openThread(rootId)}
         />
         {leave.isError && (
           <div className="border-b border-rose-200 bg-rose-50 px-5 py-2 text-sm text-rose-700">{errorMessage(leave.error)}</div>

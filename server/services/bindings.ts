@@ -9,7 +9,7 @@
 // binding closed (or taken over after its lease ran out) during a turn is not written by that turn.
 // Each change is published as `binding:updated` to the room and to the agent and its owner.
 import type { z } from "zod";
-import type { BindingView, bindingIdInput, bindingKeyInput, claimBindingInput, listBindingsInput, updateBindingInput } from "../../sdk/bindings";
+import type { BindingForViewer, BindingView, bindingIdInput, bindingKeyInput, claimBindingInput, listBindingsInput, updateBindingInput } from "../../sdk/bindings";
 import { getDb } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
@@ -18,6 +18,7 @@ import { bindingInclude, presentBinding } from "../presenters/binding";
 import { audience, publish } from "../realtime";
 import { recordAudit } from "./audit";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
+import { roomViews, withMemberCount } from "./room-views";
 import { checkThreadRoot } from "./sending";
 
 type Row = NonNullable<Awaited<ReturnType<typeof findBinding>>>;
@@ -158,7 +159,7 @@ export async function listMyBindings(actor: Actor, input: z.output<typeof listBi
 }
 
 /** A room's bindings, for whoever may read the room (the room header). */
-export async function roomBindings(actor: Actor, input: { roomId: string; includeClosed: boolean }): Promise<BindingView[]> {
+export async function roomBindings(actor: Actor, input: { roomId: string; includeClosed: boolean }): Promise<BindingForViewer[]> {
   const subject = await loadRoomFor(actor, input.roomId);
   authorize(actor, "room.read", subject);
   const rows = await getDb().runtimeBinding.findMany({
@@ -167,14 +168,15 @@ export async function roomBindings(actor: Actor, input: { roomId: string; includ
     orderBy: [{ lastUsedAt: { sort: "desc", nulls: "last" } }, { createdAt: "desc" }],
     take: 200,
   });
-  return rows.map((r) => presentBinding(r));
+  const rooms = await roomsAsSeenBy(actor, rows.length ? [input.roomId] : [], new Set([input.roomId]));
+  return rows.map((r) => forViewer(actor, r, rooms.get(r.roomId)!));
 }
 
 /**
  * An agent's bindings, for its page: all of them to the agent, its owner and admins; to anyone else,
  * those in rooms they may read.
  */
-export async function agentBindings(actor: Actor, input: { agentId: string; includeClosed: boolean }): Promise<BindingView[]> {
+export async function agentBindings(actor: Actor, input: { agentId: string; includeClosed: boolean }): Promise<BindingForViewer[]> {
   const agent = await getDb().participant.findUnique({ where: { id: input.agentId }, select: { id: true, ownerId: true, workspaceId: true, kind: true } });
   if (!agent || agent.workspaceId !== actor.workspaceId || agent.kind !== "agent") throw new AppError("PARTICIPANT_NOT_FOUND", "No such agent");
   const rows = await getDb().runtimeBinding.findMany({
@@ -186,12 +188,23 @@ export async function agentBindings(actor: Actor, input: { agentId: string; incl
   const memberOf = new Set(
     (await getDb().roomMember.findMany({ where: { participantId: actor.participantId, roomId: { in: [...new Set(rows.map((r) => r.roomId))] } }, select: { roomId: true } })).map((m) => m.roomId),
   );
-  return rows
-    .filter((r) => {
-      const roomReadable = can(actor, "room.read", { room: r.room, membership: memberOf.has(r.roomId) ? { role: "member" } : null });
-      return can(actor, "binding.read", { workspaceId: r.workspaceId, agent: r.agent, roomReadable });
-    })
-    .map((r) => presentBinding(r));
+  const readable = new Set(rows.filter((r) => can(actor, "room.read", { room: r.room, membership: memberOf.has(r.roomId) ? { role: "member" } : null })).map((r) => r.roomId));
+  const visible = rows.filter((r) => can(actor, "binding.read", { workspaceId: r.workspaceId, agent: r.agent, roomReadable: readable.has(r.roomId) }));
+  const rooms = await roomsAsSeenBy(actor, [...new Set(visible.map((r) => r.roomId))], readable);
+  return visible.map((r) => forViewer(actor, r, rooms.get(r.roomId)!));
+}
+
+/** A binding as `actor` sees it: with its room's title for them, and whether they may close it. */
+function forViewer(actor: Actor, row: Row, room: BindingForViewer["room"]): BindingForViewer {
+  return { ...presentBinding(row), room, can: { close: can(actor, "binding.close", { agent: row.agent }) } };
+}
+
+/** Rooms by id, titled as `actor` sees them (a direct conversation's title is the other members' names). */
+async function roomsAsSeenBy(actor: Actor, roomIds: string[], readable: Set<string>): Promise<Map<string, BindingForViewer["room"]>> {
+  if (roomIds.length === 0) return new Map();
+  const rows = await getDb().room.findMany({ where: { id: { in: roomIds } }, include: withMemberCount });
+  const views = await roomViews(rows, actor.participantId);
+  return new Map(views.map((v) => [v.id, { id: v.id, title: v.title, kind: v.kind, readable: readable.has(v.id) }]));
 }
 
 /** A binding the actor may see (NOT_FOUND otherwise), with its agent's owner for the rules. */

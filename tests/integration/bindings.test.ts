@@ -189,6 +189,9 @@ describe.each(dialects)("runtime bindings (%s)", (dialect) => {
     expect(await erin.api.bindings.ofAgent.query({ agentId, includeClosed: true })).toEqual([]);
     expect(await errorCode(erin.api.bindings.close.mutate({ bindingId: bound.id }))).toBe("NOT_FOUND");
     expect((await dana.api.bindings.ofAgent.query({ agentId, includeClosed: true })).map((b) => b.id)).toEqual([bound.id]);
+    // For people: the room as they see it, and what they may do (the owner closes).
+    expect(await dana.api.bindings.ofAgent.query({ agentId, includeClosed: true })).toMatchObject([{ room: { id: room.id, title: `closer-${dialect}`, kind: "channel", readable: true }, can: { close: true } }]);
+    expect(await dana.api.bindings.ofRoom.query({ roomId: room.id, includeClosed: false })).toMatchObject([{ room: { id: room.id, readable: true }, can: { close: true } }]);
 
     const closed = await dana.api.bindings.close.mutate({ bindingId: bound.id });
     expect(closed).toMatchObject({ status: "closed", closedBy: { handle: "dana" }, externalId: bound.externalId });
@@ -251,6 +254,9 @@ describe.each(dialects)("runtime bindings (%s)", (dialect) => {
     expect(saved).toMatchObject({ externalId: "session-1", lastSeq: 5, turns: 1, status: "idle", leaseUntil: null });
     expect(await emitAck<Ack<BindingView>>(a, "binding:update", { bindingId: binding.id, holder, generation: 1, lastSeq: 2 })).toMatchObject({ ok: false, error: { code: "CONFLICT" } });
     expect(await emitAck<Ack<BindingView>>(b, "binding:update", { bindingId: binding.id, holder, generation: 2, externalId: "y" })).toMatchObject({ ok: false, error: { code: "CONFLICT" } });
+    // A member who reads the public room sees the binding but may not close it.
+    expect(await erin.api.bindings.ofRoom.query({ roomId: room.id, includeClosed: false })).toMatchObject([{ id: binding.id, room: { title: `raw-${dialect}`, readable: true }, can: { close: false } }]);
+    expect(await erin.api.bindings.ofAgent.query({ agentId, includeClosed: true })).toMatchObject([{ id: binding.id, can: { close: false } }]);
     // Free now: the other process takes it.
     expect(unwrap(await emitAck<Ack<BindingView>>(b, "binding:claim", { ...key, holder: other })).status).toBe("active");
 
