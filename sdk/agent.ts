@@ -18,7 +18,7 @@ export interface AgentOptions extends ClientOptions {
   respondTo?: "addressed" | "all";
   /** How many earlier messages a new session is given as context (default 20). */
   historyLimit?: number;
-  /** At most this many messages are handed to a session in one turn; older ones are left out, and the prompt says so (default 200). */
+  /** At most this many messages are handed to a session in one turn; older ones are left out, and the prompt says that some are (default 200). */
   deltaLimit?: number;
   /** The tools the model gets. Default: the platform tools (the MCP server's, run over this agent's socket). */
   tools?: PlatformTool[];
@@ -37,13 +37,13 @@ export function formatMessage(m: MessageView, me: ParticipantView | null): strin
 }
 
 /** The plain-text prompt of a turn: where it is, the context a new session gets, and what is new. */
-export function formatPrompt(input: { me: ParticipantView; room: MembershipView; messages: MessageView[]; history: MessageView[]; omitted: number; threadRootId: string | null }): string {
+export function formatPrompt(input: { me: ParticipantView; room: MembershipView; messages: MessageView[]; history: MessageView[]; omitted: boolean; threadRootId: string | null }): string {
   const room = input.room.room;
   const where = room.kind === "channel" ? `#${room.name} (a channel)` : room.kind === "dm" ? "a direct conversation" : "a group conversation";
   const lines = [`You are @${input.me.handle} on Switchboard, in ${where}${input.threadRootId ? ", in a thread" : ""}. Your answer is posted there.`];
   if (input.history.length > 0) lines.push("", "Earlier in this conversation:", ...input.history.map((m) => formatMessage(m, input.me)));
-  lines.push("", input.history.length > 0 || input.omitted > 0 ? "New since then:" : "Messages:");
-  if (input.omitted > 0) lines.push(`(${input.omitted} earlier messages are not shown)`);
+  lines.push("", input.history.length > 0 || input.omitted ? "New since then:" : "Messages:");
+  if (input.omitted) lines.push("(earlier messages since then are not shown)");
   lines.push(...input.messages.map((m) => formatMessage(m, input.me)));
   return lines.join("\n");
 }
@@ -177,7 +177,7 @@ export class Agent {
   }
 
   /** Runs the adapter's turn on `binding` (a new session when its externalId is null). */
-  private turn(binding: BindingView, room: MembershipView, messages: MessageView[], omitted: number, history: MessageView[]): Promise<TurnResult> {
+  private turn(binding: BindingView, room: MembershipView, messages: MessageView[], omitted: boolean, history: MessageView[]): Promise<TurnResult> {
     const me = this.me!;
     let session = binding.externalId;
     return this.adapter.turn({
@@ -228,13 +228,14 @@ export class Agent {
    * What the session has not seen: the conversation's messages (the room's top level, or the thread)
    * after `lastSeq`, through `message`, but its own; at most `deltaLimit`, the latest.
    */
-  private async delta(message: MessageView, lastSeq: number): Promise<{ messages: MessageView[]; omitted: number }> {
+  private async delta(message: MessageView, lastSeq: number): Promise<{ messages: MessageView[]; omitted: boolean }> {
     const limit = this.options.deltaLimit ?? 200;
     const from = Math.max(lastSeq, message.seq - 500);
     const found = (await this.conversation(message, from, message.seq)).filter((m) => m.author.id !== this.me?.id && m.seq > lastSeq);
     if (!found.some((m) => m.id === message.id)) found.push(message);
     const messages = found.slice(-limit);
-    return { messages, omitted: found.length - messages.length + (from > lastSeq ? from - lastSeq : 0) };
+    // Left out: the oldest found past `deltaLimit`, or anything before the window read (500 seqs).
+    return { messages, omitted: found.length > messages.length || from > lastSeq };
   }
 
   /** Context for a new session: the conversation's last messages before `beforeSeq`, its own included. */
