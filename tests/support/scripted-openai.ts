@@ -158,11 +158,13 @@ export async function startScriptedOpenAI(): Promise<ScriptedOpenAI> {
         return;
       }
       writeStream(res, ++counter, reply);
-    })();
+    })().catch(() => res.destroy()); // the CLI hung up mid-request (it retries): nothing to answer
   });
   // The CLI tries a WebSocket first; 426 sends it to HTTP at once instead of after five retries.
   server.on("upgrade", (req, socket) => {
     requests.push({ method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0], headers: req.headers, body: null, websocket: true });
+    // The CLI may reset the connection as soon as it reads the refusal: not an error of the test's.
+    socket.on("error", () => {});
     socket.end("HTTP/1.1 426 Upgrade Required\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
