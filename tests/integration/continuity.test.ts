@@ -46,6 +46,15 @@ async function kill(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): Pr
   children.delete(child);
 }
 
+/**
+ * A file cursor is written right after the handler returns, so a SIGKILL can fall between the handler's
+ * effect (its log line) and the cursor write: that one message, the last the first run logged, is handled
+ * again. Drops that single repeat at the kill boundary; anything else repeated or missing stays visible.
+ */
+function withoutKillRepeat(log: number[], firstRun: number): number[] {
+  return firstRun > 0 && log[firstRun] === log[firstRun - 1] ? [...log.slice(0, firstRun), ...log.slice(firstRun + 1)] : log;
+}
+
 /** The log's entries as "seq body", in the order the handler saw them. */
 function logged(file: string): { seq: number; body: string }[] {
   if (!existsSync(file)) return [];
@@ -97,12 +106,13 @@ describe.each(dialects)("continuity on %s", (dialect) => {
     const sending = sendSome(150);
     await waitFor(() => logged(files.log).length >= 40, 20_000, "agent progress");
     await kill(child); // mid-stream, mid-handler most likely
+    const firstRun = logged(files.log).length;
     await sending;
     await sendSome(30); // while it is down
     child = await startAgent(server, agent.apiKey, files, 0);
     await waitFor(() => logged(files.log).length >= sent.length, 20_000, "agent catch-up");
     const last = await sentinel(ana, room.id, (marker) => logged(files.log).some((e) => e.seq === marker.seq)); // nothing more arrives before it
-    expect(logged(files.log).map((e) => e.seq)).toEqual([...sent, last.seq]);
+    expect(withoutKillRepeat(logged(files.log).map((e) => e.seq), firstRun)).toEqual([...sent, last.seq]);
     await kill(child, "SIGTERM");
   });
 
@@ -140,7 +150,7 @@ describe.each(dialects)("continuity on %s", (dialect) => {
 
     const seqs = sent.map((m) => m.seq);
     const log = logged(files.log).map((e) => e.seq);
-    if (withFile) expect(log).toEqual(seqs); // handled exactly once, in order
+    if (withFile) expect(withoutKillRepeat(log, firstRun)).toEqual(seqs); // handled once, in order
     else {
       // Memory cursors: what was handled but not yet acked to the server is handled again, in order.
       const [before, after] = [log.slice(0, firstRun), log.slice(firstRun)];
