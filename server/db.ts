@@ -32,8 +32,9 @@ interface Connections {
   db: Db;
   /** SQLite: the driver adapter Prisma connected, once it has (Prisma connects lazily, and again after a disconnect). */
   adapter?: SqlDriverAdapter;
-  /** PostgreSQL: the send path's pool, made on first use. */
+  /** PostgreSQL: the send path's pool, and its reads' (replay and sync pages), each made on first use. */
   pool?: pg.Pool;
+  readPool?: pg.Pool;
   /** SQLite: the send path's read-only connection, opened on first use. */
   reader?: Database.Database;
 }
@@ -60,8 +61,13 @@ function connect(url: string, opts: { logQueries?: boolean } = {}): Connections 
 /**
  * A transaction its process abandoned (stalled, or gone without closing its connection) must not hold
  * a room's lock for long: PostgreSQL ends it after 30 s of silence.
+ *
+ * A connection, once opened, stays open (no idle timeout). A new connection's backend starts with cold
+ * caches, and its first statements took 40–80 ms each to parse and plan in a flood (bench:flood) where
+ * the pools had shrunk while idle and grew again: every room's sends waited on them. The pools stay at
+ * the size their busiest moment needed, at most `max` (docs/operations.md counts them).
  */
-const postgresPoolConfig = (url: string, max: number): pg.PoolConfig => ({ connectionString: url, max, idle_in_transaction_session_timeout: 30_000 });
+const postgresPoolConfig = (url: string, max: number): pg.PoolConfig => ({ connectionString: url, max, idleTimeoutMillis: 0, idle_in_transaction_session_timeout: 30_000 });
 
 const holder = globalThis as unknown as { __switchboardDb?: Connections };
 
@@ -104,13 +110,24 @@ export async function sqliteAdapter(): Promise<SqlDriverAdapter> {
  */
 export function sendPool(): pg.Pool {
   const connections = current(currentUrl());
-  if (!connections.pool) {
-    const pool = new pg.Pool({ ...postgresPoolConfig(connections.url, 10), types: { getTypeParser: utcTimestamps } });
-    pool.on("connect", (client) => void client.query("SET plan_cache_mode = force_generic_plan").catch(() => {}));
-    pool.on("error", (error) => console.error("postgres (send pool):", error)); // an idle client's connection broke
-    connections.pool = pool;
-  }
-  return connections.pool;
+  return (connections.pool ??= messagePool(connections.url, "send pool", 10));
+}
+
+/**
+ * PostgreSQL: the pool of the message store's pages (replay, `room:sync`), set up as the send pool's.
+ * A pool of its own: a client paging through history (three queries a page, several pages at once)
+ * would otherwise take the send pool's connections, and every room's sends would queue behind it.
+ */
+export function readPool(): pg.Pool {
+  const connections = current(currentUrl());
+  return (connections.readPool ??= messagePool(connections.url, "read pool", 6));
+}
+
+function messagePool(url: string, name: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ ...postgresPoolConfig(url, max), types: { getTypeParser: utcTimestamps } });
+  pool.on("connect", (client) => void client.query("SET plan_cache_mode = force_generic_plan").catch(() => {}));
+  pool.on("error", (error) => console.error(`postgres (${name}):`, error)); // an idle client's connection broke
+  return pool;
 }
 
 /**
@@ -172,5 +189,5 @@ export async function closeDb(): Promise<void> {
   holder.__switchboardDb = undefined;
   if (!connections) return;
   connections.reader?.close();
-  await Promise.all([connections.db.$disconnect(), connections.pool?.end()]);
+  await Promise.all([connections.db.$disconnect(), connections.pool?.end(), connections.readPool?.end()]);
 }

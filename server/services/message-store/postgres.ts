@@ -1,11 +1,12 @@
-// The message store on PostgreSQL: the send path's SQL on a pg pool of its own (server/db.ts `sendPool`).
+// The message store on PostgreSQL: the send path's SQL on a pg pool of its own (server/db.ts `sendPool`),
+// its pages on another (`readPool`).
 // Every statement is a named prepared statement (parsed and planned once per connection, which was most
 // of a small statement's cost) whose text does not depend on how many values it carries: lists go in as
 // one array parameter each (`unnest`), so a batch of 200 messages runs the same statement as a batch of
 // one. Each row of a growing table is found by a unique key, so the generic plans stay index lookups.
 import { createHash } from "node:crypto";
 import type pg from "pg";
-import { Prisma, sendPool, sqlTable, sqlType } from "../../db";
+import { Prisma, readPool, sendPool, sqlTable, sqlType } from "../../db";
 import {
   factsFromRows,
   lastSeqOfAuthors,
@@ -185,7 +186,7 @@ export function postgresStore(): MessageStore {
     },
 
     async roomRange(roomId, afterSeq, throughSeq, limit): Promise<MessagePage> {
-      const pool = sendPool();
+      const pool = readPool();
       const messages = await rows<MessageRow>(pool, Prisma.sql`
         SELECT "id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "replyCount", "lastReplyAt", "data", "createdAt", "editedAt", "deletedAt"
         FROM ${table("Message")} WHERE "roomId" = ${roomId} AND "seq" > ${afterSeq} AND "seq" <= ${throughSeq} ORDER BY "seq" ASC LIMIT ${limit}`);
