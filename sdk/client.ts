@@ -39,6 +39,7 @@ import { AnswerWaiters, type QuestionOutcome } from "./asking";
 import { MemoryCursorStore, type CursorStore } from "./cursors";
 import { RequestPacer } from "./pacing";
 import type { BindingView } from "./bindings";
+import { DEFAULT_STATUS_TTL_SEC, type FileTouchView, type TaskView, type WorkLinkView, type WorkStatusView } from "./work";
 import type { AskQuestionInput, QuestionAnswer, QuestionForViewer } from "./questions";
 import { MAX_WAIT_SECONDS, platformTools, TOOL_SPECS, type ToolName } from "./platform-tools";
 import type { PlatformTool } from "./runtime";
@@ -144,6 +145,8 @@ export class SwitchboardClient {
   private fatal: SwitchboardError | null = null;
   /** Keeps requests within the server's limits (sdk/pacing.ts). */
   private readonly pacer = new RequestPacer();
+  /** The work status this client keeps alive (sent again every third of its TTL), if any. */
+  private heartbeat: ReturnType<typeof setInterval> | null = null;
   /** ask() calls waiting for people (sdk/asking.ts). */
   private readonly answers = new AnswerWaiters((questionId) => this.request("question:get", { questionId }));
 
@@ -572,9 +575,45 @@ export class SwitchboardClient {
     return this.request("binding:close", { bindingId });
   }
 
-  /** Says what the agent is working on (shown in the directory). */
-  setWorkStatus(workStatus: string): Promise<{ workStatus: string }> {
-    return this.request("me:status", { workStatus });
+  // ---- the work board (docs/protocol.md, "Work") ----
+
+  /**
+   * Says what the agent is doing. A text alone is the directory's status line. A state (working,
+   * waiting for someone, blocked, idle) holds for `ttlSec` (default 120 s): this client sends it again
+   * every third of that until the next call or `close()` (which says idle), so if the process dies it
+   * clears itself within the TTL.
+   */
+  setWorkStatus(status: string): Promise<{ workStatus: string }>;
+  setWorkStatus(status: RequestPayload<"work:status">): Promise<WorkStatusView>;
+  async setWorkStatus(status: string | RequestPayload<"work:status">): Promise<{ workStatus: string } | WorkStatusView> {
+    if (typeof status === "string") return this.request("me:status", { workStatus: status });
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    const view = await this.request("work:status", status);
+    if (status.state !== "idle") {
+      const every = ((status.ttlSec ?? DEFAULT_STATUS_TTL_SEC) * 1000) / 3;
+      this.heartbeat = setInterval(() => void this.request("work:status", status).catch((error: unknown) => console.error("switchboard: status heartbeat failed:", error)), every);
+      this.heartbeat.unref?.();
+    }
+    return view;
+  }
+
+  /**
+   * Reports the agent's tasks for a session, in order: by default the session's whole list (as a todo
+   * tool keeps it), so tasks left out are dropped. Give `sessionId` (the runtime's) or `roomId`.
+   */
+  reportTasks(input: RequestPayload<"work:tasks">): Promise<{ tasks: TaskView[]; dropped: number }> {
+    return this.request("work:tasks", input);
+  }
+
+  /** Reports files the agent read, edited, created or deleted (or commands it ran), for the work board. */
+  reportFiles(input: RequestPayload<"work:files">): Promise<{ files: FileTouchView[] }> {
+    return this.request("work:files", input);
+  }
+
+  /** Ties a branch, a commit or a pull request (its URL) to the session and task that produced it. */
+  linkWork(input: RequestPayload<"work:link">): Promise<WorkLinkView> {
+    return this.request("work:link", input);
   }
 
   // ---- platform tools ----
@@ -681,15 +720,20 @@ export class SwitchboardClient {
     return base / 2 + Math.random() * (base / 2);
   }
 
-  /** Waits for queued handlers, sends the last delivery acks, and disconnects. */
   /**
    * Closes the client: the handlers running finish (their messages are acknowledged), what waits
-   * behind them is not started (it is replayed to the next run), acks and cursors are flushed.
+   * behind them is not started (it is replayed to the next run), acks and cursors are flushed, and a
+   * work status it kept alive is set to idle.
    */
   async close(): Promise<void> {
     this.stopping = true;
     await Promise.all(this.queues.values());
     await Promise.all(this.background);
+    if (this.heartbeat) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = null;
+      if (this.socket?.connected) await this.request("work:status", { state: "idle" }, 1).catch(() => undefined);
+    }
     for (const [roomId, timer] of this.ackTimers) {
       clearTimeout(timer);
       this.flushAck(roomId);
@@ -725,6 +769,9 @@ const IDEMPOTENT = new Set<RequestEvent>([
   "directory:search",
   "connection:list",
   "me:status",
+  "work:status",
+  "work:tasks",
+  "work:link",
   "usage:report",
   "question:ask",
   "question:get",

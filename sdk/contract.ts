@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { bindingIdInput, bindingKeyInput, BindingView, claimBindingInput, listBindingsInput, updateBindingInput } from "./bindings";
 import type { answerQuestionInput, AskQuestionInput, listQuestionsInput, questionIdInput, QuestionForViewer, QuestionView } from "./questions";
 import type { toolCallInput } from "./platform-tools";
+import type { FileTouchView, linkWorkInput, reportFilesInput, reportTasksInput, setWorkStatusInput, TaskView, WorkLinkView, WorkStatusView } from "./work";
 
 export const PROTOCOL_VERSION = 1;
 export const SOCKET_PATH = "/socket.io";
@@ -492,6 +493,10 @@ export interface ServerToClientEvents {
    * owner's. An agent whose binding was closed starts a new session on its next turn there.
    */
   "binding:updated": (p: { binding: BindingView }) => void;
+  /** A participant's work status changed, or ran out (to the whole workspace, like presence). */
+  "status:updated": (p: { status: WorkStatusView }) => void;
+  /** An agent reported tasks, files or links: a work board asks again (tRPC `work.*`) for what it may see. */
+  "work:changed": (p: { agentId: string; what: "tasks" | "files" | "links" }) => void;
   "error": (p: ErrorShape & { event?: string }) => void;
 }
 
@@ -546,4 +551,12 @@ export interface ClientToServerEvents {
   "binding:get": (p: z.input<typeof bindingKeyInput>, ack: (r: Ack<BindingView | null>) => void) => void;
   "binding:list": (p: z.input<typeof listBindingsInput>, ack: (r: Ack<BindingView[]>) => void) => void;
   "binding:close": (p: z.input<typeof bindingIdInput>, ack: (r: Ack<BindingView>) => void) => void;
+  /** Your work status: idle, working, waiting (for whom) or blocked; send it again within `ttlSec` to keep it. */
+  "work:status": (p: z.input<typeof setWorkStatusInput>, ack?: (r: Ack<WorkStatusView>) => void) => void;
+  /** Your tasks for a session (the whole list, unless `complete: false`). */
+  "work:tasks": (p: z.input<typeof reportTasksInput>, ack?: (r: Ack<{ tasks: TaskView[]; dropped: number }>) => void) => void;
+  /** Files you read, edited, created or deleted, or commands you ran. */
+  "work:files": (p: z.input<typeof reportFilesInput>, ack?: (r: Ack<{ files: FileTouchView[] }>) => void) => void;
+  /** A branch, commit or pull request your work produced. */
+  "work:link": (p: z.input<typeof linkWorkInput>, ack?: (r: Ack<WorkLinkView>) => void) => void;
 }

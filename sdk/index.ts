@@ -9,4 +9,5 @@ export { PROTOCOL_VERSION, MAX_BODY_BYTES } from "./contract";
 export { Agent, formatPrompt, type AgentOptions } from "./agent";
 export { ResumeFailed, type PlatformTool, type RuntimeAdapter, type TurnInput, type TurnResult } from "./runtime";
 export type { BindingStatus, BindingView } from "./bindings";
+export type { FileOperation, FileTouchView, TaskStatus, TaskView, WorkLinkKind, WorkLinkView, WorkState, WorkStatusView } from "./work";
 export { ADAPTER_TOOLS, platformTools } from "./platform-tools";

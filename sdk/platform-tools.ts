@@ -6,6 +6,7 @@
 import { z } from "zod";
 import * as contract from "./contract";
 import { askQuestionInput, formField, questionOption } from "./questions";
+import * as work from "./work";
 import type { PlatformTool } from "./runtime";
 
 export interface ToolSpec<S extends z.ZodObject = z.ZodObject> {
@@ -180,8 +181,50 @@ export const TOOL_SPECS = named({
     waits: true,
   },
   set_status: {
-    description: 'Sets your status line, shown next to your name (what you are working on). Example: {"status": "Reviewing PR #42"}',
-    input: z.strictObject({ status: contract.workStatusInput.shape.workStatus }),
+    description:
+      'Says what you are doing, shown next to your name and on the Work page. With a state (working, waiting, blocked, idle) it holds for ttl_seconds (default 900): call it again to keep it. Example: {"status": "Need the staging password", "state": "waiting", "waiting_for": "@dana"}',
+    input: z.strictObject({
+      status: contract.workStatusInput.shape.workStatus,
+      state: z.enum(work.WORK_STATES).optional().describe("What you are doing: working, waiting (for someone), blocked, or idle"),
+      waiting_for: participant.optional().describe("Whom you wait for (with state waiting)"),
+      ttl_seconds: work.setWorkStatusInput.shape.ttlSec.unwrap().optional().describe("How long the state holds unless you set it again (default 900)"),
+    }),
+    readOnly: false,
+  },
+  report_tasks: {
+    description:
+      'Reports your task list for the current session, in order (the whole list: tasks you leave out are dropped, unless complete is false). Each task has a title, a status (pending, in_progress, completed, dropped) and optionally your own id for it and its parent\'s. Example: {"session_id": "…", "tasks": [{"title": "Add the endpoint", "status": "in_progress"}, {"title": "Write tests"}]}',
+    input: z.strictObject({
+      session_id: work.reportTasksInput.shape.sessionId.describe("Your runtime's session id (ties the tasks to its room and thread, if one of your runtime bindings has it)"),
+      room: room.optional().describe("The room the work is for"),
+      tasks: z.array(z.strictObject({ id: work.taskInput.shape.key, title: work.taskInput.shape.title, status: work.taskInput.shape.status, parent_id: work.taskInput.shape.parentKey })).max(work.MAX_TASKS_PER_REPORT),
+      complete: work.reportTasksInput.shape.complete,
+    }),
+    readOnly: false,
+  },
+  report_files: {
+    description:
+      'Reports files you read, edited, created or deleted (or commands you ran: operation "run", the command as path), for the Work page\'s view of which components agents touch. Example: {"files": [{"path": "server/api.ts", "operation": "edit", "lines_added": 12, "lines_removed": 3}], "branch": "feat/export"}',
+    input: z.strictObject({
+      session_id: work.reportFilesInput.shape.sessionId,
+      room: room.optional(),
+      task_id: work.reportFilesInput.shape.taskKey.describe("The task (your id for it, or its title) the files were for"),
+      commit: work.reportFilesInput.shape.commit,
+      branch: work.reportFilesInput.shape.branch,
+      files: z.array(z.strictObject({ path: work.fileInput.shape.path, operation: work.fileInput.shape.operation, lines_added: work.fileInput.shape.linesAdded, lines_removed: work.fileInput.shape.linesRemoved })).min(1).max(work.MAX_FILES_PER_REPORT),
+    }),
+    readOnly: false,
+  },
+  link_work: {
+    description: 'Ties what your work shipped to it: a branch, a commit, or a pull request (its URL). Example: {"kind": "pull_request", "value": "https://github.com/acme/app/pull/42", "title": "Export usage as CSV"}',
+    input: z.strictObject({
+      session_id: work.reportFilesInput.shape.sessionId,
+      room: room.optional(),
+      task_id: work.reportFilesInput.shape.taskKey,
+      kind: z.enum(work.LINK_KINDS),
+      value: z.string().trim().min(1).max(1000).describe("The branch's name, the commit's hash, or the pull request's URL"),
+      title: z.string().trim().min(1).max(300).optional(),
+    }),
     readOnly: false,
   },
   report_usage: {

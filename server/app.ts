@@ -6,6 +6,7 @@ import type { NextServer } from "next/dist/server/next";
 import { passwordTokenInput, registerAgentInput, SOCKET_PATH } from "../sdk/contract";
 import { closeDb, isPostgres, openDb } from "./db";
 import { startExpirySweeper } from "./services/questions";
+import { startStatusSweeper } from "./services/work-status";
 import { env } from "./env";
 import { stampAddress } from "./http/client-address";
 import { jsonEndpoint } from "./http/json-endpoint";
@@ -112,6 +113,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
 
   // Expired questions take their decision on every process; the first to get there wins.
   const stopExpiry = startExpirySweeper();
+  // So do work statuses whose agent stopped sending them (services/work-status.ts).
+  const stopStatusExpiry = startStatusSweeper();
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
@@ -131,6 +134,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     httpServer,
     async close() {
       stopExpiry();
+      stopStatusExpiry();
       bindRealtime(null);
       await mcp.close();
       await sockets.close();

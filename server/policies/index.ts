@@ -388,6 +388,18 @@ const rules = {
   /** The agent, its owner, and owners and admins close a binding (the next message starts a new session). */
   "binding.close": (actor: Actor, s: { agent: Side }): Decision =>
     speaksFor(actor, s.agent) || isHumanAdmin(actor) ? true : deny("FORBIDDEN", "Only the agent, its owner and admins close its runtime bindings"),
+  /**
+   * An agent's work (its tasks, the files it touched, what it shipped: services/work.ts) is seen like
+   * its bindings: by whoever may read the room it was done for, by the agent and whoever speaks for
+   * it, and by owners and admins. Work done for no room only by the latter.
+   */
+  "work.read": (actor: Actor, s: { workspaceId: string; agent: Side; roomReadable: boolean }): Decision => {
+    if (s.workspaceId !== actor.workspaceId) return deny("NOT_FOUND", "No such work");
+    if (s.roomReadable || speaksFor(actor, s.agent) || isHumanAdmin(actor)) return true;
+    return deny("NOT_FOUND", "No such work");
+  },
+  /** Only an agent reports its own tasks, files and links (people's work is their messages). */
+  "work.report": (actor: Actor): Decision => (actor.kind === "agent" ? true : deny("FORBIDDEN", "Only agents report tasks, files and links")),
   "usage.report": (actor: Actor): Decision => (actor.kind === "agent" ? true : deny("FORBIDDEN", "Only agents report model usage")),
   /**
    * A budget's state (what someone may still spend): the budgeted person or agent, the agent's

@@ -7,6 +7,7 @@ import type { MessageView } from "../../sdk/contract";
 import { getDb, type Prisma } from "../db";
 import { presentMessage } from "../presenters/message";
 import { messageStore, type MessagePage } from "./message-store";
+import { groupBy } from "../collections";
 
 const messageFields = {
   id: true,
@@ -96,13 +97,3 @@ function relatedRows(rows: { id: string; roomId: string; seq: number }[]) {
   return { roomId, seq: { gte: low, lte: high } };
 }
 
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
-}

@@ -12,6 +12,11 @@ export const EVENT_LIMITS = {
   "connection:request": { name: "event-connection-request", points: 120, perSeconds: 60 },
   "usage:report": { name: "event-usage", points: 1200, perSeconds: 60 },
   "question:ask": { name: "event-question", points: 60, perSeconds: 60 },
+  // Work reports: a status heartbeat every few seconds at most, a todo list or files per tool call.
+  "work:status": { name: "event-work-status", points: 240, perSeconds: 60 },
+  "work:tasks": { name: "event-work-tasks", points: 600, perSeconds: 60 },
+  "work:files": { name: "event-work-files", points: 1200, perSeconds: 60 },
+  "work:link": { name: "event-work-link", points: 120, perSeconds: 60 },
 } as const satisfies Record<string, Rule>;
 
 /** tRPC mutations of one signed-in person (queries are not counted). */

@@ -27,6 +27,9 @@ import { bindingIdInput, bindingKeyInput, claimBindingInput, listBindingsInput, 
 import { answerQuestionInput, askQuestionInput, listQuestionsInput, questionIdInput } from "../../sdk/questions";
 import { AppError } from "../errors";
 import * as bindings from "../services/bindings";
+import * as work from "../services/work";
+import * as workStatus from "../services/work-status";
+import { linkWorkInput, reportFilesInput, reportTasksInput, setWorkStatusInput } from "../../sdk/work";
 import * as messages from "../services/messages";
 import * as connections from "../services/connections";
 import * as delivery from "../services/delivery";
@@ -84,6 +87,10 @@ export function registerHandlers(socket: AppSocket): void {
   on("binding:get", bindingKeyInput, bindings.getBinding);
   on("binding:list", listBindingsInput, bindings.listMyBindings);
   on("binding:close", bindingIdInput, bindings.closeBinding);
+  on("work:status", setWorkStatusInput, workStatus.setStatus, { limit: EVENT_LIMITS["work:status"] });
+  on("work:tasks", reportTasksInput, work.reportTasks, { limit: EVENT_LIMITS["work:tasks"] });
+  on("work:files", reportFilesInput, work.reportFiles, { limit: EVENT_LIMITS["work:files"] });
+  on("work:link", linkWorkInput, work.linkWork, { limit: EVENT_LIMITS["work:link"] });
 
   const known = new Set(socket.eventNames());
   socket.onAny((event: unknown, ...args: unknown[]) => {

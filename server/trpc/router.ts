@@ -9,6 +9,7 @@ import { notificationsRouter } from "./routers/notifications";
 import { roomsRouter } from "./routers/rooms";
 import { tokensRouter } from "./routers/tokens";
 import { usageRouter } from "./routers/usage";
+import { workRouter } from "./routers/work";
 import { workspaceRouter } from "./routers/workspace";
 
 export const appRouter = router({
@@ -24,6 +25,7 @@ export const appRouter = router({
   questions: questionsRouter,
   bindings: bindingsRouter,
   notifications: notificationsRouter,
+  work: workRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -21,6 +21,7 @@ import {
   signUpPerson,
   startAgentProcess,
   startTestServer,
+  unwrap,
   waitFor,
   type Person,
   type TestServer,
@@ -50,10 +51,6 @@ function killed(child: ChildProcess): Promise<void> {
   });
 }
 
-const unwrap = <T,>(reply: Ack<T>): T => {
-  if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
-  return reply.data;
-};
 
 describe.each(dialects)("runtime bindings (%s)", (dialect) => {
   let server: TestServer;

@@ -11,7 +11,7 @@ import pg from "pg";
 import { io as connect, type Socket } from "socket.io-client";
 import superjson from "superjson";
 import type { AppRouter } from "../../server/trpc/router";
-import type { ClientToServerEvents, MessageView, ServerToClientEvents } from "../../sdk/contract";
+import type { Ack, ClientToServerEvents, MessageView, ServerToClientEvents } from "../../sdk/contract";
 import type { QueryCount } from "./fixtures/query-counter";
 import { SwitchboardClient, SwitchboardError } from "../../sdk";
 import { sqliteDateTime } from "../../server/sqlite-time";
@@ -356,6 +356,12 @@ export function closeSockets(): void {
   for (const s of openSockets) s.disconnect();
   openSockets.clear();
 }
+
+/** An ack's data; an error ack throws, with its code on the error. */
+export const unwrap = <T,>(reply: Ack<T>): T => {
+  if (!reply.ok) throw Object.assign(new Error(`${reply.error.code}: ${reply.error.message}`), { code: reply.error.code });
+  return reply.data;
+};
 
 /** Emits an acked event and resolves with the ack. */
 export function emitAck<T>(socket: ClientSocket, event: string, payload: unknown): Promise<T> {

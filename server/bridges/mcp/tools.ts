@@ -16,6 +16,9 @@ import { resolveParticipant, resolveParticipants, resolveRoom } from "../../serv
 import { countRequest, EVENT_LIMITS } from "../../services/request-limits";
 import * as questions from "../../services/questions";
 import * as rooms from "../../services/rooms";
+import * as work from "../../services/work";
+import * as workStatus from "../../services/work-status";
+import { linkWorkInput } from "../../../sdk/work";
 import { sendMessage } from "../../services/sending";
 import { touchSession } from "../../services/sessions";
 import { reportUsage } from "../../services/usage";
@@ -24,6 +27,9 @@ import { untilWake } from "../../realtime/wakeups";
 import { compactMembership, compactMessage, compactPeer, compactRoom, roomLabel } from "./results";
 
 export { MAX_WAIT_SECONDS } from "../../../sdk/platform-tools";
+
+/** A state set through MCP holds this long by default: a model calls set_status now and then, not on a timer. */
+const MCP_STATUS_TTL_SEC = 900;
 
 export interface ToolContext {
   signal: AbortSignal;
@@ -204,7 +210,41 @@ export const RUNS: Runs = {
     run: async (actor, args, ctx) => compactQuestion(await decided(actor, args.question_id, args.wait_seconds, ctx.signal)),
   },
   set_status: {
-    run: async (actor, args) => ({ status: (await directory.setWorkStatus(actor, { workStatus: args.status })).workStatus }),
+    limit: EVENT_LIMITS["work:status"],
+    run: async (actor, args) => {
+      if (!args.state) return { status: (await directory.setWorkStatus(actor, { workStatus: args.status })).workStatus };
+      const waitingFor = args.waiting_for ? await resolveParticipant(actor, args.waiting_for) : undefined;
+      const set = await workStatus.setStatus(actor, { state: args.state, text: args.status, waitingFor, ttlSec: args.ttl_seconds ?? MCP_STATUS_TTL_SEC });
+      return { status: set.text, state: set.state, waiting_for: set.waitingFor ? `@${set.waitingFor.handle}` : null, until: set.until };
+    },
+  },
+  report_tasks: {
+    limit: EVENT_LIMITS["work:tasks"],
+    run: async (actor, args) => {
+      const roomId = args.room ? await resolveRoom(actor, args.room) : undefined;
+      const tasks = args.tasks.map((t) => ({ key: t.id, title: t.title, status: t.status, parentKey: t.parent_id }));
+      const reported = await work.reportTasks(actor, { sessionId: args.session_id, roomId, tasks, complete: args.complete });
+      return { tasks: reported.tasks.map((t) => ({ id: t.key, title: t.title, status: t.status })), dropped: reported.dropped };
+    },
+  },
+  report_files: {
+    limit: EVENT_LIMITS["work:files"],
+    run: async (actor, args) => {
+      const roomId = args.room ? await resolveRoom(actor, args.room) : undefined;
+      const files = args.files.map((f) => ({ path: f.path, operation: f.operation, linesAdded: f.lines_added, linesRemoved: f.lines_removed }));
+      const reported = await work.reportFiles(actor, { sessionId: args.session_id, roomId, taskKey: args.task_id, commit: args.commit, branch: args.branch, files });
+      return { recorded: reported.files.length, components: [...new Set(reported.files.flatMap((f) => (f.component ? [f.component] : [])))] };
+    },
+  },
+  link_work: {
+    limit: EVENT_LIMITS["work:link"],
+    run: async (actor, args) => {
+      const roomId = args.room ? await resolveRoom(actor, args.room) : undefined;
+      const parsed = linkWorkInput.safeParse({ sessionId: args.session_id, roomId, taskKey: args.task_id, kind: args.kind, value: args.value, title: args.title });
+      if (!parsed.success) throw new AppError("INVALID_PAYLOAD", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+      const link = await work.linkWork(actor, parsed.data);
+      return { kind: link.kind, value: link.value, title: link.title };
+    },
   },
   report_usage: {
     limit: EVENT_LIMITS["usage:report"],

@@ -1,0 +1,178 @@
+// The work board: what agents say they are doing (a status kept alive by a heartbeat), the tasks they
+// make for themselves, the files they touch and what their work shipped (branch, commit, pull request).
+// The shapes the socket events (`work:*`), tRPC (`work.*`), the MCP tools and the SDK share; the rules
+// are in server/services/work.ts and server/services/components.ts.
+import { z } from "zod";
+
+const id = z.string().min(1).max(64);
+
+export const WORK_STATES = ["idle", "working", "waiting", "blocked"] as const;
+export type WorkState = (typeof WORK_STATES)[number];
+
+export const TASK_STATUSES = ["pending", "in_progress", "completed", "dropped"] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const FILE_OPERATIONS = ["read", "edit", "create", "delete", "run"] as const;
+export type FileOperation = (typeof FILE_OPERATIONS)[number];
+
+export const LINK_KINDS = ["branch", "commit", "pull_request"] as const;
+export type WorkLinkKind = (typeof LINK_KINDS)[number];
+
+/** How long a status holds without a heartbeat, unless the report says otherwise. */
+export const DEFAULT_STATUS_TTL_SEC = 120;
+export const MAX_STATUS_TTL_SEC = 24 * 60 * 60;
+
+/**
+ * What a participant is doing now. Anything but `idle` holds until `until` unless renewed (sent again:
+ * the SDK does so every third of the TTL); past it, it reads as idle, and `status:updated` says so.
+ */
+export interface WorkStatusView {
+  participantId: string;
+  state: WorkState;
+  text: string;
+  /** `waiting`: the person (or agent) it waits for, when it said. */
+  waitingFor: { id: string; handle: string; displayName: string; kind: "human" | "agent" } | null;
+  /** When the state was set; null: never. */
+  since: string | null;
+  /** Until when it holds without a heartbeat; null: until changed (idle, and people's statuses). */
+  until: string | null;
+}
+
+export interface TaskView {
+  id: string;
+  agentId: string;
+  /** The runtime session it serves (a Claude session id, a Codex thread id); null: none said. */
+  sessionId: string | null;
+  /** The agent's own id for it (or one derived from its title). */
+  key: string;
+  title: string;
+  status: TaskStatus;
+  parentId: string | null;
+  position: number;
+  roomId: string | null;
+  threadRootId: string | null;
+  bindingId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+
+export interface FileTouchView {
+  id: string;
+  agentId: string;
+  /** A file's path relative to the repository (a command, for `run`). */
+  path: string;
+  operation: FileOperation;
+  /** From the workspace's component map; null for commands. */
+  component: string | null;
+  linesAdded: number | null;
+  linesRemoved: number | null;
+  commit: string | null;
+  branch: string | null;
+  sessionId: string | null;
+  taskId: string | null;
+  roomId: string | null;
+  threadRootId: string | null;
+  at: string;
+}
+
+export interface WorkLinkView {
+  id: string;
+  agentId: string;
+  kind: WorkLinkKind;
+  /** The branch's name, the commit's hash, or the pull request's URL. */
+  value: string;
+  title: string | null;
+  sessionId: string | null;
+  taskId: string | null;
+  roomId: string | null;
+  threadRootId: string | null;
+  createdAt: string;
+}
+
+/** One entry of a workspace's component map: a name and the globs of the paths that belong to it. */
+export interface ComponentRule {
+  name: string;
+  patterns: string[];
+}
+
+// ---- inputs ----
+
+export const setWorkStatusInput = z.strictObject({
+  state: z.enum(WORK_STATES),
+  text: z.string().trim().max(200).default(""),
+  /** `waiting`: whom for (a participant id). */
+  waitingFor: id.optional(),
+  /** Seconds the state holds without being sent again (ignored for `idle`). */
+  ttlSec: z.number().int().min(5).max(MAX_STATUS_TTL_SEC).default(DEFAULT_STATUS_TTL_SEC),
+});
+
+/**
+ * What a report is about, each part optional: the room and thread it serves, and the runtime session
+ * (`sessionId`, the runtime's own id) or runtime binding. A session id that one of the agent's runtime
+ * bindings carries fills in its room and thread.
+ */
+const scope = {
+  roomId: id.optional(),
+  threadRootId: id.optional(),
+  sessionId: z.string().trim().min(1).max(255).optional(),
+  bindingId: id.optional(),
+};
+const key = z.string().trim().min(1).max(200);
+
+export const taskInput = z.strictObject({
+  /** The agent's own id for the task; the title stands in when it has none. */
+  key: key.optional(),
+  title: z.string().trim().min(1).max(500),
+  status: z.enum(TASK_STATUSES).default("pending"),
+  /** A task of this report (its key) that this one is a step of. */
+  parentKey: key.optional(),
+});
+
+export const MAX_TASKS_PER_REPORT = 200;
+
+/**
+ * Tasks, in their order. `complete` (the default): the list is the session's whole list, as a todo
+ * tool reports it each time, so tasks it no longer has are dropped (unless they were completed).
+ */
+export const reportTasksInput = z.strictObject({
+  ...scope,
+  tasks: z.array(taskInput).max(MAX_TASKS_PER_REPORT),
+  complete: z.boolean().default(true),
+});
+
+export const fileInput = z.strictObject({
+  path: z.string().trim().min(1).max(1000),
+  operation: z.enum(FILE_OPERATIONS),
+  linesAdded: z.number().int().min(0).max(10_000_000).optional(),
+  linesRemoved: z.number().int().min(0).max(10_000_000).optional(),
+});
+
+export const MAX_FILES_PER_REPORT = 200;
+
+export const reportFilesInput = z.strictObject({
+  ...scope,
+  /** The task (its key, in this session) the files were touched for. */
+  taskKey: key.optional(),
+  commit: z.string().trim().min(4).max(64).optional(),
+  branch: z.string().trim().min(1).max(255).optional(),
+  files: z.array(fileInput).min(1).max(MAX_FILES_PER_REPORT),
+});
+
+export const linkWorkInput = z
+  .strictObject({
+    ...scope,
+    taskKey: key.optional(),
+    kind: z.enum(LINK_KINDS),
+    value: z.string().trim().min(1).max(1000),
+    title: z.string().trim().min(1).max(300).optional(),
+  })
+  .refine((l) => l.kind !== "pull_request" || /^https?:\/\/\S+$/.test(l.value), { message: "a pull request is its URL (http or https)", path: ["value"] });
+
+export const componentRuleInput = z.strictObject({
+  name: z.string().trim().min(1).max(80),
+  patterns: z.array(z.string().trim().min(1).max(300)).min(1).max(50),
+});
+export const MAX_COMPONENTS = 100;
+export const setComponentMapInput = z.strictObject({ components: z.array(componentRuleInput).max(MAX_COMPONENTS) });

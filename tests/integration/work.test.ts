@@ -1,0 +1,265 @@
+// The work board end to end on the real server: agents report a status kept alive by a heartbeat (and
+// cleared by the server when it stops), their tasks, the files they touch and what they shipped, over
+// the socket, the SDK and the platform tools; people read the board through tRPC, each seeing what
+// the policy lets them; the component map files paths; two agents on one file are flagged.
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SwitchboardClient, type Ack } from "../../sdk";
+import type { FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "../../sdk/work";
+import {
+  closeAgentClients,
+  closeSockets,
+  collect,
+  createAgent,
+  dialects,
+  emitAck,
+  errorCode,
+  openAgentSocket,
+  queryDb,
+  signUpPerson,
+  startTestServer,
+  unwrap,
+  waitFor,
+  type ClientSocket,
+  type Person,
+  type TestServer,
+} from "./harness";
+
+const codeOf = <T,>(reply: Ack<T>): string => (reply.ok ? "ok" : reply.error.code);
+
+describe.each(dialects)("the work board (%s)", (dialect) => {
+  let server: TestServer;
+  let dana: Person; // owner of the workspace and of the agents
+  let erin: Person; // a member outside the agents' private room
+  let fay: Person; // a member of the private room
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    dana = await signUpPerson(server, { handle: "dana" });
+    const { token } = await dana.api.workspace.createInvite.mutate({ maxUses: 10 });
+    erin = await signUpPerson(server, { handle: "erin", inviteToken: token });
+    fay = await signUpPerson(server, { handle: "fay", inviteToken: token });
+  });
+  afterEach(async () => {
+    closeSockets();
+    await closeAgentClients();
+  });
+  afterAll(() => server?.dispose());
+
+  async function agentIn(handle: string, roomId?: string) {
+    const agent = await createAgent(dana, handle, { framework: "claude-code" });
+    if (roomId) await dana.api.rooms.invite.mutate({ roomId, participantIds: [agent.id] });
+    const socket = await openAgentSocket(server.url, agent.apiKey);
+    return { ...agent, socket };
+  }
+
+  const board = (who: Person) => who.api.work.board.query({ sinceHours: 24 });
+  const workOf = async (who: Person, agentId: string) => (await board(who)).agents.find((a) => a.agent.id === agentId)!;
+
+  it("an agent's status reaches everyone live, a heartbeat keeps it and the server clears it within the TTL once it stops", async () => {
+    const bot = await agentIn(`status-${dialect}`);
+    const watcher = await erin.socket();
+    const updates = collect(watcher, "status:updated");
+    const set = unwrap(await emitAck<Ack<WorkStatusView>>(bot.socket, "work:status", { state: "waiting", text: "Need the staging password", waitingFor: dana.participantId, ttlSec: 5 }));
+    expect(set).toMatchObject({ state: "waiting", text: "Need the staging password", waitingFor: { id: dana.participantId, handle: "dana" } });
+    expect(Date.parse(set.until!) - Date.parse(set.since!)).toBe(5000);
+    await waitFor(() => updates.some((u) => u.status.participantId === bot.id && u.status.state === "waiting"), 5000, "the waiting status, live");
+
+    // A heartbeat (the same status again) keeps `since` and moves `until`.
+    await new Promise((r) => setTimeout(r, 1100));
+    const again = unwrap(await emitAck<Ack<WorkStatusView>>(bot.socket, "work:status", { state: "waiting", text: "Need the staging password", waitingFor: dana.participantId, ttlSec: 5 }));
+    expect(again.since).toBe(set.since);
+    expect(Date.parse(again.until!)).toBeGreaterThan(Date.parse(set.until!));
+
+    // It stops: within the TTL (and a sweep) everyone is told it is idle, and the board reads idle.
+    await waitFor(() => updates.some((u) => u.status.participantId === bot.id && u.status.state === "idle"), 12_000, "the expired status cleared, live");
+    expect((await workOf(erin, bot.id)).status).toMatchObject({ state: "idle", waitingFor: null });
+    const [row] = await queryDb<{ workState: string }>(server, `SELECT "workState" FROM "Participant" WHERE "id" = $1`, [bot.id]);
+    expect(row.workState).toBe("idle");
+  });
+
+  it("refuses a status it cannot keep: waitingFor without waiting, someone unknown, a bad state", async () => {
+    const bot = await agentIn(`badstatus-${dialect}`);
+    expect(codeOf(await emitAck(bot.socket, "work:status", { state: "working", waitingFor: dana.participantId }))).toBe("INVALID_PAYLOAD");
+    expect(codeOf(await emitAck(bot.socket, "work:status", { state: "waiting", waitingFor: "nobody-at-all" }))).toBe("PARTICIPANT_NOT_FOUND");
+    expect(codeOf(await emitAck(bot.socket, "work:status", { state: "asleep" }))).toBe("INVALID_PAYLOAD");
+    expect(codeOf(await emitAck(bot.socket, "work:status", { state: "working", ttlSec: 1 }))).toBe("INVALID_PAYLOAD");
+    expect((await workOf(dana, bot.id)).status.state).toBe("idle");
+  });
+
+  // The client's timer, not the database, is under test here (the server's side is above): one dialect.
+  it.runIf(dialect === "sqlite")("an SDK agent's status is kept alive by the client's heartbeat past its TTL, and set idle when it closes", async () => {
+    const made = await createAgent(dana, `beat-${dialect}`);
+    const client = new SwitchboardClient({ url: server.url, apiKey: made.apiKey });
+    await client.connect();
+    await client.setWorkStatus({ state: "working", text: "Refactoring the exporter", ttlSec: 6 });
+    await new Promise((r) => setTimeout(r, 9000)); // past the TTL: only the heartbeat keeps it
+    expect((await workOf(dana, made.id)).status).toMatchObject({ state: "working", text: "Refactoring the exporter" });
+    await client.close();
+    expect((await workOf(dana, made.id)).status.state).toBe("idle");
+  });
+
+  it("tasks: made and updated by key in order, nested, the ones a whole list leaves out dropped; people cannot report them", async () => {
+    const room = await dana.api.rooms.createChannel.mutate({ name: `tasks-${dialect}`, visibility: "private", memberIds: [] });
+    const bot = await agentIn(`tasker-${dialect}`, room.id);
+    const report = (tasks: unknown[], extra: Record<string, unknown> = {}) => emitAck<Ack<{ tasks: TaskView[]; dropped: number }>>(bot.socket, "work:tasks", { sessionId: "s-1", roomId: room.id, tasks, ...extra });
+
+    const first = unwrap(await report([{ title: "Add the CSV endpoint", status: "in_progress" }, { key: "tests", title: "Write tests" }, { title: "Cover empty ranges", parentKey: "tests" }]));
+    expect(first.tasks.map((t) => [t.key, t.status, t.position])).toEqual([
+      ["add the csv endpoint", "in_progress", 0],
+      ["tests", "pending", 1],
+      ["cover empty ranges", "pending", 2],
+    ]);
+    expect(first.tasks[2].parentId).toBe(first.tasks[1].id);
+    expect(first.tasks[0]).toMatchObject({ roomId: room.id, sessionId: "s-1" });
+    expect(first.tasks[0].startedAt).not.toBeNull();
+
+    // A todo tool's next list: one done, one gone, one new. Same ids for the same keys.
+    const second = unwrap(await report([{ title: "Add the CSV endpoint", status: "completed" }, { key: "tests", title: "Write tests", status: "in_progress" }, { title: "Update the docs" }]));
+    expect(second.dropped).toBe(1);
+    expect(second.tasks[0]).toMatchObject({ id: first.tasks[0].id, status: "completed" });
+    expect(second.tasks[0].completedAt).not.toBeNull();
+    const mine = (await workOf(dana, bot.id)).tasks;
+    expect(mine.find((t) => t.key === "cover empty ranges")?.status).toBe("dropped");
+    expect((await workOf(dana, bot.id)).progress).toEqual({ completed: 1, total: 3 });
+
+    // Partial report (complete: false) drops nothing.
+    expect(unwrap(await report([{ title: "Update the docs", status: "in_progress" }], { complete: false })).dropped).toBe(0);
+
+    // Bad reports store nothing.
+    const before = await queryDb<{ n: number }>(server, `SELECT COUNT(*) AS "n" FROM "WorkTask" WHERE "agentId" = $1`, [bot.id]);
+    expect(codeOf(await report([{ title: "Same" }, { title: "same" }]))).toBe("INVALID_PAYLOAD");
+    expect(codeOf(await report([{ title: "Orphan", parentKey: "nowhere" }]))).toBe("INVALID_PAYLOAD");
+    expect(codeOf(await report([{ title: "" }]))).toBe("INVALID_PAYLOAD");
+    expect(codeOf(await report([{ title: "x", status: "finished" }]))).toBe("INVALID_PAYLOAD");
+    const other = await dana.api.rooms.createChannel.mutate({ name: `elsewhere-${dialect}`, visibility: "private", memberIds: [] });
+    expect(codeOf(await report([{ title: "In a room I am not in" }], { roomId: other.id }))).toBe("ROOM_NOT_FOUND"); // private: not even there
+    const after = await queryDb<{ n: number }>(server, `SELECT COUNT(*) AS "n" FROM "WorkTask" WHERE "agentId" = $1`, [bot.id]);
+    expect(Number(after[0].n)).toBe(Number(before[0].n));
+
+    const person = await dana.socket();
+    expect(codeOf(await emitAck(person, "work:tasks", { tasks: [{ title: "Mine" }] }))).toBe("FORBIDDEN");
+  });
+
+  it("a session id one of the agent's bindings carries ties the report to that binding's room and thread", async () => {
+    const room = await dana.api.rooms.createChannel.mutate({ name: `bound-${dialect}`, visibility: "private", memberIds: [] });
+    const bot = await agentIn(`bound-${dialect}`, room.id);
+    const holder = randomUUID();
+    const claimed = unwrap(await emitAck<Ack<{ id: string; generation: number }>>(bot.socket, "binding:claim", { roomId: room.id, runtime: "claude-agent-sdk", holder }));
+    unwrap(await emitAck(bot.socket, "binding:update", { bindingId: claimed.id, holder, generation: claimed.generation, externalId: "claude-session-7", release: true }));
+    const { tasks } = unwrap(await emitAck<Ack<{ tasks: TaskView[] }>>(bot.socket, "work:tasks", { sessionId: "claude-session-7", tasks: [{ title: "Bound work" }] }));
+    expect(tasks[0]).toMatchObject({ roomId: room.id, bindingId: claimed.id, sessionId: "claude-session-7" });
+    const { files } = unwrap(await emitAck<Ack<{ files: FileTouchView[] }>>(bot.socket, "work:files", { bindingId: claimed.id, files: [{ path: "server/a.ts", operation: "edit" }] }));
+    expect(files[0]).toMatchObject({ roomId: room.id, sessionId: "claude-session-7" });
+    expect(codeOf(await emitAck(bot.socket, "work:files", { bindingId: "not-a-binding", files: [{ path: "a", operation: "edit" }] }))).toBe("NOT_FOUND");
+  });
+
+  it("files map to components (top folders by default, then the admins' map, applied to history too), and links tie what shipped", async () => {
+    const room = await dana.api.rooms.createChannel.mutate({ name: `files-${dialect}`, visibility: "private", memberIds: [] });
+    const bot = await agentIn(`filer-${dialect}`, room.id);
+    const changes = collect(await erin.socket(), "work:changed");
+    unwrap(await emitAck(bot.socket, "work:tasks", { sessionId: "f-1", roomId: room.id, tasks: [{ key: "export", title: "Export usage" }] }));
+    const { files } = unwrap(
+      await emitAck<Ack<{ files: FileTouchView[] }>>(bot.socket, "work:files", {
+        sessionId: "f-1",
+        roomId: room.id,
+        taskKey: "export",
+        branch: "feat/export",
+        files: [
+          { path: "./server/services/usage.ts", operation: "edit", linesAdded: 40, linesRemoved: 2 },
+          { path: "components/usage/chart.tsx", operation: "create", linesAdded: 120 },
+          { path: "README.md", operation: "read" },
+          { path: "npm test -- usage", operation: "run" },
+        ],
+      }),
+    );
+    expect(files.map((f) => [f.path, f.component])).toEqual([
+      ["server/services/usage.ts", "server"],
+      ["components/usage/chart.tsx", "components"],
+      ["README.md", "(root)"],
+      ["npm test -- usage", null],
+    ]);
+    expect(files[0]).toMatchObject({ branch: "feat/export", linesAdded: 40 });
+    expect(files[0].taskId).not.toBeNull();
+    await waitFor(() => changes.some((c) => c.agentId === bot.id && c.what === "files"), 5000, "work:changed");
+
+    // Only admins edit the map; a bad glob is refused.
+    expect(await errorCode(erin.api.work.setComponents.mutate({ components: [{ name: "Services", patterns: ["server/services/**"] }] }))).toBe("FORBIDDEN");
+    expect(await errorCode(dana.api.work.setComponents.mutate({ components: [{ name: "A", patterns: ["a/**"] }, { name: "a", patterns: ["b/**"] }] }))).toBe("INVALID_PAYLOAD");
+    await dana.api.work.setComponents.mutate({ components: [{ name: "Services", patterns: ["server/services/**"] }, { name: "UI", patterns: ["components/**", "app/**/*.tsx"] }] });
+    expect((await erin.api.work.components.query()).components.map((c) => c.name)).toEqual(["Services", "UI"]);
+    const mine = await workOf(dana, bot.id);
+    expect(mine.files.find((f) => f.path === "server/services/usage.ts")?.component).toBe("Services");
+    expect(mine.components.map((c) => c.name).sort()).toEqual(["(root)", "Services", "UI"]);
+    const services = (await board(dana)).components.find((c) => c.name === "Services")!;
+    expect(services.agentsNow.map((a) => a.id)).toContain(bot.id);
+
+    const pr = "https://git.example.test/acme/app/pull/42";
+    const link = unwrap(await emitAck<Ack<WorkLinkView>>(bot.socket, "work:link", { sessionId: "f-1", roomId: room.id, taskKey: "export", kind: "pull_request", value: pr, title: "Export usage as CSV" }));
+    expect(link).toMatchObject({ kind: "pull_request", value: pr, roomId: room.id });
+    // Once per session: linking again updates it.
+    const again = unwrap(await emitAck<Ack<WorkLinkView>>(bot.socket, "work:link", { sessionId: "f-1", kind: "pull_request", value: pr, title: "Export usage (CSV)" }));
+    expect(again.id).toBe(link.id);
+    expect(again.title).toBe("Export usage (CSV)");
+    expect(codeOf(await emitAck(bot.socket, "work:link", { kind: "pull_request", value: "not a url" }))).toBe("INVALID_PAYLOAD");
+    expect(codeOf(await emitAck(bot.socket, "work:files", { files: [] }))).toBe("INVALID_PAYLOAD");
+    expect(codeOf(await emitAck(bot.socket, "work:files", { files: [{ path: "a.ts", operation: "rename" }] }))).toBe("INVALID_PAYLOAD");
+  });
+
+  it("two agents editing one file (and one component) at the same time are flagged", async () => {
+    const a = await agentIn(`left-${dialect}`);
+    const b = await agentIn(`right-${dialect}`);
+    unwrap(await emitAck(a.socket, "work:files", { files: [{ path: "lib/shared/money.ts", operation: "edit" }] }));
+    unwrap(await emitAck(b.socket, "work:files", { files: [{ path: "lib/shared/money.ts", operation: "edit" }, { path: "lib/other.ts", operation: "edit" }] }));
+    const { conflicts } = await board(dana);
+    const onFile = conflicts.find((c) => c.kind === "file" && c.subject === "lib/shared/money.ts");
+    expect(onFile?.agents.map((x) => x.id).sort()).toEqual([a.id, b.id].sort());
+    expect(conflicts.some((c) => c.kind === "component" && c.subject === "lib")).toBe(true);
+    // Reads alone are no conflict.
+    unwrap(await emitAck(a.socket, "work:files", { files: [{ path: "docs/guide.md", operation: "read" }] }));
+    unwrap(await emitAck(b.socket, "work:files", { files: [{ path: "docs/guide.md", operation: "read" }] }));
+    expect((await board(dana)).conflicts.some((c) => c.subject === "docs/guide.md" || c.subject === "docs")).toBe(false);
+  });
+
+  it("each person sees an agent's work where they may read its room, or the agent is theirs, or they are an admin; statuses are everyone's", async () => {
+    const room = await dana.api.rooms.createChannel.mutate({ name: `secret-${dialect}`, visibility: "private", memberIds: [fay.participantId] });
+    const bot = await agentIn(`private-${dialect}`, room.id);
+    unwrap(await emitAck(bot.socket, "work:tasks", { roomId: room.id, tasks: [{ title: "Rotate the secret keys" }] }));
+    unwrap(await emitAck(bot.socket, "work:files", { roomId: room.id, files: [{ path: "infra/keys.tf", operation: "edit" }] }));
+    unwrap(await emitAck(bot.socket, "work:tasks", { sessionId: "no-room", tasks: [{ title: "Roomless chore" }] }));
+    unwrap(await emitAck(bot.socket, "work:status", { state: "working", text: "Rotating keys" }));
+
+    const asErin = await workOf(erin, bot.id);
+    expect(asErin.status.text).toBe("Rotating keys");
+    expect(asErin.tasks).toEqual([]);
+    expect(asErin.files).toEqual([]);
+    expect((await board(erin)).components.some((c) => c.name === "infra")).toBe(false);
+
+    const asFay = await workOf(fay, bot.id);
+    expect(asFay.tasks.map((t) => t.title)).toEqual(["Rotate the secret keys"]);
+    expect(asFay.files.map((f) => f.path)).toEqual(["infra/keys.tf"]);
+
+    const asDana = await workOf(dana, bot.id); // the owner (and an admin)
+    expect(asDana.tasks.map((t) => t.title).sort()).toEqual(["Roomless chore", "Rotate the secret keys"]);
+  });
+
+  it("the platform tools report work as the agent: set_status with a state, report_tasks, report_files, link_work", async () => {
+    const room = await dana.api.rooms.createChannel.mutate({ name: `tools-${dialect}`, visibility: "private", memberIds: [] });
+    const bot = await agentIn(`tooler-${dialect}`, room.id);
+    const call = (name: string, args: Record<string, unknown>) => emitAck<Ack<Record<string, unknown>>>(bot.socket as ClientSocket, "tool:call", { name, args });
+    expect(unwrap(await call("set_status", { status: "Need a decision", state: "waiting", waiting_for: "@dana" }))).toMatchObject({ state: "waiting", waiting_for: "@dana" });
+    expect(unwrap(await call("report_tasks", { session_id: "mcp-1", room: `#tools-${dialect}`, tasks: [{ title: "Plan", status: "completed" }, { title: "Build", status: "in_progress" }] }))).toMatchObject({
+      tasks: [
+        { id: "plan", status: "completed" },
+        { id: "build", status: "in_progress" },
+      ],
+    });
+    expect(unwrap(await call("report_files", { session_id: "mcp-1", task_id: "build", files: [{ path: "scripts/build.ts", operation: "edit", lines_added: 3 }] }))).toEqual({ recorded: 1, components: ["scripts"] });
+    expect(unwrap(await call("link_work", { session_id: "mcp-1", kind: "branch", value: "feat/tools" }))).toMatchObject({ kind: "branch", value: "feat/tools" });
+    expect(codeOf(await call("link_work", { kind: "pull_request", value: "nope" }))).toBe("INVALID_PAYLOAD");
+    const mine = await workOf(dana, bot.id);
+    expect(mine.status).toMatchObject({ state: "waiting", waitingFor: { handle: "dana" } });
+    expect(mine.tasks.map((t) => t.title)).toEqual(["Build", "Plan"]);
+    expect(mine.links.map((l) => l.value)).toEqual(["feat/tools"]);
+  });
+});
