@@ -65,6 +65,8 @@ export class Agent {
   private signalHandlers: (() => void) | null = null;
   /** The tools the model gets: the option's, or the platform tools over this agent's socket. */
   private tools: PlatformTool[] | null = null;
+  /** Turns running now (one per room at most): the agent's work status is `working` while any is. */
+  private readonly turns = new Map<string, string>();
 
   static create(options: AgentOptions): Agent {
     return new Agent(options);
@@ -139,6 +141,7 @@ export class Agent {
         await this.update(binding, { release: true });
         return;
       }
+      this.turnStarted(binding.id, message, room);
       const { messages, omitted } = await this.delta(message, binding.lastSeq);
       const resuming = binding.externalId !== null;
       let resumed = resuming;
@@ -173,7 +176,26 @@ export class Agent {
       throw error; // the client reports the message as failed
     } finally {
       clearInterval(renew);
+      this.turnEnded(binding.id);
     }
+  }
+
+  /** The work status says what the agent answers while a turn runs (kept alive by the client's heartbeat). */
+  private turnStarted(bindingId: string, message: MessageView, room: MembershipView): void {
+    const where = room.room.kind === "channel" ? ` in #${room.room.name}` : "";
+    this.turns.set(bindingId, `Answering @${message.author.handle}${where}`);
+    this.showStatus();
+  }
+
+  private turnEnded(bindingId: string): void {
+    if (!this.turns.delete(bindingId)) return;
+    this.showStatus();
+  }
+
+  private showStatus(): void {
+    const texts = [...this.turns.values()];
+    const text = texts.length === 0 ? "" : texts.length === 1 ? texts[0] : `${texts[0]} (and ${texts.length - 1} more)`;
+    void this.client.setWorkStatus({ state: texts.length ? "working" : "idle", text }).catch((e: unknown) => this.log(`switchboard: could not set the work status: ${messageOf(e)}`));
   }
 
   /** Runs the adapter's turn on `binding` (a new session when its externalId is null). */
@@ -194,7 +216,20 @@ export class Agent {
         session = externalId;
         await this.update(binding, { externalId });
       },
+      work: {
+        tasks: (tasks) => this.reportWork(() => this.client.reportTasks({ bindingId: binding.id, ...(session ? { sessionId: session } : {}), tasks })),
+        files: (files) => this.reportWork(() => this.client.reportFiles({ bindingId: binding.id, ...(session ? { sessionId: session } : {}), files })),
+      },
     });
+  }
+
+  /** A work report never fails a turn: the board misses it, the answer does not. */
+  private async reportWork(report: () => Promise<unknown>): Promise<void> {
+    try {
+      await report();
+    } catch (error) {
+      this.log(`switchboard: could not report work: ${messageOf(error)}`);
+    }
   }
 
   /** Claims the binding for this turn, waiting while another process's turn holds it. */

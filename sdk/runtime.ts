@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import type { BindingStatus, BindingView } from "./bindings";
 import type { MembershipView, MessageView, ParticipantView, UsageReport } from "./contract";
+import type { FileOperation, TaskStatus } from "./work";
 
 export type { BindingStatus, BindingView } from "./bindings";
 
@@ -47,6 +48,17 @@ export interface TurnInput {
   signal: AbortSignal;
   /** Call as soon as the framework's session id is known, before the turn ends: a crash mid-turn then resumes it. */
   onSession(externalId: string): Promise<void>;
+  /**
+   * What the session works on, for the workspace's Work page: its task list (the whole list, as the
+   * framework's todo tool keeps it) and the files it touched, tied to this binding. Never throws: a
+   * report that fails is logged, and the turn goes on.
+   */
+  work: TurnWork;
+}
+
+export interface TurnWork {
+  tasks(tasks: { key?: string; title: string; status?: TaskStatus; parentKey?: string }[]): Promise<void>;
+  files(files: { path: string; operation: FileOperation; linesAdded?: number; linesRemoved?: number }[]): Promise<void>;
 }
 
 /** What a turn came to. */

@@ -103,12 +103,20 @@ export function codex(options: CodexAdapterOptions = {}): RuntimeAdapter {
             if (!resuming) await input.onSession(threadId);
           } else if (event.type === "item.completed" && event.item.type === "agent_message") {
             reply = event.item.text;
+          } else if ((event.type === "item.started" || event.type === "item.updated" || event.type === "item.completed") && event.item.type === "todo_list") {
+            // Codex's plan, as its SDK gives it (done or not, no more): the binding's task list. (0.163 offers
+            // a known model no plan tool; a model or version with one has its plan shown.)
+            await input.work.tasks(event.item.items.map((item) => ({ title: item.text, status: item.completed ? "completed" : "pending" })));
+          } else if (event.type === "item.completed" && event.item.type === "file_change" && event.item.status === "completed") {
+            await input.work.files(event.item.changes.map((change) => ({ path: inside(workdir, change.path), operation: FILE_OPERATION[change.kind] })));
+          } else if (event.type === "item.completed" && event.item.type === "command_execution") {
+            await input.work.files([{ path: event.item.command.slice(0, 1000), operation: "run" }]);
           } else if (event.type === "turn.completed") {
             total = event.usage;
           } else if (event.type === "turn.failed") {
             throw new Error(`Codex turn failed: ${event.error.message}`);
           }
-          // Other events (commands, tool calls, "Reconnecting..." errors) are Codex's own business.
+          // Other events (reasoning, tool calls, "Reconnecting..." errors) are Codex's own business.
         }
       } catch (error) {
         if (resuming && threadId === null && /thread\/resume failed: .*(no rollout found|not found)/i.test(String(error))) {
@@ -133,6 +141,14 @@ export function codex(options: CodexAdapterOptions = {}): RuntimeAdapter {
       };
     },
   };
+}
+
+const FILE_OPERATION = { add: "create", delete: "delete", update: "edit" } as const;
+
+/** A path as the repository names it: relative to the working directory when it is inside it. */
+function inside(workdir: string, file: string): string {
+  const relative = path.relative(workdir, path.resolve(workdir, file));
+  return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : file;
 }
 
 /** The CLI's environment: given whole, or this process's; with CODEX_HOME when one is chosen. */

@@ -125,6 +125,7 @@ function turnInput(prompt: string, options: { externalId?: string | null; tools?
     onSession: async (id) => {
       options.sessions?.push(id);
     },
+    work: { tasks: async () => {}, files: async () => {} },
   };
 }
 

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codex, type CodexAdapterOptions } from "../../sdk/adapters/codex";
 import { ResumeFailed, type BindingView, type RuntimeAdapter, type TurnInput } from "../../sdk/runtime";
-import { callTool, describeItem, lastToolOutput, say, searchTools, searchedTools, startScriptedOpenAI, type ResponsesRequest, type ScriptedOpenAI } from "../support/scripted-openai";
+import { callCustomTool, callTool, describeItem, lastToolOutput, say, searchTools, searchedTools, startScriptedOpenAI, type ResponsesRequest, type ScriptedOpenAI } from "../support/scripted-openai";
 import { createAgent, signUpPerson, startTestServer, type TestServer } from "./harness";
 
 const MODEL = "gpt-5.5";
@@ -77,8 +77,14 @@ function binding(externalId: string | null): BindingView {
   };
 }
 
-/** A turn's input; `sessions` collects what onSession was called with. */
-function turnInput(externalId: string | null, prompt: string, sessions: string[] = []): TurnInput {
+/** What a turn reported to the Work page (`TurnInput.work`). */
+interface Reported {
+  tasks: Parameters<TurnInput["work"]["tasks"]>[0][];
+  files: Parameters<TurnInput["work"]["files"]>[0];
+}
+
+/** A turn's input; `sessions` collects what onSession was called with, `reported` its work reports. */
+function turnInput(externalId: string | null, prompt: string, sessions: string[] = [], reported: Reported = { tasks: [], files: [] }): TurnInput {
   return {
     binding: binding(externalId),
     messages: [],
@@ -95,6 +101,10 @@ function turnInput(externalId: string | null, prompt: string, sessions: string[]
     tools: [],
     signal: new AbortController().signal,
     onSession: async (id) => void sessions.push(id),
+    work: {
+      tasks: async (tasks) => void reported.tasks.push(tasks),
+      files: async (files) => void reported.files.push(...files),
+    },
   };
 }
 
@@ -190,16 +200,18 @@ describe("Codex adapter against a scripted model", () => {
     expect((failure as Error).message).toMatch(/did not resume thread not-a-thread-id/);
   });
 
-  it("shell commands run in the sandbox and an escalation is refused at once: nothing waits for an approval", async () => {
+  it("shell commands run in the sandbox and an escalation is refused at once: nothing waits for an approval; the files it patched and the commands it ran are reported as work", async () => {
     const workdir = tempDir("codex-shell-");
     const shell = adapter({ sandboxMode: "workspace-write", workingDirectory: workdir });
     const started = Date.now();
+    const reported: Reported = { tasks: [], files: [] };
     model.script(
+      callCustomTool("apply_patch", "*** Begin Patch\n*** Add File: plan.md\n+check the disk\n*** End Patch\n", { input: 100, output: 5 }),
       callTool("exec_command", { cmd: "echo checked > note.txt && cat note.txt" }, { usage: { input: 300, output: 20 } }),
       callTool("exec_command", { cmd: "touch /etc/codex-was-here", sandbox_permissions: "require_escalated", justification: "May I?" }, { usage: { input: 400, cached: 300, output: 20 } }),
       (request) => say(`Refused: ${lastToolOutput(request).includes("approval policy is Never")}`, { input: 500, cached: 400, output: 5 })(request),
     );
-    const result = await shell.turn(turnInput(null, "Dana: check the disk"));
+    const result = await shell.turn(turnInput(null, "Dana: check the disk", [], reported));
 
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(readFileSync(path.join(workdir, "note.txt"), "utf8")).toBe("checked\n");
@@ -208,8 +220,12 @@ describe("Codex adapter against a scripted model", () => {
     const [, second, third] = model.responses().slice(-3);
     expect(lastToolOutput(second)).toMatch(/Process exited with code 0[\s\S]*checked/);
     expect(lastToolOutput(third)).toContain("you cannot ask for escalated permissions if the approval policy is Never");
-    // One usage entry for the turn: the three model calls added up.
-    expect(result.usage).toEqual([{ model: MODEL, inputTokens: 1200, outputTokens: 45, cachedTokens: 700 }]);
+    // One usage entry for the turn: the four model calls added up.
+    expect(result.usage).toEqual([{ model: MODEL, inputTokens: 1300, outputTokens: 50, cachedTokens: 700 }]);
+    // What it changed and ran, reported as the binding's work: the patch's file, and the commands.
+    expect(readFileSync(path.join(workdir, "plan.md"), "utf8")).toBe("check the disk\n");
+    expect(reported.files).toContainEqual({ path: "plan.md", operation: "create" });
+    expect(reported.files.filter((f) => f.operation === "run").map((f) => f.path).join("\n")).toContain("echo checked > note.txt && cat note.txt");
     expect(model.pending()).toBe(0);
   });
 });

@@ -90,7 +90,8 @@ export interface Tokens {
 export type Reply =
   | { text: string; usage?: Tokens }
   | { call: { name: string; namespace?: string; args: Record<string, unknown> }; usage?: Tokens }
-  | { search: { query: string; limit?: number }; usage?: Tokens };
+  | { search: { query: string; limit?: number }; usage?: Tokens }
+  | { custom: { name: string; input: string }; usage?: Tokens };
 
 /** One model response: decided from the request it answers. A promise holds it back until it settles (a slow model). */
 export type Step = (request: ResponsesRequest) => Reply | Promise<Reply>;
@@ -106,6 +107,11 @@ export const searchTools =
 export const callTool =
   (name: string, args: Record<string, unknown>, opts: { namespace?: string; usage?: Tokens } = {}): Step =>
   () => ({ call: { name, namespace: opts.namespace, args }, usage: opts.usage });
+
+/** A call of a freeform (`custom`) tool, e.g. apply_patch with the patch as its input. */
+export const callCustomTool =
+  (name: string, input: string, usage?: Tokens): Step =>
+  () => ({ custom: { name, input }, usage });
 
 export interface ScriptedOpenAI {
   /** The base URL to give Codex: http://127.0.0.1:<port>/v1. */
@@ -199,6 +205,10 @@ function writeStream(res: ServerResponse, n: number, reply: Reply): void {
   } else if ("search" in reply) {
     const item = { type: "tool_search_call", id: `ts_${n}`, call_id: `call_${n}`, execution: "client", arguments: reply.search, status: "completed" };
     send("response.output_item.added", { output_index: 0, item });
+    send("response.output_item.done", { output_index: 0, item });
+  } else if ("custom" in reply) {
+    const item = { type: "custom_tool_call", id: `ctc_${n}`, call_id: `call_${n}`, name: reply.custom.name, input: reply.custom.input, status: "completed" };
+    send("response.output_item.added", { output_index: 0, item: { ...item, input: "", status: "in_progress" } });
     send("response.output_item.done", { output_index: 0, item });
   } else {
     const { name, namespace, args } = reply.call;
