@@ -4,7 +4,8 @@
 // the policy lets them; the component map files paths; two agents on one file are flagged.
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SwitchboardClient, type Ack } from "../../sdk";
+import { Agent, SwitchboardClient, type Ack } from "../../sdk";
+import { generic } from "../../sdk/adapters/generic";
 import type { FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "../../sdk/work";
 import {
   closeAgentClients,
@@ -97,6 +98,46 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     expect((await workOf(dana, made.id)).status).toMatchObject({ state: "working", text: "Refactoring the exporter" });
     await client.close();
     expect((await workOf(dana, made.id)).status.state).toBe("idle");
+  });
+
+  it("an Agent is working while a turn runs and idle after it; what its adapter reports lands on the turn's binding", async () => {
+    const made = await createAgent(dana, `runner-${dialect}`);
+    const room = await dana.api.rooms.createChannel.mutate({ name: `runner-${dialect}`, visibility: "private", memberIds: [made.id] });
+    const statuses = collect(await dana.socket(), "status:updated");
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const agent = Agent.create({
+      url: server.url,
+      apiKey: made.apiKey,
+      handleSignals: false,
+      adapter: generic(async (input) => {
+        await input.work.tasks([{ title: "Read the question", status: "completed" }, { title: "Answer it", status: "in_progress" }]);
+        await input.work.files([{ path: "docs/faq.md", operation: "read" }]);
+        await held;
+        return "Done";
+      }),
+    });
+    await agent.start();
+    try {
+      await dana.api.messages.send.mutate({ roomId: room.id, body: `@runner-${dialect} what is new?`, clientMsgId: randomUUID() });
+      await waitFor(() => statuses.some((u) => u.status.participantId === made.id && u.status.state === "working"), 10_000, "working during the turn");
+      expect(statuses.find((u) => u.status.participantId === made.id)?.status.text).toBe(`Answering @dana in #runner-${dialect}`);
+      let during = await workOf(dana, made.id);
+      await waitFor(() => during.tasks.length === 2 && during.files.length === 1, 10_000, "the turn's reports", async () => void (during = await workOf(dana, made.id)));
+      expect(during.status.state).toBe("working");
+      expect(during.tasks.map((t) => [t.title, t.status])).toEqual([
+        ["Answer it", "in_progress"],
+        ["Read the question", "completed"],
+      ]);
+      const [binding] = await dana.api.bindings.ofRoom.query({ roomId: room.id, includeClosed: false });
+      expect(during.tasks[0]).toMatchObject({ roomId: room.id, bindingId: binding.id, sessionId: binding.externalId });
+      expect(during.files.map((f) => f.path)).toEqual(["docs/faq.md"]);
+      release();
+      await waitFor(() => statuses.filter((u) => u.status.participantId === made.id).at(-1)?.status.state === "idle", 10_000, "idle after the turn");
+    } finally {
+      release();
+      await agent.stop();
+    }
   });
 
   it("tasks: made and updated by key in order, nested, the ones a whole list leaves out dropped; people cannot report them", async () => {
