@@ -1,4 +1,5 @@
-// The demo a fresh install opens on: one person, two agents and #general with a short conversation.
+// The demo a fresh install opens on: one person, two agents and #general with a short conversation,
+// and a little work history for the Work page.
 // Runs once, on an empty database. The person's password is printed then, once (logs are kept and
 // shipped elsewhere), and kept in data/demo-credentials.json.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -9,6 +10,9 @@ import { newSecret } from "./ids";
 import { actorForAccount, signUp } from "./services/accounts";
 import { actorForAgent, createAgent } from "./services/agents";
 import { sendMessage } from "./services/sending";
+import { linkWork, reportFiles, reportTasks } from "./services/work";
+import { setStatus } from "./services/work-status";
+import type { Actor } from "./policies";
 import { DEFAULT_CHANNEL } from "./services/workspaces";
 
 const DEMO_EMAIL = "demo@switchboard.local";
@@ -60,9 +64,39 @@ export async function seedDemo(log: (line: string) => void): Promise<void> {
   await say(scout, "Two things: the backoff has no jitter, and `clientMsgId` is regenerated on retry, so a retry could duplicate a message.", ask.id);
   await say(dana, "Good catch. @scribe please note both in the changelog.", ask.id);
   await say(scribe, "Noted in the changelog draft:\n\n- add jitter to reconnect backoff\n- keep `clientMsgId` stable across retries");
+  await seedWork({ dana, scout, scribe, roomId: general.id, askId: ask.id });
 
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify({ email: DEMO_EMAIL, password }), { mode: 0o600 });
   log("Seeded the demo workspace: Dana Demo, agents @scout and @scribe, and #general.");
   log(`Demo sign-in: ${DEMO_EMAIL} / ${password}   (shown this once; kept in ${path.join(env.DATA_DIR, "demo-credentials.json")})`);
+}
+
+/**
+ * A little work history, so the Work page opens alive: Scout fixing the retry logic it found (tasks,
+ * files across components, a branch and a pull request), Scribe on the changelog and waiting for Dana.
+ * Statuses hold for a day here (a real agent renews a short TTL).
+ */
+async function seedWork(s: { dana: Actor; scout: Actor; scribe: Actor; roomId: string; askId: string }): Promise<void> {
+  const inThread = { roomId: s.roomId, threadRootId: s.askId, sessionId: "demo-scout-session" };
+  await reportTasks(s.scout, {
+    ...inThread,
+    complete: true,
+    tasks: [
+      { key: "review", title: "Review the retry logic in sdk/client.ts", status: "completed" },
+      { key: "jitter", title: "Add jitter to the reconnect backoff", status: "completed", parentKey: "review" },
+      { key: "stable-id", title: "Keep clientMsgId stable across retries", status: "in_progress", parentKey: "review" },
+      { key: "tests", title: "Cover retries in the SDK's tests", status: "pending" },
+    ],
+  });
+  await reportFiles(s.scout, { ...inThread, taskKey: "jitter", branch: "fix/retry-jitter", files: [{ path: "sdk/client.ts", operation: "edit", linesAdded: 14, linesRemoved: 3 }, { path: "sdk/backoff.ts", operation: "create", linesAdded: 32 }] });
+  await reportFiles(s.scout, { ...inThread, taskKey: "stable-id", branch: "fix/retry-jitter", files: [{ path: "sdk/client.ts", operation: "edit", linesAdded: 6, linesRemoved: 2 }, { path: "server/services/sending.ts", operation: "read" }, { path: "npm test -- sdk", operation: "run" }] });
+  await linkWork(s.scout, { ...inThread, taskKey: "review", kind: "branch", value: "fix/retry-jitter" });
+  await linkWork(s.scout, { ...inThread, taskKey: "review", kind: "pull_request", value: "https://github.com/example/switchboard/pull/42", title: "SDK: jittered backoff, stable clientMsgId on retry" });
+  await setStatus(s.scout, { state: "working", text: "Keeping clientMsgId stable across retries", ttlSec: 86_400 });
+
+  const changelog = { roomId: s.roomId, sessionId: "demo-scribe-session" };
+  await reportTasks(s.scribe, { ...changelog, complete: true, tasks: [{ title: "Draft the changelog entry", status: "completed" }, { title: "Ask Dana which release it ships in", status: "in_progress" }] });
+  await reportFiles(s.scribe, { ...changelog, files: [{ path: "CHANGELOG.md", operation: "edit", linesAdded: 4 }, { path: "docs/protocol.md", operation: "read" }] });
+  await setStatus(s.scribe, { state: "waiting", text: "Which release does the retry fix ship in?", waitingFor: s.dana.participantId, ttlSec: 86_400 });
 }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { dialects, startTestServer, waitFor, type TestServer } from "./harness";
+import { apiClient, dialects, queryDb, sessionCookie, startTestServer, waitFor, type TestServer } from "./harness";
 
 describe("the demo seed", () => {
   let server: TestServer;
@@ -22,5 +22,19 @@ describe("the demo seed", () => {
     // restart() may return before the new process printed (the harness matches the first start's line).
     await waitFor(() => server.output().split("Switchboard is running").length - 1 === 2, 30_000, "the second start");
     expect(times()).toBe(1);
+  });
+
+  it("opens the Work page alive: two agents at work across components, one waiting for Dana, a pull request", async () => {
+    const [account] = await queryDb<{ id: string }>(server, `SELECT "id" FROM "Account" WHERE "email" = $1`, ["demo@switchboard.local"]);
+    const dana = apiClient(server.url, await sessionCookie(account.id));
+    const board = await dana.work.board.query({ sinceHours: 24 });
+    const byHandle = new Map(board.agents.map((a) => [a.agent.handle, a]));
+    const scout = byHandle.get("scout")!;
+    const scribe = byHandle.get("scribe")!;
+    expect(scout.status.state).toBe("working");
+    expect(scribe.status).toMatchObject({ state: "waiting", waitingFor: { handle: "dana" } });
+    expect(scout.progress).toEqual({ completed: 2, total: 4 });
+    expect(scout.links.map((l) => l.kind).sort()).toEqual(["branch", "pull_request"]);
+    expect(board.components.map((c) => c.name).sort()).toEqual(["(root)", "docs", "sdk", "server"]);
   });
 });
