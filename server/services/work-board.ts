@@ -9,6 +9,7 @@ import { can, type Actor } from "../policies";
 import { presentFileTouch, presentTask, presentWorkLink, presentWorkStatus, workStatusSelect } from "../presenters/work";
 import { onlineAmong } from "../realtime/presence";
 import { componentMatcherFor } from "./components";
+import { readableRoomIds } from "./room-access";
 import { groupBy } from "../collections";
 
 /** Touches within this long count as "now" (a component's agents now), and as "at the same time" (conflicts). */
@@ -127,15 +128,7 @@ export async function workBoard(actor: Actor, input: { sinceHours: number }, now
  * where it was done for a room they may read.
  */
 async function workVisibility(actor: Actor, agents: Map<string, { id: string; ownerId: string | null }>, rows: { agentId: string; roomId: string | null }[]) {
-  const roomIds = [...new Set(rows.flatMap((r) => (r.roomId ? [r.roomId] : [])))];
-  const [rooms, memberships] = roomIds.length
-    ? await Promise.all([
-        getDb().room.findMany({ where: { id: { in: roomIds } }, select: { id: true, workspaceId: true, kind: true, visibility: true, archivedAt: true } }),
-        getDb().roomMember.findMany({ where: { participantId: actor.participantId, roomId: { in: roomIds } }, select: { roomId: true, role: true } }),
-      ])
-    : [[], []];
-  const membership = new Map(memberships.map((m) => [m.roomId, m]));
-  const readable = new Set(rooms.filter((room) => can(actor, "room.read", { room, membership: membership.get(room.id) ?? null })).map((r) => r.id));
+  const readable = await readableRoomIds(actor, [...new Set(rows.flatMap((r) => (r.roomId ? [r.roomId] : [])))]);
   return (row: { agentId: string; roomId: string | null }): boolean => {
     const agent = agents.get(row.agentId);
     if (!agent) return false;

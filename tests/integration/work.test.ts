@@ -284,6 +284,50 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     expect(asDana.tasks.map((t) => t.title).sort()).toEqual(["Roomless chore", "Rotate the secret keys"]);
   });
 
+  it("involvement: who drove a pull request, from the conversation that produced it; only conversations the viewer reads; exportable as CSV", async () => {
+    const room = await dana.api.rooms.createChannel.mutate({ name: `pr-${dialect}`, visibility: "private", memberIds: [fay.participantId] });
+    const bot = await agentIn(`shipper-${dialect}`, room.id);
+    const scope = { sessionId: "pr-session", roomId: room.id };
+    const ask = await dana.api.messages.send.mutate({ roomId: room.id, body: `@shipper-${dialect} please add CSV export to the usage page`, clientMsgId: randomUUID() });
+    unwrap(await emitAck(bot.socket, "work:tasks", { ...scope, tasks: [{ key: "csv", title: "CSV export", status: "in_progress" }] }));
+    unwrap(await emitAck(bot.socket, "message:send", { roomId: room.id, body: "Working on it: one column per dimension?", clientMsgId: randomUUID() }));
+    await fay.api.messages.send.mutate({ roomId: room.id, body: "Yes, and keep the header stable", clientMsgId: randomUUID() });
+    const q = unwrap(
+      await emitAck<Ack<{ id: string }>>(bot.socket, "question:ask", { roomId: room.id, clientMsgId: randomUUID(), prompt: "Merge it?", kind: "approval", audience: { type: "person", participant: dana.participantId } }),
+    );
+    await dana.api.questions.answer.mutate({ questionId: q.id, answer: { approved: true } });
+    unwrap(await emitAck(bot.socket, "work:files", { ...scope, taskKey: "csv", files: [{ path: "server/services/usage-reports.ts", operation: "edit", linesAdded: 30, linesRemoved: 5 }] }));
+    const pr = `https://git.example.test/acme/app/pull/${dialect}-7`;
+    unwrap(await emitAck(bot.socket, "work:link", { ...scope, taskKey: "csv", kind: "pull_request", value: pr, title: "CSV export" }));
+    expect(ask.body).toContain("CSV");
+
+    const inv = await dana.api.work.involvement.query({ kind: "pull_request", value: pr });
+    expect(inv.subject).toEqual({ kind: "pull_request", value: pr, title: "CSV export" });
+    expect(inv.hiddenConversations).toBe(0);
+    const part = (handle: string) => [...inv.people, ...inv.agents].find((p) => p.participant.handle === handle)!;
+    // Dana's request set the work going (the last person's message before its first task): it counts.
+    expect(part("dana")).toMatchObject({ messages: 1, answers: 1, approvals: 1 });
+    expect(inv.from).toBe(ask.createdAt);
+    expect(part("fay")).toMatchObject({ messages: 1, words: 6 });
+    expect(part(`shipper-${dialect}`)).toMatchObject({ tasks: 1, files: 1, linesChanged: 35 });
+    expect(part(`shipper-${dialect}`).messages).toBeGreaterThanOrEqual(2); // its message and its question
+    expect(inv.share.messages).toBeGreaterThan(0);
+    expect(inv.timeline.map((e) => e.kind)).toEqual(expect.arrayContaining(["task", "message", "answer", "file"]));
+    const { csv } = await dana.api.work.involvementCsv.query({ kind: "pull_request", value: pr });
+    const [header, ...rows] = csv.trim().split("\n");
+    expect(header).toBe("subject_kind,subject,participant,handle,kind,messages,words,answers,approvals,tasks,files,lines_changed,first_at,last_at");
+    expect(rows.some((r) => r.includes(",fay,human,1,6,"))).toBe(true);
+
+    // Erin reads none of it: the conversation is hidden from her, and counted as such.
+    const asErin = await erin.api.work.involvement.query({ kind: "pull_request", value: pr });
+    expect(asErin).toMatchObject({ hiddenConversations: 1, people: [], timeline: [] });
+    expect(asErin.agents).toEqual([]);
+    const [task] = (await workOf(dana, bot.id)).tasks;
+    expect((await dana.api.work.involvement.query({ kind: "task", taskId: task.id })).subject.title).toBe("CSV export");
+    expect(await errorCode(erin.api.work.involvement.query({ kind: "task", taskId: task.id }))).toBe("NOT_FOUND");
+    expect(await errorCode(dana.api.work.involvement.query({ kind: "branch", value: "never-linked" }))).toBe("NOT_FOUND");
+  });
+
   it("the platform tools report work as the agent: set_status with a state, report_tasks, report_files, link_work", async () => {
     const room = await dana.api.rooms.createChannel.mutate({ name: `tools-${dialect}`, visibility: "private", memberIds: [] });
     const bot = await agentIn(`tooler-${dialect}`, room.id);

@@ -1,13 +1,23 @@
 import { z } from "zod";
 import { setComponentMapInput, setWorkStatusInput } from "../../../sdk/work";
 import * as components from "../../services/components";
+import { involvement, involvementCsv } from "../../services/involvement";
 import { workBoard } from "../../services/work-board";
 import * as workStatus from "../../services/work-status";
 import { authedProcedure, router } from "../init";
 
+const involvementInput = z.union([
+  z.strictObject({ kind: z.enum(["pull_request", "branch"]), value: z.string().trim().min(1).max(1000) }),
+  z.strictObject({ kind: z.literal("task"), taskId: z.string().min(1).max(64) }),
+]);
+
 export const workRouter = router({
   /** The Work page: every agent's status, and the tasks, files, components and links the viewer may see. */
   board: authedProcedure.input(z.strictObject({ sinceHours: z.number().int().min(1).max(24 * 30).default(24) })).query(({ ctx, input }) => workBoard(ctx.actor, input)),
+  /** Who drove a pull request, a branch or a task: people's and agents' parts in the conversations that produced it. */
+  involvement: authedProcedure.input(involvementInput).query(({ ctx, input }) => involvement(ctx.actor, input)),
+  /** The same as CSV, one row per participant (every figure a column). */
+  involvementCsv: authedProcedure.input(involvementInput).query(async ({ ctx, input }) => ({ csv: involvementCsv(await involvement(ctx.actor, input)) })),
   /** A person's own status (an agent sets its own over the socket, `work:status`). */
   setStatus: authedProcedure.input(setWorkStatusInput).mutation(({ ctx, input }) => workStatus.setStatus(ctx.actor, input)),
   /** The component map (every member may read it); admins replace it. */
