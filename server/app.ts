@@ -137,7 +137,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       stopStatusExpiry();
       bindRealtime(null);
       await mcp.close();
-      await sockets.close();
+      // Closing waits for open connections. One whose last response ended after the close began stays
+      // idle until its client lets go (undici's keep-alive: 4 s): idle ones are closed as they appear.
+      const idle = setInterval(() => httpServer.closeIdleConnections(), 100);
+      await sockets.close().finally(() => clearInterval(idle));
       await closeLimits();
       await stopNotifications();
       await stopCheckpoints();
