@@ -3,13 +3,15 @@
 // board's rows, live events and board entries; a session id one of the agent's bindings carries puts
 // them in its room; bad payloads and credentials are refused and store nothing.
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Ack } from "../../sdk";
-import { closeSockets, collect, createAgent, dialects, emitAck, openAgentSocket, queryDb, signUpPerson, startTestServer, unwrap, waitFor, type Person, type TestServer } from "./harness";
+import { closeSockets, collect, createAgent, dialects, emitAck, openAgentSocket, queryDb, runProcess, signUpPerson, startTestServer, unwrap, waitFor, type Person, type TestServer } from "./harness";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "claude-code-hooks");
+const BIN = path.resolve(import.meta.dirname, "../../bin/switchboard.mjs");
 const fixture = (name: string, sessionId: string): Record<string, unknown> => ({ ...JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8")), session_id: sessionId });
 
 interface Answer {
@@ -174,5 +176,58 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     expect((await workOf(bot.id)).status.state).toBe("idle");
     expect(await stored(bot.id)).toEqual({ files: 0, tasks: 0, state: "idle" });
     expect((await fetch(`${server.url}/api/hooks/claude-code`, { headers: { Authorization: `Bearer ${bot.apiKey}` } })).status).toBe(404);
+  });
+  // The CLI's files do not depend on the database: one dialect.
+  it.runIf(dialect === "sqlite")("connect --client claude merges the hooks into .claude/settings.json (keeping others', once), and the hook command forwards stdin", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "switchboard-hooks-"));
+    const project = path.join(home, "project");
+    const settingsFile = path.join(project, ".claude", "settings.json");
+    mkdirSync(path.dirname(settingsFile), { recursive: true });
+    const theirs = {
+      permissions: { allow: ["Bash(npm test)"] },
+      hooks: { PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "prettier --write" }] }], Stop: [{ hooks: [{ type: "command", command: "say done" }] }] },
+    };
+    writeFileSync(settingsFile, `${JSON.stringify(theirs, null, 4)}\n`);
+    const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") };
+    const run = (command: string, args: string[], stdin = "") => runProcess(command, args, { cwd: project, env, stdin });
+    try {
+      const { token } = await dana.api.agents.createOnboardingToken.mutate({ label: "hooks", expiresInDays: 1 });
+      const args = [BIN, "connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "hk-claude"];
+      const connected = await run(process.execPath, args);
+      expect(connected.code, connected.stderr).toBe(0);
+      const origin = new URL(server.url).origin;
+      const config = JSON.parse(readFileSync(path.join(home, ".config", "switchboard", "config.json"), "utf8")) as { profiles: Record<string, { apiKey: string; participantId: string }> };
+      const profile = config.profiles[`hk-claude@${origin}`];
+
+      const text = readFileSync(settingsFile, "utf8");
+      expect(text).not.toContain(profile.apiKey);
+      expect(text).toMatch(/^ {4}"permissions"/m); // their indentation kept
+      const settings = JSON.parse(text) as { permissions: unknown; hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; async?: boolean; timeout?: number }[] }[]> };
+      expect(settings.permissions).toEqual(theirs.permissions);
+      const ours = settings.hooks.SessionStart[0].hooks[0];
+      expect(ours).toMatchObject({ type: "command", async: true, timeout: 10 });
+      expect(ours.command.endsWith(` hook claude-code --profile hk-claude@${origin}`)).toBe(true);
+      expect(settings.hooks.PostToolUse).toEqual([theirs.hooks.PostToolUse[0], { matcher: "Edit|MultiEdit|Write|NotebookEdit|Read|Bash|TodoWrite", hooks: [ours] }]);
+      expect(settings.hooks.Stop).toEqual([theirs.hooks.Stop[0], { hooks: [ours] }]);
+      expect(Object.keys(settings.hooks).sort()).toEqual(["Notification", "PostToolUse", "SessionEnd", "SessionStart", "Stop", "TaskCompleted", "TaskCreated", "UserPromptSubmit"]);
+
+      const before = { bytes: text, mtimeMs: statSync(settingsFile).mtimeMs };
+      expect((await run(process.execPath, args)).code).toBe(0);
+      expect({ bytes: readFileSync(settingsFile, "utf8"), mtimeMs: statSync(settingsFile).mtimeMs }).toEqual(before);
+
+      // The hook as Claude Code runs it: a shell command, the payload on stdin; nothing on stdout.
+      const session = randomUUID();
+      const forwarded = await run("sh", ["-c", ours.command], JSON.stringify(fixture("post-tool-use-edit", session)));
+      expect(forwarded).toMatchObject({ code: 0, stdout: "" });
+      const rows = await queryDb<{ path: string; sessionId: string }>(server, `SELECT "path", "sessionId" FROM "FileTouch" WHERE "agentId" = $1`, [profile.participantId]);
+      expect(rows).toEqual([{ path: "server/services/orders.ts", sessionId: session }]);
+      // Failures never exit 2 (Claude Code would block the tool call): 1, with the reason on stderr.
+      const refused = await run("sh", ["-c", ours.command], JSON.stringify({ ...fixture("stop", session), hook_event_name: "Nope" }));
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("INVALID_PAYLOAD");
+      expect((await run("sh", ["-c", ours.command], "not json")).code).toBe(1);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
