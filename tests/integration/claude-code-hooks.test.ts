@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Ack } from "../../sdk";
-import { closeSockets, collect, createAgent, dialects, emitAck, openAgentSocket, queryDb, runProcess, signUpPerson, startTestServer, unwrap, waitFor, type Person, type TestServer } from "./harness";
+import { closeSockets, collect, createAgent, dialects, emitAck, openAgentSocket, queryDb, runProcess, signUpPerson, sqlDate, startTestServer, unwrap, waitFor, type Person, type TestServer } from "./harness";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "claude-code-hooks");
 const BIN = path.resolve(import.meta.dirname, "../../bin/switchboard.mjs");
@@ -103,6 +103,10 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     expect(await hook(bot.apiKey, "stop", session)).toEqual({ event: "Stop", ignored: true });
     expect((await workOf(bot.id)).status.state).toBe("waiting");
     expect(await hook(bot.apiKey, "user-prompt-submit", session)).toEqual({ event: "UserPromptSubmit", status: "working" });
+    // A tracked tool call renews "working" once less than half of its 30 minutes is left (a heartbeat).
+    await queryDb(server, `UPDATE "Participant" SET "workUntil" = $1 WHERE "id" = $2`, [sqlDate(dialect, new Date(Date.now() + 60_000)), bot.id]);
+    await hook(bot.apiKey, "post-tool-use-read", session);
+    expect(Date.parse((await workOf(bot.id)).status.until!) - Date.now()).toBeGreaterThan(25 * 60_000);
     expect(await hook(bot.apiKey, "task-completed", session)).toMatchObject({ event: "TaskCompleted", tasks: 1 });
     expect(await hook(bot.apiKey, "stop", session)).toEqual({ event: "Stop", status: "idle" });
     await waitFor(() => stateOf()?.state === "idle", 5000, "idle, live");
