@@ -3,14 +3,14 @@
 import type { Ack } from "../sdk/contract";
 import { causeOf, CliError, EXIT, fromErrorShape, unreachable } from "./exit-codes";
 
-export async function postJson<T>(origin: string, route: string, body: unknown, opts: { bearer?: string } = {}): Promise<T> {
+export async function postJson<T>(origin: string, route: string, body: unknown, opts: { bearer?: string; timeoutMs?: number } = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(new URL(route, origin), {
       method: "POST",
       headers: { "Content-Type": "application/json", ...(opts.bearer ? { Authorization: `Bearer ${opts.bearer}` } : {}) },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
     });
   } catch (error) {
     throw unreachable(origin, causeOf(error));

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from "commander";
 import { registerConnect } from "./commands/connect";
 import { registerAgents } from "./commands/agents";
+import { registerHook } from "./commands/hook";
 import { registerKey } from "./commands/key";
 import { registerLogin } from "./commands/login";
 import { registerToken } from "./commands/token";
@@ -35,7 +36,7 @@ Profiles live in $SWITCHBOARD_CONFIG_DIR, else $XDG_CONFIG_HOME/switchboard, els
 ${EXIT_CODES_HELP}`,
     );
   // Subcommands inherit exitOverride, the help settings and showHelpAfterError.
-  for (const register of [registerConnect, registerLogin, registerWhoami, registerRooms, registerSend, registerTail, registerMcp, registerAgents, registerToken, registerKey]) register(program);
+  for (const register of [registerConnect, registerLogin, registerWhoami, registerRooms, registerSend, registerTail, registerMcp, registerAgents, registerToken, registerKey, registerHook]) register(program);
   return program;
 }
 

@@ -9,9 +9,10 @@ import { startExpirySweeper } from "./services/questions";
 import { startStatusSweeper } from "./services/work-status";
 import { env } from "./env";
 import { stampAddress } from "./http/client-address";
-import { jsonEndpoint } from "./http/json-endpoint";
+import { authenticatedJsonEndpoint, jsonEndpoint } from "./http/json-endpoint";
 import { setSecurityHeaders } from "./http/security-headers";
 import { migrate } from "./migrate";
+import { CLAUDE_CODE_HOOKS_PATH, claudeCodeHookInput, handleClaudeCodeHook, MAX_HOOK_BODY } from "./bridges/claude-code/hooks";
 import { MCP_PATH, mcpEndpoint } from "./bridges/mcp/endpoint";
 import { bindRealtime } from "./realtime";
 import { seedDemo } from "./seed";
@@ -65,6 +66,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const mcp = mcpEndpoint({ publicUrl: env.AUTH_URL });
   // The CLI's login: a person's email and password for an access token.
   const tokensEndpoint = jsonEndpoint(passwordTokenInput, createAccessTokenWithPassword);
+  // Claude Code's hooks, with the agent's key (bridges/claude-code/hooks.ts).
+  const claudeCodeHooks = authenticatedJsonEndpoint(claudeCodeHookInput, handleClaudeCodeHook, { maxBody: MAX_HOOK_BODY });
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_PREFIX,
@@ -92,6 +95,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     if (url === "/api/v1/agents/register") return void registerEndpoint(req, res);
     if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`)) return mcp.handle(req, res);
     if (url === "/api/v1/tokens") return void tokensEndpoint(req, res);
+    if (url === CLAUDE_CODE_HOOKS_PATH) return void claudeCodeHooks(req, res);
     if (url.startsWith(`${SOCKET_PATH}/`)) return; // engine.io answers its own requests
     if (pages) return void pages.handle(req, res);
     res.statusCode = 404;

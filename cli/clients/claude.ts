@@ -1,7 +1,9 @@
 // Claude Code: `.mcp.json` in the current directory (project scope, meant to be committed), an http
 // server whose Authorization header Claude Code expands from the environment (`${VAR}` in url,
-// headers, command, args and env of .mcp.json), so the file never holds the key.
+// headers, command, args and env of .mcp.json), so the file never holds the key; and the work board's
+// hooks in `.claude/settings.json` (./claude-hooks.ts), which read the key from the config dir.
 import path from "node:path";
+import { claudeHooksBlock, mergeClaudeHooks } from "./claude-hooks";
 import { CLAUDE_ADD, KEY_VARIABLE, SERVER_NAME, type Host, type WiringContext } from "./host";
 import { mergeMcpServer } from "./json-config";
 
@@ -17,14 +19,18 @@ export const claude: Host = {
   framework: "claude-code",
   wire(ctx) {
     const file = path.join(ctx.cwd, ".mcp.json");
-    const status = mergeMcpServer(file, claudeEntry(ctx));
+    const settings = path.join(ctx.cwd, ".claude", "settings.json");
     return {
-      files: [{ path: file, status, what: `mcpServers.${SERVER_NAME} (http, key from $${KEY_VARIABLE})` }],
+      files: [
+        { path: file, status: mergeMcpServer(file, claudeEntry(ctx)), what: `mcpServers.${SERVER_NAME} (http, key from $${KEY_VARIABLE})` },
+        { path: settings, status: mergeClaudeHooks(settings, ctx), what: "hooks for the work board (switchboard hook claude-code, key from the config dir)" },
+      ],
       notes: ["Start `claude` in this directory from a shell where the key is exported, and approve the project's MCP server when asked."],
       keyFromEnv: true,
     };
   },
   print(ctx) {
-    return { files: [], notes: [CLAUDE_ADD(ctx.mcpUrl)], keyFromEnv: true };
+    const hooks = JSON.stringify({ hooks: claudeHooksBlock(ctx) }, null, 2);
+    return { files: [], notes: [CLAUDE_ADD(ctx.mcpUrl), "", "And merge these hooks into .claude/settings.json (the work board):", hooks], keyFromEnv: true };
   },
 };

@@ -18,6 +18,8 @@ export interface WiringContext {
   /** Absolute paths, so a desktop app with its own PATH finds them. */
   node: string;
   bin: string;
+  /** How a shell runs this CLI: `switchboard` when that is on PATH, else the bin's path. */
+  cli: string;
 }
 
 export interface Wired {

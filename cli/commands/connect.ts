@@ -41,7 +41,8 @@ export function registerConnect(program: Command): void {
       "after",
       `
 Wiring (--client):
-  claude   .mcp.json here (project scope): an http server, header "Authorization: Bearer \${SWITCHBOARD_API_KEY}"
+  claude   .mcp.json here (project scope): an http server, header "Authorization: Bearer \${SWITCHBOARD_API_KEY}";
+           and .claude/settings.json here: hooks that run \`switchboard hook claude-code\` (the work board)
   codex    [mcp_servers.switchboard] in $CODEX_HOME/config.toml (~/.codex): url + bearer_token_env_var
   cursor   .cursor/mcp.json here: header "Authorization: Bearer \${env:SWITCHBOARD_API_KEY}"
   desktop  Claude Desktop's config: a stdio server running \`switchboard mcp\` (key read from the config dir)
@@ -95,9 +96,10 @@ async function connect(opts: ConnectOptions & { url?: string; json?: boolean }, 
     configDir: configDir(),
     node: process.execPath,
     bin: BIN,
+    cli: cliCommand(),
   };
   const wired: Wired = opts.print ? host.print(ctx) : await host.wire(ctx);
-  const exportLine = `export SWITCHBOARD_API_KEY="$(${keyCommand(profileRef(config, name))})"`;
+  const exportLine = `export SWITCHBOARD_API_KEY="$(${ctx.cli} key --profile ${shellWord(profileRef(config, name))})"`;
   const next = [...(wired.keyFromEnv ? [exportLine] : []), ...wired.notes];
 
   out.record(
@@ -214,8 +216,7 @@ function displayNameOf(handle: string): string {
 }
 
 /** How the person runs this CLI: `switchboard` when that is on PATH and is this one, else the bin's path. */
-function keyCommand(ref: string): string {
-  const args = ` --profile ${shellWord(ref)}`;
+function cliCommand(): string {
   const onPath = (process.env.PATH ?? "").split(path.delimiter).some((dir) => {
     try {
       return dir !== "" && realpathSync(path.join(dir, "switchboard")) === realpathSync(BIN);
@@ -223,6 +224,5 @@ function keyCommand(ref: string): string {
       return false;
     }
   });
-  return `${onPath ? "switchboard" : shellWord(BIN)} key${args}`;
+  return onPath ? "switchboard" : shellWord(BIN);
 }
-

@@ -4,6 +4,7 @@
 import { AppError } from "../errors";
 import type { Actor } from "../policies";
 import { ACCESS_TOKEN_PREFIX, authenticateAccessToken } from "../services/access-tokens";
+import { countFailedHandshake, handshakesBlocked } from "../services/address-limits";
 import { actorForAgent } from "../services/agents";
 import { authenticateKey } from "../services/api-keys";
 
@@ -39,4 +40,23 @@ export async function authenticateBearer(credential: string, address: string | n
   }
   const { participantId, keyId } = await authenticateKey(credential, address);
   return { actor: await actorForAgent(participantId), credential: { kind, id: keyId } };
+}
+
+/**
+ * An HTTP request's `Authorization: Bearer` credential (MCP, the hooks endpoints), checked on every
+ * request. An address whose credentials failed too often is refused before they are looked at (the
+ * socket handshake's limit), and each refused credential counts against its address.
+ */
+export async function authenticateAuthorization(authorization: string | undefined, address: string | null): Promise<BearerIdentity> {
+  if (await handshakesBlocked(address)) {
+    throw new AppError("RATE_LIMITED", "Too many failed attempts from your address; retry in a few minutes", { retryAfterMs: 60_000 });
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  if (!match) throw new AppError("UNAUTHENTICATED", "Send Authorization: Bearer <an agent's API key or a person's access token>");
+  try {
+    return await authenticateBearer(match[1], address);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "UNAUTHENTICATED") await countFailedHandshake(address);
+    throw error;
+  }
 }

@@ -1,14 +1,37 @@
-// Plain JSON endpoints for clients that speak neither tRPC nor Socket.IO yet (agent onboarding).
-// Same rules as everywhere: validate with zod, call one service, answer { ok, data } or { ok, error }.
+// Plain JSON endpoints for clients that speak neither tRPC nor Socket.IO (agent onboarding, runtimes'
+// hooks). Same rules as everywhere: validate with zod, call one service, answer { ok, data } or
+// { ok, error } with the error code's HTTP status.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
+import { authenticateAuthorization } from "../auth/bearer";
 import { AppError, ERROR_CODES, toErrorShape } from "../errors";
+import type { Actor } from "../policies";
 import { stampedAddress } from "./client-address";
 
 const MAX_BODY = 64 * 1024;
 
+interface EndpointOptions {
+  /** The largest body read, in bytes (default 64 KiB); past it, INVALID_PAYLOAD. */
+  maxBody?: number;
+}
+
 /** `run` gets the client's address too (for per-address limits). */
-export function jsonEndpoint<S extends z.ZodType, R>(schema: S, run: (input: z.output<S>, address: string | null) => Promise<R>) {
+export function jsonEndpoint<S extends z.ZodType, R>(schema: S, run: (input: z.output<S>, address: string | null) => Promise<R>, opts: EndpointOptions = {}) {
+  return endpoint(async (req) => run(await parsedBody(req, schema, opts.maxBody ?? MAX_BODY), stampedAddress(req)));
+}
+
+/**
+ * An endpoint for a bearer credential (`Authorization: Bearer`: an agent's key or a person's token,
+ * auth/bearer.ts): checked before the body is read, so a wrong key is UNAUTHENTICATED whatever it sent.
+ */
+export function authenticatedJsonEndpoint<S extends z.ZodType, R>(schema: S, run: (actor: Actor, input: z.output<S>) => Promise<R>, opts: EndpointOptions = {}) {
+  return endpoint(async (req) => {
+    const { actor } = await authenticateAuthorization(req.headers.authorization, stampedAddress(req));
+    return run(actor, await parsedBody(req, schema, opts.maxBody ?? MAX_BODY));
+  });
+}
+
+function endpoint(handle: (req: IncomingMessage) => Promise<unknown>) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const reply = (status: number, body: unknown) => {
       res.statusCode = status;
@@ -18,25 +41,30 @@ export function jsonEndpoint<S extends z.ZodType, R>(schema: S, run: (input: z.o
     };
     try {
       if (req.method !== "POST") throw new AppError("NOT_FOUND", "Use POST");
-      const parsed = schema.safeParse(await readJson(req));
-      if (!parsed.success) {
-        const first = parsed.error.issues[0];
-        throw new AppError("INVALID_PAYLOAD", first ? `${first.path.join(".") || "body"}: ${first.message}` : "Invalid body");
-      }
-      reply(200, { ok: true, data: await run(parsed.data, stampedAddress(req)) });
+      reply(200, { ok: true, data: await handle(req) });
     } catch (error) {
       const shape = toErrorShape(error);
+      if (shape.retryAfterMs !== undefined) res.setHeader("Retry-After", String(Math.ceil(shape.retryAfterMs / 1000)));
       reply(ERROR_CODES[shape.code].status, { ok: false, error: shape });
     }
   };
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function parsedBody<S extends z.ZodType>(req: IncomingMessage, schema: S, maxBody: number): Promise<z.output<S>> {
+  const parsed = schema.safeParse(await readJson(req, maxBody));
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new AppError("INVALID_PAYLOAD", first ? `${first.path.join(".") || "body"}: ${first.message}` : "Invalid body");
+  }
+  return parsed.data;
+}
+
+async function readJson(req: IncomingMessage, maxBody: number): Promise<unknown> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new AppError("INVALID_PAYLOAD", "Body too large");
+    if (size > maxBody) throw new AppError("INVALID_PAYLOAD", `Body too large (at most ${maxBody} bytes)`);
     chunks.push(chunk as Buffer);
   }
   try {

@@ -19,6 +19,9 @@ export const EVENT_LIMITS = {
   "work:link": { name: "event-work-link", points: 120, perSeconds: 60 },
 } as const satisfies Record<string, Rule>;
 
+/** Claude Code hook requests of one agent (one per tool call and turn event, all its sessions together). */
+export const HOOK_REQUESTS: Rule = { name: "hook-claude-code", points: 1200, perSeconds: 60 };
+
 /** tRPC mutations of one signed-in person (queries are not counted). */
 export const MUTATIONS: Rule = { name: "trpc-mutations", points: 600, perSeconds: 60 };
 

@@ -4,7 +4,7 @@
 // sweeper here stores that and tells everyone (`status:updated`) within a few seconds on any process.
 // People's statuses hold until they change them.
 import type { z } from "zod";
-import type { setWorkStatusInput, WorkStatusView } from "../../sdk/work";
+import type { setWorkStatusInput, WorkState, WorkStatusView } from "../../sdk/work";
 import { getDb } from "../db";
 import { AppError } from "../errors";
 import type { Actor } from "../policies";
@@ -31,6 +31,36 @@ export async function setStatus(actor: Actor, input: z.output<typeof setWorkStat
     select: { ...workStatusSelect, workspaceId: true },
   });
   return announce(row);
+}
+
+type StatusInput = z.output<typeof setWorkStatusInput>;
+
+/**
+ * A runtime's signal rather than the agent's own report (a Claude Code hook): sets the status only
+ * when the current one, as everyone sees it, is one of `from` (a turn that ends clears "working", not
+ * a "blocked" the agent set itself), keeping its text when none is given. Null: left as it was.
+ */
+export async function setStatusFrom(actor: Actor, from: readonly WorkState[], input: Omit<StatusInput, "text"> & { text?: string }): Promise<WorkStatusView | null> {
+  const current = await statusOf(actor.participantId);
+  if (!current || !from.includes(current.state)) return null;
+  return setStatus(actor, { ...input, text: input.text ?? current.text });
+}
+
+/**
+ * A heartbeat from activity (a tool call): renews a live `state` for `ttlSec` once less than half of
+ * that is left, so that busy work is not announced on every call. Null: not renewed.
+ */
+export async function renewStatus(actor: Actor, state: WorkState, ttlSec: number): Promise<WorkStatusView | null> {
+  const current = await statusOf(actor.participantId);
+  if (!current || current.state !== state || current.until === null) return null;
+  if (Date.parse(current.until) - Date.now() > (ttlSec * 1000) / 2) return null;
+  return setStatus(actor, { state, text: current.text, waitingFor: current.waitingFor?.id, ttlSec });
+}
+
+/** The person an agent answers to (who it waits for when its runtime asks for input); null: none. */
+export async function ownerOf(participantId: string): Promise<string | null> {
+  const row = await getDb().participant.findUnique({ where: { id: participantId }, select: { ownerId: true } });
+  return row?.ownerId ?? null;
 }
 
 /** A participant's status as everyone sees it. */

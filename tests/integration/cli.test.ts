@@ -9,7 +9,7 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { MessageView } from "../../sdk/contract";
-import { closeSockets, collectMessages, dialects, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import { closeSockets, collectMessages, dialects, runProcess, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "bin", "switchboard.mjs");
@@ -24,12 +24,6 @@ const hostCli = (name: string) => {
 };
 const CODEX = hostCli("codex");
 const CLAUDE = hostCli("claude");
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 // On one database: what this file tests is the bin (its files, output and exit codes); the API it calls
 // runs on both databases in the other files, and every CLI run here costs a process start.
@@ -65,27 +59,10 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     }) as unknown as NodeJS.ProcessEnv;
   const cli = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) => run(process.execPath, [BIN, ...args], opts);
   const run = (command: string, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) =>
-    new Promise<Run>((resolve, reject) => {
-      const child = spawn(command, args, { cwd: opts.cwd ?? project, env: env(opts.env), stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      child.once("error", reject);
-      child.once("exit", (code) => resolve({ code, stdout, stderr }));
-    });
+    runProcess(command, args, { cwd: opts.cwd ?? project, env: env(opts.env) as Record<string, string> });
   /** The bin with `input` on its stdin (a password piped in). */
   const cliWithStdin = (args: string[], input: string, extraEnv: Record<string, string> = {}) =>
-    new Promise<Run>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: project, env: env(extraEnv), stdio: ["pipe", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      child.once("error", reject);
-      child.once("exit", (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end(input);
-    });
+    runProcess(process.execPath, [BIN, ...args], { cwd: project, env: env(extraEnv) as Record<string, string>, stdin: input });
   const ok = async (args: string[], opts?: Parameters<typeof cli>[1]) => {
     const result = await cli(args, opts);
     expect(result.code, `switchboard ${args.join(" ")}\n${result.stderr}`).toBe(0);

@@ -406,6 +406,26 @@ export async function sentinel(who: Person, roomId: string, arrived: (marker: Me
   return marker;
 }
 
+export interface ProcessRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end with `stdin` (none: closed at once), collecting what it printed. */
+export function runProcess(command: string, args: string[], opts: { cwd: string; env: Record<string, string>; stdin?: string }): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.once("error", reject);
+    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+    child.stdin!.end(opts.stdin ?? "");
+  });
+}
+
 /** Polls `check` (after `refresh`, when given) until it holds. */
 export async function waitFor(check: () => boolean, ms = 10_000, what = "condition", refresh?: () => Promise<void>): Promise<void> {
   const until = Date.now() + ms;

@@ -6,11 +6,10 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { authenticateBearer } from "../../auth/bearer";
+import { authenticateAuthorization } from "../../auth/bearer";
 import { AppError, ERROR_CODES, toErrorShape } from "../../errors";
 import { stampedAddress } from "../../http/client-address";
 import type { Actor } from "../../policies";
-import { countFailedHandshake, handshakesBlocked } from "../../services/address-limits";
 import { createSession, type McpSession } from "./session";
 
 export const MCP_PATH = "/api/mcp";
@@ -103,23 +102,10 @@ export function mcpEndpoint(opts: McpEndpointOptions) {
   };
 }
 
-/**
- * Who is calling: the bearer credential, checked on every request. An address whose credentials
- * failed too often is refused before they are looked at (the socket handshake's limit).
- */
+/** Who is calling: the bearer credential, checked on every request (auth/bearer.ts). */
 async function authenticate(authorization: string | undefined, address: string | null): Promise<{ actor: Actor; credentialId: string }> {
-  if (await handshakesBlocked(address)) {
-    throw new AppError("RATE_LIMITED", "Too many failed attempts from your address; retry in a few minutes", { retryAfterMs: 60_000 });
-  }
-  const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
-  if (!match) throw new AppError("UNAUTHENTICATED", "Send Authorization: Bearer <an agent's API key or a person's access token>");
-  try {
-    const { actor, credential } = await authenticateBearer(match[1], address);
-    return { actor, credentialId: credential.id };
-  } catch (error) {
-    if (error instanceof AppError && error.code === "UNAUTHENTICATED") await countFailedHandshake(address);
-    throw error;
-  }
+  const { actor, credential } = await authenticateAuthorization(authorization, address);
+  return { actor, credentialId: credential.id };
 }
 
 /**

@@ -1,0 +1,53 @@
+// `switchboard hook claude-code`: what a Claude Code hook runs (`connect --client claude` writes it into
+// .claude/settings.json). It posts the hook's JSON from stdin to the server's hooks endpoint with the
+// agent's key, and prints nothing on stdout: Claude Code adds a hook's stdout to the conversation for
+// some events. Any failure exits 1, which Claude Code treats as a non-blocking error (2 would block
+// the tool call or the prompt), with one line on stderr.
+import type { Command } from "commander";
+import { optionsOf, resolveCredential } from "../credentials";
+import { CliError, EXIT, toCliError } from "../exit-codes";
+
+const RUNTIMES = { "claude-code": "/api/hooks/claude-code" } as const;
+/** The server takes bodies up to 1 MiB (server/bridges/claude-code/hooks.ts). */
+const MAX_STDIN = 1024 * 1024;
+
+export function registerHook(program: Command): void {
+  program
+    .command("hook")
+    .summary("forward a coding agent's hook payload (stdin) to the work board")
+    .description("Post the hook payload on stdin to the server as the connected agent, for the hooks `connect --client claude` writes. Prints nothing on success.")
+    .argument("<runtime>", `whose hook it is: ${Object.keys(RUNTIMES).join(", ")}`)
+    .action(async (runtime: string, _opts: object, command: Command) => {
+      try {
+        const route = RUNTIMES[runtime as keyof typeof RUNTIMES];
+        if (!route) throw new CliError(EXIT.ERROR, `Unknown runtime ${runtime}; known: ${Object.keys(RUNTIMES).join(", ")}.`);
+        const credential = resolveCredential(optionsOf(command));
+        const payload = parsed(await readStdin());
+        const { postJson } = await import("../http");
+        await postJson(credential.url, route, payload, { bearer: credential.secret, timeoutMs: 8_000 });
+      } catch (error) {
+        const failure = toCliError(error);
+        throw new CliError(EXIT.ERROR, failure.message, { code: failure.code, hint: failure.hint });
+      }
+    });
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_STDIN) throw new CliError(EXIT.ERROR, `The hook payload is larger than ${MAX_STDIN} bytes; not sent.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parsed(text: string): unknown {
+  if (!text.trim()) throw new CliError(EXIT.ERROR, "No hook payload on stdin.", { hint: "Claude Code passes it on stdin; to try it: echo '{…}' | switchboard hook claude-code" });
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError(EXIT.ERROR, "The hook payload on stdin is not JSON; not sent.");
+  }
+}

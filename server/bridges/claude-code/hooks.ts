@@ -1,0 +1,216 @@
+// Claude Code's hooks (`POST /api/hooks/claude-code`): the JSON a hook receives on stdin (or an `http`
+// hook's body), as Claude Code documents it, turned into the work board's reports by the agent whose
+// key sent it. Tied by `session_id`, Claude Code's session: a runtime binding of the agent that carries
+// it as its externalId puts the work in that binding's room and thread (services/work.ts resolveScope).
+//
+//   PostToolUse Edit / MultiEdit / NotebookEdit / Write   files edited or created (lines when known)
+//   PostToolUse Read / Bash                               a file read, a command run
+//   PostToolUse TodoWrite                                 the session's whole task list
+//   TaskCreated / TaskCompleted                           one task, the rest of the list left alone
+//   SessionStart, UserPromptSubmit                        working
+//   Notification                                          waiting, for the agent's owner (its message)
+//   Stop                                                  working → idle;  SessionEnd → idle
+//
+// Other documented events and untracked tools are answered `ignored` and change nothing; a name Claude
+// Code does not document, or fields of the wrong type, are INVALID_PAYLOAD and change nothing either.
+import { z } from "zod";
+import { MAX_TASKS_PER_REPORT, type TaskStatus } from "../../../sdk/work";
+import { AppError } from "../../errors";
+import { authorize, type Actor } from "../../policies";
+import { countRequest, HOOK_REQUESTS } from "../../services/request-limits";
+import * as work from "../../services/work";
+import * as workStatus from "../../services/work-status";
+
+export const CLAUDE_CODE_HOOKS_PATH = "/api/hooks/claude-code";
+/** A Write's or Read's payload carries the file; a large one is refused rather than read without end. */
+export const MAX_HOOK_BODY = 1024 * 1024;
+
+/** Hooks come at turn events and tool ends only: statuses hold longer than a heartbeat's. */
+export const HOOK_WORKING_TTL_SEC = 30 * 60;
+export const HOOK_WAITING_TTL_SEC = 4 * 60 * 60;
+
+/** Every hook event Claude Code documents (code.claude.com/docs/en/hooks). */
+export const HOOK_EVENTS = [
+  "SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+  "PermissionDenied", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop", "TaskCreated", "TaskCompleted",
+  "TeammateIdle", "InstructionsLoaded", "ConfigChange", "CwdChanged", "FileChanged", "WorktreeCreate", "WorktreeRemove",
+  "PreCompact", "PostCompact", "Elicitation", "ElicitationResult",
+] as const;
+
+/** The fields every hook payload has; the event's own are read by its mapping below. */
+export const claudeCodeHookInput = z.looseObject({
+  session_id: z.string().trim().min(1).max(255),
+  transcript_path: z.string().max(4096).optional(),
+  cwd: z.string().max(4096).optional(),
+  hook_event_name: z.enum(HOOK_EVENTS, { error: (issue) => `${JSON.stringify(issue.input)} is not a Claude Code hook event` }),
+});
+export type ClaudeCodeHook = z.output<typeof claudeCodeHookInput>;
+
+export interface HookOutcome {
+  event: string;
+  /** Nothing the board tracks: nothing was stored. */
+  ignored?: true;
+  tasks?: number;
+  dropped?: number;
+  files?: number;
+  status?: string;
+}
+
+const text = z.string().max(1_000_000);
+const postToolUse = z.looseObject({ tool_name: z.string().min(1).max(200), tool_input: z.looseObject({}), tool_response: z.unknown().optional() });
+const editInput = z.looseObject({ file_path: z.string().min(1), old_string: text, new_string: text });
+const multiEditInput = z.looseObject({ file_path: z.string().min(1), edits: z.array(z.looseObject({ old_string: text, new_string: text })).max(1000) });
+const writeInput = z.looseObject({ file_path: z.string().min(1), content: text });
+const notebookInput = z.looseObject({ notebook_path: z.string().min(1), edit_mode: z.enum(["replace", "insert", "delete"]).optional() });
+const readInput = z.looseObject({ file_path: z.string().min(1) });
+const bashInput = z.looseObject({ command: z.string().min(1) });
+const todoWriteInput = z.looseObject({
+  todos: z.array(z.looseObject({ content: z.string(), status: z.enum(["pending", "in_progress", "completed"]), activeForm: z.string().optional() })).max(1000),
+});
+const notification = z.looseObject({ message: z.string().max(10_000).default(""), notification_type: z.string().optional() });
+const taskEvent = z.looseObject({ task_id: z.string().trim().min(1).max(200).optional(), task_subject: z.string().trim().min(1), task_description: z.string().optional() });
+/** Edit's and Write's `tool_response`: the change as hunks of "+", "-" and " " lines, when it says. */
+const patchResponse = z.looseObject({ type: z.string().optional(), structuredPatch: z.array(z.looseObject({ lines: z.array(z.string()) })).optional() });
+
+/** Maps one hook payload onto the work board, as the agent `actor`. */
+export async function handleClaudeCodeHook(actor: Actor, hook: ClaudeCodeHook): Promise<HookOutcome> {
+  authorize(actor, "work.report", undefined); // a person's token: FORBIDDEN, whatever the event
+  await countRequest(HOOK_REQUESTS, actor, "Claude Code hooks");
+  const event = hook.hook_event_name;
+  const sessionId = hook.session_id;
+  switch (event) {
+    case "PostToolUse":
+      return { event, ...(await toolUsed(actor, hook)) };
+    case "TaskCreated":
+    case "TaskCompleted": {
+      const task = fields(taskEvent, hook);
+      const status: TaskStatus = event === "TaskCompleted" ? "completed" : "pending";
+      const reported = await work.reportTasks(actor, { sessionId, tasks: [{ key: task.task_id, title: clip(task.task_subject, 500), status }], complete: false });
+      return { event, tasks: reported.tasks.length, dropped: 0 };
+    }
+    case "SessionStart":
+    case "UserPromptSubmit": {
+      const set = await workStatus.setStatus(actor, { state: "working", text: event === "SessionStart" ? "Session started" : "Working", ttlSec: HOOK_WORKING_TTL_SEC });
+      return { event, status: set.state };
+    }
+    case "Notification": {
+      const note = fields(notification, hook);
+      if (note.notification_type === "auth_success") return { event, ignored: true };
+      const owner = await workStatus.ownerOf(actor.participantId);
+      const set = await workStatus.setStatus(actor, { state: "waiting", text: clip(note.message.trim(), 200), waitingFor: owner ?? undefined, ttlSec: HOOK_WAITING_TTL_SEC });
+      return { event, status: set.state };
+    }
+    case "Stop": {
+      const set = await workStatus.setStatusFrom(actor, ["working"], { state: "idle", text: "", ttlSec: HOOK_WORKING_TTL_SEC });
+      return set ? { event, status: set.state } : { event, ignored: true };
+    }
+    case "SessionEnd": {
+      const set = await workStatus.setStatus(actor, { state: "idle", text: "", ttlSec: HOOK_WORKING_TTL_SEC });
+      return { event, status: set.state };
+    }
+    default:
+      return { event, ignored: true };
+  }
+}
+
+async function toolUsed(actor: Actor, hook: ClaudeCodeHook): Promise<Omit<HookOutcome, "event">> {
+  const { tool_name: tool, tool_input: input, tool_response: response } = fields(postToolUse, hook);
+  const sessionId = hook.session_id;
+  const at = (file: string) => relativeTo(file, hook.cwd);
+  let files: { path: string; operation: "read" | "edit" | "create" | "run"; linesAdded?: number; linesRemoved?: number }[];
+  switch (tool) {
+    case "Edit": {
+      const edit = fields(editInput, input, "tool_input");
+      files = [{ path: at(edit.file_path), operation: "edit", ...(patchLines(response) ?? changedLines([edit])) }];
+      break;
+    }
+    case "MultiEdit": {
+      const edit = fields(multiEditInput, input, "tool_input");
+      files = [{ path: at(edit.file_path), operation: "edit", ...(patchLines(response) ?? changedLines(edit.edits)) }];
+      break;
+    }
+    case "Write": {
+      const write = fields(writeInput, input, "tool_input");
+      const updated = patchResponse.safeParse(response).data?.type === "update";
+      const lines = updated ? patchLines(response) : { linesAdded: lineCount(write.content), linesRemoved: 0 };
+      files = [{ path: at(write.file_path), operation: updated ? "edit" : "create", ...lines }];
+      break;
+    }
+    case "NotebookEdit": {
+      files = [{ path: at(fields(notebookInput, input, "tool_input").notebook_path), operation: "edit" }];
+      break;
+    }
+    case "Read":
+      files = [{ path: at(fields(readInput, input, "tool_input").file_path), operation: "read" }];
+      break;
+    case "Bash":
+      files = [{ path: clip(fields(bashInput, input, "tool_input").command.trim(), 1000), operation: "run" }];
+      break;
+    case "TodoWrite": {
+      const tasks = todoList(fields(todoWriteInput, input, "tool_input").todos);
+      const reported = await work.reportTasks(actor, { sessionId, tasks, complete: true });
+      await workStatus.renewStatus(actor, "working", HOOK_WORKING_TTL_SEC);
+      return { tasks: reported.tasks.length, dropped: reported.dropped };
+    }
+    default:
+      return { ignored: true }; // Glob, Grep, WebFetch, Task, MCP tools…: nothing the board tracks
+  }
+  const reported = await work.reportFiles(actor, { sessionId, files });
+  await workStatus.renewStatus(actor, "working", HOOK_WORKING_TTL_SEC);
+  return { files: reported.files.length };
+}
+
+/** A todo list as tasks: one per distinct item (the item's text is its key), at most a report's worth. */
+function todoList(todos: z.output<typeof todoWriteInput>["todos"]) {
+  const byKey = new Map<string, { title: string; status: TaskStatus }>();
+  for (const todo of todos) {
+    const title = clip(todo.content.trim(), 500);
+    if (title) byKey.set(work.taskKey({ title }), { title, status: todo.status });
+  }
+  return [...byKey.values()].slice(0, MAX_TASKS_PER_REPORT);
+}
+
+/** A payload's part as `schema` reads it, or INVALID_PAYLOAD naming the field. */
+function fields<S extends z.ZodType>(schema: S, value: unknown, at?: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = [...(at ? [at] : []), ...(issue?.path ?? []).map(String)].join(".");
+  throw new AppError("INVALID_PAYLOAD", `${where || "body"}: ${issue?.message ?? "invalid"}`);
+}
+
+/** A path under the session's directory, relative to it; any other as it came. */
+function relativeTo(file: string, cwd: string | undefined): string {
+  const path = file.replaceAll("\\", "/");
+  const root = cwd?.replaceAll("\\", "/").replace(/\/+$/, "");
+  return root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
+}
+
+/** Lines added and removed by the hunks Claude Code returns for an edit; null when it returned none. */
+function patchLines(response: unknown): { linesAdded: number; linesRemoved: number } | null {
+  const hunks = patchResponse.safeParse(response).data?.structuredPatch;
+  if (!hunks) return null;
+  const lines = hunks.flatMap((h) => h.lines);
+  return { linesAdded: lines.filter((l) => l.startsWith("+")).length, linesRemoved: lines.filter((l) => l.startsWith("-")).length };
+}
+
+/** Lines an edit replaced, without the lines its old and new text share at either end. */
+function changedLines(edits: { old_string: string; new_string: string }[]): { linesAdded: number; linesRemoved: number } {
+  let linesAdded = 0;
+  let linesRemoved = 0;
+  for (const edit of edits) {
+    const before = splitLines(edit.old_string);
+    const after = splitLines(edit.new_string);
+    let head = 0;
+    while (head < before.length && head < after.length && before[head] === after[head]) head++;
+    let tail = 0;
+    while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+    linesRemoved += before.length - head - tail;
+    linesAdded += after.length - head - tail;
+  }
+  return { linesAdded, linesRemoved };
+}
+
+const splitLines = (s: string): string[] => (s === "" ? [] : s.replace(/\n$/, "").split("\n"));
+const lineCount = (s: string): number => splitLines(s).length;
+const clip = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);

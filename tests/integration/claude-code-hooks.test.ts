@@ -1,0 +1,237 @@
+// Claude Code's hooks on the real server: payloads recorded in the shapes Claude Code documents
+// (fixtures/claude-code-hooks/) are POSTed with the agent's key as a hook would, and become the work
+// board's rows, live events and board entries; a session id one of the agent's bindings carries puts
+// them in its room; bad payloads and credentials are refused and store nothing.
+import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Ack } from "../../sdk";
+import { closeSockets, collect, createAgent, dialects, emitAck, openAgentSocket, queryDb, runProcess, signUpPerson, sqlDate, startTestServer, unwrap, waitFor, type Person, type TestServer } from "./harness";
+
+const FIXTURES = path.join(import.meta.dirname, "fixtures", "claude-code-hooks");
+const BIN = path.resolve(import.meta.dirname, "../../bin/switchboard.mjs");
+const fixture = (name: string, sessionId: string): Record<string, unknown> => ({ ...JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8")), session_id: sessionId });
+
+interface Answer {
+  status: number;
+  body: { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string } };
+}
+
+describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
+  let server: TestServer;
+  let dana: Person; // owns the agents
+  let erin: Person; // a member watching the workspace
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    dana = await signUpPerson(server, { handle: "dana" });
+    const { token } = await dana.api.workspace.createInvite.mutate({ maxUses: 5 });
+    erin = await signUpPerson(server, { handle: "erin", inviteToken: token });
+  });
+  afterEach(() => closeSockets());
+  afterAll(() => server?.dispose());
+
+  const post = async (key: string | null, body: unknown, raw = false): Promise<Answer> => {
+    const res = await fetch(`${server.url}/api/hooks/claude-code`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}) },
+      body: raw ? (body as string) : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Answer["body"] };
+  };
+  const hook = async (key: string, name: string, sessionId: string) => {
+    const answer = await post(key, fixture(name, sessionId));
+    expect(answer, name).toMatchObject({ status: 200, body: { ok: true } });
+    return answer.body.data!;
+  };
+  const workOf = async (agentId: string) => (await dana.api.work.board.query({ sinceHours: 24 })).agents.find((a) => a.agent.id === agentId)!;
+  const stored = async (agentId: string) => {
+    const [files] = await queryDb<{ n: number }>(server, `SELECT COUNT(*) AS "n" FROM "FileTouch" WHERE "agentId" = $1`, [agentId]);
+    const [tasks] = await queryDb<{ n: number }>(server, `SELECT COUNT(*) AS "n" FROM "WorkTask" WHERE "agentId" = $1`, [agentId]);
+    const [status] = await queryDb<{ workState: string }>(server, `SELECT "workState" FROM "Participant" WHERE "id" = $1`, [agentId]);
+    return { files: Number(files.n), tasks: Number(tasks.n), state: status.workState };
+  };
+
+  it("a session's hooks become files, statuses and live events, and the board shows them", async () => {
+    const bot = await createAgent(dana, `hooked-${dialect}`, { framework: "claude-code" });
+    const session = randomUUID();
+    const watcher = await erin.socket();
+    const changes = collect(watcher, "work:changed");
+    const statuses = collect(watcher, "status:updated");
+    const stateOf = () => statuses.filter((u) => u.status.participantId === bot.id).at(-1)?.status;
+
+    expect(await hook(bot.apiKey, "session-start", session)).toEqual({ event: "SessionStart", status: "working" });
+    await waitFor(() => stateOf()?.state === "working", 5000, "working, live");
+    expect(stateOf()?.text).toBe("Session started");
+
+    for (const name of ["post-tool-use-edit", "post-tool-use-multiedit", "post-tool-use-write", "post-tool-use-notebook-edit", "post-tool-use-read", "post-tool-use-bash"]) {
+      expect(await hook(bot.apiKey, name, session)).toEqual({ event: "PostToolUse", files: 1 });
+    }
+    await waitFor(() => changes.filter((c) => c.agentId === bot.id && c.what === "files").length === 6, 5000, "work:changed for each tool call");
+    // Tools the board does not track: answered, nothing stored.
+    const before = await stored(bot.id);
+    expect(await hook(bot.apiKey, "post-tool-use-glob", session)).toEqual({ event: "PostToolUse", ignored: true });
+    expect(await hook(bot.apiKey, "task-created", session)).toMatchObject({ event: "TaskCreated", tasks: 1 });
+    expect((await stored(bot.id)).files).toBe(before.files);
+
+    const rows = await queryDb<{ path: string; operation: string; linesAdded: number | null; linesRemoved: number | null; sessionId: string }>(
+      server,
+      `SELECT "path", "operation", "linesAdded", "linesRemoved", "sessionId" FROM "FileTouch" WHERE "agentId" = $1 ORDER BY "path"`,
+      [bot.id],
+    );
+    expect(rows.map((r) => [r.path, r.operation, r.linesAdded, r.linesRemoved])).toEqual([
+      ["app/orders/export.tsx", "create", 3, 0], // Write of a new file: its lines
+      ["app/orders/page.tsx", "edit", 2, 0], // MultiEdit without a patch: from old/new strings
+      ["docs/orders.md", "read", null, null],
+      ["notebooks/revenue.ipynb", "edit", null, null],
+      ["npm test -- orders", "run", null, null],
+      ["server/services/orders.ts", "edit", 2, 1], // Edit: from Claude Code's structuredPatch
+    ]);
+    expect(new Set(rows.map((r) => r.sessionId))).toEqual(new Set([session]));
+
+    const work = await workOf(bot.id);
+    expect(work.files.map((f) => f.path)).toEqual(expect.arrayContaining(["server/services/orders.ts", "app/orders/export.tsx"]));
+    expect(work.components.map((c) => c.name)).toEqual(expect.arrayContaining(["server", "app"]));
+    expect(work.tasks.map((t) => [t.key, t.title, t.status])).toEqual([["7", "Review the export's column order", "pending"]]);
+
+    // Waiting for the owner, with the notification's message; Stop leaves a wait alone, ends a turn.
+    expect(await hook(bot.apiKey, "notification", session)).toEqual({ event: "Notification", status: "waiting" });
+    await waitFor(() => stateOf()?.state === "waiting", 5000, "waiting, live");
+    expect(stateOf()).toMatchObject({ text: "Claude needs your permission to use Bash", waitingFor: { id: dana.participantId, handle: "dana" } });
+    expect(await hook(bot.apiKey, "stop", session)).toEqual({ event: "Stop", ignored: true });
+    expect((await workOf(bot.id)).status.state).toBe("waiting");
+    expect(await hook(bot.apiKey, "user-prompt-submit", session)).toEqual({ event: "UserPromptSubmit", status: "working" });
+    // A tracked tool call renews "working" once less than half of its 30 minutes is left (a heartbeat).
+    await queryDb(server, `UPDATE "Participant" SET "workUntil" = $1 WHERE "id" = $2`, [sqlDate(dialect, new Date(Date.now() + 60_000)), bot.id]);
+    await hook(bot.apiKey, "post-tool-use-read", session);
+    expect(Date.parse((await workOf(bot.id)).status.until!) - Date.now()).toBeGreaterThan(25 * 60_000);
+    expect(await hook(bot.apiKey, "task-completed", session)).toMatchObject({ event: "TaskCompleted", tasks: 1 });
+    expect(await hook(bot.apiKey, "stop", session)).toEqual({ event: "Stop", status: "idle" });
+    await waitFor(() => stateOf()?.state === "idle", 5000, "idle, live");
+    expect(await hook(bot.apiKey, "session-end", session)).toEqual({ event: "SessionEnd", status: "idle" });
+    expect((await workOf(bot.id)).tasks.find((t) => t.key === "7")?.status).toBe("completed");
+  });
+
+  it("TodoWrite's list is the session's whole list: the next one completes and drops; a binding's session id puts it in its room", async () => {
+    const room = await dana.api.rooms.createChannel.mutate({ name: `hooks-${dialect}`, visibility: "private", memberIds: [] });
+    const bot = await createAgent(dana, `todo-${dialect}`, { framework: "claude-code" });
+    await dana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [bot.id] });
+    const session = randomUUID();
+    const socket = await openAgentSocket(server.url, bot.apiKey);
+    const holder = randomUUID();
+    const claimed = unwrap(await emitAck<Ack<{ id: string; generation: number }>>(socket, "binding:claim", { roomId: room.id, runtime: "claude-code", holder }));
+    unwrap(await emitAck(socket, "binding:update", { bindingId: claimed.id, holder, generation: claimed.generation, externalId: session, release: true }));
+
+    expect(await hook(bot.apiKey, "post-tool-use-todowrite-1", session)).toEqual({ event: "PostToolUse", tasks: 3, dropped: 0 });
+    expect(await hook(bot.apiKey, "post-tool-use-todowrite-2", session)).toEqual({ event: "PostToolUse", tasks: 3, dropped: 1 });
+    const tasks = await queryDb<{ title: string; status: string; roomId: string | null; bindingId: string | null }>(
+      server,
+      `SELECT "title", "status", "roomId", "bindingId" FROM "WorkTask" WHERE "agentId" = $1 ORDER BY "title"`,
+      [bot.id],
+    );
+    expect(tasks.map((t) => [t.title, t.status])).toEqual([
+      ["Add the CSV export button", "completed"],
+      ["Compute totals net of discounts", "in_progress"],
+      ["Run the orders tests", "pending"],
+      ["Write a changelog entry", "dropped"],
+    ]);
+    expect(new Set(tasks.map((t) => `${t.roomId} ${t.bindingId}`))).toEqual(new Set([`${room.id} ${claimed.id}`]));
+    await hook(bot.apiKey, "post-tool-use-edit", session);
+    const [file] = await queryDb<{ roomId: string | null }>(server, `SELECT "roomId" FROM "FileTouch" WHERE "agentId" = $1`, [bot.id]);
+    expect(file.roomId).toBe(room.id);
+    expect((await workOf(bot.id)).progress).toEqual({ completed: 1, total: 3 });
+  });
+
+  it("refuses malformed payloads (400), a wrong or missing key (401) and a person's token (403), storing nothing", async () => {
+    const bot = await createAgent(dana, `refused-${dialect}`, { framework: "claude-code" });
+    const session = randomUUID();
+    const invalid = async (body: unknown, raw = false) => {
+      const answer = await post(bot.apiKey, body, raw);
+      expect(answer.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(answer.body.error?.code).toBe("INVALID_PAYLOAD");
+      return answer.body.error!.message;
+    };
+    const edit = fixture("post-tool-use-edit", session);
+    expect(await invalid("{ not json", true)).toMatch(/not JSON/);
+    expect(await invalid({ ...edit, hook_event_name: "ToolDone" })).toMatch(/hook_event_name: "ToolDone" is not a Claude Code hook event/);
+    expect(await invalid({ ...edit, session_id: undefined })).toMatch(/^session_id/);
+    expect(await invalid({ ...edit, session_id: 42 })).toMatch(/^session_id/);
+    expect(await invalid({ ...edit, tool_input: { file_path: 7, old_string: "", new_string: "" } })).toMatch(/^tool_input\.file_path/);
+    expect(await invalid({ ...fixture("post-tool-use-todowrite-1", session), tool_input: { todos: "all of them" } })).toMatch(/^tool_input\.todos/);
+    expect(await invalid({ ...fixture("post-tool-use-todowrite-1", session), tool_input: { todos: [{ content: "x", status: "done" }] } })).toMatch(/^tool_input\.todos\.0\.status/);
+    expect(await invalid({ ...fixture("task-created", session), task_subject: undefined })).toMatch(/^task_subject/);
+    expect(await invalid([])).toMatch(/body|expected object/);
+    expect(await stored(bot.id)).toEqual({ files: 0, tasks: 0, state: "idle" });
+
+    const unauthenticated = async (key: string | null) => {
+      const answer = await post(key, edit);
+      expect(answer.status).toBe(401);
+      expect(answer.body.error?.code).toBe("UNAUTHENTICATED");
+    };
+    await unauthenticated(null);
+    await unauthenticated(`${bot.apiKey.slice(0, -4)}abcd`);
+    await unauthenticated("sb_not_a_key");
+    const { token } = await dana.api.tokens.create.mutate({ name: "hooks", scope: "write", expiresInDays: 1 });
+    const person = await post(token, fixture("session-start", session));
+    expect(person.status).toBe(403);
+    expect(person.body.error?.code).toBe("FORBIDDEN");
+    expect((await workOf(bot.id)).status.state).toBe("idle");
+    expect(await stored(bot.id)).toEqual({ files: 0, tasks: 0, state: "idle" });
+    expect((await fetch(`${server.url}/api/hooks/claude-code`, { headers: { Authorization: `Bearer ${bot.apiKey}` } })).status).toBe(404);
+  });
+  // The CLI's files do not depend on the database: one dialect.
+  it.runIf(dialect === "sqlite")("connect --client claude merges the hooks into .claude/settings.json (keeping others', once), and the hook command forwards stdin", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "switchboard-hooks-"));
+    const project = path.join(home, "project");
+    const settingsFile = path.join(project, ".claude", "settings.json");
+    mkdirSync(path.dirname(settingsFile), { recursive: true });
+    const theirs = {
+      permissions: { allow: ["Bash(npm test)"] },
+      hooks: { PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "prettier --write" }] }], Stop: [{ hooks: [{ type: "command", command: "say done" }] }] },
+    };
+    writeFileSync(settingsFile, `${JSON.stringify(theirs, null, 4)}\n`);
+    const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") };
+    const run = (command: string, args: string[], stdin = "") => runProcess(command, args, { cwd: project, env, stdin });
+    try {
+      const { token } = await dana.api.agents.createOnboardingToken.mutate({ label: "hooks", expiresInDays: 1 });
+      const args = [BIN, "connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "hk-claude"];
+      const connected = await run(process.execPath, args);
+      expect(connected.code, connected.stderr).toBe(0);
+      const origin = new URL(server.url).origin;
+      const config = JSON.parse(readFileSync(path.join(home, ".config", "switchboard", "config.json"), "utf8")) as { profiles: Record<string, { apiKey: string; participantId: string }> };
+      const profile = config.profiles[`hk-claude@${origin}`];
+
+      const text = readFileSync(settingsFile, "utf8");
+      expect(text).not.toContain(profile.apiKey);
+      expect(text).toMatch(/^ {4}"permissions"/m); // their indentation kept
+      const settings = JSON.parse(text) as { permissions: unknown; hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; async?: boolean; timeout?: number }[] }[]> };
+      expect(settings.permissions).toEqual(theirs.permissions);
+      const ours = settings.hooks.SessionStart[0].hooks[0];
+      expect(ours).toMatchObject({ type: "command", async: true, timeout: 10 });
+      expect(ours.command.endsWith(` hook claude-code --profile hk-claude@${origin}`)).toBe(true);
+      expect(settings.hooks.PostToolUse).toEqual([theirs.hooks.PostToolUse[0], { matcher: "Edit|MultiEdit|Write|NotebookEdit|Read|Bash|TodoWrite", hooks: [ours] }]);
+      expect(settings.hooks.Stop).toEqual([theirs.hooks.Stop[0], { hooks: [ours] }]);
+      expect(Object.keys(settings.hooks).sort()).toEqual(["Notification", "PostToolUse", "SessionEnd", "SessionStart", "Stop", "TaskCompleted", "TaskCreated", "UserPromptSubmit"]);
+
+      const before = { bytes: text, mtimeMs: statSync(settingsFile).mtimeMs };
+      expect((await run(process.execPath, args)).code).toBe(0);
+      expect({ bytes: readFileSync(settingsFile, "utf8"), mtimeMs: statSync(settingsFile).mtimeMs }).toEqual(before);
+
+      // The hook as Claude Code runs it: a shell command, the payload on stdin; nothing on stdout.
+      const session = randomUUID();
+      const forwarded = await run("sh", ["-c", ours.command], JSON.stringify(fixture("post-tool-use-edit", session)));
+      expect(forwarded).toMatchObject({ code: 0, stdout: "" });
+      const rows = await queryDb<{ path: string; sessionId: string }>(server, `SELECT "path", "sessionId" FROM "FileTouch" WHERE "agentId" = $1`, [profile.participantId]);
+      expect(rows).toEqual([{ path: "server/services/orders.ts", sessionId: session }]);
+      // Failures never exit 2 (Claude Code would block the tool call): 1, with the reason on stderr.
+      const refused = await run("sh", ["-c", ours.command], JSON.stringify({ ...fixture("stop", session), hook_event_name: "Nope" }));
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("INVALID_PAYLOAD");
+      expect((await run("sh", ["-c", ours.command], "not json")).code).toBe(1);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
