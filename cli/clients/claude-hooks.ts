@@ -1,6 +1,8 @@
-// Claude Code's hooks for the work board, in `.claude/settings.json` (project scope): each event the
-// server maps (server/bridges/claude-code/hooks.ts) runs `switchboard hook claude-code`, which posts
-// the hook's stdin with the key from the CLI's config dir, so the file names a profile, never a key.
+// Claude Code's hooks for the work board, in `.claude/settings.local.json` (the project's personal
+// settings, which Claude Code keeps out of git: the command names this machine's CLI and profile, so
+// it is not for the team's committed settings.json). Each event the server maps
+// (server/bridges/claude-code/hooks.ts) runs `switchboard hook claude-code`, which posts the hook's
+// stdin with the key from the CLI's config dir, so the file names a profile, never a key.
 // Our hook is found again by its command, so a second connect changes nothing, and other hooks
 // (the person's own, other tools') are kept as they are.
 import { isDeepStrictEqual } from "node:util";

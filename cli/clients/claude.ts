@@ -1,7 +1,7 @@
 // Claude Code: `.mcp.json` in the current directory (project scope, meant to be committed), an http
 // server whose Authorization header Claude Code expands from the environment (`${VAR}` in url,
 // headers, command, args and env of .mcp.json), so the file never holds the key; and the work board's
-// hooks in `.claude/settings.json` (./claude-hooks.ts), which read the key from the config dir.
+// hooks in `.claude/settings.local.json` (./claude-hooks.ts), which read the key from the config dir.
 import path from "node:path";
 import { claudeHooksBlock, mergeClaudeHooks } from "./claude-hooks";
 import { CLAUDE_ADD, KEY_VARIABLE, SERVER_NAME, type Host, type WiringContext } from "./host";
@@ -19,7 +19,7 @@ export const claude: Host = {
   framework: "claude-code",
   wire(ctx) {
     const file = path.join(ctx.cwd, ".mcp.json");
-    const settings = path.join(ctx.cwd, ".claude", "settings.json");
+    const settings = path.join(ctx.cwd, ".claude", "settings.local.json");
     return {
       files: [
         { path: file, status: mergeMcpServer(file, claudeEntry(ctx)), what: `mcpServers.${SERVER_NAME} (http, key from $${KEY_VARIABLE})` },
@@ -31,6 +31,6 @@ export const claude: Host = {
   },
   print(ctx) {
     const hooks = JSON.stringify({ hooks: claudeHooksBlock(ctx) }, null, 2);
-    return { files: [], notes: [CLAUDE_ADD(ctx.mcpUrl), "", "And merge these hooks into .claude/settings.json (the work board):", hooks], keyFromEnv: true };
+    return { files: [], notes: [CLAUDE_ADD(ctx.mcpUrl), "", "And merge these hooks into .claude/settings.local.json (the work board):", hooks], keyFromEnv: true };
   },
 };

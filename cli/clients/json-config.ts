@@ -1,4 +1,4 @@
-// JSON config files of the hosts (Claude Code's .mcp.json and .claude/settings.json, Cursor's
+// JSON config files of the hosts (Claude Code's .mcp.json and .claude/settings.local.json, Cursor's
 // mcp.json, Claude Desktop's config): our entries are set, everything else kept, the file's
 // indentation kept, and the file not written at all when our entries are already right.
 import { isDeepStrictEqual } from "node:util";

@@ -1,5 +1,5 @@
 // `switchboard hook claude-code`: what a Claude Code hook runs (`connect --client claude` writes it into
-// .claude/settings.json). It posts the hook's JSON from stdin to the server's hooks endpoint with the
+// .claude/settings.local.json). It posts the hook's JSON from stdin to the server's hooks endpoint with the
 // agent's key, and prints nothing on stdout: Claude Code adds a hook's stdout to the conversation for
 // some events. Any failure exits 1, which Claude Code treats as a non-blocking error (2 would block
 // the tool call or the prompt), with one line on stderr.

@@ -182,10 +182,10 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     expect((await fetch(`${server.url}/api/hooks/claude-code`, { headers: { Authorization: `Bearer ${bot.apiKey}` } })).status).toBe(404);
   });
   // The CLI's files do not depend on the database: one dialect.
-  it.runIf(dialect === "sqlite")("connect --client claude merges the hooks into .claude/settings.json (keeping others', once), and the hook command forwards stdin", async () => {
+  it.runIf(dialect === "sqlite")("connect --client claude merges the hooks into .claude/settings.local.json (keeping others', once), and the hook command forwards stdin", async () => {
     const home = mkdtempSync(path.join(tmpdir(), "switchboard-hooks-"));
     const project = path.join(home, "project");
-    const settingsFile = path.join(project, ".claude", "settings.json");
+    const settingsFile = path.join(project, ".claude", "settings.local.json");
     mkdirSync(path.dirname(settingsFile), { recursive: true });
     const theirs = {
       permissions: { allow: ["Bash(npm test)"] },
