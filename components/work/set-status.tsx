@@ -13,7 +13,8 @@ import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, inputClass } from "@/components/ui/field";
 import { Segmented } from "@/components/ui/segmented";
 import { toast } from "@/components/ui/toast";
-import { patchStatuses, useWorkStatuses } from "./use-work-statuses";
+import { patchStatuses } from "./status-list";
+import { useWorkStatuses } from "./use-work-statuses";
 import { WorkStateChip } from "./work-state";
 
 const LABELS: Record<WorkState, string> = { working: "Working", waiting: "Waiting", blocked: "Blocked", idle: "Idle" };

@@ -4,25 +4,7 @@
 import { useState } from "react";
 import type { TaskView } from "@/sdk/work";
 import { CheckIcon } from "@/components/ui/icons";
-
-interface Node {
-  task: TaskView;
-  depth: number;
-}
-
-/** Tasks in board order, each step right after its task (a parent the board left out: top level). */
-function nest(tasks: TaskView[]): Node[] {
-  const ids = new Set(tasks.map((t) => t.id));
-  const children = new Map<string, TaskView[]>();
-  for (const t of tasks) if (t.parentId && ids.has(t.parentId)) children.set(t.parentId, [...(children.get(t.parentId) ?? []), t]);
-  const out: Node[] = [];
-  const visit = (t: TaskView, depth: number) => {
-    out.push({ task: t, depth });
-    for (const c of children.get(t.id) ?? []) visit(c, depth + 1);
-  };
-  for (const t of tasks) if (!t.parentId || !ids.has(t.parentId)) visit(t, 0);
-  return out;
-}
+import { nest } from "./task-tree";
 
 export function Progress({ completed, total }: { completed: number; total: number }) {
   const pct = total === 0 ? 0 : Math.round((completed / total) * 100);

@@ -8,6 +8,7 @@ import { useEffect, useRef } from "react";
 import type { WorkStatusView } from "@/sdk/work";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
+import { patchStatuses } from "./status-list";
 
 const EMPTY: ReadonlyMap<string, WorkStatusView> = new Map();
 const byParticipant = (list: WorkStatusView[]) => new Map(list.map((s) => [s.participantId, s]));
@@ -17,12 +18,6 @@ export function useWorkStatuses(): ReadonlyMap<string, WorkStatusView> {
   const trpc = useTRPC();
   const { data } = useQuery({ ...trpc.work.statuses.queryOptions(), staleTime: Infinity, select: byParticipant });
   return data ?? EMPTY;
-}
-
-/** One status in the list: replaced, or removed when idle. */
-export function patchStatuses(list: WorkStatusView[], status: WorkStatusView): WorkStatusView[] {
-  const others = list.filter((s) => s.participantId !== status.participantId);
-  return status.state === "idle" ? others : [...others, status];
 }
 
 export function useWorkStatusEvents() {
