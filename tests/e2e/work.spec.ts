@@ -25,7 +25,7 @@ async function createAgent(page: Page, handle: string, displayName: string, fram
 }
 
 test("the Work page moves live as agents report; states show beside names; a person sets their own", async ({ browser, baseURL }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000); // a loaded 2-core machine
   const ctxA = await browser.newContext();
   const ctxD = await browser.newContext();
   const agents: SwitchboardClient[] = [];
@@ -159,10 +159,16 @@ test("the Work page moves live as agents report; states show beside names; a per
     await expect(scoutEntry.getByTestId("work-state")).toHaveAttribute("data-state", "blocked");
     await expect(card(a, scout)).toHaveAttribute("data-state", "blocked");
 
+    await trpc(d, "rooms.join", { roomId: room.id });
     await d.goto(`/r/${room.id}`);
     await d.getByTestId("toggle-members").click();
     const quillMember = d.locator(`[data-testid="member"][data-handle="${quill}"]`);
     await expect(quillMember.getByTestId("work-state")).toHaveAttribute("data-state", "working");
+    // Mention suggestions carry the state too.
+    const composer = d.getByTestId("composer");
+    await composer.fill(`@${scout}`);
+    await expect(d.getByTestId("mention-suggestions").getByTestId("work-state-dot")).toHaveAttribute("data-state", "blocked");
+    await composer.fill("");
     await quillClient.setWorkStatus({ state: "idle" });
     await expect(quillMember.getByTestId("work-state")).toHaveCount(0);
     await expect(card(a, quill)).toHaveAttribute("data-state", "idle");
