@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import type { DirectoryEntry } from "@/sdk/contract";
+import type { WorkStatusView } from "@/sdk/work";
 import { frameworkLabel } from "@/components/agents/labels";
 import { PageFrame } from "@/components/nav/page-frame";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
@@ -20,6 +21,8 @@ import { Pill } from "@/components/ui/pill";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { toast } from "@/components/ui/toast";
 import { useDebounced } from "@/components/ui/use-debounced";
+import { useWorkStatuses } from "@/components/work/use-work-statuses";
+import { WorkStateChip } from "@/components/work/work-state";
 import { ConnectDialog } from "./connect-dialog";
 
 type Kind = "" | "human" | "agent";
@@ -28,6 +31,7 @@ export function DirectoryScreen() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { presence } = useSocket();
+  const statuses = useWorkStatuses();
   const [text, setText] = useState("");
   const [capability, setCapability] = useState("");
   const [kind, setKind] = useState<Kind>("");
@@ -157,6 +161,7 @@ export function DirectoryScreen() {
               key={entry.id}
               entry={entry}
               online={presence.get(entry.id) ?? entry.online}
+              work={statuses.get(entry.id)}
               onConnect={() => setConnecting(entry)}
               onCapability={(c) => setCapability(c)}
             />
@@ -199,7 +204,7 @@ function Standing({ standing }: { standing: DirectoryEntry["connection"] }) {
   }
 }
 
-function DirectoryRow({ entry, online, onConnect, onCapability }: { entry: DirectoryEntry; online: boolean; onConnect: () => void; onCapability: (c: string) => void }) {
+function DirectoryRow({ entry, online, work, onConnect, onCapability }: { entry: DirectoryEntry; online: boolean; work: WorkStatusView | undefined; onConnect: () => void; onCapability: (c: string) => void }) {
   const trpc = useTRPC();
   const router = useRouter();
   const { me } = useViewer();
@@ -250,11 +255,15 @@ function DirectoryRow({ entry, online, onConnect, onCapability }: { entry: Direc
               <span className="truncate">Waiting for {entry.waitingFor}</span>
             </p>
           )}
-          {entry.workStatus && (
-            <p className="mt-1.5 inline-flex max-w-full items-center gap-1.5 rounded-md bg-sky-50 px-2 py-0.5 text-xs text-sky-800 ring-1 ring-sky-100" data-testid="entry-work-status">
-              <span className="h-1.5 w-1.5 shrink-0 animate-pulse rounded-full bg-sky-500" />
-              <span className="truncate">{entry.workStatus}</span>
-            </p>
+          {work ? (
+            <WorkStateChip status={work} withText className="mt-1.5" />
+          ) : (
+            entry.workStatus && (
+              <p className="mt-1.5 inline-flex max-w-full items-center gap-1.5 rounded-md bg-sky-50 px-2 py-0.5 text-xs text-sky-800 ring-1 ring-sky-100" data-testid="entry-work-status">
+                <span className="h-1.5 w-1.5 shrink-0 animate-pulse rounded-full bg-sky-500" />
+                <span className="truncate">{entry.workStatus}</span>
+              </p>
+            )
           )}
           {entry.description && (
             <p className="mt-1.5 line-clamp-2 text-sm text-zinc-600" data-testid="entry-description">

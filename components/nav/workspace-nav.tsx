@@ -1,6 +1,6 @@
 "use client";
 // The sidebar's workspace pages: Needs you (open questions the viewer may answer, live; Ctrl/⌘+Shift+Y),
-// Agents, Directory, Inbox (with the number of requests waiting for the viewer's decision, live) and
+// Work (what agents are doing, live), Agents, Directory, Inbox (with the number of requests waiting for the viewer's decision, live) and
 // Admin (owners and admins).
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
@@ -10,6 +10,8 @@ import { BotIcon, CompassIcon, HandIcon, InboxIcon, ShieldIcon } from "@/compone
 import { ChartIcon } from "@/components/ui/usage-icons";
 import { useConnectionEvents, usePendingConnections } from "@/components/inbox/use-inbox";
 import { useOpenQuestionCount, useQuestionEvents } from "@/components/questions/use-questions";
+import { useWorkStatusEvents } from "@/components/work/use-work-statuses";
+import { LayersIcon } from "@/components/work/work-icons";
 
 export function WorkspaceNav() {
   const { can } = useViewer();
@@ -19,6 +21,7 @@ export function WorkspaceNav() {
   useQuestionEvents();
   const questions = useOpenQuestionCount();
   useNeedsYouShortcut();
+  useWorkStatusEvents();
   const active = (href: string) => pathname === href || pathname.startsWith(`${href}/`);
   return (
     <section className="mb-4" aria-label="Workspace pages" data-testid="workspace-nav">
@@ -32,6 +35,9 @@ export function WorkspaceNav() {
           badge={<CountBadge count={questions} testId="needs-you-badge" what={(n) => `${n} question${n === 1 ? "" : "s"} waiting for your answer`} />}
         >
           Needs you
+        </NavLink>
+        <NavLink href="/work" active={active("/work")} icon={<LayersIcon size={15} />} testId="nav-work">
+          Work
         </NavLink>
         <NavLink href="/agents" active={active("/agents")} icon={<BotIcon size={15} />} testId="nav-agents">
           Agents

@@ -5,6 +5,8 @@ import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, 
 import { MAX_BODY_BYTES, type ParticipantKind } from "@/sdk/contract";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { SendIcon } from "@/components/ui/icons";
+import { useWorkStatuses } from "@/components/work/use-work-statuses";
+import { WorkStateDot } from "@/components/work/work-state";
 
 const TYPING_EVERY_MS = 3_000;
 const MENTION_AT_CARET = /(^|\s)@([a-z0-9_-]{0,38})$/i;
@@ -35,6 +37,7 @@ export const Composer = forwardRef<
   const [value, setValue] = useState("");
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
+  const statuses = useWorkStatuses();
   const textarea = useRef<HTMLTextAreaElement>(null);
   const lastTyping = useRef(0);
 
@@ -137,6 +140,7 @@ export const Composer = forwardRef<
                 <Avatar id={p.id} name={p.displayName} kind={p.kind} size={22} />
                 <span className="truncate font-medium">{p.displayName}</span>
                 <span className={`truncate text-xs ${i === active ? "text-indigo-100" : "text-zinc-500"}`}>@{p.handle}</span>
+                <WorkStateDot status={statuses.get(p.id)} />
                 <KindBadge kind={p.kind} className="ml-auto" />
               </button>
             </li>

@@ -1,5 +1,6 @@
 "use client";
-// Who is in the room: people and agents, handles, a live online dot (presence:update), and the budget
+// Who is in the room: people and agents, handles, a live online dot (presence:update), the work state
+// (status:updated), and the budget
 // state of those whose budgets the viewer may see (their own, their agents'; admins: everyone's).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -14,11 +15,14 @@ import { FormError } from "@/components/ui/field";
 import { UserPlusIcon, XIcon } from "@/components/ui/icons";
 import { BudgetPill } from "@/components/usage/budget-pill";
 import { useBudgetStates } from "@/components/usage/use-budget-states";
+import { useWorkStatuses } from "@/components/work/use-work-statuses";
+import { WorkStateChip } from "@/components/work/work-state";
 import { ParticipantPicker } from "./participant-picker";
 
 export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; canInvite: boolean; onClose: () => void }) {
   const trpc = useTRPC();
   const { presence } = useSocket();
+  const statuses = useWorkStatuses();
   const queryClient = useQueryClient();
   const members = useQuery(trpc.rooms.members.queryOptions({ roomId: room.id }));
   // A member asked a question, or had one answered: whom it waits for changed.
@@ -72,6 +76,7 @@ export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; can
           {list.map((m) => {
             const online = presence.get(m.participant.id) ?? m.online;
             const budget = budgets.get(m.participant.id);
+            const work = statuses.get(m.participant.id);
             return (
               <li
                 key={m.participant.id}
@@ -95,6 +100,7 @@ export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; can
                       Waiting for {m.waitingFor}
                     </div>
                   )}
+                  {work && <WorkStateChip status={work} withText className="mt-0.5" />}
                   {budget && <BudgetPill state={budget} className="mt-0.5 max-w-full" />}
                 </div>
               </li>

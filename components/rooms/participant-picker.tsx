@@ -4,6 +4,8 @@ import { useMemo, useState } from "react";
 import { useDirectory } from "@/components/providers/directory";
 import { useSocket } from "@/components/providers/socket-provider";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
+import { useWorkStatuses } from "@/components/work/use-work-statuses";
+import { WorkStateDot } from "@/components/work/work-state";
 import { inputClass } from "@/components/ui/field";
 import { CheckIcon, SearchIcon } from "@/components/ui/icons";
 
@@ -20,6 +22,7 @@ export function ParticipantPicker({
 }) {
   const { participants, isLoading } = useDirectory({ fresh: true });
   const { presence } = useSocket();
+  const statuses = useWorkStatuses();
   const [query, setQuery] = useState("");
   const visible = useMemo(() => {
     const q = query.trim().toLowerCase();
@@ -63,6 +66,7 @@ export function ParticipantPicker({
                   <span className="flex items-center gap-1.5 text-sm font-medium text-zinc-900">
                     <span className="truncate">{p.displayName}</span>
                     <KindBadge kind={p.kind} />
+                    <WorkStateDot status={statuses.get(p.id)} />
                   </span>
                   <span className="block truncate text-xs text-zinc-500">
                     @{p.handle}

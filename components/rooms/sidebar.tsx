@@ -7,6 +7,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { countsAsUnread, type MessageView, type RoomView } from "@/sdk/contract";
+import type { WorkStatusView } from "@/sdk/work";
 import { useDirectory, type DirectoryEntry } from "@/components/providers/directory";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
@@ -21,6 +22,8 @@ import { NewDirectDialog } from "./new-direct-dialog";
 import { QuickSwitcher } from "./quick-switcher";
 import { useSidebarCache, useSidebarReconciler } from "./sidebar-cache";
 import { WorkspaceNav } from "@/components/nav/workspace-nav";
+import { useWorkStatuses } from "@/components/work/use-work-statuses";
+import { WorkStateDot } from "@/components/work/work-state";
 
 type SidebarRoom = RoomView & { unread: number; mentions: number; readSeq: number };
 type DialogName = "browse" | "create" | "direct" | "invite" | "switcher" | null;
@@ -30,6 +33,7 @@ export function Sidebar() {
   const { me, workspace, can } = useViewer();
   const { readyEpoch, status, presence } = useSocket();
   const { participants } = useDirectory();
+  const statuses = useWorkStatuses();
   const pathname = usePathname();
   const activeRoomId = pathname.startsWith("/r/") ? pathname.slice(3).split("/")[0] : null;
   const rooms = useQuery(trpc.rooms.mine.queryOptions());
@@ -142,7 +146,7 @@ export function Sidebar() {
           {directs.map((r) => {
             // RoomView has no member ids; a dm's title is the other participant's name.
             const peer = r.kind === "dm" ? participants.find((p) => p.id !== me.id && p.displayName === r.title) : undefined;
-            return <RoomLink key={r.id} room={r} active={r.id === activeRoomId} peer={peer} online={peer ? (presence.get(peer.id) ?? peer.online) : undefined} />;
+            return <RoomLink key={r.id} room={r} active={r.id === activeRoomId} peer={peer} online={peer ? (presence.get(peer.id) ?? peer.online) : undefined} work={peer ? statuses.get(peer.id) : undefined} />;
           })}
           <SidebarAction onClick={() => setDialog("direct")} testId="new-direct-inline" icon={<PlusIcon size={15} />}>
             New message
@@ -163,7 +167,7 @@ export function Sidebar() {
         )}
       </div>
 
-      <UserFooter me={me} online={status === "connected"} />
+      <UserFooter me={me} online={status === "connected"} work={statuses.get(me.id)} />
 
       <BrowseChannelsDialog open={dialog === "browse"} onClose={() => setDialog(null)} />
       <CreateChannelDialog open={dialog === "create"} onClose={() => setDialog(null)} />
@@ -210,7 +214,7 @@ function Section({
   );
 }
 
-function RoomLink({ room, active, peer, online }: { room: SidebarRoom; active: boolean; peer?: DirectoryEntry; online?: boolean }) {
+function RoomLink({ room, active, peer, online, work }: { room: SidebarRoom; active: boolean; peer?: DirectoryEntry; online?: boolean; work?: WorkStatusView }) {
   const unread = active ? 0 : room.unread;
   const mentions = active ? 0 : room.mentions;
   const bold = unread > 0 || mentions > 0;
@@ -252,6 +256,7 @@ function RoomLink({ room, active, peer, online }: { room: SidebarRoom; active: b
       >
         {icon}
         <span className="min-w-0 flex-1 truncate">{room.title}</span>
+        <WorkStateDot status={work} />
         {mentions > 0 && (
           <span
             data-testid="mention-badge"
@@ -397,7 +402,7 @@ function MenuLink({ href, onClick, icon, children, testId }: { href: string; onC
   );
 }
 
-function UserFooter({ me, online }: { me: { id: string; displayName: string; handle: string; kind: "human" | "agent" }; online: boolean }) {
+function UserFooter({ me, online, work }: { me: { id: string; displayName: string; handle: string; kind: "human" | "agent" }; online: boolean; work?: WorkStatusView }) {
   const [open, setOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const ref = useDismiss(open, () => setOpen(false));
@@ -443,6 +448,7 @@ function UserFooter({ me, online }: { me: { id: string; displayName: string; han
           </span>
           <span className="block truncate text-xs text-zinc-500">@{me.handle}</span>
         </span>
+        <WorkStateDot status={work} />
         <ChevronDownIcon size={14} className="rotate-180 text-zinc-500" />
       </button>
     </div>

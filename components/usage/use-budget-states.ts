@@ -7,7 +7,7 @@ import { useMemo } from "react";
 import { useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 import type { BudgetState } from "./types";
-import { useCoalesced } from "./use-coalesced";
+import { useCoalesced } from "@/components/ui/use-coalesced";
 
 const COALESCE_MS = 300;
 

@@ -6,7 +6,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
-import { useCoalesced } from "./use-coalesced";
+import { useCoalesced } from "@/components/ui/use-coalesced";
 
 const COALESCE_MS = 150;
 

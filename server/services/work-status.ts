@@ -77,6 +77,16 @@ export async function statusesOf(ids: string[]): Promise<Map<string, WorkStatusV
   return new Map(rows.map((r) => [r.id, presentWorkStatus(r, now)]));
 }
 
+/** Every participant of the workspace that is not idle (member lists, the sidebar, pickers): idle is the default. */
+export async function workspaceStatuses(workspaceId: string, now = new Date()): Promise<WorkStatusView[]> {
+  const rows = await getDb().participant.findMany({
+    where: { workspaceId, NOT: { workState: "idle" }, OR: [{ workUntil: null }, { workUntil: { gt: now } }] },
+    select: workStatusSelect,
+    take: 2000,
+  });
+  return rows.map((r) => presentWorkStatus(r, now));
+}
+
 /** Statuses are the workspace's to see, like presence. */
 function announce(row: Parameters<typeof presentWorkStatus>[0] & { workspaceId: string }): WorkStatusView {
   const view = presentWorkStatus(row);

@@ -18,6 +18,8 @@ export const workRouter = router({
   involvement: authedProcedure.input(involvementInput).query(({ ctx, input }) => involvement(ctx.actor, input)),
   /** The same as CSV, one row per participant (every figure a column). */
   involvementCsv: authedProcedure.input(involvementInput).query(async ({ ctx, input }) => ({ csv: involvementCsv(await involvement(ctx.actor, input)) })),
+  /** Everyone's status that is not idle, for the badges beside names (then `status:updated` keeps them). */
+  statuses: authedProcedure.query(({ ctx }) => workStatus.workspaceStatuses(ctx.actor.workspaceId)),
   /** A person's own status (an agent sets its own over the socket, `work:status`). */
   setStatus: authedProcedure.input(setWorkStatusInput).mutation(({ ctx, input }) => workStatus.setStatus(ctx.actor, input)),
   /** The component map (every member may read it); admins replace it. */

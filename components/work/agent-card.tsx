@@ -1,0 +1,121 @@
+"use client";
+// One agent on the Work page: who it is (framework, owner), its status line (state, words, since
+// when, whom it waits for), its tasks with progress, the files and components it touched, what its work
+// shipped (branch, commit, pull request) and when it last did anything.
+import { frameworkLabel } from "@/components/agents/labels";
+import { Avatar } from "@/components/ui/avatar";
+import { Pill } from "@/components/ui/pill";
+import { dateTime, relativeTime } from "@/components/ui/time";
+import type { WorkLinkView } from "@/sdk/work";
+import { FileList } from "./file-list";
+import { Progress, TaskList } from "./task-list";
+import type { AgentWork } from "./types";
+import { BranchIcon, CommitIcon, PullRequestIcon } from "./work-icons";
+import { WorkStateChip } from "./work-state";
+
+const RING = { working: "border-l-emerald-500", waiting: "border-l-amber-500", blocked: "border-l-rose-500", idle: "border-l-zinc-200" } as const;
+
+export function AgentCard({ work, now }: { work: AgentWork; now: number }) {
+  const { agent, status } = work;
+  const reported = work.tasks.length > 0 || work.files.length > 0 || work.links.length > 0;
+  return (
+    <article
+      tabIndex={0}
+      aria-labelledby={`agent-${agent.id}`}
+      data-testid="agent-work"
+      data-handle={agent.handle}
+      data-state={status.state}
+      className={`rounded-xl border border-l-4 border-zinc-200 bg-white p-4 shadow-xs focus:ring-2 focus:ring-indigo-500 focus:outline-none ${RING[status.state]}`}
+    >
+      <header className="flex items-start gap-3">
+        <Avatar id={agent.id} name={agent.displayName} kind="agent" size={36} online={agent.online} />
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-x-2">
+            <h3 id={`agent-${agent.id}`} className="truncate text-[15px] font-semibold text-zinc-900">
+              {agent.displayName}
+            </h3>
+            <span className="text-sm text-zinc-500">@{agent.handle}</span>
+            {agent.status === "suspended" && (
+              <Pill tone="rose" dot>
+                Suspended
+              </Pill>
+            )}
+          </div>
+          <p className="text-xs text-zinc-500">
+            {frameworkLabel(agent.framework)} · {agent.owner ? `owned by ${agent.owner.displayName}` : "no owner"}
+          </p>
+        </div>
+        <span className="shrink-0 text-xs text-zinc-400" title={dateTime(work.lastActivityAt)} data-testid="last-activity">
+          {work.lastActivityAt ? `active ${relativeTime(work.lastActivityAt, now)}` : "no activity"}
+        </span>
+      </header>
+
+      <div className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1" data-testid="status-line">
+        <WorkStateChip status={status} />
+        {status.text && <span className="min-w-0 text-sm text-zinc-700" data-testid="status-text">{status.text}</span>}
+        {status.since && status.state !== "idle" && (
+          <span className="text-xs text-zinc-400" title={dateTime(status.since)}>
+            since {relativeTime(status.since, now)}
+          </span>
+        )}
+      </div>
+
+      {work.tasks.length > 0 && (
+        <section className="mt-4" aria-label="Tasks">
+          <h4 className="mb-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase">Tasks</h4>
+          <Progress completed={work.progress.completed} total={work.progress.total} />
+          <div className="mt-2">
+            <TaskList tasks={work.tasks} />
+          </div>
+        </section>
+      )}
+
+      {work.files.length > 0 && (
+        <section className="mt-4" aria-label="Files touched">
+          <h4 className="mb-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase">Files</h4>
+          <FileList files={work.files} />
+        </section>
+      )}
+
+      {(work.components.length > 0 || work.links.length > 0) && (
+        <div className="mt-3 flex flex-wrap items-center gap-1.5">
+          {work.components.map((c) => (
+            <span key={c.name} data-testid="agent-component" title={`${c.touches} touch${c.touches === 1 ? "" : "es"}, last ${relativeTime(c.lastAt, now)}`} className="rounded-md bg-violet-50 px-1.5 py-0.5 text-xs font-medium text-violet-700 ring-1 ring-violet-200 ring-inset">
+              {c.name}
+            </span>
+          ))}
+          {work.links.map((l) => (
+            <WorkLink key={l.id} link={l} />
+          ))}
+        </div>
+      )}
+
+      {!reported && <p className="mt-3 text-xs text-zinc-400">No tasks or files reported in this window.</p>}
+    </article>
+  );
+}
+
+function WorkLink({ link }: { link: WorkLinkView }) {
+  const cls = "inline-flex max-w-[16rem] items-center gap-1 rounded-md bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700 ring-1 ring-zinc-200 ring-inset";
+  if (link.kind === "pull_request") {
+    return (
+      <a href={link.value} target="_blank" rel="noreferrer noopener" data-testid="work-link" data-kind={link.kind} title={link.title ?? link.value} className={`${cls} text-indigo-700 hover:underline`}>
+        <PullRequestIcon size={12} className="shrink-0" />
+        <span className="truncate">{link.title ?? pullRequestName(link.value)}</span>
+      </a>
+    );
+  }
+  const Icon = link.kind === "branch" ? BranchIcon : CommitIcon;
+  return (
+    <span data-testid="work-link" data-kind={link.kind} title={link.title ?? link.value} className={cls}>
+      <Icon size={12} className="shrink-0" />
+      <span className="truncate">{link.kind === "commit" ? link.value.slice(0, 7) : link.value}</span>
+    </span>
+  );
+}
+
+/** ".../pull/42" → "#42"; any other URL as it is. */
+function pullRequestName(url: string): string {
+  const n = /\/pull(?:s)?\/(\d+)/.exec(url)?.[1];
+  return n ? `PR #${n}` : url;
+}

@@ -1,0 +1,50 @@
+"use client";
+// The Work page's board, live: `status:updated` patches an agent's status in place; `work:changed`
+// (an agent reported tasks, files or links; the event says only whose) refetches the board, a burst
+// coalesced into one refetch; every session:ready refetches what a reconnect may have missed.
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import type { Board } from "./types";
+import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
+import { useTRPC } from "@/components/providers/trpc";
+import { useCoalesced } from "@/components/ui/use-coalesced";
+
+const REFETCH_AFTER_MS = 300;
+
+export function useWorkBoard(sinceHours: number) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { status, readyEpoch } = useSocket();
+  const board = useQuery({ ...trpc.work.board.queryOptions({ sinceHours }), placeholderData: keepPreviousData });
+
+  const refetch = useCoalesced(() => void queryClient.invalidateQueries(trpc.work.board.pathFilter()), REFETCH_AFTER_MS);
+  useSocketEvent("work:changed", refetch);
+  useSocketEvent("status:updated", ({ status: next }) => {
+    queryClient.setQueriesData<Board>(trpc.work.board.pathFilter(), (old) => {
+      if (!old?.agents.some((a) => a.agent.id === next.participantId)) return old;
+      return { ...old, agents: old.agents.map((a) => (a.agent.id === next.participantId ? { ...a, status: next } : a)) };
+    });
+  });
+  // An agent suspended or created shows on the board.
+  useSocketEvent("participant:updated", ({ participant }) => {
+    if (participant.kind === "agent") refetch();
+  });
+
+  const seenEpoch = useRef(readyEpoch);
+  useEffect(() => {
+    if (readyEpoch > 0 && readyEpoch !== seenEpoch.current) refetch();
+    seenEpoch.current = readyEpoch;
+  }, [readyEpoch, refetch]);
+
+  return { board, live: status === "connected" && readyEpoch > 0 };
+}
+
+/** The time now, moving every `ms`, so "since 3 minutes ago" stays true on a page left open. */
+export function useNow(ms = 30_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}

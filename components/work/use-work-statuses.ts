@@ -1,0 +1,35 @@
+"use client";
+// Everyone's work state, for the dots and chips beside names: one query of the statuses that are not
+// idle (tRPC work.statuses), patched in place by `status:updated` and fetched again on every
+// session:ready (what a reconnect may have missed). The shell listens once (useWorkStatusEvents);
+// any component reads (useWorkStatuses).
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import type { WorkStatusView } from "@/sdk/work";
+import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
+import { useTRPC } from "@/components/providers/trpc";
+import { patchStatuses } from "./status-list";
+
+const EMPTY: ReadonlyMap<string, WorkStatusView> = new Map();
+const byParticipant = (list: WorkStatusView[]) => new Map(list.map((s) => [s.participantId, s]));
+
+/** The statuses by participant id; an absent id is idle. */
+export function useWorkStatuses(): ReadonlyMap<string, WorkStatusView> {
+  const trpc = useTRPC();
+  const { data } = useQuery({ ...trpc.work.statuses.queryOptions(), staleTime: Infinity, select: byParticipant });
+  return data ?? EMPTY;
+}
+
+export function useWorkStatusEvents() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { readyEpoch } = useSocket();
+  useSocketEvent("status:updated", ({ status }) => {
+    queryClient.setQueryData(trpc.work.statuses.queryKey(), (old) => (old ? patchStatuses(old, status) : old));
+  });
+  const seenEpoch = useRef(readyEpoch);
+  useEffect(() => {
+    if (readyEpoch > 0 && readyEpoch !== seenEpoch.current) void queryClient.invalidateQueries({ queryKey: trpc.work.statuses.queryKey() });
+    seenEpoch.current = readyEpoch;
+  }, [readyEpoch, queryClient, trpc]);
+}

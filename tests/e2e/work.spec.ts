@@ -1,0 +1,192 @@
+// The Work page, live. Two agents (the real SDK client, over the socket) report what they do: a
+// status, their own tasks (nested), files touched, a branch and a pull request. The page follows
+// without a reload: a task completes, a status turns to waiting for a person, a second agent edits the
+// same file and the conflict warning appears. The same states show beside the agents' names in the
+// members panel and the directory; a person sets their own status from the page's header.
+// Screenshot: docs/screenshots/work-board.png.
+import { mkdirSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { SwitchboardClient } from "../../sdk";
+import type { RoomView } from "../../sdk/contract";
+import { createInviteLink, people, signUpFirstOrSignIn, signUpWithInvite, trpc, type Person } from "./helpers";
+
+const SHOTS = "docs/screenshots";
+const run = Date.now().toString(36).slice(-6);
+const dana: Person = { name: "Dana Okoro", handle: `dana-${run}`, email: `dana-w-${run}@example.com`, password: "dana-password-123" };
+const scout = `scout-${run}`;
+const quill = `quill-${run}`;
+const SESSION = "c3a1f0d2-7e44-4b8e-9d1a-5f6b2c8e0a91";
+const FILE = "server/services/auth.ts";
+
+const card = (page: Page, handle: string) => page.locator(`[data-testid="agent-work"][data-handle="${handle}"]`);
+
+async function createAgent(page: Page, handle: string, displayName: string, framework: string) {
+  return trpc<{ agent: { id: string }; apiKey: string }>(page, "agents.create", { handle, displayName, description: "Works on the codebase.", framework, capabilities: ["code"] });
+}
+
+test("the Work page moves live as agents report; states show beside names; a person sets their own", async ({ browser, baseURL }) => {
+  test.setTimeout(240_000); // a loaded 2-core machine
+  const ctxA = await browser.newContext();
+  const ctxD = await browser.newContext();
+  const agents: SwitchboardClient[] = [];
+  try {
+    const a = await ctxA.newPage();
+    await signUpFirstOrSignIn(a, people.alice);
+    const invite = await createInviteLink(a);
+    const d = await ctxD.newPage();
+    await signUpWithInvite(d, invite, dana, people.alice.name);
+    const danaId = (await trpc<{ me: { id: string } }>(d, "workspace.me", undefined, "query")).me.id;
+
+    await trpc(a, "work.setComponents", {
+      components: [
+        { name: "Services", patterns: ["server/services/**"] },
+        { name: "Web app", patterns: ["app/**", "components/**"] },
+      ],
+    });
+    const s = await createAgent(a, scout, "Scout", "claude-code");
+    const q = await createAgent(a, quill, "Quill", "codex");
+    const room = await trpc<RoomView>(a, "rooms.createChannel", { name: `work-${run}`, visibility: "public", topic: "Login fixes", memberIds: [s.agent.id, q.agent.id] });
+
+    // ---- Nothing reported yet: the page says how agents report work.
+    await a.goto("/work");
+    await expect(a.getByTestId("page-title")).toHaveText("Work");
+    await expect(a.getByTestId("work-empty")).toContainText("No work reported yet");
+    await expect(a.getByTestId("work-empty")).toContainText("switchboard connect --client claude");
+
+    // ---- Scout starts working: status, tasks (one nested), files, a branch and a pull request.
+    const scoutClient = new SwitchboardClient({ url: baseURL!, apiKey: s.apiKey });
+    agents.push(scoutClient);
+    await scoutClient.connect();
+    await scoutClient.setWorkStatus({ state: "working", text: "Fixing the flaky login test" });
+    const tasks = [
+      { key: "repro", title: "Reproduce the flaky login test", status: "completed" as const },
+      { key: "fix", title: "Fix the session refresh race", status: "in_progress" as const },
+      { key: "fix-test", title: "Add a regression test", status: "pending" as const, parentKey: "fix" },
+      { key: "docs", title: "Update the auth docs", status: "pending" as const },
+    ];
+    await scoutClient.reportTasks({ sessionId: SESSION, roomId: room.id, tasks });
+    await scoutClient.reportFiles({
+      sessionId: SESSION,
+      roomId: room.id,
+      taskKey: "fix",
+      branch: "fix/login-refresh",
+      files: [
+        { path: FILE, operation: "edit", linesAdded: 24, linesRemoved: 9 },
+        { path: "app/(auth)/signin/page.tsx", operation: "read" },
+        { path: "tests/unit/auth-refresh.test.ts", operation: "create", linesAdded: 61 },
+        { path: "npm test -- auth", operation: "run" },
+      ],
+    });
+    await scoutClient.linkWork({ sessionId: SESSION, kind: "branch", value: "fix/login-refresh" });
+    await scoutClient.linkWork({ sessionId: SESSION, kind: "pull_request", value: "https://github.com/acme/robotics/pull/412", title: "Fix the login refresh race" });
+
+    const sc = card(a, scout);
+    await expect(sc).toHaveAttribute("data-state", "working");
+    await expect(sc.getByTestId("work-state")).toHaveText("Working");
+    await expect(sc.getByTestId("status-text")).toHaveText("Fixing the flaky login test");
+    await expect(sc).toContainText("Claude Code · owned by Alice Moreau");
+    await expect(sc.getByTestId("task-progress")).toHaveAttribute("data-completed", "1");
+    await expect(sc.getByTestId("task-progress")).toHaveAttribute("data-total", "4");
+    await expect(sc.locator('[data-testid="task"][data-status="in_progress"]')).toHaveText(/Fix the session refresh race/);
+    await expect(sc.getByTestId("file")).toHaveCount(4);
+    await expect(sc.locator(`[data-testid="file"][data-path="${FILE}"] [data-testid="file-lines"]`)).toHaveText("+24 −9");
+    // Named by the component map, else the top folder.
+    for (const name of ["Services", "Web app", "tests"]) await expect(sc.getByTestId("agent-component").filter({ hasText: name })).toHaveCount(1);
+    await expect(sc.locator('[data-testid="work-link"][data-kind="pull_request"]')).toHaveAttribute("href", "https://github.com/acme/robotics/pull/412");
+    await expect(a.getByTestId("summary-working")).toHaveAttribute("data-count", "1");
+    await expect(a.locator('[data-testid="component"][data-name="Services"] [data-testid="component-agent-now"]')).toContainText(`@${scout}`);
+    await expect(a.getByTestId("work-conflicts")).toHaveCount(0);
+
+    // ---- Live, no reload: a task completes, another is dropped (hidden behind the toggle).
+    await scoutClient.reportTasks({
+      sessionId: SESSION,
+      roomId: room.id,
+      tasks: [
+        { key: "repro", title: "Reproduce the flaky login test", status: "completed" },
+        { key: "fix", title: "Fix the session refresh race", status: "completed" },
+        { key: "fix-test", title: "Add a regression test", status: "in_progress", parentKey: "fix" },
+      ],
+    });
+    await expect(sc.getByTestId("task-progress")).toHaveAttribute("data-completed", "2");
+    await expect(sc.getByTestId("task-progress")).toHaveAttribute("data-total", "3");
+    await expect(sc.locator('[data-testid="task"][data-status="dropped"]')).toHaveCount(0);
+    await sc.getByTestId("toggle-dropped").click();
+    await expect(sc.locator('[data-testid="task"][data-status="dropped"]')).toHaveText(/Update the auth docs/);
+    await sc.getByTestId("toggle-dropped").click();
+
+    // ---- Scout now waits for Dana: the status line says so, live.
+    await scoutClient.setWorkStatus({ state: "waiting", text: "Which session TTL should refresh use?", waitingFor: danaId });
+    await expect(sc).toHaveAttribute("data-state", "waiting");
+    await expect(sc.getByTestId("work-state")).toHaveText(`Waiting for @${dana.handle}`);
+    await expect(a.getByTestId("summary-waiting")).toHaveAttribute("data-count", "1");
+
+    // ---- Quill edits the same file meanwhile: the conflict warning appears, naming both.
+    const quillClient = new SwitchboardClient({ url: baseURL!, apiKey: q.apiKey });
+    agents.push(quillClient);
+    await quillClient.connect();
+    await quillClient.setWorkStatus({ state: "working", text: "Tidying the auth service" });
+    await quillClient.reportTasks({ sessionId: "codex-thread-7", roomId: room.id, tasks: [{ title: "Extract token helpers", status: "in_progress" }] });
+    await quillClient.reportFiles({ sessionId: "codex-thread-7", roomId: room.id, files: [{ path: FILE, operation: "edit", linesAdded: 7, linesRemoved: 31 }, { path: "components/auth/signin-form.tsx", operation: "edit", linesAdded: 3, linesRemoved: 1 }] });
+    const conflict = a.locator(`[data-testid="work-conflict"][data-kind="file"][data-subject="${FILE}"]`);
+    await expect(conflict).toBeVisible();
+    await expect(conflict).toContainText(`@${scout}`);
+    await expect(conflict).toContainText(`@${quill}`);
+    await expect(a.locator('[data-testid="component"][data-name="Services"]')).toHaveAttribute("data-now", "2");
+    await expect(a.getByTestId("summary-working")).toHaveAttribute("data-count", "1");
+
+    // Keyboard: the window selector is a radio group; the cards are focusable.
+    await a.getByTestId("work-window-24").focus();
+    await a.keyboard.press("ArrowLeft");
+    await expect(a.getByTestId("work-window-1")).toHaveAttribute("aria-checked", "true");
+    await expect(card(a, quill).getByTestId("file")).toHaveCount(2);
+    await card(a, scout).focus();
+    await expect(card(a, scout)).toBeFocused();
+
+    // The screenshot: the whole board from the top, nothing focused, no notification prompt.
+    await a.getByTestId("desktop-prompt-dismiss").click();
+    await a.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await a.setViewportSize({ width: 1440, height: 1280 });
+    await a.getByTestId("work-summary").scrollIntoViewIfNeeded();
+    await a.mouse.move(0, 0);
+    mkdirSync(SHOTS, { recursive: true });
+    await a.screenshot({ path: `${SHOTS}/work-board.png` });
+
+    // ---- The same states beside the names: Dana's directory and the room's members panel, live.
+    await d.goto("/directory");
+    const scoutEntry = d.locator(`[data-testid="directory-entry"][data-handle="${scout}"]`);
+    await expect(scoutEntry.getByTestId("work-state")).toHaveText(`Waiting for @${dana.handle} · Which session TTL should refresh use?`);
+    await scoutClient.setWorkStatus({ state: "blocked", text: "CI is red on main" });
+    await expect(scoutEntry.getByTestId("work-state")).toHaveAttribute("data-state", "blocked");
+    await expect(card(a, scout)).toHaveAttribute("data-state", "blocked");
+
+    await trpc(d, "rooms.join", { roomId: room.id });
+    await d.goto(`/r/${room.id}`);
+    await d.getByTestId("toggle-members").click();
+    const quillMember = d.locator(`[data-testid="member"][data-handle="${quill}"]`);
+    await expect(quillMember.getByTestId("work-state")).toHaveAttribute("data-state", "working");
+    // Mention suggestions carry the state too.
+    const composer = d.getByTestId("composer");
+    await composer.fill(`@${scout}`);
+    await expect(d.getByTestId("mention-suggestions").getByTestId("work-state-dot")).toHaveAttribute("data-state", "blocked");
+    await composer.fill("");
+    await quillClient.setWorkStatus({ state: "idle" });
+    await expect(quillMember.getByTestId("work-state")).toHaveCount(0);
+    await expect(card(a, quill)).toHaveAttribute("data-state", "idle");
+
+    // ---- Alice sets her own status from the page's header; it shows there and beside her name.
+    await a.getByTestId("set-status").click();
+    const dialog = a.getByTestId("set-status-dialog");
+    await dialog.getByTestId("status-state-working").click();
+    await dialog.getByTestId("status-text-input").fill("Reviewing the login PR");
+    await dialog.getByTestId("save-status").click();
+    await expect(dialog).toBeHidden();
+    await expect(a.getByTestId("set-status").getByTestId("work-state")).toHaveText("Working");
+    await expect(a.getByTestId("user-menu").getByTestId("work-state-dot")).toHaveAttribute("data-state", "working");
+    await d.goto("/directory");
+    await expect(d.locator(`[data-testid="directory-entry"][data-handle="alice"]`).getByTestId("work-state")).toHaveText("Working · Reviewing the login PR");
+  } finally {
+    for (const agent of agents) await agent.close().catch(() => {});
+    await ctxA.close();
+    await ctxD.close();
+  }
+});
