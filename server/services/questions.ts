@@ -29,6 +29,7 @@ import { appendToRoom, publishUpdated, TX_OPTIONS } from "./messages";
 import { loadRoomFor } from "./room-access";
 import { checkThreadRoot } from "./sending";
 import { roomViews, withMemberCount } from "./room-views";
+import { sweepEvery } from "./sweeper";
 
 type AskInput = z.output<typeof askQuestionInput>;
 type QuestionRow = NonNullable<Awaited<ReturnType<typeof findQuestion>>>;
@@ -376,16 +377,7 @@ function questionsWhere(actor: Actor, which: "me" | "asked") {
 
 /** Checks for expired questions every `everyMs` until stopped; each process may run one. */
 export function startExpirySweeper(everyMs = 1000): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    expireDue()
-      .catch((error: unknown) => console.error("question expiry failed", error))
-      .finally(() => (running = false));
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return sweepEvery(everyMs, "question expiry", () => expireDue());
 }
 
 /** A question's message, for callers that hold a message id (the web client's cards). */

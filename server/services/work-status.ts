@@ -10,6 +10,7 @@ import { AppError } from "../errors";
 import type { Actor } from "../policies";
 import { presentWorkStatus, workStatusSelect } from "../presenters/work";
 import { audience, publish } from "../realtime";
+import { sweepEvery } from "./sweeper";
 
 /** Sets the actor's own status (a heartbeat when nothing changed: `since` stays, `until` moves). */
 export async function setStatus(actor: Actor, input: z.output<typeof setWorkStatusInput>): Promise<WorkStatusView> {
@@ -69,14 +70,6 @@ export async function statusOf(participantId: string): Promise<WorkStatusView | 
   return row ? presentWorkStatus(row) : null;
 }
 
-/** Statuses of many participants (the board, member lists). */
-export async function statusesOf(ids: string[]): Promise<Map<string, WorkStatusView>> {
-  if (ids.length === 0) return new Map();
-  const rows = await getDb().participant.findMany({ where: { id: { in: ids } }, select: workStatusSelect });
-  const now = new Date();
-  return new Map(rows.map((r) => [r.id, presentWorkStatus(r, now)]));
-}
-
 /** Every participant of the workspace that is not idle (member lists, the sidebar, pickers): idle is the default. */
 export async function workspaceStatuses(workspaceId: string, now = new Date()): Promise<WorkStatusView[]> {
   const rows = await getDb().participant.findMany({
@@ -121,14 +114,5 @@ export async function expireStatuses(now = new Date(), limit = 500): Promise<num
 
 /** Sweeps expired statuses every `everyMs` until stopped; each process may run one. */
 export function startStatusSweeper(everyMs = 2000): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    expireStatuses()
-      .catch((error: unknown) => console.error("status expiry failed", error))
-      .finally(() => (running = false));
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return sweepEvery(everyMs, "status expiry", () => expireStatuses());
 }

@@ -12,6 +12,7 @@ import { SwitchboardError } from "../../sdk/client";
 import type { MembershipView, ParticipantView } from "../../sdk/contract";
 import { ResumeFailed, type BindingView, type PlatformTool, type TurnInput } from "../../sdk/runtime";
 import { startScriptedAnthropic, text, toolUse, type ApiMessage, type ContentBlock, type ScriptedAnthropic } from "../support/scripted-anthropic";
+import { sampleBinding } from "../support/binding-view";
 
 const MODEL = "claude-sonnet-5";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -67,34 +68,8 @@ function adapter(options: ClaudeAgentSdkOptions = {}) {
   });
 }
 
-function binding(externalId: string | null = null): BindingView {
-  return {
-    id: "bnd_1",
-    agentId: "agt_1",
-    agent: { id: "agt_1", handle: "scout", displayName: "Scout" },
-    roomId: "room_1",
-    threadRootId: null,
-    runtime: "claude-agent-sdk",
-    externalId,
-    openTaskId: null,
-    runner: null,
-    host: null,
-    workdir: null,
-    config: null,
-    status: externalId ? "idle" : "active",
-    lastSeq: 0,
-    turns: externalId ? 1 : 0,
-    resumes: 0,
-    resumeFailures: 0,
-    lastError: null,
-    generation: 1,
-    createdAt: "2026-12-02T00:00:00.000Z",
-    leaseUntil: null,
-    lastUsedAt: null,
-    closedAt: null,
-    closedBy: null,
-  };
-}
+const binding = (externalId: string | null = null): BindingView =>
+  sampleBinding({ runtime: "claude-agent-sdk", externalId, status: externalId ? "idle" : "active", turns: externalId ? 1 : 0 });
 
 /** A platform tool stub: records each call's arguments and answers with `answer(args)`. */
 function stubTool(name: string, input: z.ZodObject, answer: (args: Record<string, unknown>) => Promise<Record<string, unknown>>) {

@@ -10,6 +10,7 @@ import { codex, type CodexAdapterOptions } from "../../sdk/adapters/codex";
 import { ResumeFailed, type BindingView, type RuntimeAdapter, type TurnInput } from "../../sdk/runtime";
 import { callCustomTool, callTool, describeItem, lastToolOutput, say, searchTools, searchedTools, startScriptedOpenAI, type ResponsesRequest, type ScriptedOpenAI } from "../support/scripted-openai";
 import { createAgent, signUpPerson, startTestServer, type TestServer } from "./harness";
+import { sampleBinding } from "../support/binding-view";
 
 const MODEL = "gpt-5.5";
 
@@ -48,34 +49,7 @@ function adapter(extra: CodexAdapterOptions = {}) {
   });
 }
 
-function binding(externalId: string | null): BindingView {
-  return {
-    id: "binding-1",
-    agentId: "agent-1",
-    agent: { id: "agent-1", handle: "scout", displayName: "Scout" },
-    roomId: "room-1",
-    threadRootId: null,
-    runtime: "codex",
-    externalId,
-    openTaskId: null,
-    runner: null,
-    host: null,
-    workdir: null,
-    config: null,
-    status: "idle",
-    lastSeq: 0,
-    turns: 0,
-    resumes: 0,
-    resumeFailures: 0,
-    lastError: null,
-    generation: 1,
-    createdAt: new Date().toISOString(),
-    leaseUntil: null,
-    lastUsedAt: null,
-    closedAt: null,
-    closedBy: null,
-  };
-}
+const binding = (externalId: string | null): BindingView => sampleBinding({ runtime: "codex", externalId });
 
 /** What a turn reported to the Work page (`TurnInput.work`). */
 interface Reported {

@@ -6,34 +6,10 @@ import { describe, expect, it } from "vitest";
 import { applyBinding } from "../../components/bindings/binding-list";
 import { resumeWarning, runtimeLabel, shortId, statusNow } from "../../components/bindings/format";
 import type { BindingForViewer, BindingView } from "../../sdk/bindings";
+import { sampleBinding } from "../support/binding-view";
 
-const view = (id: string, over: Partial<BindingView> = {}): BindingView => ({
-  id,
-  agentId: "agent-1",
-  agent: { id: "agent-1", handle: "scout", displayName: "Scout" },
-  roomId: "room-1",
-  threadRootId: null,
-  runtime: "claude-agent-sdk",
-  externalId: null,
-  openTaskId: null,
-  runner: "dana-laptop",
-  host: null,
-  workdir: null,
-  config: null,
-  status: "idle",
-  lastSeq: 0,
-  turns: 0,
-  resumes: 0,
-  resumeFailures: 0,
-  lastError: null,
-  generation: 1,
-  leaseUntil: null,
-  createdAt: "2026-12-01T10:00:00.000Z",
-  lastUsedAt: "2026-12-01T10:00:00.000Z",
-  closedAt: null,
-  closedBy: null,
-  ...over,
-});
+const view = (id: string, over: Partial<BindingView> = {}): BindingView =>
+  sampleBinding({ id, runtime: "claude-agent-sdk", runner: "dana-laptop", lastUsedAt: "2026-12-01T10:00:00.000Z", ...over });
 const forViewer = (b: BindingView, close = true): BindingForViewer => ({ ...b, room: { id: b.roomId, title: "deploys", kind: "channel", readable: true }, can: { close } });
 
 describe("applyBinding", () => {
