@@ -39,15 +39,15 @@ const EVERYTHING = { from: "2025-11-01", to: "2026-11-30" };
 
 /** The sums the generator keeps (every call here is priced). */
 type Totals = Omit<RollupSums, "unpricedCalls" | "unpricedTokens">;
-type Breakdown = "byAgent" | "byPerson" | "byRoom" | "byTask" | "byModel";
+type Breakdown = "byAgent" | "byPerson" | "byRequester" | "byRoom" | "byTask" | "byModel";
 
 /** What the generator produced, summed here, independently of the database. */
 class Ledger {
   totals: Totals = { costUsd: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0 };
-  by: Record<Breakdown, Map<string | null, Totals>> = { byAgent: new Map(), byPerson: new Map(), byRoom: new Map(), byTask: new Map(), byModel: new Map() };
+  by: Record<Breakdown, Map<string | null, Totals>> = { byAgent: new Map(), byPerson: new Map(), byRequester: new Map(), byRoom: new Map(), byTask: new Map(), byModel: new Map() };
 
-  add(r: { agentId: string; ownerId: string; roomId: string | null; taskId: string | null; model: string; costUsd: number; inputTokens: number; outputTokens: number; cachedTokens: number }) {
-    const keys: Record<Breakdown, string | null> = { byAgent: r.agentId, byPerson: r.ownerId, byRoom: r.roomId, byTask: r.taskId, byModel: r.model };
+  add(r: { agentId: string; ownerId: string; requesterId: string | null; roomId: string | null; taskId: string | null; model: string; costUsd: number; inputTokens: number; outputTokens: number; cachedTokens: number }) {
+    const keys: Record<Breakdown, string | null> = { byAgent: r.agentId, byPerson: r.ownerId, byRequester: r.requesterId, byRoom: r.roomId, byTask: r.taskId, byModel: r.model };
     for (const t of [this.totals, ...(Object.keys(keys) as Breakdown[]).map((b) => this.row(b, keys[b]))]) {
       t.costUsd += r.costUsd;
       t.inputTokens += r.inputTokens;
@@ -77,6 +77,8 @@ function* records(workspaceId: string, agents: string[], people: string[], rooms
       agentId: agents[agent],
       reportId: `r${i}`,
       ownerId: people[agent % PEOPLE],
+      // Most calls serve someone, often not the agent's owner.
+      requesterId: rand() < 0.9 ? people[Math.floor(rand() * PEOPLE)] : null,
       roomId: rand() < 0.8 ? rooms[Math.floor(rand() * ROOMS)] : null,
       taskId: rand() < 0.5 ? `task-${Math.floor(rand() * TASKS)}` : null,
       model: MODELS[Math.floor(rand() * MODELS.length)],
@@ -267,6 +269,7 @@ async function timeWrites(workspaceId: string, agents: string[], people: string[
       agentId: agents[n % AGENTS],
       reportId: `write-${n}`,
       ownerId: people[n % AGENTS % PEOPLE],
+      requesterId: people[n % PEOPLE],
       roomId: rooms[n % ROOMS],
       messageId: null,
       taskId: `task-${n % TASKS}`,
@@ -283,7 +286,7 @@ async function timeWrites(workspaceId: string, agents: string[], people: string[
   });
 }
 
-const RECORD_COLUMNS = ["id", "workspaceId", "agentId", "reportId", "ownerId", "roomId", "taskId", "model", "inputTokens", "outputTokens", "cachedTokens", "costUsd", "costSource", "occurredAt", "day", "month"];
+const RECORD_COLUMNS = ["id", "workspaceId", "agentId", "reportId", "ownerId", "requesterId", "roomId", "taskId", "model", "inputTokens", "outputTokens", "cachedTokens", "costUsd", "costSource", "occurredAt", "day", "month"];
 const MESSAGE_COLUMNS = ["id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "createdAt"];
 // Enum columns take arrays of their enum type: PostgreSQL does not turn text into an enum by itself.
 const PG_TYPES: Record<string, string> = {

@@ -83,10 +83,15 @@ export interface MessageContext {
   /**
    * Sends a message to any room as part of handling this one: its clientMsgId is derived from this
    * message (as `reply`'s is), so if the message is handled again after a crash, the send is answered
-   * with the message stored the first time instead of being stored twice.
+   * with the message stored the first time instead of being stored twice. It names this message as
+   * its cause, so whoever drove this message drove the send too ("requested by" in usage).
    */
   send(roomId: string, body: string, opts?: { threadRootId?: string }): Promise<MessageView>;
-  /** Reports a model call made while handling this message, with a reportId derived from it. */
+  /**
+   * Reports a model call made while handling this message, with a reportId derived from it, and
+   * attributed to it (unless the report names another room or message): whoever drove the message is
+   * who the call was for.
+   */
   reportUsage(report: UsageReport): Promise<UsageView>;
   /**
    * Asks people and waits for the outcome (`SwitchboardClient.ask`), with a clientMsgId derived from
@@ -118,6 +123,10 @@ export class SwitchboardError extends Error {
 }
 
 type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** A call made while handling `message` served it (who drove it is who the call is for), unless the report names elsewhere. */
+const servedBy = (message: MessageView, report: UsageReport): { messageId?: string } =>
+  report.messageId || (report.roomId && report.roomId !== message.roomId) ? {} : { messageId: message.id };
 
 
 type Listener<E extends keyof ServerToClientEvents> = ServerToClientEvents[E];
@@ -332,8 +341,8 @@ export class SwitchboardClient {
         membership,
         addressed,
         replayed,
-        send: (roomId, body, opts = {}) => this.send(roomId, body, { ...opts, clientMsgId: this.derivedId("msg", message.id) }),
-        reportUsage: (report) => this.reportUsage({ ...report, reportId: report.reportId ?? this.derivedId("usage", message.id) }),
+        send: (roomId, body, opts = {}) => this.send(roomId, body, { ...opts, clientMsgId: this.derivedId("msg", message.id), causeId: message.id }),
+        reportUsage: (report) => this.reportUsage({ ...servedBy(message, report), ...report, reportId: report.reportId ?? this.derivedId("usage", message.id) }),
         ask: (roomId, question) => this.ask(roomId, question, { clientMsgId: this.derivedId("msg", message.id) }),
       };
       this.handling.set(message.id, 0);
@@ -388,8 +397,15 @@ export class SwitchboardClient {
   }
 
   /** Sends a message; retries (same clientMsgId, so never twice) until acked or a final error. */
-  async send(roomId: string, body: string, opts: { threadRootId?: string; clientMsgId?: string } = {}): Promise<MessageView> {
-    const payload = { roomId, body, clientMsgId: opts.clientMsgId ?? randomUUID(), ...(opts.threadRootId ? { threadRootId: opts.threadRootId } : {}) };
+  /** `causeId`: the message this one answers (see `MessageContext.send`). */
+  async send(roomId: string, body: string, opts: { threadRootId?: string; clientMsgId?: string; causeId?: string } = {}): Promise<MessageView> {
+    const payload = {
+      roomId,
+      body,
+      clientMsgId: opts.clientMsgId ?? randomUUID(),
+      ...(opts.threadRootId ? { threadRootId: opts.threadRootId } : {}),
+      ...(opts.causeId ? { causeId: opts.causeId } : {}),
+    };
     return this.request("message:send", payload, this.options.sendAttempts);
   }
 
@@ -399,7 +415,7 @@ export class SwitchboardClient {
    * answered twice (see `MessageContext.send` for sends elsewhere).
    */
   reply(message: MessageView, body: string): Promise<MessageView> {
-    return this.send(message.roomId, body, { threadRootId: message.threadRootId ?? message.id, clientMsgId: this.derivedId("msg", message.id) });
+    return this.send(message.roomId, body, { threadRootId: message.threadRootId ?? message.id, clientMsgId: this.derivedId("msg", message.id), causeId: message.id });
   }
 
   processing(message: MessageView): Promise<ReceiptView> {

@@ -36,6 +36,11 @@ export const sendMessageInput = z.strictObject({
   body: z.string(),
   clientMsgId,
   threadRootId: id.optional(),
+  /**
+   * The message this one answers or follows from, if the sender is an agent handling it: the person
+   * who drove that message is this one's requester too ("requested by" in usage). The SDK sets it.
+   */
+  causeId: id.optional(),
 });
 export const editMessageInput = z.strictObject({ messageId: id, body: z.string() });
 export const deleteMessageInput = z.strictObject({ messageId: id });
@@ -276,6 +281,8 @@ export interface UsageView {
   reportId: string;
   agentId: string;
   ownerId: string | null;
+  /** The person who drove the call: the author of the message it served, followed back through agents. */
+  requesterId: string | null;
   roomId: string | null;
   messageId: string | null;
   taskId: string | null;

@@ -89,6 +89,7 @@ export const TOOL_SPECS = named({
       text: contract.sendMessageInput.shape.body,
       thread_id: contract.sendMessageInput.shape.threadRootId.describe("Reply in the thread of this message"),
       client_id: contract.sendMessageInput.shape.clientMsgId.optional().describe("Your id for this message: a retry with the same id posts nothing new"),
+      in_reply_to: contract.sendMessageInput.shape.causeId.describe("The message_id you are answering: its asker is who this serves (cost attribution)"),
     }),
     readOnly: false,
   },

@@ -1,15 +1,18 @@
 "use client";
 // Workspace settings (name, whether people may talk without a connection request), the limits that keep
-// agents and people in check (message rates and bursts, the loop guard), and the owner's own exemption.
+// agents and people in check (message rates and bursts, the loop guard), the component map of the Work
+// page, and the owner's own exemption.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button, Spinner } from "@/components/ui/button";
 import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextInput } from "@/components/ui/field";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { toast } from "@/components/ui/toast";
+import { Card } from "./card";
+import { ComponentMapCard } from "./component-map-card";
 import type { WorkspaceLimits } from "./types";
 
 export function SettingsTab() {
@@ -32,23 +35,12 @@ export function SettingsTab() {
       ) : (
         <LimitsForm key={JSON.stringify(limits.data)} limits={limits.data} />
       )}
+      <ComponentMapCard />
       <RateExemption />
     </div>
   );
 }
 
-function Card({ title, description, children, footer, onSubmit, testId }: { title: string; description: string; children: ReactNode; footer: ReactNode; onSubmit: (e: FormEvent) => void; testId: string }) {
-  return (
-    <form onSubmit={onSubmit} className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs" data-testid={testId}>
-      <div className="p-5">
-        <h2 className="text-[15px] font-semibold text-zinc-900">{title}</h2>
-        <p className="mt-0.5 mb-4 text-sm text-zinc-500">{description}</p>
-        {children}
-      </div>
-      <div className="flex items-center justify-end gap-3 border-t border-zinc-100 bg-zinc-50/60 px-5 py-3">{footer}</div>
-    </form>
-  );
-}
 
 function GeneralForm({ name: initialName, peopleTalkFreely: initialFree }: { name: string; peopleTalkFreely: boolean }) {
   const trpc = useTRPC();

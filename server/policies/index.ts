@@ -450,9 +450,11 @@ export function connectionStanding(pair: Pair | null): "connected" | "pending" |
 
 /**
  * `usage.read` as a filter on usage queries (dashboards, a room's or a task's cost): nothing for
- * owners and admins, the agents a person owns, an agent's own calls.
+ * owners and admins, an agent's own calls, and for a member the agents they own, or, when they ask
+ * for what they requested (`requesterId` their own), the calls they drove on anyone's agents.
  */
-export function usageScope(actor: Actor): { ownerId?: string; agentId?: string } {
+export function usageScope(actor: Actor, asked: { requesterId?: string } = {}): { ownerId?: string; agentId?: string; requesterId?: string } {
   if (can(actor, "usage.read_workspace", { workspaceId: actor.workspaceId })) return {};
-  return actor.kind === "agent" ? { agentId: actor.participantId } : { ownerId: actor.participantId };
+  if (actor.kind === "agent") return { agentId: actor.participantId };
+  return asked.requesterId === actor.participantId ? { requesterId: actor.participantId } : { ownerId: actor.participantId };
 }

@@ -10,6 +10,7 @@ export function presentUsage(r: UsageRow): UsageView {
     reportId: r.reportId,
     agentId: r.agentId,
     ownerId: r.ownerId,
+    requesterId: r.requesterId,
     roomId: r.roomId,
     messageId: r.messageId,
     taskId: r.taskId,

@@ -56,9 +56,8 @@ export async function componentMatcherFor(workspaceId: string): Promise<Componen
   return componentMatcher(await componentMap(workspaceId));
 }
 
-/** Replaces the map (admins). Globs are checked here: one that picomatch cannot read is refused. */
-export async function setComponentMap(actor: Actor, input: z.output<typeof setComponentMapInput>): Promise<{ components: ComponentRule[] }> {
-  authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
+/** A map as admins may store it: names unique (ignoring case), every glob one picomatch can read. */
+function checkedMap(input: z.output<typeof setComponentMapInput>): { name: string; patterns: string[] }[] {
   const names = new Set<string>();
   for (const rule of input.components) {
     if (names.has(rule.name.toLowerCase())) throw new AppError("INVALID_PAYLOAD", `Two components are named "${rule.name}"`);
@@ -71,10 +70,55 @@ export async function setComponentMap(actor: Actor, input: z.output<typeof setCo
       }
     }
   }
-  const components = input.components.map((r) => ({ name: r.name, patterns: r.patterns }));
+  return input.components.map((r) => ({ name: r.name, patterns: r.patterns }));
+}
+
+/** Replaces the map (admins). */
+export async function setComponentMap(actor: Actor, input: z.output<typeof setComponentMapInput>): Promise<{ components: ComponentRule[] }> {
+  authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
+  const components = checkedMap(input);
   await getDb().$transaction(async (tx) => {
     await tx.workspace.update({ where: { id: actor.workspaceId }, data: { componentMap: components } });
     await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "workspace.components_set", subjectType: "workspace", subjectId: actor.workspaceId, data: { components: components.length } });
   });
   return { components };
+}
+
+/** How many of the workspace's most recently touched paths a preview files. */
+export const PREVIEW_PATHS = 500;
+
+export interface ComponentPreview {
+  name: string;
+  /** No entry of the map matched: the path's top folder. */
+  fallback: boolean;
+  paths: number;
+  examples: string[];
+}
+
+/**
+ * What a draft map would make of the files agents actually touched (the most recent distinct paths),
+ * before an admin saves it: each component with how many paths it gets and a few of them, the top
+ * folders that catch what no entry matches, and entries that match nothing.
+ */
+export async function previewComponentMap(actor: Actor, input: z.output<typeof setComponentMapInput>): Promise<{ components: ComponentPreview[]; paths: number }> {
+  authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
+  const rules = checkedMap(input);
+  const touched = await getDb().fileTouch.findMany({
+    where: { workspaceId: actor.workspaceId, operation: { not: "run" } }, // a command is no file
+    distinct: ["path"],
+    orderBy: { at: "desc" },
+    take: PREVIEW_PATHS,
+    select: { path: true },
+  });
+  const componentOf = componentMatcher(rules);
+  const named = new Set(rules.map((r) => r.name));
+  const byName = new Map<string, ComponentPreview>(rules.map((r) => [r.name, { name: r.name, fallback: false, paths: 0, examples: [] }]));
+  for (const { path } of touched) {
+    const name = componentOf(path);
+    const entry = byName.get(name) ?? { name, fallback: !named.has(name), paths: 0, examples: [] };
+    entry.paths += 1;
+    if (entry.examples.length < 3) entry.examples.push(normalizePath(path));
+    byName.set(name, entry);
+  }
+  return { components: [...byName.values()], paths: touched.length };
 }

@@ -1,13 +1,15 @@
 // Dashboards over usage, read from the usage rollups (server/services/usage-rollups.ts) and summed in
 // the database: each query picks the smallest grain that keeps what it filters and groups by, so a
 // year of a busy workspace is thousands of rows, never the million usage records behind them.
-// Members see their own agents' usage; owners and admins see the whole workspace (`usage.read` and
-// `usageScope` in the policies decide, for dashboards, rooms and tasks alike).
+// Members see their own agents' usage (or, asking for it, what they requested of anyone's agents);
+// owners and admins see the whole workspace (`usage.read` and `usageScope` in the policies decide, for
+// dashboards, rooms and tasks alike). Every call is "owned by" its agent's owner and "requested by"
+// the person who drove it (services/requesters.ts): the two differ when Bea asks Dana's agent.
 import { getDb, Prisma, sqlTable } from "../db";
 import { authorize, usageScope, type Actor } from "../policies";
 import { csvFile } from "../presenters/csv";
 import { loadRoomFor } from "./room-access";
-import { currentDialect, rollupRows, sumRollups, type RollupKey, type RollupQuery, type RollupSums, type SqlDialect } from "./usage-rollups";
+import { currentDialect, rollupRows, sumEveryDimension, sumRollups, type RollupKey, type RollupQuery, type RollupSums, type SqlDialect } from "./usage-rollups";
 
 export interface UsageQuery {
   from: string; // YYYY-MM-DD, inclusive
@@ -15,6 +17,7 @@ export interface UsageQuery {
   bucket: "day" | "week" | "month";
   agentId?: string;
   ownerId?: string;
+  requesterId?: string;
   roomId?: string;
   taskId?: string;
   model?: string;
@@ -32,8 +35,8 @@ type Filters = RollupQuery["filters"];
 
 /** What a query may read: its filters, narrowed by the usage rule (`usageScope`: members see their own agents'). */
 function scope(actor: Actor, q: Partial<Omit<UsageQuery, "bucket">>): Filters {
-  const { agentId, ownerId, roomId, taskId, model } = q;
-  const filters = { agentId, ownerId, roomId, taskId, model, ...usageScope(actor) };
+  const { agentId, ownerId, requesterId, roomId, taskId, model } = q;
+  const filters = { agentId, ownerId, requesterId, roomId, taskId, model, ...usageScope(actor, q) };
   return Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined));
 }
 
@@ -50,16 +53,17 @@ const total = async (workspaceId: string, range: Range, filters: Filters): Promi
 export async function usageOverview(actor: Actor, q: UsageQuery) {
   const filters = scope(actor, q);
   const ws = actor.workspaceId;
-  const [totals, series, byAgent, byPerson, byRoom, byTask, byModel] = await Promise.all([
+  const [totals, series, byAgent, byPerson, byRequester, byRoom, byTask, byModel] = await Promise.all([
     total(ws, q, filters),
     grouped(ws, q, filters, q.bucket),
     grouped(ws, q, filters, "agentId"),
     grouped(ws, q, filters, "ownerId"),
+    grouped(ws, q, filters, "requesterId"),
     grouped(ws, q, filters, "roomId"),
     grouped(ws, q, filters, "taskId"),
     grouped(ws, q, filters, "model"),
   ]);
-  const names = await namesOf([...byAgent, ...byPerson].map((r) => r.key).filter((k): k is string => !!k));
+  const names = await namesOf([...byAgent, ...byPerson, ...byRequester].map((r) => r.key).filter((k): k is string => !!k));
   const rooms = await roomNames(byRoom.map((r) => r.key).filter((k): k is string => !!k));
   const named = (rows: { key: string | null; sums: Sums }[], name: (id: string | null) => string) => rows.map(({ key, sums }) => ({ ...sums, id: key, name: name(key) }));
   return {
@@ -67,11 +71,15 @@ export async function usageOverview(actor: Actor, q: UsageQuery) {
     series: series.map(({ key, sums }) => ({ bucket: key!, ...sums })),
     byAgent: named(byAgent, (id) => names.get(id!) ?? "unknown").map((r) => ({ ...r, id: r.id! })),
     byPerson: named(byPerson, (id) => (id ? (names.get(id) ?? "unknown") : "No owner")),
+    byRequester: named(byRequester, (id) => (id ? (names.get(id) ?? "unknown") : NO_REQUESTER)),
     byRoom: named(byRoom, (id) => (id ? (rooms.get(id) ?? "a room you cannot see") : "No room")),
     byTask: named(byTask, (id) => id ?? "No task"),
     byModel: named(byModel, (id) => id ?? ""),
   };
 }
+
+/** Calls no person's message led to: an agent's own schedule, or reports naming no message. */
+const NO_REQUESTER = "No person (agent-initiated)";
 
 async function namesOf(ids: string[]): Promise<Map<string, string>> {
   const rows = await getDb().participant.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, displayName: true, handle: true } });
@@ -149,8 +157,11 @@ async function involvement(windows: Prisma.Sql) {
 
 const COLUMNS = ["costUsd", "inputTokens", "outputTokens", "cachedTokens", "calls", "unpricedCalls"] as const;
 
-/** Any breakdown of the overview as CSV. */
-export async function exportUsage(actor: Actor, q: UsageQuery, view: "series" | "byAgent" | "byPerson" | "byRoom" | "byTask" | "byModel"): Promise<string> {
+export type UsageCsvView = "series" | "byAgent" | "byPerson" | "byRequester" | "byRoom" | "byTask" | "byModel" | "detail";
+
+/** Any breakdown of the overview as CSV, or the detail: every dimension as a column. */
+export async function exportUsage(actor: Actor, q: UsageQuery, view: UsageCsvView): Promise<string> {
+  if (view === "detail") return exportDetail(actor, q);
   const overview = await usageOverview(actor, q);
   const cells = (head: unknown[], s: Sums) => [...head, ...COLUMNS.map((c) => s[c])];
   const [head, rows] =
@@ -158,4 +169,35 @@ export async function exportUsage(actor: Actor, q: UsageQuery, view: "series" | 
       ? [["bucket"], overview.series.map((s) => cells([s.bucket], s))]
       : [["name", "id"], overview[view].map((r) => cells([r.name, r.id], r))];
   return csvFile([...head, ...COLUMNS], rows);
+}
+
+/** The detail export stops here; a narrower range or filter reads the rest. */
+export const DETAIL_ROWS = 100_000;
+
+/**
+ * Every call's attribution as columns, summed per bucket: agent, owned by, requested by, room, task
+ * and model, each with its name and id, so a spreadsheet pivots any way ("what did Bea's requests
+ * cost, per agent, per week"). Within the viewer's usage scope, like the dashboard.
+ */
+async function exportDetail(actor: Actor, q: UsageQuery): Promise<string> {
+  const rows = await sumEveryDimension({ workspaceId: actor.workspaceId, from: q.from, to: q.to, filters: scope(actor, q), bucket: q.bucket }, DETAIL_ROWS);
+  const names = await namesOf(rows.flatMap((r) => [r.agentId, r.ownerId, r.requesterId]).filter(Boolean));
+  const rooms = await roomNames([...new Set(rows.map((r) => r.roomId).filter(Boolean))]);
+  const person = (id: string, none: string) => (id ? (names.get(id) ?? "unknown") : none);
+  const head = ["bucket", "agent", "agentId", "ownedBy", "ownerId", "requestedBy", "requesterId", "room", "roomId", "taskId", "model"];
+  const cells = rows.map((r) => [
+    r.bucket,
+    person(r.agentId, "unknown"),
+    r.agentId,
+    person(r.ownerId, "No owner"),
+    r.ownerId,
+    person(r.requesterId, NO_REQUESTER),
+    r.requesterId,
+    r.roomId ? (rooms.get(r.roomId) ?? "a room you cannot see") : "No room",
+    r.roomId,
+    r.taskId,
+    r.model,
+    ...COLUMNS.map((c) => r[c]),
+  ]);
+  return csvFile([...head, ...COLUMNS], cells);
 }

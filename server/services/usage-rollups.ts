@@ -9,7 +9,7 @@
 import { currentUrl, getDb, isPostgres, Prisma, sqlTable, type Tx } from "../db";
 
 /** The attribution columns a grain may keep. */
-export type Dimension = "agentId" | "ownerId" | "roomId" | "taskId" | "model";
+export type Dimension = "agentId" | "ownerId" | "requesterId" | "roomId" | "taskId" | "model";
 
 interface GrainDef {
   name: string;
@@ -20,25 +20,27 @@ interface GrainDef {
 
 /**
  * Smallest first; a query reads the first grain that keeps what it filters and groups by. The owner
- * rides with the agent (an agent has one owner). The *_model grains serve a dashboard filtered to one
- * model. "all" keeps everything and answers what the others cannot (one agent's rooms, a member's
- * tasks): those filters select few rows, so it needs no month rows. A record adds one row per grain
- * and one more per monthly grain: 14 upserts, in one statement.
+ * rides with the agent (an agent has one owner); the requester (who drove the call) does not. The
+ * *_model grains serve a dashboard filtered to one model. "all" keeps everything and answers what the
+ * others cannot (one agent's rooms, a member's tasks, who requested an agent's calls): those filters
+ * select few rows, so it needs no month rows. A record adds one row per grain and one more per monthly
+ * grain: 16 upserts, in one statement.
  */
 export const GRAINS = [
   { name: "model", keeps: ["model"], monthly: false },
   { name: "agent", keeps: ["agentId", "ownerId"], monthly: true },
+  { name: "requester", keeps: ["requesterId"], monthly: true },
   { name: "room", keeps: ["roomId"], monthly: true },
   { name: "task", keeps: ["taskId"], monthly: true },
   { name: "agent_model", keeps: ["agentId", "ownerId", "model"], monthly: true },
   { name: "room_model", keeps: ["roomId", "model"], monthly: true },
   { name: "task_model", keeps: ["taskId", "model"], monthly: true },
-  { name: "all", keeps: ["agentId", "ownerId", "roomId", "taskId", "model"], monthly: false },
+  { name: "all", keeps: ["agentId", "ownerId", "requesterId", "roomId", "taskId", "model"], monthly: false },
 ] as const satisfies readonly GrainDef[];
 
-const DIMENSIONS: readonly Dimension[] = ["agentId", "ownerId", "roomId", "taskId", "model"];
+const DIMENSIONS: readonly Dimension[] = ["agentId", "ownerId", "requesterId", "roomId", "taskId", "model"];
 /** UsageRecord columns that may be null; a rollup stores '' for them. */
-const NULLABLE: readonly Dimension[] = ["ownerId", "roomId", "taskId"];
+const NULLABLE: readonly Dimension[] = ["ownerId", "requesterId", "roomId", "taskId"];
 const COUNTERS = ["calls", "inputTokens", "outputTokens", "cachedTokens", "costUsd", "unpricedCalls", "unpricedTokens"] as const;
 const KEY = ["workspaceId", "grain", "span", "day", ...DIMENSIONS];
 const COLUMNS = ["workspaceId", "grain", "span", "day", "week", "month", ...DIMENSIONS, ...COUNTERS];
@@ -71,6 +73,7 @@ export interface RollupSource {
   workspaceId: string;
   agentId: string;
   ownerId: string | null;
+  requesterId: string | null;
   roomId: string | null;
   taskId: string | null;
   model: string;
@@ -178,6 +181,25 @@ export async function sumRollups(q: RollupQuery): Promise<(RollupSums & { key: s
     SELECT ${Prisma.raw(group ?? "NULL")} AS "key", ${SUMS} FROM ${rollupRows(q)} r${tail}`;
   return rows.map((r) => ({
     key: r.key === null || r.key === "" ? null : String(r.key),
+    ...(Object.fromEntries(COUNTERS.map((c) => [c, Number(r[c] ?? 0)])) as RollupSums),
+  }));
+}
+
+/** A row of `sumEveryDimension`: one bucket and one value of every attribution column ('' for none). */
+export type DimensionRow = RollupSums & Record<Dimension, string> & { bucket: string };
+
+/**
+ * Sums per time bucket and every attribution column at once (the "all" grain): the export with every
+ * dimension as a column. Most spent first within a bucket; at most `limit` rows.
+ */
+export async function sumEveryDimension(q: Omit<RollupQuery, "groupBy"> & { bucket: "day" | "week" | "month" }, limit: number): Promise<DimensionRow[]> {
+  const columns = quoted([q.bucket, ...DIMENSIONS]);
+  const rows = await getDb().$queryRaw<Record<string, string | number | bigint>[]>`
+    SELECT ${Prisma.raw(columns)}, ${SUMS} FROM ${rollupRows({ ...q, groupBy: q.bucket }, [...DIMENSIONS])} r
+    GROUP BY ${Prisma.raw(columns)} ORDER BY ${Prisma.raw(`"${q.bucket}"`)}, "costUsd" DESC, ${Prisma.raw(quoted(DIMENSIONS))} LIMIT ${limit}`;
+  return rows.map((r) => ({
+    bucket: String(r[q.bucket]),
+    ...(Object.fromEntries(DIMENSIONS.map((c) => [c, String(r[c])])) as Record<Dimension, string>),
     ...(Object.fromEntries(COUNTERS.map((c) => [c, Number(r[c] ?? 0)])) as RollupSums),
   }));
 }

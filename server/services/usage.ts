@@ -1,5 +1,6 @@
 // Usage and cost: agents report model calls; the server prices what they did not, attributes each call
-// to the agent, its owner, the room, the message and the task, and aggregates in the database.
+// to the agent, its owner, the person who drove it (services/requesters.ts), the room, the message and
+// the task, and aggregates in the database.
 import type { UsageView } from "../../sdk/contract";
 import { getDb, type Db, type Prisma, type Tx } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
@@ -10,6 +11,7 @@ import { spendGate } from "./approvals";
 import { recordAudit } from "./audit";
 import { budgetPeriodStart, checkBudgets } from "./budgets";
 import { presentPrice, presentUsage, priceSelect } from "../presenters/usage";
+import { processingRequester, requesterOf } from "./requesters";
 import { loadRoomFor } from "./room-access";
 import { addToRollups, type RollupSource } from "./usage-rollups";
 
@@ -86,9 +88,9 @@ async function recordUsage(actor: Actor, report: UsageReport): Promise<UsageView
   if (existing) return presentUsage(existing);
 
   let roomId = report.roomId ?? null;
-  let message: { id: string; roomId: string } | null = null;
+  let message: { id: string; roomId: string; requesterId: string | null; authorId: string; author: { kind: "human" | "agent" } } | null = null;
   if (report.messageId) {
-    message = await db.message.findUnique({ where: { id: report.messageId }, select: { id: true, roomId: true } });
+    message = await db.message.findUnique({ where: { id: report.messageId }, select: { id: true, roomId: true, requesterId: true, authorId: true, author: { select: { kind: true } } } });
     if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
     if (roomId && roomId !== message.roomId) throw new AppError("INVALID_PAYLOAD", "The message is not in that room");
     roomId = message.roomId;
@@ -98,6 +100,7 @@ async function recordUsage(actor: Actor, report: UsageReport): Promise<UsageView
   const agent = await db.participant.findUniqueOrThrow({ where: { id: actor.participantId }, select: { ownerId: true } });
   const at = await occurredAt(actor, agent.ownerId, report.occurredAt);
   const { costUsd, costSource } = await price(actor.workspaceId, report);
+  const requesterId = message ? requesterOf(message) : await processingRequester(actor.participantId);
   let row;
   try {
     row = await storeUsageRecord(db, {
@@ -106,6 +109,7 @@ async function recordUsage(actor: Actor, report: UsageReport): Promise<UsageView
       agentId: actor.participantId,
       reportId: report.reportId,
       ownerId: agent.ownerId,
+      requesterId,
       roomId,
       messageId: message?.id ?? null,
       taskId: report.taskId ?? null,

@@ -89,7 +89,10 @@ export async function startTestServer(
     const prof = process.env.SWITCHBOARD_SERVER_CPU_PROF;
     const profile = prof ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(prof)}`] : [];
     const counter = opts.countQueries ? ["--import", "./tests/integration/fixtures/query-counter.ts"] : [];
-    child = spawn(process.execPath, [...profile, "--import", "tsx", ...counter, "server/index.ts"], {
+    // The integration run's bundle of this checkout's server (global-setup.ts), else its source.
+    const bundle = opts.root ? undefined : process.env.SWITCHBOARD_TEST_SERVER;
+    const tsx = !bundle || opts.countQueries ? ["--import", "tsx"] : [];
+    child = spawn(process.execPath, [...profile, ...tsx, ...counter, bundle ?? "server/index.ts"], {
       cwd: opts.root ?? ROOT,
       env: {
         ...process.env,

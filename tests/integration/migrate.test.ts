@@ -78,7 +78,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 // ---- the usage_rollups migration fills the rollups from the records already stored ----
 
 /** A UsageRecord row as stored (the presented usage, without message and time, plus its buckets). */
-type UsageRow = Omit<UsageView, "messageId" | "occurredAt"> & { workspaceId: string; day: string; month: string };
+type UsageRow = Omit<UsageView, "messageId" | "occurredAt" | "requesterId"> & { workspaceId: string; day: string; month: string };
 
 /** Usage records as a deployment made before the rollups: several days and months, some without owner, room, task or price. */
 function storedUsage(): UsageRow[] {
@@ -106,7 +106,7 @@ function storedUsage(): UsageRow[] {
   });
 }
 
-const ROLLUP_KEY = ["workspaceId", "grain", "span", "day", "week", "month", "agentId", "ownerId", "roomId", "taskId", "model"] as const;
+const ROLLUP_KEY = ["workspaceId", "grain", "span", "day", "week", "month", "agentId", "ownerId", "requesterId", "roomId", "taskId", "model"] as const;
 const ROLLUP_COUNTERS = ["calls", "inputTokens", "outputTokens", "cachedTokens", "costUsd", "unpricedCalls", "unpricedTokens"] as const;
 type RollupRow = Record<(typeof ROLLUP_KEY)[number], string> & Record<(typeof ROLLUP_COUNTERS)[number], number>;
 
@@ -115,10 +115,11 @@ function expectedRollups(records: UsageRow[]): Map<string, RollupRow> {
   const rows = new Map<string, RollupRow>();
   for (const r of records) {
     for (const g of GRAINS) {
+      // Records stored before requesters have none ('').
       const kept = (c: "agentId" | "ownerId" | "roomId" | "taskId" | "model") => ((g.keeps as readonly string[]).includes(c) ? (r[c] ?? "") : "");
       const spans = [{ span: "day", day: r.day, week: weekOf(r.day) }, ...(g.monthly ? [{ span: "month", day: `${r.month}-01`, week: "" }] : [])];
       for (const { span, day, week } of spans) {
-        const key = { workspaceId: r.workspaceId, grain: g.name, span, day, week, month: r.month, agentId: kept("agentId"), ownerId: kept("ownerId"), roomId: kept("roomId"), taskId: kept("taskId"), model: kept("model") };
+        const key = { workspaceId: r.workspaceId, grain: g.name, span, day, week, month: r.month, agentId: kept("agentId"), ownerId: kept("ownerId"), requesterId: "", roomId: kept("roomId"), taskId: kept("taskId"), model: kept("model") };
         const id = ROLLUP_KEY.map((c) => key[c]).join("|");
         const row = rows.get(id) ?? { ...key, calls: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, unpricedCalls: 0, unpricedTokens: 0 };
         const unpriced = r.costSource === "unpriced";
@@ -508,5 +509,43 @@ describe.skipIf(!hasPostgres)("migrate on PostgreSQL", () => {
     console.log(results.map((r) => r.output.trim()).join("\n"));
     expect(results.map((r) => r.code)).toEqual([0, 0]);
     expectFullHistory("postgresql", await sql<Row>(`SELECT * FROM mig_check_race._prisma_migrations`));
+  });
+});
+
+// ---- the requested_by migration: what was stored before requesters gets them where it can ----
+
+describe("the requested_by migration", () => {
+  it("makes people the requesters of their messages and of the calls that name them, and rolls up by requester", () => {
+    const { before, from } = migrationsAround("sqlite", "requested_by");
+    const db = new Database(path.join(tmp, "requesters.db"));
+    try {
+      for (const sql of before) db.exec(sql);
+      db.pragma("foreign_keys = OFF"); // only the rows this test reads
+      const person = db.prepare(`INSERT INTO "Participant" ("id", "workspaceId", "kind", "handle", "displayName") VALUES (?, 'ws1', ?, ?, ?)`);
+      person.run("bea", "human", "bea", "Bea");
+      person.run("scout", "agent", "scout", "Scout");
+      const message = db.prepare(`INSERT INTO "Message" ("id", "roomId", "seq", "authorId", "body", "clientMsgId") VALUES (?, 'room1', ?, ?, 'text', ?)`);
+      message.run("asked", 1, "bea", "c1");
+      message.run("answered", 2, "scout", "c2");
+      const usage = db.prepare(
+        `INSERT INTO "UsageRecord" ("id", "workspaceId", "agentId", "reportId", "ownerId", "roomId", "messageId", "model", "inputTokens", "outputTokens", "costUsd", "costSource", "occurredAt", "day", "month")
+         VALUES (?, 'ws1', 'scout', ?, 'dana', 'room1', ?, 'gpt-5', 10, 1, ?, 'reported', '2026-11-30T12:00:00.000+00:00', '2026-11-30', '2026-11')`,
+      );
+      usage.run("u1", "r1", "asked", 0.5);
+      usage.run("u2", "r2", "answered", 0.25);
+      usage.run("u3", "r3", null, 1);
+      for (const sql of from) db.exec(sql);
+      const requesters = (table: string) => Object.fromEntries((db.prepare(`SELECT "id", "requesterId" FROM "${table}" ORDER BY "id"`).all() as { id: string; requesterId: string | null }[]).map((r) => [r.id, r.requesterId]));
+      // An agent's earlier message names no cause: it stays without a requester.
+      expect(requesters("Message")).toEqual({ answered: null, asked: "bea" });
+      expect(requesters("UsageRecord")).toEqual({ u1: "bea", u2: null, u3: null });
+      const rolled = db.prepare(`SELECT "requesterId", "calls", "costUsd" FROM "UsageRollup" WHERE "grain" = 'requester' AND "span" = 'day' ORDER BY "requesterId"`).all();
+      expect(rolled).toEqual([
+        { requesterId: "", calls: 2, costUsd: 1.25 },
+        { requesterId: "bea", calls: 1, costUsd: 0.5 },
+      ]);
+    } finally {
+      db.close();
+    }
   });
 });

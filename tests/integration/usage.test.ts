@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { weekOf } from "../../components/usage/format";
 import { rollupRowsFromRecordsSql } from "../../server/services/usage-rollups";
+import type { UsageView } from "../../sdk/contract";
 import { closeAgentClients, closeSockets, collect, collectMessages, connectedAgent, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 
 const DAYS = ["2026-11-20", "2026-11-21", "2026-11-23", "2026-11-28"];
@@ -98,7 +99,7 @@ function expectOverview(overview: OverviewLike, entries: Entry[], bucket: "day" 
 }
 
 type Row = Record<string, string | number | bigint>;
-const rowKey = (r: Row) => ["workspaceId", "grain", "span", "day", "week", "month", "agentId", "ownerId", "roomId", "taskId", "model"].map((c) => r[c]).join("|");
+const rowKey = (r: Row) => ["workspaceId", "grain", "span", "day", "week", "month", "agentId", "ownerId", "requesterId", "roomId", "taskId", "model"].map((c) => r[c]).join("|");
 const COUNTERS = ["calls", "inputTokens", "outputTokens", "cachedTokens", "unpricedCalls", "unpricedTokens"];
 
 describe.each(dialects)("usage and cost on %s", (dialect) => {
@@ -234,6 +235,61 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     expect(noaView.totals).toMatchObject({ calls: 0, costUsd: 0 });
     expect(noaView.shares).toEqual([]);
     expect(noaView.involvement).toMatchObject({ agents: 2, people: 0 });
+  });
+
+  it("attributes each call to the person who drove it, through a chain of agents, next to the agent's owner", async () => {
+    // Bea asks Mia's agent Scout; Scout, handling it, asks Mia's agent Relay. Both calls are Bea's
+    // requests on Mia's agents. Tally marks Bea's message as processing and reports with no message
+    // (a client without the SDK's cause); Solo reports on its own.
+    const bea = await signUpPerson(server, { handle: `bea-${dialect}`, inviteToken: (await admin.api.workspace.createInvite.mutate({})).token });
+    const [scout, relay, tally, solo] = await Promise.all(["scout", "relay", "tally", "solo"].map((h) => agentOf(mia, `${h}-${dialect}`)));
+    const room = await mia.api.rooms.createChannel.mutate({ name: `asks-${dialect}`, visibility: "private", memberIds: [scout.id, relay.id, tally.id, bea.participantId] });
+    const asking = await bea.api.connections.request.mutate({ participantId: scout.id, message: "questions about the build" });
+    await mia.api.connections.respond.mutate({ connectionId: asking.id, decision: "accept" });
+    await mia.api.connections.respond.mutate({ connectionId: (await scout.client.requestConnection(relay.id)).id, decision: "accept" });
+    const calls: Promise<UsageView>[] = [];
+    scout.client.onMessage(async (m, ctx) => {
+      if (m.author.id !== bea.participantId) return;
+      calls.push(ctx.reportUsage({ model: "gpt-5", inputTokens: 100, outputTokens: 10, costUsd: 0.5 }));
+      await ctx.send(room.id, `@relay-${dialect} the details, please`);
+    });
+    relay.client.onMessage(async (m, ctx) => {
+      if (m.author.id === scout.id) calls.push(ctx.reportUsage({ model: "gpt-5", inputTokens: 100, outputTokens: 10, costUsd: 0.25 }));
+    });
+    const asked = await bea.api.messages.send.mutate({ roomId: room.id, body: `@scout-${dialect} what did the build cost?`, clientMsgId: randomUUID() });
+    await waitFor(() => calls.length === 2, 10_000, "Scout's and Relay's calls");
+    const [scoutCall, relayCall] = await Promise.all(calls);
+    await tally.client.processing(asked);
+    const tallyCall = await tally.client.reportUsage({ model: "gpt-5", inputTokens: 10, outputTokens: 1, costUsd: 0.125 });
+    const soloCall = await solo.client.reportUsage({ model: "gpt-5", inputTokens: 10, outputTokens: 1, costUsd: 1 });
+    for (const call of [scoutCall, relayCall, tallyCall]) expect(call).toMatchObject({ ownerId: mia.participantId, requesterId: bea.participantId });
+    expect(soloCall).toMatchObject({ ownerId: mia.participantId, requesterId: null });
+    const [handoff] = await queryDb<{ requesterId: string }>(server, `SELECT "requesterId" FROM "Message" WHERE "authorId" = $1`, [scout.id]);
+    expect(handoff.requesterId).toBe(bea.participantId);
+
+    // A cause must be a message the agent could have read.
+    const elsewhere = await admin.api.rooms.createChannel.mutate({ name: `elsewhere-${dialect}`, visibility: "private", memberIds: [] });
+    const secret = await admin.api.messages.send.mutate({ roomId: elsewhere.id, body: "not for agents", clientMsgId: randomUUID() });
+    expect(await errorCode(scout.client.send(room.id, "claiming a request", { causeId: secret.id }))).toBe("MESSAGE_NOT_FOUND");
+
+    // Admins see "requested by" next to "owned by"; Bea sees what she requested, and nothing else of Mia's.
+    const day = { from: today(), to: today(), bucket: "day" as const };
+    const overview = await admin.api.usage.overview.query({ ...day, ownerId: mia.participantId });
+    expect(overview.byRequester.find((r) => r.id === bea.participantId)).toMatchObject({ calls: 3, costUsd: 0.875, name: `Bea-${dialect} (@bea-${dialect})` });
+    expect(overview.byRequester.find((r) => r.id === null)?.costUsd).toBeGreaterThanOrEqual(1);
+    const hers = await bea.api.usage.overview.query({ ...day, requesterId: bea.participantId });
+    expect(hers.totals).toMatchObject({ calls: 3, costUsd: 0.875 });
+    expect(hers.byAgent.map((r) => r.id).sort()).toEqual([scout.id, relay.id, tally.id].sort());
+    expect(hers.byPerson.map((r) => r.id)).toEqual([mia.participantId]);
+    expect((await bea.api.usage.overview.query(day)).totals.calls).toBe(0);
+    expect((await bea.api.usage.overview.query({ ...day, requesterId: mia.participantId })).totals.calls).toBe(0);
+
+    // The detail export: every dimension a column, names and ids.
+    const csv = (await admin.api.usage.exportCsv.query({ ...day, requesterId: bea.participantId, view: "detail" })).trim().split("\n").map((line) => line.replace(/"/g, ""));
+    expect(csv[0]).toBe("bucket,agent,agentId,ownedBy,ownerId,requestedBy,requesterId,room,roomId,taskId,model,costUsd,inputTokens,outputTokens,cachedTokens,calls,unpricedCalls");
+    const relayRow = csv.find((line) => line.includes(relay.id))!;
+    expect(relayRow).toContain(`${today()},Relay-${dialect} (@relay-${dialect}),${relay.id},Mia (@mia),${mia.participantId},Bea-${dialect} (@bea-${dialect}),${bea.participantId},#asks-${dialect},${room.id},,gpt-5,0.25,`);
+    expect(csv).toHaveLength(4);
   });
 
   it("refuses reports from the future, and backdated out of the current period of a budget that applies", async () => {

@@ -227,6 +227,17 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     // Only admins edit the map; a bad glob is refused.
     expect(await errorCode(erin.api.work.setComponents.mutate({ components: [{ name: "Services", patterns: ["server/services/**"] }] }))).toBe("FORBIDDEN");
     expect(await errorCode(dana.api.work.setComponents.mutate({ components: [{ name: "A", patterns: ["a/**"] }, { name: "a", patterns: ["b/**"] }] }))).toBe("INVALID_PAYLOAD");
+    // Before saving, admins preview a draft against the files agents touched (commands are no files).
+    const draft = { components: [{ name: "Services", patterns: ["server/services/**"] }, { name: "Nothing", patterns: ["nope/**"] }] };
+    expect(await errorCode(erin.api.work.previewComponents.query(draft))).toBe("FORBIDDEN");
+    expect(await errorCode(dana.api.work.previewComponents.query({ components: [...draft.components, { name: "services", patterns: ["x/**"] }] }))).toBe("INVALID_PAYLOAD");
+    const preview = await dana.api.work.previewComponents.query(draft);
+    const previewed = (name: string) => preview.components.find((c) => c.name === name);
+    expect(previewed("Services")).toMatchObject({ fallback: false, examples: expect.arrayContaining(["server/services/usage.ts"]) });
+    expect(previewed("Nothing")).toMatchObject({ fallback: false, paths: 0, examples: [] });
+    expect(previewed("components")).toMatchObject({ fallback: true, examples: expect.arrayContaining(["components/usage/chart.tsx"]) });
+    expect(preview.components.flatMap((c) => c.examples)).not.toContain("npm test -- usage");
+    expect((await dana.api.work.components.query()).components).toEqual([]); // a preview saves nothing
     await dana.api.work.setComponents.mutate({ components: [{ name: "Services", patterns: ["server/services/**"] }, { name: "UI", patterns: ["components/**", "app/**/*.tsx"] }] });
     expect((await erin.api.work.components.query()).components.map((c) => c.name)).toEqual(["Services", "UI"]);
     const mine = await workOf(dana, bot.id);

@@ -131,7 +131,7 @@ export const RUNS: Runs = {
   send_message: {
     run: async (actor, args) => {
       const roomId = await resolveRoom(actor, args.room);
-      const message = await sendMessage(actor, { roomId, body: args.text, clientMsgId: args.client_id ?? crypto.randomUUID(), threadRootId: args.thread_id });
+      const message = await sendMessage(actor, { roomId, body: args.text, clientMsgId: args.client_id ?? crypto.randomUUID(), threadRootId: args.thread_id, causeId: args.in_reply_to });
       return { message: compactMessage(message) };
     },
   },

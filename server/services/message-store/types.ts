@@ -70,6 +70,8 @@ export interface NewMessage {
   body: string;
   clientMsgId: string;
   threadRootId: string | null;
+  /** The person the message serves (services/requesters.ts). */
+  requesterId: string | null;
   data?: object;
   createdAt: Date;
 }
@@ -98,7 +100,7 @@ export interface BatchWrite {
 }
 
 /** A stored message's own columns, as a page of messages reads them. */
-export interface MessageRow extends Omit<NewMessage, "data"> {
+export interface MessageRow extends Omit<NewMessage, "data" | "requesterId"> {
   replyCount: number;
   lastReplyAt: Date | null;
   data: unknown;

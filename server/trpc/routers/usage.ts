@@ -10,6 +10,7 @@ const query = range.extend({
   bucket: z.enum(["day", "week", "month"]).default("day"),
   agentId: z.string().min(1).max(64).optional(),
   ownerId: z.string().min(1).max(64).optional(),
+  requesterId: z.string().min(1).max(64).optional(),
   roomId: z.string().min(1).max(64).optional(),
   taskId: z.string().min(1).max(128).optional(),
   model: z.string().min(1).max(100).optional(),
@@ -22,7 +23,7 @@ export const usageRouter = router({
   room: authedProcedure.input(range.extend({ roomId: z.string().min(1).max(64) })).query(({ ctx, input }) => reports.roomUsage(ctx.actor, input.roomId, input)),
   task: authedProcedure.input(range.extend({ taskId: z.string().min(1).max(128) })).query(({ ctx, input }) => reports.taskUsage(ctx.actor, input.taskId, input)),
   exportCsv: authedProcedure
-    .input(query.extend({ view: z.enum(["series", "byAgent", "byPerson", "byRoom", "byTask", "byModel"]) }))
+    .input(query.extend({ view: z.enum(["series", "byAgent", "byPerson", "byRequester", "byRoom", "byTask", "byModel", "detail"]) }))
     .query(({ ctx, input }) => {
       const { view, ...q } = input;
       return reports.exportUsage(ctx.actor, q, view);

@@ -25,4 +25,6 @@ export const workRouter = router({
   /** The component map (every member may read it); admins replace it. */
   components: authedProcedure.query(async ({ ctx }) => ({ components: await components.componentMap(ctx.actor.workspaceId) })),
   setComponents: authedProcedure.input(setComponentMapInput).mutation(({ ctx, input }) => components.setComponentMap(ctx.actor, input)),
+  /** What a draft map would make of the paths agents touched lately (admins, before saving). */
+  previewComponents: authedProcedure.input(setComponentMapInput).query(({ ctx, input }) => components.previewComponentMap(ctx.actor, input)),
 });
