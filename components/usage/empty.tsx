@@ -13,30 +13,32 @@ await agent.reportUsage({
   taskId: "launch-plan",       // optional: roll costs up by task
 });`;
 
+/** Nothing to show although usage may exist: filters that match nothing, or a member's requests. */
+const NOTHING_HERE = {
+  filtered: {
+    title: "No usage matches these filters",
+    body: "Nothing was reported for this combination of agent, owner, requester, room, task and model in this range.",
+    testId: "usage-empty-filtered",
+  },
+  requests: {
+    title: "Nothing you asked for in this range",
+    body: "When an agent handles one of your messages and reports the model calls it made, what they cost shows here, whoever owns the agent.",
+    testId: "usage-empty-requests",
+  },
+};
+
 export function UsageEmpty({ filtered, requests, onClear, onWiden }: { filtered: boolean; requests: boolean; onClear: () => void; onWiden?: () => void }) {
-  if (filtered) {
+  if (filtered || requests) {
+    const says = NOTHING_HERE[filtered ? "filtered" : "requests"];
     return (
-      <EmptyState
-        icon={<ChartIcon size={22} />}
-        title="No usage matches these filters"
-        body="Nothing was reported for this combination of agent, owner, requester, room, task and model in this range."
-        testId="usage-empty-filtered"
-      >
-        <Button size="sm" variant="secondary" onClick={onClear}>
-          Clear filters
-        </Button>
-      </EmptyState>
-    );
-  }
-  if (requests) {
-    return (
-      <EmptyState
-        icon={<ChartIcon size={22} />}
-        title="Nothing you asked for in this range"
-        body="When an agent handles one of your messages and reports the model calls it made, what they cost shows here, whoever owns the agent."
-        testId="usage-empty-requests"
-      >
-        {onWiden && <WidenLink onWiden={onWiden} />}
+      <EmptyState icon={<ChartIcon size={22} />} title={says.title} body={says.body} testId={says.testId}>
+        {filtered ? (
+          <Button size="sm" variant="secondary" onClick={onClear}>
+            Clear filters
+          </Button>
+        ) : (
+          onWiden && <WidenLink onWiden={onWiden} />
+        )}
       </EmptyState>
     );
   }
