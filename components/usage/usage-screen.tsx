@@ -40,16 +40,18 @@ export function UsageScreen() {
   const csv = useCsvExport(params.query);
   const [detail, setDetail] = useState<DetailTarget | null>(null);
 
+  // A member's view is the requester filter set to themselves; the owner filter is not theirs to pick.
+  const memberView: MemberView = params.filters.requester === me.id ? "requests" : "agents";
+  const myRequests = !seesAll && memberView === "requests";
   const overview = useQuery({ ...trpc.usage.overview.queryOptions(params.query), placeholderData: keepPreviousData });
-  // The filter menus list what has usage in the range, whatever is already filtered (same query when nothing is).
-  const everything = useQuery({ ...trpc.usage.overview.queryOptions({ ...params.range, bucket: params.bucket }), placeholderData: keepPreviousData });
+  // The filter menus list what has usage in the range (in a member's view), whatever is already
+  // filtered (the same query when nothing is).
+  const unfiltered = { ...params.range, bucket: params.bucket, ...(myRequests ? { requesterId: me.id } : {}) };
+  const everything = useQuery({ ...trpc.usage.overview.queryOptions(unfiltered), placeholderData: keepPreviousData });
   const prev = previousRange(params.range);
   const previous = useQuery({ ...trpc.usage.overview.queryOptions({ ...params.query, ...prev }), placeholderData: keepPreviousData });
   const prices = useQuery(trpc.usage.prices.queryOptions());
 
-  // A member's view is the requester filter set to themselves; the owner filter is not theirs to pick.
-  const memberView: MemberView = params.filters.requester === me.id ? "requests" : "agents";
-  const myRequests = !seesAll && memberView === "requests";
   const filterKeys = FILTER_KEYS.filter((k) => seesAll || (k !== "person" && !(k === "requester" && myRequests)));
   const filtered = filterKeys.some((k) => params.filters[k]);
   const clearFilters = () => params.clearFilters(filterKeys);
