@@ -1,7 +1,8 @@
 "use client";
-// Who and what spent: the top spenders (agents and people) and the ranked breakdown tables by room,
-// task, agent, person and model, each with its share of the spend. A room or task opens its detail;
-// an agent, person or model narrows the whole dashboard to it.
+// Who and what spent: the top spenders (agents, and people both ways) and the ranked breakdown tables
+// by room, task, agent, owner, requester and model, each with its share of the spend. A person is
+// counted twice over: "owned by" (the agents they own) and "requested by" (the calls their messages
+// drove, on anyone's agents). A room or task opens its detail; anything else narrows the dashboard to it.
 import { useState, type ReactNode } from "react";
 import { useDirectory } from "@/components/providers/directory";
 import { Avatar } from "@/components/ui/avatar";
@@ -12,14 +13,28 @@ import { formatInt, formatShare, formatTokens, formatUsd, splitName } from "./fo
 import { Card, CsvButton, ShareBar } from "./parts";
 import type { BreakdownRow, CsvView } from "./types";
 
-export type BreakdownKind = "room" | "task" | "agent" | "person" | "model";
+export type BreakdownKind = "room" | "task" | "agent" | "person" | "requester" | "model";
+/** The breakdowns whose rows narrow the dashboard (the others open a detail). */
+export type FilterKind = "agent" | "person" | "requester" | "model";
+type RankedKind = "agent" | "person" | "requester";
 
-const VIEW: Record<BreakdownKind, CsvView> = { room: "byRoom", task: "byTask", agent: "byAgent", person: "byPerson", model: "byModel" };
-const TONE: Record<BreakdownKind, string> = { room: "bg-indigo-500", task: "bg-emerald-500", agent: "bg-violet-500", person: "bg-sky-500", model: "bg-amber-500" };
+const VIEW: Record<BreakdownKind, CsvView> = { room: "byRoom", task: "byTask", agent: "byAgent", person: "byPerson", requester: "byRequester", model: "byModel" };
+const TONE: Record<BreakdownKind, string> = {
+  room: "bg-indigo-500",
+  task: "bg-emerald-500",
+  agent: "bg-violet-500",
+  person: "bg-sky-500",
+  requester: "bg-teal-500",
+  model: "bg-amber-500",
+};
+/** The ranked lists' bars below the leader. */
+const SOFT_TONE: Record<RankedKind, string> = { agent: "bg-violet-300", person: "bg-sky-300", requester: "bg-teal-300" };
 
 export function EntityIcon({ kind, id, name, size = 28 }: { kind: BreakdownKind; id: string | null; name: string; size?: number }) {
-  if ((kind === "agent" || kind === "person") && id) return <Avatar id={id} name={splitName(name).name} kind={kind === "agent" ? "agent" : "human"} size={size} />;
-  const icon = kind === "room" ? <HashIcon size={15} /> : kind === "task" ? <TaskIcon size={15} /> : kind === "model" ? <CpuIcon size={15} /> : kind === "agent" ? <BotIcon size={15} /> : <PersonIcon size={15} />;
+  if ((kind === "agent" || kind === "person" || kind === "requester") && id) return <Avatar id={id} name={splitName(name).name} kind={kind === "agent" ? "agent" : "human"} size={size} />;
+  // No requester: the agent worked on its own.
+  const icon =
+    kind === "room" ? <HashIcon size={15} /> : kind === "task" ? <TaskIcon size={15} /> : kind === "model" ? <CpuIcon size={15} /> : kind === "person" ? <PersonIcon size={15} /> : <BotIcon size={15} />;
   return (
     <span className="inline-flex shrink-0 items-center justify-center rounded-lg bg-zinc-100 text-zinc-500 ring-1 ring-zinc-200 ring-inset" style={{ width: size, height: size }}>
       {icon}
@@ -54,38 +69,39 @@ function NameCell({ kind, row }: { kind: BreakdownKind; row: BreakdownRow }) {
   );
 }
 
-/** Top spenders: agents and people side by side, five each. */
+/** Top spenders: agents, their owners and who asked, side by side, five each. */
 export function TopSpenders({
   agents,
-  people,
+  owners,
+  requesters,
   total,
   onFilter,
   seesAll,
 }: {
   agents: BreakdownRow[];
-  people: BreakdownRow[];
+  owners: BreakdownRow[];
+  requesters: BreakdownRow[];
   total: number;
-  onFilter: (kind: "agent" | "person", id: string) => void;
+  onFilter: (kind: FilterKind, id: string) => void;
   seesAll: boolean;
 }) {
   return (
-    <Card title="Top spenders" icon={<TrendUpIcon size={15} />} subtitle="Who drove the spend in this range (a person's spend is the agents they own)" testId="top-spenders">
-      <div className="grid gap-x-8 gap-y-4 md:grid-cols-2">
+    <Card
+      title="Top spenders"
+      icon={<TrendUpIcon size={15} />}
+      subtitle="Owned by: the agents a person owns. Requested by: the calls a person's messages drove, on anyone's agents."
+      testId="top-spenders"
+    >
+      <div className="grid gap-x-8 gap-y-4 md:grid-cols-3">
         <RankedList title="Agents" kind="agent" rows={agents} total={total} onPick={(id) => onFilter("agent", id)} testId="top-agents" />
-        <RankedList
-          title="People"
-          kind="person"
-          rows={people}
-          total={total}
-          onPick={seesAll ? (id) => onFilter("person", id) : undefined}
-          testId="top-people"
-        />
+        <RankedList title="Owned by" kind="person" rows={owners} total={total} onPick={seesAll ? (id) => onFilter("person", id) : undefined} testId="top-people" />
+        <RankedList title="Requested by" kind="requester" rows={requesters} total={total} onPick={(id) => onFilter("requester", id)} testId="top-requesters" />
       </div>
     </Card>
   );
 }
 
-function RankedList({ title, kind, rows, total, onPick, testId }: { title: string; kind: "agent" | "person"; rows: BreakdownRow[]; total: number; onPick?: (id: string) => void; testId: string }) {
+function RankedList({ title, kind, rows, total, onPick, testId }: { title: string; kind: RankedKind; rows: BreakdownRow[]; total: number; onPick?: (id: string) => void; testId: string }) {
   const top = rows.slice(0, 5);
   return (
     <div data-testid={testId}>
@@ -108,7 +124,7 @@ function RankedList({ title, kind, rows, total, onPick, testId }: { title: strin
                       <span className="block text-[11px] text-zinc-500 tabular-nums">{formatShare(share)}</span>
                     </span>
                   </span>
-                  <ShareBar share={share} tone={i === 0 ? TONE[kind] : kind === "agent" ? "bg-violet-300" : "bg-sky-300"} className="mt-1.5" />
+                  <ShareBar share={share} tone={i === 0 ? TONE[kind] : SOFT_TONE[kind]} className="mt-1.5" />
                 </span>
               </>
             );
@@ -130,12 +146,14 @@ function RankedList({ title, kind, rows, total, onPick, testId }: { title: strin
   );
 }
 
-const TABS: { key: BreakdownKind; label: string }[] = [
-  { key: "room", label: "Rooms" },
-  { key: "task", label: "Tasks" },
-  { key: "agent", label: "Agents" },
-  { key: "person", label: "People" },
-  { key: "model", label: "Models" },
+/** Each tab: its label, its column's heading, and what "none in this view" calls its rows. */
+const TABS: { key: BreakdownKind; label: string; column: string; rows: string }[] = [
+  { key: "room", label: "Rooms", column: "Room", rows: "rooms" },
+  { key: "task", label: "Tasks", column: "Task", rows: "tasks" },
+  { key: "agent", label: "Agents", column: "Agent", rows: "agents" },
+  { key: "person", label: "Owned by", column: "Owner", rows: "owners" },
+  { key: "requester", label: "Requested by", column: "Requester", rows: "requesters" },
+  { key: "model", label: "Models", column: "Model", rows: "models" },
 ];
 
 export function BreakdownTable({
@@ -151,7 +169,7 @@ export function BreakdownTable({
   total: number;
   seesAll: boolean;
   onOpen: (kind: "room" | "task", row: BreakdownRow) => void;
-  onFilter: (kind: "agent" | "person" | "model", id: string) => void;
+  onFilter: (kind: FilterKind, id: string) => void;
   onExport: (view: CsvView) => void;
   exporting: CsvView | null;
 }) {
@@ -160,7 +178,8 @@ export function BreakdownTable({
   const rows = data[kind];
   const shown = all ? rows : rows.slice(0, 8);
   const opens = kind === "room" || kind === "task";
-  const canFilter = kind === "agent" || kind === "model" || (kind === "person" && seesAll);
+  const tab = TABS.find((t) => t.key === kind)!;
+  const canFilter = kind === "agent" || kind === "model" || kind === "requester" || (kind === "person" && seesAll);
   const hint: ReactNode = opens ? "Open a row to see its cost per agent and how much people took part" : canFilter ? "Pick a row to narrow the dashboard to it" : null;
 
   return (
@@ -187,14 +206,14 @@ export function BreakdownTable({
       }
     >
       {rows.length === 0 ? (
-        <p className="px-4 pt-2 pb-6 text-sm text-zinc-400">No {TABS.find((t) => t.key === kind)!.label.toLowerCase()} with usage in this view.</p>
+        <p className="px-4 pt-2 pb-6 text-sm text-zinc-400">No {tab.rows} with usage in this view.</p>
       ) : (
         <div className="overflow-x-auto">
           <table className="w-full min-w-[640px] text-sm" data-testid="breakdown-table" data-kind={kind}>
             <thead>
               <tr className="border-y border-zinc-100 bg-zinc-50/70 text-left text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">
                 <th scope="col" className="w-10 py-2 pl-4 font-semibold">#</th>
-                <th scope="col" className="py-2 font-semibold">{TABS.find((t) => t.key === kind)!.label.replace(/s$/, "")}</th>
+                <th scope="col" className="py-2 font-semibold">{tab.column}</th>
                 <th scope="col" className="w-[22%] py-2 font-semibold">Share of spend</th>
                 <th scope="col" className="py-2 text-right font-semibold">Spend</th>
                 <th scope="col" className="py-2 text-right font-semibold" title="Input + output">Tokens</th>
@@ -205,7 +224,7 @@ export function BreakdownTable({
             <tbody className="divide-y divide-zinc-100">
               {shown.map((r, i) => {
                 const share = total ? r.costUsd / total : 0;
-                const action = r.id ? (opens ? () => onOpen(kind as "room" | "task", r) : canFilter ? () => onFilter(kind as "agent" | "person" | "model", r.id!) : null) : null;
+                const action = r.id ? (opens ? () => onOpen(kind as "room" | "task", r) : canFilter ? () => onFilter(kind as FilterKind, r.id!) : null) : null;
                 return (
                   <tr
                     key={r.id ?? `none-${i}`}

@@ -22,10 +22,12 @@ export function downloadText(text: string, filename: string, type = "text/csv;ch
 const VIEW_FILE: Record<CsvView, string> = {
   series: "over-time",
   byAgent: "by-agent",
-  byPerson: "by-person",
+  byPerson: "by-owner",
+  byRequester: "by-requester",
   byRoom: "by-room",
   byTask: "by-task",
   byModel: "by-model",
+  detail: "all-dimensions",
 };
 
 export function useCsvExport(query: UsageParams["query"]) {

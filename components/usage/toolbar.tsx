@@ -5,7 +5,7 @@ import { Segmented } from "@/components/ui/segmented";
 import { FilterIcon } from "@/components/ui/extra-icons";
 import { XIcon } from "@/components/ui/icons";
 import { PRESET_LABELS, rangeLabel, todayUtc, type Bucket, type RangePreset } from "./format";
-import { FILTER_KEYS, type FilterKey, type useUsageParams } from "./use-usage-params";
+import { type FilterKey, type useUsageParams } from "./use-usage-params";
 
 export interface FilterOption {
   value: string;
@@ -13,9 +13,11 @@ export interface FilterOption {
 }
 export type FilterOptions = Record<FilterKey, FilterOption[]>;
 
-const FILTER_LABELS: Record<FilterKey, { all: string; name: string }> = {
+// Two filters pick a person, so theirs say which way round: the agents' owner, or who asked.
+const FILTER_LABELS: Record<FilterKey, { all: string; name: string; prefix?: string }> = {
   agent: { all: "All agents", name: "Agent" },
-  person: { all: "All people", name: "Person" },
+  person: { all: "Any owner", name: "Owned by", prefix: "Owned by " },
+  requester: { all: "Anyone's requests", name: "Requested by", prefix: "Requested by " },
   room: { all: "All rooms", name: "Room" },
   task: { all: "All tasks", name: "Task" },
   model: { all: "All models", name: "Model" },
@@ -27,13 +29,16 @@ const SHORT: Record<RangePreset, string> = { "7d": "7D", "30d": "30D", "90d": "9
 export function UsageToolbar({
   params,
   options,
-  showPerson,
+  keys,
+  onClear,
 }: {
   params: ReturnType<typeof useUsageParams>;
   options: FilterOptions;
-  showPerson: boolean;
+  /** The filters this viewer may pick (a member's scope fixes the others). */
+  keys: readonly FilterKey[];
+  /** Clears those filters, and only those. */
+  onClear: () => void;
 }) {
-  const keys = FILTER_KEYS.filter((k) => k !== "person" || showPerson);
   const active = keys.filter((k) => params.filters[k]);
   const dateClass =
     "h-8 rounded-md border-0 bg-white px-2 text-[13px] text-zinc-800 shadow-xs ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-500 focus:outline-none";
@@ -97,7 +102,7 @@ export function UsageToolbar({
         {active.length > 0 && (
           <button
             type="button"
-            onClick={params.clearFilters}
+            onClick={onClear}
             data-testid="clear-filters"
             className="inline-flex h-8 items-center gap-1 rounded-md px-2 text-[13px] font-medium text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800"
           >
@@ -121,7 +126,7 @@ function FilterSelect({ filter, value, options, onChange }: { filter: FilterKey;
         onChange={(e) => onChange(e.target.value || null)}
         data-testid={`filter-${filter}`}
         disabled={!on && options.length === 0}
-        title={options.length === 0 && !on ? `No ${label.name.toLowerCase()}s with usage in this range` : undefined}
+        title={options.length === 0 && !on ? `${label.name}: nothing with usage in this range` : undefined}
         className={`h-8 max-w-[13rem] cursor-pointer appearance-none truncate rounded-md border-0 py-0 pr-7 pl-2.5 text-[13px] shadow-xs ring-1 ring-inset focus:ring-2 focus:ring-indigo-500 focus:outline-none disabled:cursor-not-allowed disabled:opacity-50 ${
           on ? "bg-indigo-50 font-medium text-indigo-800 ring-indigo-300" : "bg-white text-zinc-700 ring-zinc-300"
         }`}
@@ -129,7 +134,7 @@ function FilterSelect({ filter, value, options, onChange }: { filter: FilterKey;
         <option value="">{label.all}</option>
         {list.map((o) => (
           <option key={o.value} value={o.value}>
-            {o.label}
+            {`${label.prefix ?? ""}${o.label}`}
           </option>
         ))}
       </select>

@@ -1,7 +1,8 @@
 "use client";
 // /usage: what agents cost and who drove the work. Range, bucket and filters (in the URL) apply to
 // every widget and every CSV export; reports arriving over the socket move the numbers live.
-// Members see their own agents' usage (the API scopes it); owners and admins see the workspace.
+// Members see their own agents' usage, or what they requested of anyone's agents (the API scopes
+// it); owners and admins see the workspace, owned by and requested by side by side.
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { PageFrame } from "@/components/nav/page-frame";
@@ -10,14 +11,15 @@ import { useViewer } from "@/components/providers/viewer-provider";
 import { Button, Spinner } from "@/components/ui/button";
 import { DownloadIcon } from "@/components/ui/extra-icons";
 import { ErrorState } from "@/components/ui/states";
-import { ChartIcon, PersonIcon } from "@/components/ui/usage-icons";
-import { BreakdownTable, TopSpenders, type BreakdownKind } from "./breakdowns";
+import { ChartIcon } from "@/components/ui/usage-icons";
+import { BreakdownTable, TopSpenders, type BreakdownKind, type FilterKind } from "./breakdowns";
 import { BudgetAlerts, BudgetsSection, useBudgetAlerts } from "./budgets";
 import { useCsvExport } from "./csv";
 import { DetailDialog, type DetailTarget } from "./detail-dialog";
 import { UsageEmpty } from "./empty";
 import { bucketKeys, previousRange } from "./format";
 import { KpiTiles } from "./kpis";
+import { MemberScope, type MemberView } from "./member-scope";
 import { ModelChart } from "./model-chart";
 import { DashboardSkeleton, LiveIndicator } from "./parts";
 import { PricesSection } from "./prices";
@@ -29,7 +31,7 @@ import { FILTER_KEYS, useUsageParams } from "./use-usage-params";
 import { useLiveUsage } from "./use-live-usage";
 
 export function UsageScreen() {
-  const { can } = useViewer();
+  const { can, me } = useViewer();
   const seesAll = can.readAllUsage;
   const trpc = useTRPC();
   const params = useUsageParams();
@@ -38,14 +40,21 @@ export function UsageScreen() {
   const csv = useCsvExport(params.query);
   const [detail, setDetail] = useState<DetailTarget | null>(null);
 
+  // A member's view is the requester filter set to themselves; the owner filter is not theirs to pick.
+  const memberView: MemberView = params.filters.requester === me.id ? "requests" : "agents";
+  const myRequests = !seesAll && memberView === "requests";
   const overview = useQuery({ ...trpc.usage.overview.queryOptions(params.query), placeholderData: keepPreviousData });
-  // The filter menus list what has usage in the range, whatever is already filtered (same query when nothing is).
-  const everything = useQuery({ ...trpc.usage.overview.queryOptions({ ...params.range, bucket: params.bucket }), placeholderData: keepPreviousData });
+  // The filter menus list what has usage in the range (in a member's view), whatever is already
+  // filtered (the same query when nothing is).
+  const unfiltered = { ...params.range, bucket: params.bucket, ...(myRequests ? { requesterId: me.id } : {}) };
+  const everything = useQuery({ ...trpc.usage.overview.queryOptions(unfiltered), placeholderData: keepPreviousData });
   const prev = previousRange(params.range);
   const previous = useQuery({ ...trpc.usage.overview.queryOptions({ ...params.query, ...prev }), placeholderData: keepPreviousData });
   const prices = useQuery(trpc.usage.prices.queryOptions());
 
-  const filtered = FILTER_KEYS.some((k) => params.filters[k]);
+  const filterKeys = FILTER_KEYS.filter((k) => seesAll || (k !== "person" && !(k === "requester" && myRequests)));
+  const filtered = filterKeys.some((k) => params.filters[k]);
+  const clearFilters = () => params.clearFilters(filterKeys);
   const data = overview.data;
 
   const series = useMemo<ChartPoint[]>(() => {
@@ -59,7 +68,7 @@ export function UsageScreen() {
   const options = useMemo<FilterOptions>(() => {
     const all = everything.data;
     const opt = (rows: BreakdownRow[] | undefined) => (rows ?? []).filter((r) => r.id).map((r) => ({ value: r.id!, label: r.name || r.id! }));
-    return { agent: opt(all?.byAgent), person: opt(all?.byPerson), room: opt(all?.byRoom), task: opt(all?.byTask), model: opt(all?.byModel) };
+    return { agent: opt(all?.byAgent), person: opt(all?.byPerson), requester: opt(all?.byRequester), room: opt(all?.byRoom), task: opt(all?.byTask), model: opt(all?.byModel) };
   }, [everything.data]);
 
   // Models whose calls went unpriced in the range and that still have no price: the prices table offers them.
@@ -70,16 +79,16 @@ export function UsageScreen() {
   }, [prices.data, everything.data]);
 
   const breakdown: Record<BreakdownKind, BreakdownRow[]> | null = data
-    ? { room: data.byRoom, task: data.byTask, agent: data.byAgent, person: data.byPerson, model: data.byModel }
+    ? { room: data.byRoom, task: data.byTask, agent: data.byAgent, person: data.byPerson, requester: data.byRequester, model: data.byModel }
     : null;
   const periodLabel = params.preset === "month" ? "period" : params.preset === "custom" ? "period" : `${params.preset.replace("d", "")} days`;
-  const filterBy = (kind: "agent" | "person" | "model", id: string) => params.setFilter(kind, id);
+  const filterBy = (kind: FilterKind, id: string) => params.setFilter(kind, id);
 
   return (
     <PageFrame
       title="Usage & cost"
       icon={<ChartIcon size={18} />}
-      subtitle={seesAll ? "What agents cost, and who drove the work" : "What your agents cost"}
+      subtitle={seesAll ? "What agents cost, and who drove the work" : myRequests ? "What your requests cost" : "What your agents cost"}
       testId="usage-page"
       wide
       actions={
@@ -89,20 +98,26 @@ export function UsageScreen() {
             {csv.exporting === "series" ? <Spinner className="h-3.5 w-3.5" /> : <DownloadIcon size={15} />}
             <span className="max-sm:hidden">Export CSV</span>
           </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => void csv.exportView("detail")}
+            disabled={csv.exporting !== null}
+            data-testid="export-detail"
+            title="One row per bucket, agent, owner, requester, room, task and model: pivot it any way in a spreadsheet"
+          >
+            {csv.exporting === "detail" ? <Spinner className="h-3.5 w-3.5" /> : <DownloadIcon size={15} />}
+            <span className="max-sm:hidden">Export all dimensions</span>
+          </Button>
         </>
       }
     >
       <div className="space-y-4">
         <BudgetAlerts alerts={budgetAlerts.alerts} onDismiss={budgetAlerts.dismiss} />
-        {!seesAll && (
-          <div className="flex items-center gap-2 rounded-lg bg-sky-50 px-3.5 py-2 text-[13px] text-sky-900 ring-1 ring-sky-200 ring-inset" data-testid="member-scope">
-            <PersonIcon size={15} className="shrink-0 text-sky-600" />
-            You&apos;re seeing the usage of the agents you own. Owners and admins see the whole workspace.
-          </div>
-        )}
+        {!seesAll && <MemberScope view={memberView} onChange={(v) => params.setFilter("requester", v === "requests" ? me.id : null)} />}
 
         <div className="sticky top-0 z-20 -mx-2 -mt-2 bg-gradient-to-b from-[#fcfcfd] via-[#fcfcfd]/95 to-transparent px-2 py-2">
-          <UsageToolbar params={params} options={options} showPerson={seesAll} />
+          <UsageToolbar params={params} options={options} keys={filterKeys} onClear={clearFilters} />
         </div>
 
         {overview.isPending ? (
@@ -110,7 +125,7 @@ export function UsageScreen() {
         ) : overview.isError && !data ? (
           <ErrorState error={overview.error} onRetry={() => void overview.refetch()} title="Couldn't load usage" testId="usage-error" />
         ) : !data || !breakdown ? null : data.totals.calls === 0 ? (
-          <UsageEmpty filtered={filtered} onClear={params.clearFilters} onWiden={!filtered && params.preset !== "90d" ? () => params.setPreset("90d") : undefined} />
+          <UsageEmpty filtered={filtered} requests={myRequests} onClear={clearFilters} onWiden={!filtered && params.preset !== "90d" ? () => params.setPreset("90d") : undefined} />
         ) : (
           <div className={`space-y-4 transition-opacity ${overview.isPlaceholderData ? "opacity-60" : ""}`} data-testid="usage-dashboard">
             <UnpricedNotice totals={data.totals} models={data.byModel.filter((m) => m.unpricedCalls > 0 && m.id).map((m) => m.id!)} canManage={can.manage} />
@@ -127,7 +142,7 @@ export function UsageScreen() {
                 exporting={csv.exporting === "byModel"}
               />
             </div>
-            <TopSpenders agents={data.byAgent} people={data.byPerson} total={data.totals.costUsd} onFilter={filterBy} seesAll={seesAll} />
+            <TopSpenders agents={data.byAgent} owners={data.byPerson} requesters={data.byRequester} total={data.totals.costUsd} onFilter={filterBy} seesAll={seesAll} />
             <BreakdownTable
               data={breakdown}
               total={data.totals.costUsd}

@@ -5,7 +5,8 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
 import { isDay, resolveRange, type Bucket, type Range, type RangePreset } from "./format";
 
-export const FILTER_KEYS = ["agent", "person", "room", "task", "model"] as const;
+// `person` filters by the agents' owner ("owned by"), `requester` by who drove the calls ("requested by").
+export const FILTER_KEYS = ["agent", "person", "requester", "room", "task", "model"] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 export type Filters = Partial<Record<FilterKey, string>>;
 
@@ -24,6 +25,7 @@ export interface UsageParams {
     bucket: Bucket;
     agentId?: string;
     ownerId?: string;
+    requesterId?: string;
     roomId?: string;
     taskId?: string;
     model?: string;
@@ -57,6 +59,7 @@ export function useUsageParams() {
         bucket,
         ...(filters.agent ? { agentId: filters.agent } : {}),
         ...(filters.person ? { ownerId: filters.person } : {}),
+        ...(filters.requester ? { requesterId: filters.requester } : {}),
         ...(filters.room ? { roomId: filters.room } : {}),
         ...(filters.task ? { taskId: filters.task } : {}),
         ...(filters.model ? { model: filters.model } : {}),
@@ -87,7 +90,7 @@ export function useUsageParams() {
   const setCustom = useCallback((r: Partial<Range>) => update({ range: "custom", ...(r.from ? { from: r.from } : {}), ...(r.to ? { to: r.to } : {}) }), [update]);
   const setBucket = useCallback((b: Bucket) => update({ bucket: b === "day" ? null : b }), [update]);
   const setFilter = useCallback((key: FilterKey, value: string | null) => update({ [key]: value }), [update]);
-  const clearFilters = useCallback(() => update(Object.fromEntries(FILTER_KEYS.map((k) => [k, null]))), [update]);
+  const clearFilters = useCallback((keys: readonly FilterKey[]) => update(Object.fromEntries(keys.map((k) => [k, null]))), [update]);
 
   return { ...params, setPreset, setCustom, setBucket, setFilter, clearFilters };
 }

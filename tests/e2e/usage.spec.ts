@@ -1,15 +1,17 @@
 // The usage dashboard, live: a person opens /usage while two agents (driven by the SDK) report model
 // calls; the totals and the chart move without a reload; the CSV export adds up to what the screen
-// says; a room's detail shows each agent's share and how much people took part; a budget crossing
-// 80% and then 100% raises a banner, and shows as a pill on the agent's card and in the room's member
-// list, live; an unpriced call is flagged as understating the spend; a budget is deleted; a price is
-// added and removed; a member sees only their agents.
+// says; a room's detail shows each agent's share and how much people took part; a member's request to
+// another person's agent shows as requested by her and owned by the agent's owner, filters to her cost,
+// and exports as a column of the detail CSV; a budget crossing 80% and then 100% raises a banner, and
+// shows as a pill on the agent's card and in the room's member list, live; an unpriced call is flagged
+// as understating the spend; a budget is deleted; a price is added and removed; a member sees only
+// their agents, or switches to what her requests cost.
 import { mkdirSync, readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { SwitchboardClient } from "../../sdk";
-import type { RoomView } from "../../sdk/contract";
+import type { RoomView, UsageView } from "../../sdk/contract";
 import { addDays, formatUsd, todayUtc } from "../../components/usage/format";
-import { createInviteLink, people, signUpFirstOrSignIn, signUpWithInvite, trpc, type Person } from "./helpers";
+import { people, signUpFirstOrSignIn, signUpWithInvite, trpc, type Person } from "./helpers";
 
 const run = Date.now().toString(36).slice(-6);
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -42,11 +44,12 @@ async function createAgent(page: Page, handle: string, displayName: string) {
 const cells = (line: string) => line.split(",").map((c) => c.replace(/^"|"$/g, "").replace(/""/g, '"'));
 
 test("usage dashboard moves live with SDK reports, exports CSV that matches, and explains a room's cost", async ({ browser, baseURL }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   mkdirSync("artifacts", { recursive: true });
   const clients: SwitchboardClient[] = [];
   const ctx = await browser.newContext({ acceptDownloads: true });
   const page = await ctx.newPage();
+  const memberCtx = await browser.newContext({ acceptDownloads: true });
   const today = todayUtc();
 
   try {
@@ -174,6 +177,53 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     await detail.getByRole("button", { name: "Close", exact: true }).last().click();
     await expect(detail).toBeHidden();
 
+    // ---- 5b. Requested by: Bea, a member, asks Writer (Alice's agent); the call Writer reports while
+    // handling her message is owned by Alice and requested by Bea.
+    const aliceId = (await trpc<{ me: { id: string } }>(page, "workspace.me", undefined, "query")).me.id;
+    const { token } = await trpc<{ token: string }>(page, "workspace.createInvite", {});
+    const bea = await memberCtx.newPage();
+    const beaPerson: Person = { name: "Bea Lindqvist", handle: `bea-${run}`, email: `bea-${run}@example.com`, password: "bea-password-123" };
+    await signUpWithInvite(bea, `/invite/${token}`, beaPerson, people.alice.name);
+    const beaId = (await trpc<{ me: { id: string } }>(bea, "workspace.me", undefined, "query")).me.id;
+    const asking = await trpc<{ id: string }>(bea, "connections.request", { participantId: writer.agent.id, message: "questions about the launch" });
+    await trpc(page, "connections.respond", { connectionId: asking.id, decision: "accept" });
+    const asks = await trpc<RoomView>(page, "rooms.createChannel", { name: `asks-${run}`, visibility: "public", memberIds: [writer.agent.id, beaId] });
+    const beaCall = new Promise<UsageView>((resolve) => {
+      writerClient.onMessage(async (m, handling) => {
+        if (m.author.id === beaId) resolve(await handling.reportUsage({ model: "claude-sonnet-4.5", inputTokens: 5_000, outputTokens: 600, costUsd: 0.6 }));
+      });
+    });
+    await trpc(bea, "messages.send", { roomId: asks.id, body: `@writer-${run} what will the launch cost?`, clientMsgId: `bea-${run}` });
+    expect(await beaCall).toMatchObject({ ownerId: aliceId, requesterId: beaId });
+    expected = round6(expected + 0.6);
+    await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(expected));
+    await expect(page.locator(`[data-testid="top-requesters"] [data-testid="spender"][data-id="${beaId}"]`)).toHaveAttribute("data-cost", "0.6");
+    await expect(page.locator(`[data-testid="top-people"] [data-testid="spender"][data-id="${beaId}"]`)).toHaveCount(0);
+    await page.getByTestId("breakdown-tab-person").click();
+    await expect(page.locator(`[data-testid="breakdown-row"][data-kind="person"][data-id="${aliceId}"]`)).toBeVisible();
+    await page.getByTestId("breakdown-tab-requester").click();
+    await expect(page.locator(`[data-testid="breakdown-row"][data-kind="requester"][data-id="${beaId}"] [data-testid="breakdown-cost"]`)).toHaveAttribute("data-value", "0.6");
+    await page.getByTestId("top-spenders").screenshot({ path: "docs/screenshots/usage-requested-by.png" });
+
+    // A manager reads what Bea's requests cost: totals, by agent, by model; and every dimension as CSV.
+    await page.getByTestId("filter-requester").selectOption(beaId);
+    await expect(page).toHaveURL(new RegExp(`requester=${beaId}`));
+    await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(0.6));
+    await page.getByTestId("breakdown-tab-agent").click();
+    await expect(page.locator('[data-testid="breakdown-row"][data-kind="agent"]')).toHaveAttribute("data-id", writer.agent.id);
+    await page.getByTestId("breakdown-tab-model").click();
+    await expect(page.locator('[data-testid="breakdown-row"][data-kind="model"]')).toHaveAttribute("data-id", "claude-sonnet-4.5");
+    const [detailCsv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-detail").click()]);
+    expect(detailCsv.suggestedFilename()).toMatch(/^usage-all-dimensions-/);
+    const [head, ...detailRows] = readFileSync(await detailCsv.path(), "utf8").trim().split("\n").map(cells);
+    const column = (row: string[], name: string) => row[head.indexOf(name)];
+    expect(head).toEqual(expect.arrayContaining(["agentId", "ownedBy", "ownerId", "requestedBy", "requesterId", "costUsd"]));
+    expect(detailRows).toHaveLength(1);
+    expect(column(detailRows[0], "requestedBy")).toBe(`Bea Lindqvist (@bea-${run})`);
+    expect([column(detailRows[0], "requesterId"), column(detailRows[0], "ownerId"), column(detailRows[0], "agentId"), Number(column(detailRows[0], "costUsd"))]).toEqual([beaId, aliceId, writer.agent.id, 0.6]);
+    await page.getByTestId("clear-filters").click();
+    await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(expected));
+
     // ---- 6. Budgets: Writer gets a comfortable monthly budget; Scout a daily one already past 80%,
     // which raises a live banner; one more call past 100% suspends Scout and says so.
     await setBudget(page, writer.agent.id, { period: "month", unit: "usd", amount: "50" });
@@ -257,22 +307,27 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     await priceRow.getByTestId("price-delete-confirm").click();
     await expect(priceRow).toHaveCount(0);
 
-    // ---- 8. A member sees only their own agents' usage, and the page says so.
-    await page.goto("/");
-    const invite = await createInviteLink(page);
-    const dana: Person = { name: "Dana Reyes", handle: `dana-${run}`, email: `dana-${run}@example.com`, password: "dana-password-123" };
-    const memberCtx = await browser.newContext();
-    const member = await memberCtx.newPage();
-    await signUpWithInvite(member, invite, dana, people.alice.name);
-    await member.goto("/usage");
-    await expect(member.getByTestId("member-scope")).toContainText("agents you own");
-    await expect(member.getByTestId("usage-empty")).toBeVisible();
-    await expect(member.getByTestId("filter-person")).toHaveCount(0);
-    await expect(member.getByTestId("open-budget-form")).toHaveCount(0);
-    await expect(member.getByTestId("add-price")).toHaveCount(0);
-    await memberCtx.close();
+    // ---- 8. A member sees only their own agents' usage (Bea owns none), and the page says so; her
+    // requests are a switch away: what Writer cost handling them, owned by Alice.
+    await bea.goto("/usage");
+    await expect(bea.getByTestId("member-scope")).toContainText("agents you own");
+    await expect(bea.getByTestId("usage-empty")).toBeVisible();
+    await expect(bea.getByTestId("filter-person")).toHaveCount(0);
+    await expect(bea.getByTestId("open-budget-form")).toHaveCount(0);
+    await expect(bea.getByTestId("add-price")).toHaveCount(0);
+    await bea.getByTestId("usage-view-requests").click();
+    await expect(bea).toHaveURL(new RegExp(`requester=${beaId}`));
+    await expect(bea.getByTestId("member-scope")).toContainText("what your requests cost");
+    await expect(bea.getByTestId("total-spend")).toHaveText(formatUsd(0.6));
+    await expect(bea.locator(`[data-testid="top-agents"] [data-testid="spender"][data-id="${writer.agent.id}"]`)).toBeVisible();
+    await expect(bea.locator(`[data-testid="top-people"] [data-testid="spender"][data-id="${aliceId}"]`)).toBeVisible();
+    await expect(bea.getByTestId("filter-requester")).toHaveCount(0);
+    // Back with the keyboard.
+    await bea.getByTestId("usage-view-requests").press("ArrowLeft");
+    await expect(bea.getByTestId("usage-empty")).toBeVisible();
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await memberCtx.close();
     await ctx.close();
   }
 });
