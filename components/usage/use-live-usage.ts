@@ -1,5 +1,5 @@
 "use client";
-// Live dashboards: every `usage:recorded` the viewer may see (their agents', or any for admins)
+// Live dashboards: every `usage:recorded` the viewer may see (their agents', their requests', or any for admins)
 // refetches the usage queries (coalesced, so a burst of reports is one refetch), and every
 // session:ready (first subscription, reconnects) refetches what may have been missed before it.
 import { useQueryClient } from "@tanstack/react-query";

@@ -154,14 +154,16 @@ export async function storeUsageRecord(db: Db, data: Prisma.UsageRecordUnchecked
 }
 
 /**
- * Usage goes live to those `usage.read` lets see it: the agent's owner and the workspace's admins (the
- * agent has it in its acknowledgement). A call attributed to a message stays off the message itself:
- * messages reach the whole room, and what a call cost is not the room's to see.
+ * Usage goes live to those who may see it: the agent's owner and the workspace's admins (`usage.read`),
+ * and the person who requested it (their requests are theirs to read: `usageScope`); the agent has it
+ * in its acknowledgement. A call attributed to a message stays off the message itself: messages reach
+ * the whole room, and what a call cost is not the room's to see.
  */
 async function announceUsage(workspaceId: string, usage: UsageView): Promise<void> {
   const admins = await getDb().member.findMany({ where: { workspaceId, role: { in: ["owner", "admin"] } }, select: { participantId: true } });
   const to = new Set(admins.map((a) => a.participantId));
   if (usage.ownerId) to.add(usage.ownerId);
+  if (usage.requesterId) to.add(usage.requesterId);
   publish([...to].map(audience.participant), "usage:recorded", { usage });
 }
 

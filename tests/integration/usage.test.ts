@@ -256,6 +256,7 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     relay.client.onMessage(async (m, ctx) => {
       if (m.author.id === scout.id) calls.push(ctx.reportUsage({ model: "gpt-5", inputTokens: 100, outputTokens: 10, costUsd: 0.25 }));
     });
+    const beaHears = collect(await bea.socket(), "usage:recorded");
     const asked = await bea.api.messages.send.mutate({ roomId: room.id, body: `@scout-${dialect} what did the build cost?`, clientMsgId: randomUUID() });
     await waitFor(() => calls.length === 2, 10_000, "Scout's and Relay's calls");
     const [scoutCall, relayCall] = await Promise.all(calls);
@@ -264,6 +265,9 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     const soloCall = await solo.client.reportUsage({ model: "gpt-5", inputTokens: 10, outputTokens: 1, costUsd: 1 });
     for (const call of [scoutCall, relayCall, tallyCall]) expect(call).toMatchObject({ ownerId: mia.participantId, requesterId: bea.participantId });
     expect(soloCall).toMatchObject({ ownerId: mia.participantId, requesterId: null });
+    // Bea hears of the calls she drove, live (and of no other call of Mia's agents).
+    await waitFor(() => beaHears.length === 3, 5000, "Bea hears of her requests' calls");
+    expect(beaHears.map((e) => e.usage.id).sort()).toEqual([scoutCall.id, relayCall.id, tallyCall.id].sort());
     const [handoff] = await queryDb<{ requesterId: string }>(server, `SELECT "requesterId" FROM "Message" WHERE "authorId" = $1`, [scout.id]);
     expect(handoff.requesterId).toBe(bea.participantId);
 
