@@ -7,8 +7,8 @@
 // Why http, not a command running `switchboard hook claude-code` (what a real Claude Code run showed,
 // tests/integration/claude-code-hooks-real.test.ts): an `async` command hook is killed when a headless
 // session (`claude -p`, the Agent SDK) ends, so the last tool calls and the Stop of every such session
-// were lost, and async hooks race each other (a late "working" after "idle"); a synchronous command
-// makes Claude Code wait for a process start (about a second here) on every tool call. An http hook is
+// were lost ("cancelled"), and async hooks may arrive out of order; a synchronous command makes Claude
+// Code wait for a process start (about a second here) on every tool call. An http hook is
 // one request that Claude Code waits for, in order, and it sends the session's end before it exits.
 // SessionStart is the one event Claude Code will not send to an http hook; UserPromptSubmit says
 // "working" when the first prompt comes.

@@ -8,9 +8,10 @@
 // session (`claude -p`) ends.
 import type { Command } from "commander";
 import { optionsOf, resolveCredential } from "../credentials";
+import { HOOKS_PATH } from "../clients/claude-hooks";
 import { CliError, EXIT, toCliError } from "../exit-codes";
 
-const RUNTIMES = { "claude-code": "/api/hooks/claude-code" } as const;
+const RUNTIMES = { "claude-code": HOOKS_PATH } as const;
 /** The server takes bodies up to 16 MiB (server/bridges/claude-code/hooks.ts). */
 const MAX_STDIN = 16 * 1024 * 1024;
 
