@@ -12,7 +12,7 @@ import { stampAddress } from "./http/client-address";
 import { authenticatedJsonEndpoint, jsonEndpoint } from "./http/json-endpoint";
 import { setSecurityHeaders } from "./http/security-headers";
 import { migrate } from "./migrate";
-import { CLAUDE_CODE_HOOKS_PATH, claudeCodeHookInput, handleClaudeCodeHook, MAX_HOOK_BODY } from "./bridges/claude-code/hooks";
+import { CLAUDE_CODE_HOOKS_PATH, claudeCodeHookInput, handleClaudeCodeHook, HOOK_KEPT_STRING, MAX_HOOK_BODY } from "./bridges/claude-code/hooks";
 import { MCP_PATH, mcpEndpoint } from "./bridges/mcp/endpoint";
 import { bindRealtime } from "./realtime";
 import { seedDemo } from "./seed";
@@ -67,7 +67,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   // The CLI's login: a person's email and password for an access token.
   const tokensEndpoint = jsonEndpoint(passwordTokenInput, createAccessTokenWithPassword);
   // Claude Code's hooks, with the agent's key (bridges/claude-code/hooks.ts).
-  const claudeCodeHooks = authenticatedJsonEndpoint(claudeCodeHookInput, handleClaudeCodeHook, { maxBody: MAX_HOOK_BODY });
+  const claudeCodeHooks = authenticatedJsonEndpoint(claudeCodeHookInput, handleClaudeCodeHook, { maxBody: MAX_HOOK_BODY, keepStrings: HOOK_KEPT_STRING });
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_PREFIX,

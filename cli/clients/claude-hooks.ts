@@ -1,30 +1,45 @@
 // Claude Code's hooks for the work board, in `.claude/settings.local.json` (the project's personal
-// settings, which Claude Code keeps out of git: the command names this machine's CLI and profile, so
-// it is not for the team's committed settings.json). Each event the server maps
-// (server/bridges/claude-code/hooks.ts) runs `switchboard hook claude-code`, which posts the hook's
-// stdin with the key from the CLI's config dir, so the file names a profile, never a key.
-// Our hook is found again by its command, so a second connect changes nothing, and other hooks
-// (the person's own, other tools') are kept as they are.
+// settings, which Claude Code keeps out of git: they name this machine's server). Each event the server
+// maps (server/bridges/claude-code/hooks.ts) is an `http` hook: Claude Code itself posts the payload to
+// the hooks endpoint, with the key from $SWITCHBOARD_API_KEY (as .mcp.json has it), so the file never
+// holds the key.
+//
+// Why http, not a command running `switchboard hook claude-code` (what a real Claude Code run showed,
+// tests/integration/claude-code-hooks-real.test.ts): an `async` command hook is killed when a headless
+// session (`claude -p`, the Agent SDK) ends, so the last tool calls and the Stop of every such session
+// were lost ("cancelled"), and async hooks may arrive out of order; a synchronous command makes Claude
+// Code wait for a process start (about a second here) on every tool call. An http hook is
+// one request that Claude Code waits for, in order, and it sends the session's end before it exits.
+// SessionStart is the one event Claude Code will not send to an http hook; UserPromptSubmit says
+// "working" when the first prompt comes.
+//
+// Our hook is found again by its URL (or, from older versions, by its command), so a second connect
+// changes nothing, and other hooks (the person's own, other tools') are kept as they are.
 import { isDeepStrictEqual } from "node:util";
-import { shellWord, type WiringContext } from "./host";
+import { KEY_VARIABLE, type WiringContext } from "./host";
 import { isObject, malformed, mergeJsonConfig, type JsonObject } from "./json-config";
+
+export const HOOKS_PATH = "/api/hooks/claude-code";
 
 /** The events wired, and for tool events the tools the board tracks (a matcher is a regex of tool names). */
 export const WIRED_EVENTS: { event: string; matcher?: string }[] = [
-  { event: "PostToolUse", matcher: "Edit|MultiEdit|Write|NotebookEdit|Read|Bash|TodoWrite" },
+  { event: "PostToolUse", matcher: "Edit|MultiEdit|Write|NotebookEdit|Read|Bash|TodoWrite|TaskUpdate" },
   { event: "TaskCreated" },
   { event: "TaskCompleted" },
-  { event: "SessionStart" },
   { event: "UserPromptSubmit" },
   { event: "Notification" },
   { event: "Stop" },
   { event: "SessionEnd" },
 ];
 
-const OURS = " hook claude-code";
-
-/** Async: Claude Code does not wait for it (the CLI takes a moment to start); 10 s at most. */
-export const claudeHook = (ctx: WiringContext) => ({ type: "command", command: `${ctx.cli}${OURS} --profile ${shellWord(ctx.profile)}`, async: true, timeout: 10 });
+/** Claude Code waits for it (a loopback answer takes milliseconds); 10 s at most, then it goes on. */
+export const claudeHook = (ctx: WiringContext) => ({
+  type: "http",
+  url: `${ctx.origin}${HOOKS_PATH}`,
+  headers: { Authorization: `Bearer $${KEY_VARIABLE}` },
+  allowedEnvVars: [KEY_VARIABLE],
+  timeout: 10,
+});
 
 /** The `hooks` block to paste by hand (what `mergeClaudeHooks` writes). */
 export function claudeHooksBlock(ctx: WiringContext): JsonObject {
@@ -37,24 +52,42 @@ export function mergeClaudeHooks(file: string, ctx: WiringContext): ReturnType<t
   return mergeJsonConfig(file, (settings) => {
     const hooks = settings.hooks ?? {};
     if (!isObject(hooks)) throw malformed(file, "has a hooks entry that is not an object");
-    const next: JsonObject = { ...hooks };
-    for (const { event, matcher } of WIRED_EVENTS) {
-      const groups = next[event] ?? [];
+    const next: JsonObject = {};
+    for (const event of new Set([...Object.keys(hooks), ...WIRED_EVENTS.map((w) => w.event)])) {
+      const groups = hooks[event] ?? [];
       if (!Array.isArray(groups)) throw malformed(file, `has hooks.${event} that is not a list`);
-      next[event] = withOurHook(groups, hook, matcher);
+      const wired = WIRED_EVENTS.find((w) => w.event === event);
+      // An event no longer wired (an older version's SessionStart) loses our hook, and goes if that was all.
+      const merged = wired ? withOurHook(groups, hook, wired.matcher) : withoutOurs(groups);
+      if (merged.length > 0 || groups.length === 0) next[event] = merged;
     }
     return isDeepStrictEqual(next, hooks) ? settings : { ...settings, hooks: next };
   });
 }
 
-/** The event's matcher groups with our hook in its own group (replacing an older one of ours). */
+/** Ours: an http hook to the hooks endpoint, or an older version's command running `switchboard hook claude-code`. */
+const ours = (h: unknown) =>
+  isObject(h) && ((typeof h.url === "string" && h.url.endsWith(HOOKS_PATH)) || (typeof h.command === "string" && h.command.includes(" hook claude-code")));
+const hasOurs = (g: unknown): g is { hooks: unknown[] } => isObject(g) && Array.isArray(g.hooks) && g.hooks.some(ours);
+
+/** The event's matcher groups less our hooks (a group left empty goes too). */
+function withoutOurs(groups: unknown[]): unknown[] {
+  return groups.flatMap((g) => {
+    if (!hasOurs(g)) return [g];
+    const rest = g.hooks.filter((h) => !ours(h));
+    return rest.length ? [{ ...g, hooks: rest }] : [];
+  });
+}
+
+/** The event's matcher groups with our hook once, in its own group (where an older one of ours was, if one was). */
 function withOurHook(groups: unknown[], hook: JsonObject, matcher: string | undefined): unknown[] {
-  const ours = (h: unknown) => isObject(h) && typeof h.command === "string" && h.command.includes(OURS);
   const group = { ...(matcher ? { matcher } : {}), hooks: [hook] };
-  const at = groups.findIndex((g) => isObject(g) && Array.isArray(g.hooks) && g.hooks.some(ours));
+  const at = groups.findIndex(hasOurs);
   if (at === -1) return [...groups, group];
-  const found = groups[at] as { hooks: unknown[] };
-  // Someone put our hook in a group of theirs: leave it there, as it is now written.
-  const replaced = found.hooks.length === 1 ? group : { ...found, hooks: found.hooks.map((h) => (ours(h) ? hook : h)) };
-  return groups.map((g, i) => (i === at ? replaced : g));
+  return groups.flatMap((g, i) => {
+    if (i !== at) return i > at ? withoutOurs([g]) : [g];
+    const found = g as { hooks: unknown[] };
+    // Someone put our hook in a group of theirs: leave it there, as it is now written.
+    return [found.hooks.length === 1 ? group : { ...found, hooks: found.hooks.map((h) => (ours(h) ? hook : h)) }];
+  });
 }

@@ -1,7 +1,7 @@
 // Claude Code: `.mcp.json` in the current directory (project scope, meant to be committed), an http
 // server whose Authorization header Claude Code expands from the environment (`${VAR}` in url,
 // headers, command, args and env of .mcp.json), so the file never holds the key; and the work board's
-// hooks in `.claude/settings.local.json` (./claude-hooks.ts), which read the key from the config dir.
+// hooks in `.claude/settings.local.json` (./claude-hooks.ts), http hooks with the same header.
 import path from "node:path";
 import { claudeHooksBlock, mergeClaudeHooks } from "./claude-hooks";
 import { CLAUDE_ADD, KEY_VARIABLE, SERVER_NAME, type Host, type WiringContext } from "./host";
@@ -23,7 +23,7 @@ export const claude: Host = {
     return {
       files: [
         { path: file, status: mergeMcpServer(file, claudeEntry(ctx)), what: `mcpServers.${SERVER_NAME} (http, key from $${KEY_VARIABLE})` },
-        { path: settings, status: mergeClaudeHooks(settings, ctx), what: "hooks for the work board (switchboard hook claude-code, key from the config dir)" },
+        { path: settings, status: mergeClaudeHooks(settings, ctx), what: `hooks for the work board (http, key from $${KEY_VARIABLE})` },
       ],
       notes: ["Start `claude` in this directory from a shell where the key is exported, and approve the project's MCP server when asked."],
       keyFromEnv: true,

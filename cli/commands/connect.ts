@@ -42,7 +42,7 @@ export function registerConnect(program: Command): void {
       `
 Wiring (--client):
   claude   .mcp.json here (project scope): an http server, header "Authorization: Bearer \${SWITCHBOARD_API_KEY}";
-           and .claude/settings.local.json here: hooks that run \`switchboard hook claude-code\` (the work board)
+           and .claude/settings.local.json here: http hooks with the same header (the work board)
   codex    [mcp_servers.switchboard] in $CODEX_HOME/config.toml (~/.codex): url + bearer_token_env_var
   cursor   .cursor/mcp.json here: header "Authorization: Bearer \${env:SWITCHBOARD_API_KEY}"
   desktop  Claude Desktop's config: a stdio server running \`switchboard mcp\` (key read from the config dir)

@@ -1,15 +1,19 @@
-// `switchboard hook claude-code`: what a Claude Code hook runs (`connect --client claude` writes it into
-// .claude/settings.local.json). It posts the hook's JSON from stdin to the server's hooks endpoint with the
-// agent's key, and prints nothing on stdout: Claude Code adds a hook's stdout to the conversation for
-// some events. Any failure exits 1, which Claude Code treats as a non-blocking error (2 would block
-// the tool call or the prompt), with one line on stderr.
+// `switchboard hook claude-code`: a command hook for Claude Code, for a hook the `http` ones that
+// `connect --client claude` writes cannot be (SessionStart, which Claude Code sends to command hooks
+// only), or where the key cannot be in Claude Code's environment. It posts the hook's JSON from stdin to
+// the server's hooks endpoint with the agent's key from the config dir, and prints nothing on stdout:
+// Claude Code adds a hook's stdout to the conversation for some events. Any failure exits 1, which
+// Claude Code treats as a non-blocking error (2 would block the tool call or the prompt), with one line
+// on stderr. Run it synchronously: Claude Code kills an `async` hook still running when a headless
+// session (`claude -p`) ends.
 import type { Command } from "commander";
 import { optionsOf, resolveCredential } from "../credentials";
+import { HOOKS_PATH } from "../clients/claude-hooks";
 import { CliError, EXIT, toCliError } from "../exit-codes";
 
-const RUNTIMES = { "claude-code": "/api/hooks/claude-code" } as const;
-/** The server takes bodies up to 1 MiB (server/bridges/claude-code/hooks.ts). */
-const MAX_STDIN = 1024 * 1024;
+const RUNTIMES = { "claude-code": HOOKS_PATH } as const;
+/** The server takes bodies up to 16 MiB (server/bridges/claude-code/hooks.ts). */
+const MAX_STDIN = 16 * 1024 * 1024;
 
 export function registerHook(program: Command): void {
   program

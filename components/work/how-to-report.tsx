@@ -28,7 +28,7 @@ export function HowToReport({ hasAgents }: { hasAgents: boolean }) {
           <span className="font-semibold text-zinc-800">MCP</span> — the tools <code>set_status</code>, <code>report_tasks</code>, <code>report_files</code> and <code>link_work</code>.
         </p>
         <p>
-          <span className="font-semibold text-zinc-800">Claude Code</span> — <code>switchboard connect --client claude</code> installs hooks that report its todo list and the files it edits.
+          <span className="font-semibold text-zinc-800">Claude Code</span> — <code>switchboard connect --client claude</code> installs hooks that report its tasks and the files it edits.
         </p>
         {!hasAgents && (
           <p>

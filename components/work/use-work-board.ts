@@ -1,7 +1,8 @@
 "use client";
-// The Work page's board, live: `status:updated` patches an agent's status in place; `work:changed`
-// (an agent reported tasks, files or links; the event says only whose) refetches the board, a burst
-// coalesced into one refetch; every session:ready refetches what a reconnect may have missed.
+// The Work page's board, live: `status:updated` patches an agent's status in place (one for an agent the
+// board does not have yet refetches it); `work:changed` (an agent reported tasks, files or links; the
+// event says only whose) refetches the board, a burst coalesced into one refetch; every session:ready
+// refetches what a reconnect may have missed.
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { Board } from "./types";
@@ -20,10 +21,18 @@ export function useWorkBoard(sinceHours: number) {
   const refetch = useCoalesced(() => void queryClient.invalidateQueries(trpc.work.board.pathFilter()), REFETCH_AFTER_MS);
   useSocketEvent("work:changed", refetch);
   useSocketEvent("status:updated", ({ status: next }) => {
+    let unknown = false;
     queryClient.setQueriesData<Board>(trpc.work.board.pathFilter(), (old) => {
-      if (!old?.agents.some((a) => a.agent.id === next.participantId)) return old;
+      if (!old) return old;
+      if (!old.agents.some((a) => a.agent.id === next.participantId)) {
+        unknown = true;
+        return old;
+      }
       return { ...old, agents: old.agents.map((a) => (a.agent.id === next.participantId ? { ...a, status: next } : a)) };
     });
+    // An agent made since the board was fetched (a Claude Code session's first hook says only
+    // "working"); people, whose statuses hold without a TTL, are not on the board.
+    if (unknown && next.until) refetch();
   });
   // An agent suspended or created shows on the board.
   useSocketEvent("participant:updated", ({ participant }) => {

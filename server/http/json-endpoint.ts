@@ -7,17 +7,24 @@ import { authenticateAuthorization } from "../auth/bearer";
 import { AppError, ERROR_CODES, toErrorShape } from "../errors";
 import type { Actor } from "../policies";
 import { stampedAddress } from "./client-address";
+import { LeanJsonError, LeanJsonParser } from "./lean-json";
 
 const MAX_BODY = 64 * 1024;
 
 interface EndpointOptions {
   /** The largest body read, in bytes (default 64 KiB); past it, INVALID_PAYLOAD. */
   maxBody?: number;
+  /**
+   * Strings longer than this many characters are not kept: the schema sees an `ElidedText` (their
+   * length, lines and first characters) instead (http/lean-json.ts). For large bodies whose long
+   * strings the handler only counts.
+   */
+  keepStrings?: number;
 }
 
 /** `run` gets the client's address too (for per-address limits). */
 export function jsonEndpoint<S extends z.ZodType, R>(schema: S, run: (input: z.output<S>, address: string | null) => Promise<R>, opts: EndpointOptions = {}) {
-  return endpoint(async (req) => run(await parsedBody(req, schema, opts.maxBody ?? MAX_BODY), stampedAddress(req)));
+  return endpoint(async (req) => run(await parsedBody(req, schema, opts), stampedAddress(req)));
 }
 
 /**
@@ -27,7 +34,7 @@ export function jsonEndpoint<S extends z.ZodType, R>(schema: S, run: (input: z.o
 export function authenticatedJsonEndpoint<S extends z.ZodType, R>(schema: S, run: (actor: Actor, input: z.output<S>) => Promise<R>, opts: EndpointOptions = {}) {
   return endpoint(async (req) => {
     const { actor } = await authenticateAuthorization(req.headers.authorization, stampedAddress(req));
-    return run(actor, await parsedBody(req, schema, opts.maxBody ?? MAX_BODY));
+    return run(actor, await parsedBody(req, schema, opts));
   });
 }
 
@@ -50,8 +57,10 @@ function endpoint(handle: (req: IncomingMessage) => Promise<unknown>) {
   };
 }
 
-async function parsedBody<S extends z.ZodType>(req: IncomingMessage, schema: S, maxBody: number): Promise<z.output<S>> {
-  const parsed = schema.safeParse(await readJson(req, maxBody));
+async function parsedBody<S extends z.ZodType>(req: IncomingMessage, schema: S, opts: EndpointOptions): Promise<z.output<S>> {
+  const maxBody = opts.maxBody ?? MAX_BODY;
+  const body = opts.keepStrings === undefined ? await readJson(req, maxBody) : await readLeanJson(req, maxBody, opts.keepStrings);
+  const parsed = schema.safeParse(body);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     throw new AppError("INVALID_PAYLOAD", first ? `${first.path.join(".") || "body"}: ${first.message}` : "Invalid body");
@@ -60,16 +69,32 @@ async function parsedBody<S extends z.ZodType>(req: IncomingMessage, schema: S, 
 }
 
 async function readJson(req: IncomingMessage, maxBody: number): Promise<unknown> {
-  let size = 0;
   const chunks: Buffer[] = [];
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBody) throw new AppError("INVALID_PAYLOAD", `Body too large (at most ${maxBody} bytes)`);
-    chunks.push(chunk as Buffer);
-  }
+  for await (const chunk of bounded(req, maxBody)) chunks.push(chunk);
   try {
     return JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
     throw new AppError("INVALID_PAYLOAD", "Body is not JSON");
+  }
+}
+
+/** Parsed as it arrives: only the chunk in hand and the strings kept are in memory. */
+async function readLeanJson(req: IncomingMessage, maxBody: number, keepStrings: number): Promise<unknown> {
+  const parser = new LeanJsonParser(keepStrings);
+  try {
+    for await (const chunk of bounded(req, maxBody)) parser.write(chunk);
+    return parser.end();
+  } catch (error) {
+    if (error instanceof LeanJsonError) throw new AppError("INVALID_PAYLOAD", `Body is not JSON (${error.message})`);
+    throw error;
+  }
+}
+
+async function* bounded(req: IncomingMessage, maxBody: number): AsyncGenerator<Buffer> {
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBody) throw new AppError("INVALID_PAYLOAD", `Body too large (at most ${maxBody} bytes)`);
+    yield chunk as Buffer;
   }
 }

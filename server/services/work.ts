@@ -8,7 +8,7 @@
 // policy (`work.read`) decides what each viewer sees.
 import { createHash } from "node:crypto";
 import type { z } from "zod";
-import type { FileTouchView, linkWorkInput, reportFilesInput, reportTasksInput, TaskView, WorkLinkView } from "../../sdk/work";
+import type { FileTouchView, linkWorkInput, reportFilesInput, reportTasksInput, TaskStatus, TaskView, WorkLinkView } from "../../sdk/work";
 import { getDb } from "../db";
 import { AppError, isUniqueViolation } from "../errors";
 import { newId } from "../ids";
@@ -58,8 +58,9 @@ export function taskKey(task: { key?: string; title: string }): string {
 
 /**
  * Stores the agent's tasks: each made or updated by its key within the session, in the reported order;
- * with `complete`, the session's tasks the report no longer has are dropped (unless completed). Returns
- * the reported tasks as stored.
+ * with `complete`, the session's tasks the report no longer has are dropped (unless completed). A report
+ * of some tasks only (not `complete`, e.g. one task a runtime created) keeps the others' order: tasks
+ * already there keep their place, new ones go after the rest. Returns the reported tasks as stored.
  */
 export async function reportTasks(actor: Actor, input: z.output<typeof reportTasksInput>): Promise<{ tasks: TaskView[]; dropped: number }> {
   authorize(actor, "work.report", undefined);
@@ -78,6 +79,8 @@ export async function reportTasks(actor: Actor, input: z.output<typeof reportTas
       if (t.parentKey && !keys.has(t.parentKey) && !byKey.has(t.parentKey)) throw new AppError("INVALID_PAYLOAD", `tasks: parent "${t.parentKey}" of "${t.key}" is not a task of this session`);
       if (t.parentKey === t.key) throw new AppError("INVALID_PAYLOAD", `tasks: "${t.key}" cannot be its own parent`);
     }
+    const last = Math.max(-1, ...existing.map((t) => t.position));
+    const positionOf = (t: (typeof reported)[number]) => (input.complete ? t.position : (byKey.get(t.key)?.position ?? last + 1 + t.position));
     const ids = new Map<string, string>([...byKey].map(([k, t]) => [k, t.id]));
     for (const t of reported) if (!ids.has(t.key)) ids.set(t.key, newId());
     const stored: string[] = [];
@@ -87,7 +90,7 @@ export async function reportTasks(actor: Actor, input: z.output<typeof reportTas
       const data = {
         title: t.title,
         status: t.status,
-        position: t.position,
+        position: positionOf(t),
         roomId: scope.roomId ?? before?.roomId ?? null,
         threadRootId: scope.threadRootId ?? before?.threadRootId ?? null,
         bindingId: scope.bindingId ?? before?.bindingId ?? null,
@@ -115,6 +118,25 @@ export async function reportTasks(actor: Actor, input: z.output<typeof reportTas
   });
   changed(actor, "tasks");
   return result;
+}
+
+/**
+ * One task of the session changed by its key (a runtime's update that may not repeat its title): its
+ * status, its title, or both. Null when the session has no task of that key.
+ */
+export async function updateTask(actor: Actor, input: { sessionId: string; key: string; status?: TaskStatus; title?: string }): Promise<TaskView | null> {
+  authorize(actor, "work.report", undefined);
+  const task = await getDb().workTask.findUnique({
+    where: { agentId_sessionId_key: { agentId: actor.participantId, sessionId: input.sessionId, key: input.key } },
+    select: { title: true, status: true },
+  });
+  if (!task) return null;
+  const { tasks } = await reportTasks(actor, {
+    sessionId: input.sessionId,
+    tasks: [{ key: input.key, title: input.title ?? task.title, status: input.status ?? (task.status as TaskStatus) }],
+    complete: false,
+  });
+  return tasks[0];
 }
 
 /** Records files the agent touched (or commands it ran), for a task of the session when it names one. */

@@ -1,10 +1,13 @@
 // The Work page, live. Two agents (the real SDK client, over the socket) report what they do: a
 // status, their own tasks (nested), files touched, a branch and a pull request. The page follows
 // without a reload: a task completes, a status turns to waiting for a person, a second agent edits the
-// same file and the conflict warning appears. The same states show beside the agents' names in the
-// members panel and the directory; a person sets their own status from the page's header.
-// Screenshot: docs/screenshots/work-board.png.
-import { mkdirSync } from "node:fs";
+// same file and the conflict warning appears. A third agent is fed by Claude Code's hooks: the test
+// posts Claude Code's payloads (the integration suite's fixtures, in the shapes a real run sent) to
+// /api/hooks/claude-code with that agent's key, and its card follows too. The same states show beside
+// the agents' names in the members panel and the directory; a person sets their own status from the
+// page's header. Screenshot: docs/screenshots/work-board.png.
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { SwitchboardClient } from "../../sdk";
 import type { RoomView } from "../../sdk/contract";
@@ -15,13 +18,25 @@ const run = Date.now().toString(36).slice(-6);
 const dana: Person = { name: "Dana Okoro", handle: `dana-${run}`, email: `dana-w-${run}@example.com`, password: "dana-password-123" };
 const scout = `scout-${run}`;
 const quill = `quill-${run}`;
+const coder = `coder-${run}`;
 const SESSION = "c3a1f0d2-7e44-4b8e-9d1a-5f6b2c8e0a91";
+const HOOK_SESSION = "5d0c9e2b-1a47-4f3e-8b6d-7e2f9a1c4b08";
+const FIXTURES = path.resolve("tests/integration/fixtures/claude-code-hooks");
 const FILE = "server/services/auth.ts";
 
 const card = (page: Page, handle: string) => page.locator(`[data-testid="agent-work"][data-handle="${handle}"]`);
 
 async function createAgent(page: Page, handle: string, displayName: string, framework: string) {
   return trpc<{ agent: { id: string }; apiKey: string }>(page, "agents.create", { handle, displayName, description: "Works on the codebase.", framework, capabilities: ["code"] });
+}
+
+/** What a Claude Code hook posts: a recorded payload of the session, with the agent's key. */
+async function hook(baseURL: string, apiKey: string, fixture: string): Promise<Record<string, unknown>> {
+  const payload = { ...JSON.parse(readFileSync(path.join(FIXTURES, `${fixture}.json`), "utf8")), session_id: HOOK_SESSION };
+  const res = await fetch(`${baseURL}/api/hooks/claude-code`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(payload) });
+  const answer = (await res.json()) as { ok: boolean; data: Record<string, unknown> };
+  expect(answer.ok, `${fixture}: ${JSON.stringify(answer)}`).toBe(true);
+  return answer.data;
 }
 
 test("the Work page moves live as agents report; states show beside names; a person sets their own", async ({ browser, baseURL }) => {
@@ -134,6 +149,39 @@ test("the Work page moves live as agents report; states show beside names; a per
     await expect(a.locator('[data-testid="component"][data-name="Services"]')).toHaveAttribute("data-now", "2");
     await expect(a.getByTestId("summary-working")).toHaveAttribute("data-count", "1");
 
+    // ---- Coder is Claude Code fed by its hooks: each payload moves its card, live.
+    const c = await createAgent(a, coder, "Coder", "claude-code");
+    const cc = card(a, coder);
+    expect(await hook(baseURL!, c.apiKey, "session-start")).toEqual({ event: "SessionStart", status: "working" });
+    await expect(cc).toHaveAttribute("data-state", "working");
+    await expect(cc.getByTestId("status-text")).toHaveText("Session started");
+    await expect(cc).toContainText("Claude Code · owned by Alice Moreau");
+    await expect(a.getByTestId("summary-working")).toHaveAttribute("data-count", "2");
+    await hook(baseURL!, c.apiKey, "post-tool-use-todowrite-1");
+    await expect(cc.getByTestId("task")).toHaveCount(3);
+    await expect(cc.getByTestId("task-progress")).toHaveAttribute("data-total", "3");
+    await expect(cc.locator('[data-testid="task"][data-status="in_progress"]')).toHaveText(/Add the CSV export button/);
+    await hook(baseURL!, c.apiKey, "post-tool-use-edit");
+    await expect(cc.locator('[data-testid="file"][data-path="server/services/orders.ts"] [data-testid="file-lines"]')).toHaveText("+2 −1");
+    await hook(baseURL!, c.apiKey, "post-tool-use-write");
+    await hook(baseURL!, c.apiKey, "post-tool-use-bash");
+    await expect(cc.getByTestId("file")).toHaveCount(3);
+    await expect(cc.locator('[data-testid="file"][data-path="app/orders/export.tsx"] [data-testid="file-op"]')).toHaveAttribute("data-op", "create");
+    await expect(cc.locator('[data-testid="file"][data-path="npm test -- orders"] [data-testid="file-op"]')).toHaveAttribute("data-op", "run");
+    for (const name of ["Services", "Web app"]) await expect(cc.getByTestId("agent-component").filter({ hasText: name })).toHaveCount(1);
+    await expect(a.locator('[data-testid="component"][data-name="Services"] [data-testid="component-agent-now"]').filter({ hasText: `@${coder}` })).toHaveCount(1);
+    await hook(baseURL!, c.apiKey, "post-tool-use-todowrite-2");
+    await expect(cc.getByTestId("task-progress")).toHaveAttribute("data-completed", "1");
+    await expect(cc.locator('[data-testid="task"][data-status="in_progress"]')).toHaveText(/Compute totals net of discounts/);
+    // Claude Code asks for permission: waiting for its owner, with Claude Code's words; Stop leaves it so.
+    expect(await hook(baseURL!, c.apiKey, "notification")).toEqual({ event: "Notification", status: "waiting" });
+    await expect(cc).toHaveAttribute("data-state", "waiting");
+    await expect(cc.getByTestId("work-state")).toHaveText("Waiting for @alice");
+    await expect(cc.getByTestId("status-text")).toHaveText("Claude needs your permission to use Bash");
+    expect(await hook(baseURL!, c.apiKey, "stop")).toEqual({ event: "Stop", ignored: true });
+    await expect(a.getByTestId("summary-waiting")).toHaveAttribute("data-count", "2");
+    await expect(cc).toHaveAttribute("data-state", "waiting");
+
     // Keyboard: the window selector is a radio group; the cards are focusable.
     await a.getByTestId("work-window-24").focus();
     await a.keyboard.press("ArrowLeft");
@@ -145,7 +193,7 @@ test("the Work page moves live as agents report; states show beside names; a per
     // The screenshot: the whole board from the top, nothing focused, no notification prompt.
     await a.getByTestId("desktop-prompt-dismiss").click();
     await a.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await a.setViewportSize({ width: 1440, height: 1280 });
+    await a.setViewportSize({ width: 1440, height: 1760 }); // the three agents whole
     await a.getByTestId("work-summary").scrollIntoViewIfNeeded();
     await a.mouse.move(0, 0);
     mkdirSync(SHOTS, { recursive: true });

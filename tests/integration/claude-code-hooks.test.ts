@@ -75,6 +75,11 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     expect(await hook(bot.apiKey, "post-tool-use-glob", session)).toEqual({ event: "PostToolUse", ignored: true });
     expect(await hook(bot.apiKey, "task-created", session)).toMatchObject({ event: "TaskCreated", tasks: 1 });
     expect((await stored(bot.id)).files).toBe(before.files);
+    // The Task tools' TaskUpdate: the task's status; one the session never created is ignored.
+    expect(await hook(bot.apiKey, "post-tool-use-taskupdate", session)).toEqual({ event: "PostToolUse", tasks: 1 });
+    expect((await workOf(bot.id)).tasks.find((t) => t.key === "7")?.status).toBe("in_progress");
+    const unknownTask = { ...fixture("post-tool-use-taskupdate", session), tool_input: { taskId: "99", status: "completed" } };
+    expect((await post(bot.apiKey, unknownTask)).body.data).toEqual({ event: "PostToolUse", ignored: true });
 
     const rows = await queryDb<{ path: string; operation: string; linesAdded: number | null; linesRemoved: number | null; sessionId: string }>(
       server,
@@ -94,7 +99,7 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     const work = await workOf(bot.id);
     expect(work.files.map((f) => f.path)).toEqual(expect.arrayContaining(["server/services/orders.ts", "app/orders/export.tsx"]));
     expect(work.components.map((c) => c.name)).toEqual(expect.arrayContaining(["server", "app"]));
-    expect(work.tasks.map((t) => [t.key, t.title, t.status])).toEqual([["7", "Review the export's column order", "pending"]]);
+    expect(work.tasks.map((t) => [t.key, t.title, t.status])).toEqual([["7", "Review the export's column order", "in_progress"]]);
 
     // Waiting for the owner, with the notification's message; Stop leaves a wait alone, ends a turn.
     expect(await hook(bot.apiKey, "notification", session)).toEqual({ event: "Notification", status: "waiting" });
@@ -144,6 +149,40 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     expect((await workOf(bot.id)).progress).toEqual({ completed: 1, total: 3 });
   });
 
+  it("takes a payload that carries whole files (up to 16 MiB), counting their lines without keeping them", async () => {
+    const bot = await createAgent(dana, `large-${dialect}`, { framework: "claude-code" });
+    const session = randomUUID();
+    const content = "export const row = [1, 2, 3];\n".repeat(200_000); // 6.2 MB, 200,000 lines
+    const write = fixture("post-tool-use-write", session) as { tool_input: Record<string, unknown>; tool_response: Record<string, unknown> };
+    const big = { ...write, tool_input: { ...write.tool_input, content }, tool_response: { ...write.tool_response, content } };
+    expect(JSON.stringify(big).length).toBeGreaterThan(12_000_000);
+    expect(await post(bot.apiKey, big)).toMatchObject({ status: 200, body: { ok: true, data: { event: "PostToolUse", files: 1 } } });
+    // An Edit of a large file: Claude Code sends the whole original; the lines come from the patch.
+    const edit = fixture("post-tool-use-edit", session) as { tool_response: Record<string, unknown> };
+    const edited = { ...edit, tool_response: { ...edit.tool_response, originalFile: content } };
+    expect(await post(bot.apiKey, edited)).toMatchObject({ status: 200, body: { data: { files: 1 } } });
+    // A long command is stored clipped, as a short one would be.
+    const bash = fixture("post-tool-use-bash", session) as { tool_input: Record<string, unknown> };
+    expect(await post(bot.apiKey, { ...bash, tool_input: { ...bash.tool_input, command: `echo ${"x".repeat(100_000)}` } })).toMatchObject({ status: 200 });
+    const rows = await queryDb<{ path: string; linesAdded: number | null; linesRemoved: number | null }>(
+      server,
+      `SELECT "path", "linesAdded", "linesRemoved" FROM "FileTouch" WHERE "agentId" = $1 ORDER BY "at"`,
+      [bot.id],
+    );
+    expect(rows.map((r) => [r.path.length > 100 ? `${r.path.slice(0, 6)}…${r.path.length}` : r.path, r.linesAdded, r.linesRemoved])).toEqual([
+      ["app/orders/export.tsx", 200_000, 0],
+      ["server/services/orders.ts", 2, 1],
+      ["echo x…1000", null, null],
+    ]);
+
+    // Past 16 MiB: refused, nothing stored.
+    const huge = { ...big, tool_input: { ...big.tool_input, content: content.repeat(3) } };
+    const refused = await post(bot.apiKey, huge);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "INVALID_PAYLOAD", message: expect.stringMatching(/Body too large \(at most 16777216 bytes\)/) });
+    expect((await stored(bot.id)).files).toBe(3);
+  });
+
   it("refuses malformed payloads (400), a wrong or missing key (401) and a person's token (403), storing nothing", async () => {
     const bot = await createAgent(dana, `refused-${dialect}`, { framework: "claude-code" });
     const session = randomUUID();
@@ -182,14 +221,20 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     expect((await fetch(`${server.url}/api/hooks/claude-code`, { headers: { Authorization: `Bearer ${bot.apiKey}` } })).status).toBe(404);
   });
   // The CLI's files do not depend on the database: one dialect.
-  it.runIf(dialect === "sqlite")("connect --client claude merges the hooks into .claude/settings.local.json (keeping others', once), and the hook command forwards stdin", async () => {
+  it.runIf(dialect === "sqlite")("connect --client claude merges http hooks into .claude/settings.local.json (keeping others', replacing an older version's, once), and the hook command forwards stdin", async () => {
     const home = mkdtempSync(path.join(tmpdir(), "switchboard-hooks-"));
     const project = path.join(home, "project");
     const settingsFile = path.join(project, ".claude", "settings.local.json");
     mkdirSync(path.dirname(settingsFile), { recursive: true });
+    // An older connect's async command hooks, beside the person's own.
+    const older = { type: "command", command: "switchboard hook claude-code --profile hk-claude@http://127.0.0.1:3000", async: true, timeout: 10 };
     const theirs = {
       permissions: { allow: ["Bash(npm test)"] },
-      hooks: { PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "prettier --write" }] }], Stop: [{ hooks: [{ type: "command", command: "say done" }] }] },
+      hooks: {
+        PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "prettier --write" }] }, { matcher: "Edit|Write", hooks: [older] }],
+        Stop: [{ hooks: [{ type: "command", command: "say done" }] }, { hooks: [older] }],
+        SessionStart: [{ hooks: [older] }],
+      },
     };
     writeFileSync(settingsFile, `${JSON.stringify(theirs, null, 4)}\n`);
     const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") };
@@ -206,30 +251,31 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
       const text = readFileSync(settingsFile, "utf8");
       expect(text).not.toContain(profile.apiKey);
       expect(text).toMatch(/^ {4}"permissions"/m); // their indentation kept
-      const settings = JSON.parse(text) as { permissions: unknown; hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; async?: boolean; timeout?: number }[] }[]> };
+      const settings = JSON.parse(text) as { permissions: unknown; hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]> };
       expect(settings.permissions).toEqual(theirs.permissions);
-      const ours = settings.hooks.SessionStart[0].hooks[0];
-      expect(ours).toMatchObject({ type: "command", async: true, timeout: 10 });
-      expect(ours.command.endsWith(` hook claude-code --profile hk-claude@${origin}`)).toBe(true);
-      expect(settings.hooks.PostToolUse).toEqual([theirs.hooks.PostToolUse[0], { matcher: "Edit|MultiEdit|Write|NotebookEdit|Read|Bash|TodoWrite", hooks: [ours] }]);
+      const ours = { type: "http", url: `${origin}/api/hooks/claude-code`, headers: { Authorization: "Bearer $SWITCHBOARD_API_KEY" }, allowedEnvVars: ["SWITCHBOARD_API_KEY"], timeout: 10 };
+      expect(settings.hooks.PostToolUse).toEqual([theirs.hooks.PostToolUse[0], { matcher: "Edit|MultiEdit|Write|NotebookEdit|Read|Bash|TodoWrite|TaskUpdate", hooks: [ours] }]);
       expect(settings.hooks.Stop).toEqual([theirs.hooks.Stop[0], { hooks: [ours] }]);
-      expect(Object.keys(settings.hooks).sort()).toEqual(["Notification", "PostToolUse", "SessionEnd", "SessionStart", "Stop", "TaskCompleted", "TaskCreated", "UserPromptSubmit"]);
+      expect(settings.hooks.UserPromptSubmit).toEqual([{ hooks: [ours] }]);
+      // Claude Code sends SessionStart to command hooks only: the older one there is gone, and the event with it.
+      expect(Object.keys(settings.hooks).sort()).toEqual(["Notification", "PostToolUse", "SessionEnd", "Stop", "TaskCompleted", "TaskCreated", "UserPromptSubmit"]);
 
       const before = { bytes: text, mtimeMs: statSync(settingsFile).mtimeMs };
       expect((await run(process.execPath, args)).code).toBe(0);
       expect({ bytes: readFileSync(settingsFile, "utf8"), mtimeMs: statSync(settingsFile).mtimeMs }).toEqual(before);
 
-      // The hook as Claude Code runs it: a shell command, the payload on stdin; nothing on stdout.
+      // The command hook, for what an http hook cannot be: the payload on stdin; nothing on stdout.
+      const command = `${process.execPath} ${BIN} hook claude-code --profile hk-claude@${origin}`;
       const session = randomUUID();
-      const forwarded = await run("sh", ["-c", ours.command], JSON.stringify(fixture("post-tool-use-edit", session)));
+      const forwarded = await run("sh", ["-c", command], JSON.stringify(fixture("post-tool-use-edit", session)));
       expect(forwarded).toMatchObject({ code: 0, stdout: "" });
       const rows = await queryDb<{ path: string; sessionId: string }>(server, `SELECT "path", "sessionId" FROM "FileTouch" WHERE "agentId" = $1`, [profile.participantId]);
       expect(rows).toEqual([{ path: "server/services/orders.ts", sessionId: session }]);
       // Failures never exit 2 (Claude Code would block the tool call): 1, with the reason on stderr.
-      const refused = await run("sh", ["-c", ours.command], JSON.stringify({ ...fixture("stop", session), hook_event_name: "Nope" }));
+      const refused = await run("sh", ["-c", command], JSON.stringify({ ...fixture("stop", session), hook_event_name: "Nope" }));
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain("INVALID_PAYLOAD");
-      expect((await run("sh", ["-c", ours.command], "not json")).code).toBe(1);
+      expect((await run("sh", ["-c", command], "not json")).code).toBe(1);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

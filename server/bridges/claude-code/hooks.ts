@@ -7,23 +7,31 @@
 //   PostToolUse Read / Bash                               a file read, a command run
 //   PostToolUse TodoWrite                                 the session's whole task list
 //   TaskCreated / TaskCompleted                           one task, the rest of the list left alone
+//   PostToolUse TaskUpdate                                that task's status (in progress, deleted) or subject
 //   SessionStart, UserPromptSubmit                        working
 //   Notification                                          waiting, for the agent's owner (its message)
 //   Stop                                                  working → idle;  SessionEnd → idle
 //
 // Other documented events and untracked tools are answered `ignored` and change nothing; a name Claude
 // Code does not document, or fields of the wrong type, are INVALID_PAYLOAD and change nothing either.
+//
+// A payload carries whole files (a Write's content twice, an Edit's `originalFile`), so the body is read
+// as it streams and strings past HOOK_KEPT_STRING characters arrive as ElidedText: their lines are all
+// that is counted of them (http/lean-json.ts).
 import { z } from "zod";
 import { MAX_TASKS_PER_REPORT, type TaskStatus } from "../../../sdk/work";
 import { AppError } from "../../errors";
+import { ElidedText } from "../../http/lean-json";
 import { authorize, type Actor } from "../../policies";
 import { countRequest, HOOK_REQUESTS } from "../../services/request-limits";
 import * as work from "../../services/work";
 import * as workStatus from "../../services/work-status";
 
 export const CLAUDE_CODE_HOOKS_PATH = "/api/hooks/claude-code";
-/** A Write's or Read's payload carries the file; a large one is refused rather than read without end. */
-export const MAX_HOOK_BODY = 1024 * 1024;
+/** A Write's payload carries the file twice: a Write of up to about 8 MiB fits; a larger one is refused. */
+export const MAX_HOOK_BODY = 16 * 1024 * 1024;
+/** Strings longer than this are counted, not kept. */
+export const HOOK_KEPT_STRING = 64 * 1024;
 
 /** Hooks come at turn events and tool ends only: statuses hold longer than a heartbeat's. */
 export const HOOK_WORKING_TTL_SEC = 30 * 60;
@@ -56,21 +64,29 @@ export interface HookOutcome {
   status?: string;
 }
 
-const text = z.string().max(1_000_000);
+/** A file's text, or what is known of a long one. */
+const text = z.union([z.string(), z.instanceof(ElidedText)]);
+type Text = z.output<typeof text>;
 const postToolUse = z.looseObject({ tool_name: z.string().min(1).max(200), tool_input: z.looseObject({}), tool_response: z.unknown().optional() });
 const editInput = z.looseObject({ file_path: z.string().min(1), old_string: text, new_string: text });
 const multiEditInput = z.looseObject({ file_path: z.string().min(1), edits: z.array(z.looseObject({ old_string: text, new_string: text })).max(1000) });
 const writeInput = z.looseObject({ file_path: z.string().min(1), content: text });
 const notebookInput = z.looseObject({ notebook_path: z.string().min(1), edit_mode: z.enum(["replace", "insert", "delete"]).optional() });
 const readInput = z.looseObject({ file_path: z.string().min(1) });
-const bashInput = z.looseObject({ command: z.string().min(1) });
+const bashInput = z.looseObject({ command: z.union([z.string().min(1), z.instanceof(ElidedText)]) });
 const todoWriteInput = z.looseObject({
-  todos: z.array(z.looseObject({ content: z.string(), status: z.enum(["pending", "in_progress", "completed"]), activeForm: z.string().optional() })).max(1000),
+  todos: z.array(z.looseObject({ content: text, status: z.enum(["pending", "in_progress", "completed"]), activeForm: text.optional() })).max(1000),
 });
-const notification = z.looseObject({ message: z.string().max(10_000).default(""), notification_type: z.string().optional() });
+/** The Task tools' update (TaskCreate itself is reported by TaskCreated). */
+const taskUpdateInput = z.looseObject({
+  taskId: z.string().trim().min(1).max(200),
+  status: z.enum(["pending", "in_progress", "completed", "deleted"]).optional(),
+  subject: z.string().trim().min(1).optional(),
+});
+const notification = z.looseObject({ message: text.default(""), notification_type: z.string().optional() });
 const taskEvent = z.looseObject({ task_id: z.string().trim().min(1).max(200).optional(), task_subject: z.string().trim().min(1), task_description: z.string().optional() });
 /** Edit's and Write's `tool_response`: the change as hunks of "+", "-" and " " lines, when it says. */
-const patchResponse = z.looseObject({ type: z.string().optional(), structuredPatch: z.array(z.looseObject({ lines: z.array(z.string()) })).optional() });
+const patchResponse = z.looseObject({ type: z.string().optional(), structuredPatch: z.array(z.looseObject({ lines: z.array(text) })).optional() });
 
 /** Maps one hook payload onto the work board, as the agent `actor`. */
 export async function handleClaudeCodeHook(actor: Actor, hook: ClaudeCodeHook): Promise<HookOutcome> {
@@ -97,7 +113,7 @@ export async function handleClaudeCodeHook(actor: Actor, hook: ClaudeCodeHook): 
       const note = fields(notification, hook);
       if (note.notification_type === "auth_success") return { event, ignored: true };
       const owner = await workStatus.ownerOf(actor.participantId);
-      const set = await workStatus.setStatus(actor, { state: "waiting", text: clip(note.message.trim(), 200), waitingFor: owner ?? undefined, ttlSec: HOOK_WAITING_TTL_SEC });
+      const set = await workStatus.setStatus(actor, { state: "waiting", text: clip(textOf(note.message).trim(), 200), waitingFor: owner ?? undefined, ttlSec: HOOK_WAITING_TTL_SEC });
       return { event, status: set.state };
     }
     case "Stop": {
@@ -144,13 +160,21 @@ async function toolUsed(actor: Actor, hook: ClaudeCodeHook): Promise<Omit<HookOu
       files = [{ path: at(fields(readInput, input, "tool_input").file_path), operation: "read" }];
       break;
     case "Bash":
-      files = [{ path: clip(fields(bashInput, input, "tool_input").command.trim(), 1000), operation: "run" }];
+      files = [{ path: clip(textOf(fields(bashInput, input, "tool_input").command).trim(), 1000), operation: "run" }];
       break;
     case "TodoWrite": {
       const tasks = todoList(fields(todoWriteInput, input, "tool_input").todos);
       const reported = await work.reportTasks(actor, { sessionId, tasks, complete: true });
       await workStatus.renewStatus(actor, "working", HOOK_WORKING_TTL_SEC);
       return { tasks: reported.tasks.length, dropped: reported.dropped };
+    }
+    case "TaskUpdate": {
+      const update = fields(taskUpdateInput, input, "tool_input");
+      if (!update.status && !update.subject) return { ignored: true }; // owner, dependencies…
+      const status: TaskStatus | undefined = update.status === "deleted" ? "dropped" : update.status;
+      const task = await work.updateTask(actor, { sessionId, key: update.taskId, status, title: update.subject && clip(update.subject, 500) });
+      await workStatus.renewStatus(actor, "working", HOOK_WORKING_TTL_SEC);
+      return task ? { tasks: 1 } : { ignored: true }; // a task its TaskCreated never told us of
     }
     default:
       return { ignored: true }; // Glob, Grep, WebFetch, Task, MCP tools…: nothing the board tracks
@@ -164,7 +188,7 @@ async function toolUsed(actor: Actor, hook: ClaudeCodeHook): Promise<Omit<HookOu
 function todoList(todos: z.output<typeof todoWriteInput>["todos"]) {
   const byKey = new Map<string, { title: string; status: TaskStatus }>();
   for (const todo of todos) {
-    const title = clip(todo.content.trim(), 500);
+    const title = clip(textOf(todo.content).trim(), 500);
     if (title) byKey.set(work.taskKey({ title }), { title, status: todo.status });
   }
   return [...byKey.values()].slice(0, MAX_TASKS_PER_REPORT);
@@ -190,15 +214,20 @@ function relativeTo(file: string, cwd: string | undefined): string {
 function patchLines(response: unknown): { linesAdded: number; linesRemoved: number } | null {
   const hunks = patchResponse.safeParse(response).data?.structuredPatch;
   if (!hunks) return null;
-  const lines = hunks.flatMap((h) => h.lines);
-  return { linesAdded: lines.filter((l) => l.startsWith("+")).length, linesRemoved: lines.filter((l) => l.startsWith("-")).length };
+  const marks = hunks.flatMap((h) => h.lines.map((l) => textOf(l)[0]));
+  return { linesAdded: marks.filter((m) => m === "+").length, linesRemoved: marks.filter((m) => m === "-").length };
 }
 
-/** Lines an edit replaced, without the lines its old and new text share at either end. */
-function changedLines(edits: { old_string: string; new_string: string }[]): { linesAdded: number; linesRemoved: number } {
+/** Lines an edit replaced, without the lines its old and new text share at either end (when both were kept). */
+function changedLines(edits: { old_string: Text; new_string: Text }[]): { linesAdded: number; linesRemoved: number } {
   let linesAdded = 0;
   let linesRemoved = 0;
   for (const edit of edits) {
+    if (typeof edit.old_string !== "string" || typeof edit.new_string !== "string") {
+      linesRemoved += lineCount(edit.old_string);
+      linesAdded += lineCount(edit.new_string);
+      continue;
+    }
     const before = splitLines(edit.old_string);
     const after = splitLines(edit.new_string);
     let head = 0;
@@ -212,5 +241,7 @@ function changedLines(edits: { old_string: string; new_string: string }[]): { li
 }
 
 const splitLines = (s: string): string[] => (s === "" ? [] : s.replace(/\n$/, "").split("\n"));
-const lineCount = (s: string): number => splitLines(s).length;
+const lineCount = (t: Text): number => (typeof t === "string" ? splitLines(t).length : t.lines);
+/** A text as far as it is known: a long one's first characters. */
+const textOf = (t: Text): string => (typeof t === "string" ? t : `${t.head}…`);
 const clip = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
