@@ -67,7 +67,7 @@ function kindOf(e: WorkEvent, files: FileEvent[]): { label: string; icon: ReactN
 const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { weekday: "short", month: "short", day: "numeric" });
 
-export function EventList({ events, rooms, showRoom = true, testId = "timeline" }: { events: WorkEvent[]; rooms: RoomName[]; showRoom?: boolean; testId?: string }) {
+export function EventList({ events, rooms, showRoom = true, testId = "work-timeline" }: { events: WorkEvent[]; rooms: RoomName[]; showRoom?: boolean; testId?: string }) {
   const byId = new Map(rooms.map((r) => [r.id, r]));
   const entries = group(events);
   return (
@@ -144,19 +144,25 @@ function EventBody({ event: e, files }: { event: WorkEvent; files: FileEvent[] }
   if (e.kind === "file") {
     return (
       <ul className="mt-1 space-y-0.5" data-testid="event-files">
-        {files.map((f) => (
-          <li key={f.id} className="flex items-center gap-2 text-xs" data-testid="timeline-file" data-path={f.file.path} data-op={f.file.operation}>
-            <span className="sr-only">{FILE_OPS[f.file.operation].label}</span>
-            <span className="min-w-0 truncate font-mono text-zinc-700" title={f.file.path}>
-              {f.file.path}
-            </span>
-            {(f.file.linesAdded !== null || f.file.linesRemoved !== null) && (
-              <span className="shrink-0 font-mono tabular-nums">
-                <span className="text-emerald-600">+{f.file.linesAdded ?? 0}</span> <span className="text-rose-600">−{f.file.linesRemoved ?? 0}</span>
+        {[...files].sort((x, y) => x.file.path.localeCompare(y.file.path)).map((f) => {
+          const { label, icon: OpIcon } = FILE_OPS[f.file.operation];
+          return (
+            <li key={f.id} className="flex items-center gap-2 text-xs" data-testid="timeline-file" data-path={f.file.path} data-op={f.file.operation}>
+              <span className="shrink-0 text-zinc-400" title={label}>
+                <OpIcon size={12} />
+                <span className="sr-only">{label}</span>
               </span>
-            )}
-          </li>
-        ))}
+              <span className="min-w-0 truncate font-mono text-zinc-700" title={f.file.path}>
+                {f.file.path}
+              </span>
+              {(f.file.linesAdded !== null || f.file.linesRemoved !== null) && (
+                <span className="shrink-0 font-mono tabular-nums">
+                  <span className="text-emerald-600">+{f.file.linesAdded ?? 0}</span> <span className="text-rose-600">−{f.file.linesRemoved ?? 0}</span>
+                </span>
+              )}
+            </li>
+          );
+        })}
       </ul>
     );
   }

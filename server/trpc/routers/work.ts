@@ -18,6 +18,8 @@ const page = {
   /** The `nextCursor` of the page after the one wanted (the newest page without it). */
   cursor: z.string().max(120).regex(CURSOR_PATTERN, "not a timeline cursor").optional(),
   limit: z.number().int().min(1).max(MAX_TIMELINE_PAGE).default(TIMELINE_PAGE),
+  /** tRPC's infinite queries add the page `direction`; pages only go forward, to earlier events. */
+  direction: z.literal("forward").optional(),
 };
 const timelineInput = z.union([z.strictObject({ roomId: id, threadRootId: id.optional(), ...page }), z.strictObject({ taskId: id, ...page })]);
 
@@ -29,7 +31,7 @@ export const workRouter = router({
   /** The same as CSV, one row per participant (every figure a column). */
   involvementCsv: authedProcedure.input(involvementInput).query(async ({ ctx, input }) => ({ csv: involvementCsv(await involvement(ctx.actor, input)) })),
   /** A room's (or a thread's) or a task's timeline: tasks, files, links, messages and people's interventions, newest page first. */
-  timeline: authedProcedure.input(timelineInput).query(({ ctx, input }) => workTimeline(ctx.actor, input)),
+  timeline: authedProcedure.input(timelineInput).query(({ ctx, input: { direction: _forward, ...input } }) => workTimeline(ctx.actor, input)),
   /** Everyone's status that is not idle, for the badges beside names (then `status:updated` keeps them). */
   statuses: authedProcedure.query(({ ctx }) => workStatus.workspaceStatuses(ctx.actor.workspaceId)),
   /** A person's own status (an agent sets its own over the socket, `work:status`). */
