@@ -116,13 +116,11 @@ function heading(t: Timeline): string {
 
 function ScopeCard({ timeline: t, rooms }: { timeline: Timeline; rooms: Timeline["rooms"] }) {
   if (t.scope.kind === "room") {
-    const roomId = t.scope.roomId;
-    const room = rooms.find((r) => r.id === roomId);
     return (
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-xl border border-zinc-200 bg-white px-4 py-3 shadow-xs" data-testid="timeline-scope" data-kind="room">
         <h2 className="text-[15px] font-semibold text-zinc-900">{heading(t)}</h2>
         <p className="text-sm text-zinc-500">
-          {t.scope.threadRootId ? "The thread's messages and the work agents did for it." : room ? `Everything agents did for ${roomLabel(room)}, and the talk around it.` : null}
+          {t.scope.threadRootId ? "The thread's messages and the work agents did for it." : "Everything agents did here, and the talk around it."}
         </p>
       </div>
     );

@@ -3,7 +3,7 @@
 // to approve, touches files and links a branch and a pull request. The involvement page reached from
 // the Work page shows each person's and the agent's part, people's share, the timeline and exports
 // CSV; the room's timeline (from the room's header) moves live as the agent reports another file.
-// Screenshot: docs/screenshots/involvement.png.
+// Screenshots: docs/screenshots/involvement.png, docs/screenshots/work-timeline.png.
 import { mkdirSync, readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { SwitchboardClient } from "../../sdk";
@@ -152,6 +152,11 @@ test("who drove a pull request: people's and the agent's parts, share, timeline,
     await trpc(m, "messages.send", { roomId: room.id, body: "Thanks, merging after review", clientMsgId: `maya-2-${run}` });
     await expect(tl.getByTestId("timeline-event").last()).toHaveAttribute("data-intervention", "true");
     await expect(tl.getByTestId("timeline-event").last()).toHaveAttribute("data-handle", maya.handle);
+    await a.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await a.setViewportSize({ width: 1440, height: 1400 });
+    await a.mouse.move(0, 0);
+    await a.screenshot({ path: `${SHOTS}/work-timeline.png` });
+    await a.setViewportSize({ width: 1440, height: 900 });
 
     // ---- A task's timeline, from its card on the Work page; and back to who drove it.
     await a.goto("/work");
