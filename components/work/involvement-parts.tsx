@@ -5,20 +5,18 @@ import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { LockIcon } from "@/components/ui/icons";
 import { DataTable } from "@/components/ui/table";
 import { dateTime, relativeTime } from "@/components/ui/time";
+import { involvementVerdict } from "@/components/usage/verdict";
 import type { Involvement, ParticipantPart } from "./types";
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
 
-/** What the share says, in words: the same thresholds as the usage page's involvement. */
+/** What the share says, in words: the usage page's verdict, and a word for people who only answered. */
 export function verdict(inv: Involvement): { label: string; tone: string } {
-  const said = inv.people.reduce((n, p) => n + p.messages, 0) + inv.agents.reduce((n, p) => n + p.messages, 0);
-  const answered = inv.people.reduce((n, p) => n + p.answers, 0);
-  const share = inv.share.messages ?? 0;
-  if (said === 0 && answered === 0) return { label: "No conversation you can read", tone: "bg-zinc-100 text-zinc-600 ring-zinc-200" };
-  if (inv.people.length === 0) return { label: "Agents only: no person took part", tone: "bg-rose-50 text-rose-700 ring-rose-200" };
-  if (share < 0.15 && answered === 0) return { label: "Light human involvement", tone: "bg-amber-50 text-amber-800 ring-amber-200" };
-  if (share < 0.4) return { label: "People took part", tone: "bg-emerald-50 text-emerald-700 ring-emerald-200" };
-  return { label: "People led the work", tone: "bg-emerald-50 text-emerald-700 ring-emerald-200" };
+  const people = inv.people.reduce((n, p) => n + p.messages, 0);
+  const agents = inv.agents.reduce((n, p) => n + p.messages, 0);
+  if (people === 0 && inv.people.some((p) => p.answers > 0)) return { label: "People only answered the agents' questions", tone: "bg-amber-50 text-amber-800 ring-amber-200" };
+  const { label, tone } = involvementVerdict(people, agents, inv.share.messages ?? 0);
+  return { label, tone };
 }
 
 export function ShareBars({ inv }: { inv: Involvement }) {
