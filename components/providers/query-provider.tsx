@@ -29,7 +29,16 @@ export function QueryProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: "/api/trpc", transformer: superjson, fetch: (url, init) => fetch(url, { ...init, credentials: "same-origin" }) })],
+      links: [
+        httpBatchLink({
+          url: "/api/trpc",
+          transformer: superjson,
+          // A page that asks many queries at once (the Agents page: two per agent) would put them all in
+          // one GET's URL, and past Node's 16 KiB of headers the server answers 431: split the batch.
+          maxURLLength: 8000,
+          fetch: (url, init) => fetch(url, { ...init, credentials: "same-origin" }),
+        }),
+      ],
     }),
   );
   return (

@@ -1,6 +1,7 @@
 "use client";
-// Title (#name, or the other people's names), topic, the agent sessions bound here, member count
-// (toggles the members panel), leave.
+// Title (#name, or the other people's names), topic, the agent sessions bound here, the room's work
+// timeline, member count (toggles the members panel), leave.
+import Link from "next/link";
 import { useState } from "react";
 import type { RoomMemberView, RoomView } from "@/sdk/contract";
 import { RoomBindings } from "@/components/bindings/room-bindings";
@@ -8,6 +9,8 @@ import { useSocket } from "@/components/providers/socket-provider";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DoorIcon, HashIcon, LockIcon, MenuIcon, UsersIcon } from "@/components/ui/icons";
+import { timelineHref } from "@/components/work/work-hrefs";
+import { LayersIcon } from "@/components/work/work-icons";
 import { useOpenNav } from "./app-shell";
 
 export function RoomHeader({
@@ -78,6 +81,15 @@ export function RoomHeader({
         <RoomBindings roomId={room.id} onOpenThread={onOpenThread} />
       </div>
       <div className="flex shrink-0 items-center gap-1">
+        <Link
+          href={timelineHref({ roomId: room.id })}
+          data-testid="room-work-link"
+          title="The work done here: tasks, files and people's interventions"
+          className="inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+        >
+          <LayersIcon size={15} />
+          <span className="max-sm:hidden">Work</span>
+        </Link>
         <button
           type="button"
           onClick={onToggleMembers}

@@ -2,20 +2,25 @@
 // One agent on the Work page: who it is (framework, owner), its status line (state, words, since
 // when, whom it waits for), its tasks with progress, the files and components it touched, what its work
 // shipped (branch, commit, pull request) and when it last did anything.
+import Link from "next/link";
 import { frameworkLabel } from "@/components/agents/labels";
 import { Avatar } from "@/components/ui/avatar";
+import { ClockIcon, HashIcon, UsersIcon } from "@/components/ui/icons";
 import { Pill } from "@/components/ui/pill";
 import { dateTime, relativeTime } from "@/components/ui/time";
 import type { WorkLinkView } from "@/sdk/work";
 import { FileList } from "./file-list";
 import { Progress, TaskList } from "./task-list";
-import type { AgentWork } from "./types";
+import type { AgentWork, RoomName } from "./types";
+import { involvementHref, pullRequestName, timelineHref } from "./work-hrefs";
 import { BranchIcon, CommitIcon, PullRequestIcon } from "./work-icons";
 import { WorkStateChip } from "./work-state";
 
+const SMALL_LINK = "inline-flex items-center gap-1 rounded font-medium text-xs text-indigo-700 hover:underline focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none";
+
 const RING = { working: "border-l-emerald-500", waiting: "border-l-amber-500", blocked: "border-l-rose-500", idle: "border-l-zinc-200" } as const;
 
-export function AgentCard({ work, now }: { work: AgentWork; now: number }) {
+export function AgentCard({ work, now, rooms }: { work: AgentWork; now: number; rooms: Map<string, RoomName> }) {
   const { agent, status } = work;
   const reported = work.tasks.length > 0 || work.files.length > 0 || work.links.length > 0;
   return (
@@ -65,7 +70,7 @@ export function AgentCard({ work, now }: { work: AgentWork; now: number }) {
           <h4 className="mb-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase">Tasks</h4>
           <Progress completed={work.progress.completed} total={work.progress.total} />
           <div className="mt-2">
-            <TaskList tasks={work.tasks} />
+            <TaskList tasks={work.tasks} withLinks />
           </div>
         </section>
       )}
@@ -77,16 +82,48 @@ export function AgentCard({ work, now }: { work: AgentWork; now: number }) {
         </section>
       )}
 
-      {(work.components.length > 0 || work.links.length > 0) && (
+      {work.components.length > 0 && (
         <div className="mt-3 flex flex-wrap items-center gap-1.5">
           {work.components.map((c) => (
             <span key={c.name} data-testid="agent-component" title={`${c.touches} touch${c.touches === 1 ? "" : "es"}, last ${relativeTime(c.lastAt, now)}`} className="rounded-md bg-violet-50 px-1.5 py-0.5 text-xs font-medium text-violet-700 ring-1 ring-violet-200 ring-inset">
               {c.name}
             </span>
           ))}
+        </div>
+      )}
+
+      {work.links.length > 0 && (
+        <ul className="mt-2 space-y-1" aria-label="What it shipped">
           {work.links.map((l) => (
-            <WorkLink key={l.id} link={l} />
+            <li key={l.id} className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+              <WorkLink link={l} />
+              {l.kind !== "commit" && (
+                <Link href={involvementHref({ kind: l.kind, value: l.value })} className={SMALL_LINK} data-testid="who-drove" data-kind={l.kind}>
+                  <UsersIcon size={12} />
+                  Who drove this?
+                </Link>
+              )}
+            </li>
           ))}
+        </ul>
+      )}
+
+      {work.roomIds.some((id) => rooms.has(id)) && (
+        <div className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 border-t border-zinc-100 pt-2.5 text-xs text-zinc-500">
+          <span className="inline-flex items-center gap-1">
+            <ClockIcon size={12} /> Timeline of
+          </span>
+          {work.roomIds.flatMap((id) => {
+            const room = rooms.get(id);
+            return room
+              ? [
+                  <Link key={id} href={timelineHref({ roomId: id })} className={SMALL_LINK} data-testid="room-timeline-link" data-room={id}>
+                    {room.kind === "channel" && <HashIcon size={11} />}
+                    {room.title}
+                  </Link>,
+                ]
+              : [];
+          })}
         </div>
       )}
 
@@ -112,10 +149,4 @@ function WorkLink({ link }: { link: WorkLinkView }) {
       <span className="truncate">{link.kind === "commit" ? link.value.slice(0, 7) : link.value}</span>
     </span>
   );
-}
-
-/** ".../pull/42" → "#42"; any other URL as it is. */
-function pullRequestName(url: string): string {
-  const n = /\/pull(?:s)?\/(\d+)/.exec(url)?.[1];
-  return n ? `PR #${n}` : url;
 }

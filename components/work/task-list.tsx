@@ -1,10 +1,12 @@
 "use client";
 // An agent's tasks: progress (completed of those not dropped), steps indented under their task, the
 // one in progress highlighted, completed ones struck through; dropped ones behind a toggle.
+import Link from "next/link";
 import { useState } from "react";
 import type { TaskView } from "@/sdk/work";
-import { CheckIcon } from "@/components/ui/icons";
+import { CheckIcon, ClockIcon, UsersIcon } from "@/components/ui/icons";
 import { nest } from "./task-tree";
+import { involvementHref, timelineHref } from "./work-hrefs";
 
 export function Progress({ completed, total }: { completed: number; total: number }) {
   const pct = total === 0 ? 0 : Math.round((completed / total) * 100);
@@ -20,7 +22,8 @@ export function Progress({ completed, total }: { completed: number; total: numbe
   );
 }
 
-export function TaskList({ tasks }: { tasks: TaskView[] }) {
+/** With `withLinks`, each task links to its timeline and to who drove it (shown on hover or focus). */
+export function TaskList({ tasks, withLinks = false }: { tasks: TaskView[]; withLinks?: boolean }) {
   const [showDropped, setShowDropped] = useState(false);
   const dropped = tasks.filter((t) => t.status === "dropped").length;
   const shown = nest(showDropped ? tasks : tasks.filter((t) => t.status !== "dropped"));
@@ -33,7 +36,7 @@ export function TaskList({ tasks }: { tasks: TaskView[] }) {
             data-testid="task"
             data-status={task.status}
             title={task.title}
-            className={`flex items-start gap-2 rounded-md py-1 pr-2 text-sm ${task.status === "in_progress" ? "bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-100" : ""}`}
+            className={`group/task flex items-start gap-2 rounded-md py-1 pr-2 text-sm ${task.status === "in_progress" ? "bg-indigo-50 font-medium text-indigo-900 ring-1 ring-indigo-100" : ""}`}
             style={{ paddingLeft: 8 + depth * 20 }}
           >
             <TaskMark status={task.status} />
@@ -42,6 +45,7 @@ export function TaskList({ tasks }: { tasks: TaskView[] }) {
             >
               {task.title}
             </span>
+            {withLinks && <TaskLinks task={task} />}
           </li>
         ))}
       </ul>
@@ -51,6 +55,22 @@ export function TaskList({ tasks }: { tasks: TaskView[] }) {
         </button>
       )}
     </div>
+  );
+}
+
+const ACTION =
+  "flex h-5 w-5 items-center justify-center rounded text-zinc-400 hover:bg-zinc-100 hover:text-indigo-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none";
+
+function TaskLinks({ task }: { task: TaskView }) {
+  return (
+    <span className="flex shrink-0 items-center gap-0.5 opacity-0 transition-opacity group-hover/task:opacity-100 group-focus-within/task:opacity-100 max-md:opacity-100">
+      <Link href={timelineHref({ taskId: task.id })} className={ACTION} title="Timeline" aria-label={`Timeline of “${task.title}”`} data-testid="task-timeline-link">
+        <ClockIcon size={13} />
+      </Link>
+      <Link href={involvementHref({ kind: "task", taskId: task.id })} className={ACTION} title="Who drove this?" aria-label={`Who drove “${task.title}”?`} data-testid="task-involvement-link">
+        <UsersIcon size={13} />
+      </Link>
+    </span>
   );
 }
 

@@ -26,6 +26,7 @@ export function WorkScreen() {
   const { board, live } = useWorkBoard(Number(range));
   const now = useNow();
   const agents = board.data?.agents ?? [];
+  const rooms = useMemo(() => new Map((board.data?.rooms ?? []).map((r) => [r.id, r])), [board.data?.rooms]);
   const anyWork = agents.some((a) => a.status.state !== "idle" || a.tasks.length > 0 || a.files.length > 0 || a.links.length > 0);
 
   return (
@@ -59,7 +60,7 @@ export function WorkScreen() {
             <div className={`grid items-start gap-5 lg:grid-cols-[1fr_20rem] ${board.isPlaceholderData ? "opacity-60" : ""}`}>
               <section aria-label="Agents" className="space-y-4" data-testid="work-agents">
                 {agents.map((a) => (
-                  <AgentCard key={a.agent.id} work={a} now={now} />
+                  <AgentCard key={a.agent.id} work={a} now={now} rooms={rooms} />
                 ))}
               </section>
               <ComponentPanel components={board.data.components} conflicts={board.data.conflicts} now={now} />

@@ -5,11 +5,11 @@
 // they are an admin); statuses are the workspace's, like presence.
 import type { FileOperation, FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "../../sdk/work";
 import { getDb } from "../db";
-import { can, type Actor } from "../policies";
+import type { Actor } from "../policies";
 import { presentFileTouch, presentTask, presentWorkLink, presentWorkStatus, workStatusSelect } from "../presenters/work";
 import { onlineAmong } from "../realtime/presence";
 import { componentMatcherFor } from "./components";
-import { readableRoomIds } from "./room-access";
+import { roomNames, workReadable, type RoomName } from "./work-events";
 import { groupBy } from "../collections";
 
 /** Touches within this long count as "now" (a component's agents now), and as "at the same time" (conflicts). */
@@ -44,6 +44,8 @@ export interface AgentWork {
   files: FileSummary[];
   components: { name: string; touches: number; lastAt: string }[];
   links: WorkLinkView[];
+  /** The rooms its work in the window served that the viewer may read (their titles: the board's `rooms`), latest first. */
+  roomIds: string[];
   lastActivityAt: string | null;
 }
 
@@ -69,6 +71,8 @@ export interface WorkConflict {
 
 export interface WorkBoard {
   since: string;
+  /** The rooms the agents' work served that the viewer may read, titled as the viewer sees them. */
+  rooms: RoomName[];
   agents: AgentWork[];
   components: ComponentWork[];
   conflicts: WorkConflict[];
@@ -97,7 +101,8 @@ export async function workBoard(actor: Actor, input: { sinceHours: number }, now
   const fileViews = seen(files).map((f) => presentFileTouch(f, componentOf));
   const taskViews = seen(tasks).map(presentTask);
   const linkViews = seen(links).map(presentWorkLink);
-  const online = await onlineAmong(agents.map((a) => a.id));
+  const [online, rooms] = await Promise.all([onlineAmong(agents.map((a) => a.id)), roomNames(actor, [...taskViews, ...fileViews, ...linkViews].flatMap((r) => (r.roomId ? [r.roomId] : [])))]);
+  const titled = new Set(rooms.map((r) => r.id));
   const who = (id: string): Who => {
     const a = byId.get(id)!;
     return { id: a.id, handle: a.handle, displayName: a.displayName };
@@ -116,24 +121,28 @@ export async function workBoard(actor: Actor, input: { sinceHours: number }, now
       files: summarizeFiles(myFiles).slice(0, FILES_PER_AGENT),
       components: componentsOf(myFiles),
       links: linkViews.filter((l) => l.agentId === a.id),
+      roomIds: roomsOf([...mine.map((t) => ({ roomId: t.roomId, at: t.updatedAt })), ...myFiles.map((f) => ({ roomId: f.roomId, at: f.at }))], titled),
       lastActivityAt: activity.at(-1) ?? null,
     };
   });
   board.sort((x, y) => rank(x) - rank(y) || (y.lastActivityAt ?? "").localeCompare(x.lastActivityAt ?? "") || x.agent.handle.localeCompare(y.agent.handle));
-  return { since: since.toISOString(), agents: board, components: componentWork(fileViews, who, now), conflicts: conflicts(fileViews, who) };
+  return { since: since.toISOString(), rooms, agents: board, components: componentWork(fileViews, who, now), conflicts: conflicts(fileViews, who) };
 }
 
-/**
- * Which rows the actor may see: those of agents they speak for, everything for admins, and the rest
- * where it was done for a room they may read.
- */
+/** Which rows the actor may see (`work.read`), their agents being among `agents`. */
 async function workVisibility(actor: Actor, agents: Map<string, { id: string; ownerId: string | null }>, rows: { agentId: string; roomId: string | null }[]) {
-  const readable = await readableRoomIds(actor, [...new Set(rows.flatMap((r) => (r.roomId ? [r.roomId] : [])))]);
+  const readable = await workReadable(actor, rows);
   return (row: { agentId: string; roomId: string | null }): boolean => {
     const agent = agents.get(row.agentId);
-    if (!agent) return false;
-    return can(actor, "work.read", { workspaceId: actor.workspaceId, agent, roomReadable: row.roomId !== null && readable.has(row.roomId) });
+    return !!agent && readable({ workspaceId: actor.workspaceId, roomId: row.roomId, agent });
   };
+}
+
+/** The rooms of these rows among `titled`, the latest worked in first. */
+function roomsOf(rows: { roomId: string | null; at: string }[], titled: Set<string>): string[] {
+  const latest = new Map<string, string>();
+  for (const r of rows) if (r.roomId && titled.has(r.roomId) && r.at > (latest.get(r.roomId) ?? "")) latest.set(r.roomId, r.at);
+  return [...latest].sort((a, b) => b[1].localeCompare(a[1])).map(([id]) => id);
 }
 
 const STATE_RANK = { working: 0, waiting: 1, blocked: 2, idle: 3 } as const;

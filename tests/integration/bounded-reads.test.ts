@@ -126,6 +126,20 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
     expect(sent.count.rows, heavy(sent.count)).toBeLessThan(40);
   });
 
+  it("pages a room's work timeline reading a page of each source, not the room; 400 messages of one instant page without gaps", async () => {
+    const room = await channel("busy-timeline", [ben.participantId]);
+    await addMessages(server, room.id, Array.from({ length: 400 }, (_, i) => ({ authorId: i % 2 ? ana.participantId : ben.participantId, body: `said ${i}` })));
+    const first = await counted(() => ana.api.work.timeline.query({ roomId: room.id, limit: 20 }));
+    expect(first.result.events).toHaveLength(20);
+    expect(first.result.nextCursor).not.toBeNull();
+    expect(first.count.rows, heavy(first.count)).toBeLessThan(120);
+    const second = await counted(() => ana.api.work.timeline.query({ roomId: room.id, limit: 20, cursor: first.result.nextCursor! }));
+    expect(second.count.rows, heavy(second.count)).toBeLessThan(120);
+    const ids = new Set([...first.result.events, ...second.result.events].map((e) => e.id));
+    expect(ids.size).toBe(40);
+    expect(second.result.events.at(-1)!.id < first.result.events[0].id).toBe(true); // one instant: ordered by id
+  });
+
   it("pages a thread's replies, newest first, with a cursor", async () => {
     const room = await channel("long-thread", [ben.participantId]);
     const root = await say(ana, room.id, "a long thread");

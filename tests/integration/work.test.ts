@@ -323,7 +323,10 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     expect(part(`shipper-${dialect}`)).toMatchObject({ tasks: 1, files: 1, linesChanged: 35 });
     expect(part(`shipper-${dialect}`).messages).toBeGreaterThanOrEqual(2); // its message and its question
     expect(inv.share.messages).toBeGreaterThan(0);
-    expect(inv.timeline.map((e) => e.kind)).toEqual(expect.arrayContaining(["task", "message", "answer", "file"]));
+    expect(inv.timeline.map((e) => e.kind)).toEqual(expect.arrayContaining(["task_created", "message", "question", "answer", "file", "link"]));
+    expect(inv.timeline.find((e) => e.kind === "answer")).toMatchObject({ who: { handle: "dana" }, intervention: true, approved: true, answer: "Approved", text: "Merge it?" });
+    expect(inv.rooms).toEqual([{ id: room.id, title: `pr-${dialect}`, kind: "channel" }]);
+    expect(inv.earlierEvents).toBe(0);
     const { csv } = await dana.api.work.involvementCsv.query({ kind: "pull_request", value: pr });
     const [header, ...rows] = csv.trim().split("\n");
     expect(header).toBe("subject_kind,subject,participant,handle,kind,messages,words,answers,approvals,tasks,files,lines_changed,first_at,last_at");
@@ -337,6 +340,94 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     expect((await dana.api.work.involvement.query({ kind: "task", taskId: task.id })).subject.title).toBe("CSV export");
     expect(await errorCode(erin.api.work.involvement.query({ kind: "task", taskId: task.id }))).toBe("NOT_FOUND");
     expect(await errorCode(dana.api.work.involvement.query({ kind: "branch", value: "never-linked" }))).toBe("NOT_FOUND");
+  });
+
+  it("timeline: a room's, a thread's and a task's tasks, files, links and messages in time order, people's interventions marked, paged without gaps", async () => {
+    const room = await dana.api.rooms.createChannel.mutate({ name: `timeline-${dialect}`, visibility: "private", memberIds: [fay.participantId] });
+    const bot = await agentIn(`chronicler-${dialect}`, room.id);
+    const ask = await dana.api.messages.send.mutate({ roomId: room.id, body: `@chronicler-${dialect} add a dark mode toggle`, clientMsgId: randomUUID() });
+    const scope = { sessionId: "tl-session", roomId: room.id, threadRootId: ask.id };
+    unwrap(await emitAck(bot.socket, "work:tasks", { ...scope, tasks: [{ key: "toggle", title: "Add the toggle", status: "in_progress" }, { key: "docs", title: "Document it" }] }));
+    unwrap(await emitAck(bot.socket, "message:send", { roomId: room.id, threadRootId: ask.id, body: "Where should it live?", clientMsgId: randomUUID() }));
+    await fay.api.messages.send.mutate({ roomId: room.id, threadRootId: ask.id, body: "In the user menu", clientMsgId: randomUUID() });
+    const q = unwrap(await emitAck<Ack<{ id: string }>>(bot.socket, "question:ask", { roomId: room.id, threadRootId: ask.id, clientMsgId: randomUUID(), prompt: "Ship it behind a flag?", kind: "approval", audience: { type: "person", participant: dana.participantId } }));
+    await dana.api.questions.answer.mutate({ questionId: q.id, answer: { approved: false, comment: "No flag" } });
+    // One report, five files: one instant, so the pages below split rows that share a time.
+    const paths = ["components/theme/toggle.tsx", "components/theme/provider.tsx", "app/layout.tsx", "app/globals.css", "tests/unit/theme.test.ts"];
+    unwrap(await emitAck(bot.socket, "work:files", { ...scope, taskKey: "toggle", files: paths.map((path) => ({ path, operation: "edit", linesAdded: 3 })) }));
+    unwrap(await emitAck(bot.socket, "work:tasks", { ...scope, tasks: [{ key: "toggle", title: "Add the toggle", status: "completed" }] })); // "Document it" dropped
+    unwrap(await emitAck(bot.socket, "work:link", { ...scope, taskKey: "toggle", kind: "branch", value: `feat/dark-${dialect}` }));
+    await dana.api.messages.send.mutate({ roomId: room.id, body: "Unrelated: lunch?", clientMsgId: randomUUID() }); // the room's, not the thread's
+
+    const all = await dana.api.work.timeline.query({ roomId: room.id });
+    expect(all).toMatchObject({ scope: { kind: "room", roomId: room.id, threadRootId: null }, title: `timeline-${dialect}`, hiddenConversations: 0, nextCursor: null });
+    expect(all.rooms).toEqual([{ id: room.id, title: `timeline-${dialect}`, kind: "channel" }]);
+    const kinds = all.events.map((e) => e.kind);
+    expect(kinds.slice(0, 3)).toEqual(["message", "task_created", "task_created"]);
+    expect(kinds.filter((k) => k === "file")).toHaveLength(5);
+    expect(kinds).toEqual(expect.arrayContaining(["question", "answer", "task_completed", "task_dropped", "link"]));
+    expect(kinds.at(-1)).toBe("message");
+    const times = all.events.map((e) => e.at);
+    expect(times).toEqual([...times].sort());
+    expect(new Set(all.events.map((e) => e.id)).size).toBe(all.events.length);
+    // People's messages and answers are interventions; the agent's work and words are not.
+    expect(all.events.filter((e) => e.intervention).map((e) => [e.who.handle, e.kind])).toEqual([
+      ["dana", "message"],
+      ["fay", "message"],
+      ["dana", "answer"],
+      ["dana", "message"],
+    ]);
+    expect(all.events.find((e) => e.kind === "answer")).toMatchObject({ approved: false, answer: "Declined: No flag", text: "Ship it behind a flag?" });
+    expect(all.events.find((e) => e.kind === "task_completed")).toMatchObject({ text: "Add the toggle", who: { handle: `chronicler-${dialect}`, kind: "agent" }, threadRootId: ask.id });
+    expect(all.events.find((e) => e.kind === "task_dropped")?.text).toBe("Document it");
+    expect(all.events.find((e) => e.kind === "file")).toMatchObject({ file: { operation: "edit", linesAdded: 3, linesRemoved: null } });
+    expect(all.events.find((e) => e.kind === "link")).toMatchObject({ link: { kind: "branch", value: `feat/dark-${dialect}`, title: null } });
+
+    // Paged back from the newest, two at a time: every event once, in the same order.
+    const pages: (typeof all.events)[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await dana.api.work.timeline.query({ roomId: room.id, limit: 2, cursor });
+      expect(page.events.length).toBeLessThanOrEqual(2);
+      pages.unshift(page.events);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor && pages.length < 50);
+    expect(pages.flat().map((e) => e.id)).toEqual(all.events.map((e) => e.id));
+
+    // The thread: its messages and the work done for it; not the room's other talk.
+    const thread = await fay.api.work.timeline.query({ roomId: room.id, threadRootId: ask.id });
+    expect(thread.events.map((e) => e.text)).not.toContain("Unrelated: lunch?");
+    expect(thread.events[0]).toMatchObject({ kind: "message", messageId: ask.id });
+    expect(thread.events.filter((e) => e.kind === "file")).toHaveLength(5);
+
+    // A task: its work and its conversation, from the request that set it going to its end.
+    const [toggle] = (await workOf(dana, bot.id)).tasks.filter((t) => t.key === "toggle");
+    const ofTask = await fay.api.work.timeline.query({ taskId: toggle.id });
+    expect(ofTask.scope).toMatchObject({ kind: "task", task: { id: toggle.id, status: "completed" }, agent: { handle: `chronicler-${dialect}` } });
+    expect(ofTask.title).toBe("Add the toggle");
+    expect(ofTask.events[0]).toMatchObject({ kind: "message", messageId: ask.id, intervention: true });
+    expect(ofTask.events.map((e) => e.kind)).toEqual(expect.arrayContaining(["task_created", "file", "answer", "task_completed", "link"]));
+    expect(ofTask.events.map((e) => e.text)).not.toContain("Unrelated: lunch?");
+
+    // Who may not read the room sees no timeline of it, nor of its tasks; a public channel is anyone's to preview.
+    expect(await errorCode(erin.api.work.timeline.query({ roomId: room.id }))).toBe("ROOM_NOT_FOUND");
+    expect(await errorCode(erin.api.work.timeline.query({ roomId: room.id, threadRootId: ask.id }))).toBe("ROOM_NOT_FOUND");
+    expect(await errorCode(erin.api.work.timeline.query({ taskId: toggle.id }))).toBe("NOT_FOUND");
+    const open = await dana.api.rooms.createChannel.mutate({ name: `open-tl-${dialect}`, visibility: "public", memberIds: [] });
+    expect((await erin.api.work.timeline.query({ roomId: open.id })).events).toEqual([]);
+
+    // Bad input: refused with stable codes.
+    const other = await dana.api.messages.send.mutate({ roomId: open.id, body: "elsewhere", clientMsgId: randomUUID() });
+    expect(await errorCode(dana.api.work.timeline.query({ roomId: room.id, threadRootId: other.id }))).toBe("MESSAGE_NOT_FOUND");
+    expect(await errorCode(dana.api.work.timeline.query({ roomId: "no-such-room" }))).toBe("ROOM_NOT_FOUND");
+    expect(await errorCode(dana.api.work.timeline.query({ taskId: "no-such-task" }))).toBe("NOT_FOUND");
+    const bad = (input: unknown) => errorCode(dana.api.work.timeline.query(input as { roomId: string }));
+    expect(await bad({})).toBe("INVALID_PAYLOAD");
+    expect(await bad({ roomId: room.id, taskId: toggle.id })).toBe("INVALID_PAYLOAD");
+    expect(await bad({ roomId: room.id, limit: 0 })).toBe("INVALID_PAYLOAD");
+    expect(await bad({ roomId: room.id, limit: 201 })).toBe("INVALID_PAYLOAD");
+    expect(await bad({ roomId: room.id, cursor: "yesterday" })).toBe("INVALID_PAYLOAD");
+    expect(await bad({ roomId: room.id, cursor: "2026-13-45T99:99:99.000Z|m:1" })).toBe("INVALID_PAYLOAD");
   });
 
   it("the platform tools report work as the agent: set_status with a state, report_tasks, report_files, link_work", async () => {

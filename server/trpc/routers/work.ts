@@ -3,6 +3,8 @@ import { setComponentMapInput, setWorkStatusInput } from "../../../sdk/work";
 import * as components from "../../services/components";
 import { involvement, involvementCsv } from "../../services/involvement";
 import { workBoard } from "../../services/work-board";
+import { CURSOR_PATTERN } from "../../services/work-events";
+import { MAX_TIMELINE_PAGE, TIMELINE_PAGE, workTimeline } from "../../services/work-timeline";
 import * as workStatus from "../../services/work-status";
 import { authedProcedure, router } from "../init";
 
@@ -11,6 +13,16 @@ const involvementInput = z.union([
   z.strictObject({ kind: z.literal("task"), taskId: z.string().min(1).max(64) }),
 ]);
 
+const id = z.string().min(1).max(64);
+const page = {
+  /** The `nextCursor` of the page after the one wanted (the newest page without it). */
+  cursor: z.string().max(120).regex(CURSOR_PATTERN, "not a timeline cursor").optional(),
+  limit: z.number().int().min(1).max(MAX_TIMELINE_PAGE).default(TIMELINE_PAGE),
+  /** tRPC's infinite queries add the page `direction`; pages only go forward, to earlier events. */
+  direction: z.literal("forward").optional(),
+};
+const timelineInput = z.union([z.strictObject({ roomId: id, threadRootId: id.optional(), ...page }), z.strictObject({ taskId: id, ...page })]);
+
 export const workRouter = router({
   /** The Work page: every agent's status, and the tasks, files, components and links the viewer may see. */
   board: authedProcedure.input(z.strictObject({ sinceHours: z.number().int().min(1).max(24 * 30).default(24) })).query(({ ctx, input }) => workBoard(ctx.actor, input)),
@@ -18,6 +30,8 @@ export const workRouter = router({
   involvement: authedProcedure.input(involvementInput).query(({ ctx, input }) => involvement(ctx.actor, input)),
   /** The same as CSV, one row per participant (every figure a column). */
   involvementCsv: authedProcedure.input(involvementInput).query(async ({ ctx, input }) => ({ csv: involvementCsv(await involvement(ctx.actor, input)) })),
+  /** A room's (or a thread's) or a task's timeline: tasks, files, links, messages and people's interventions, newest page first. */
+  timeline: authedProcedure.input(timelineInput).query(({ ctx, input: { direction: _forward, ...input } }) => workTimeline(ctx.actor, input)),
   /** Everyone's status that is not idle, for the badges beside names (then `status:updated` keeps them). */
   statuses: authedProcedure.query(({ ctx }) => workStatus.workspaceStatuses(ctx.actor.workspaceId)),
   /** A person's own status (an agent sets its own over the socket, `work:status`). */
