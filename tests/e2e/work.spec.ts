@@ -412,3 +412,72 @@ test("who drove a pull request: people's and the agent's parts, share, timeline,
     await ctxM.close();
   }
 });
+
+// The component map in the admin console, after the tests above (whose files and map it starts from):
+// an admin starts from the top folders agents touched, renames one and narrows its glob while the
+// preview files the touched paths live, orders the entries, and saves; the board files history by the
+// new map. Screenshot: docs/screenshots/component-map.png.
+test("admins map paths to components, previewed against the files agents touched", async ({ page, baseURL }) => {
+  test.setTimeout(180_000);
+  await signUpFirstOrSignIn(page, people.alice);
+  await trpc(page, "work.setComponents", { components: [] });
+  const top = `pay-${run}`;
+  const made = await trpc<{ agent: { id: string }; apiKey: string }>(page, "agents.create", { handle: `mapper-${run}`, displayName: "Mapper", description: "Touches files.", framework: "script", capabilities: [] });
+  const agent = new SwitchboardClient({ url: baseURL!, apiKey: made.apiKey });
+  try {
+    await agent.connect();
+    await agent.reportFiles({
+      sessionId: `map-${run}`,
+      files: [
+        { path: `${top}/services/billing.ts`, operation: "edit", linesAdded: 12 },
+        { path: `${top}/db.ts`, operation: "read" },
+      ],
+    });
+  } finally {
+    await agent.close();
+  }
+
+  await page.goto("/admin#settings");
+  const card = page.getByTestId("settings-components");
+  const previewed = (name: string) => card.getByTestId("components-preview").locator(`[data-testid="preview-component"][data-name="${name}"]`);
+  await expect(card.getByTestId("components-empty")).toBeVisible();
+  await expect(previewed(top)).toContainText("top folder");
+  await expect(previewed(top)).toContainText("2 files");
+
+  // One entry per top folder, then this run's folder becomes Payments, narrowed to its services.
+  await card.getByTestId("components-suggest").click();
+  const names = () => card.getByTestId("component-name").evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+  const rules = card.getByTestId("component-rule");
+  await expect(rules.first()).toBeVisible();
+  const at = (await names()).indexOf(top);
+  expect(at).toBeGreaterThanOrEqual(0);
+  await rules.nth(at).getByTestId("component-name").fill("Payments");
+  await rules.nth(at).getByTestId("component-patterns").fill(`${top}/services/**`);
+  await expect(previewed("Payments")).toContainText("1 file");
+  await expect(previewed("Payments")).toContainText(`${top}/services/billing.ts`);
+  await expect(previewed(top)).toContainText("top folder"); // its db.ts falls back
+
+  // An entry that catches nothing says so; the arrows change the first-match order (keyboard too).
+  await card.getByTestId("component-add").click();
+  const last = (await names()).length - 1;
+  await rules.nth(last).getByTestId("component-name").fill("Mobile");
+  await rules.nth(last).getByTestId("component-patterns").fill("ios/**");
+  await expect(previewed("Mobile")).toContainText("matches no recent file");
+  await page.getByRole("button", { name: "Move Mobile up" }).press("Enter");
+  await expect(card.getByTestId("component-name").nth(last - 1)).toHaveValue("Mobile");
+
+  mkdirSync(SHOTS, { recursive: true });
+  await card.screenshot({ path: `${SHOTS}/component-map.png` });
+  const order = await names();
+  await card.getByTestId("save-components").click();
+  await expect(page.getByText("Component map saved")).toBeVisible();
+
+  const saved = await trpc<{ components: { name: string }[] }>(page, "work.components", undefined, "query");
+  expect(saved.components.map((c) => c.name)).toEqual(order);
+  const board = await trpc<{ agents: { agent: { id: string }; files: { path: string; component: string | null }[] }[] }>(page, "work.board", {}, "query");
+  expect(board.agents.find((a) => a.agent.id === made.agent.id)?.files.find((f) => f.path === `${top}/services/billing.ts`)?.component).toBe("Payments");
+
+  // After a reload the form shows what was saved.
+  await page.reload();
+  await expect(page.getByTestId("settings-components").getByTestId("component-rule")).toHaveCount(order.length);
+});
