@@ -467,6 +467,7 @@ test("admins map paths to components, previewed against the files agents touched
   await expect(card.getByTestId("component-name").nth(last - 1)).toHaveValue("Mobile");
 
   mkdirSync(SHOTS, { recursive: true });
+  await page.setViewportSize({ width: 1440, height: 2000 }); // the whole card in view: no sticky header over it
   await card.screenshot({ path: `${SHOTS}/component-map.png` });
   const order = await names();
   await card.getByTestId("save-components").click();
