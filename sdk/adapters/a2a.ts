@@ -148,7 +148,10 @@ class Answer {
 
   task(task: Task, sentId: string): void {
     this.ids(task.contextId, task.id);
-    for (const m of task.history ?? []) if (m.role === ROLE_AGENT && m.messageId !== sentId) this.message(m);
+    // Only what came after the message sent: a task answered again holds its earlier exchange too.
+    const history = task.history ?? [];
+    const sent = history.findIndex((m) => m.messageId === sentId);
+    for (const m of history.slice(sent + 1)) if (m.role === ROLE_AGENT) this.message(m);
     for (const a of task.artifacts ?? []) this.artifact(a.artifactId, a.name, a.parts, false);
     if (task.status) this.status(task.status.state, task.status.message);
   }
@@ -165,8 +168,16 @@ class Answer {
 
   artifact(id: string, name: string, parts: Part[], append: boolean): void {
     const known = this.artifacts.get(id);
-    if (known && append) known.parts.push(...parts);
-    else this.artifacts.set(id, { name: name || known?.name || id, parts: [...parts] });
+    if (!known || !append) {
+      this.artifacts.set(id, { name: name || known?.name || id, parts: parts.map((p) => ({ ...p })) });
+      return;
+    }
+    // A chunk of text continues the text before it; anything else is a part of its own.
+    for (const part of parts) {
+      const last = known.parts.at(-1);
+      if (last?.content?.$case === "text" && part.content?.$case === "text") last.content = { $case: "text", value: last.content.value + part.content.value };
+      else known.parts.push({ ...part });
+    }
   }
 
   ids(contextId: string, taskId: string): void {
@@ -268,7 +279,8 @@ export function a2a(options: A2aAdapterOptions): RuntimeAdapter {
     runtime: "a2a",
     where: () => ({ runner: "switchboard a2a bridge", host: new URL(card.supportedInterfaces[0]?.url ?? "http://unknown").host, config: { card: card.name, streaming } }),
     async turn(input): Promise<TurnResult> {
-      const waiting = input.binding.status === "awaiting_input" && input.binding.openTaskId ? input.binding.openTaskId : "";
+      // A task left open by the last turn waits for input (the claim itself marks the binding active).
+      const waiting = input.binding.openTaskId ?? "";
       let answer: Answer;
       try {
         answer = await send(input, outgoing(input, input.binding.externalId ?? "", waiting));

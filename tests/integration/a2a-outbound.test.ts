@@ -1,0 +1,135 @@
+// A remote A2A agent as a participant, end to end: a real A2A server made with the official SDK in
+// this process (tests/support/scripted-a2a.ts), registered through tRPC by its card URL, then talked
+// to in a DM like any agent. Its bridge runs inside the Switchboard server (bridges/a2a/outbound).
+// The conversation keeps one contextId; a remote outage holds the room's messages, which all arrive
+// once and in order when it is back; an INPUT_REQUIRED question is shown and a person's next message
+// answers that task; artifacts and a streamed answer are shown; a bad card is refused with a code;
+// the credential is stored sealed and sent as the Authorization header.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessageView } from "../../sdk";
+import { startScriptedA2a, type ScriptedA2a } from "../support/scripted-a2a";
+import { dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+
+describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)", (dialect) => {
+  let server: TestServer;
+  let remote: ScriptedA2a;
+  let dana: Person;
+  let plain: { agentId: string; roomId: string }; // "plain": answers with sendMessage, wants a bearer token
+  let streamer: { agentId: string; roomId: string }; // "streamer": its card says it streams
+
+  /** The room's messages, oldest first. */
+  async function roomMessages(roomId: string): Promise<MessageView[]> {
+    const page = await dana.api.messages.history.query({ roomId, limit: 200 });
+    return [...page.messages].sort((a, b) => a.seq - b.seq);
+  }
+  const say = (roomId: string, body: string) => dana.api.messages.send.mutate({ roomId, body, clientMsgId: randomUUID() });
+  const from = (agentId: string, messages: MessageView[]) => messages.filter((m) => m.author.id === agentId && m.kind === "text");
+
+  async function answersIn(roomId: string, agentId: string, count: number, ms = 20_000): Promise<MessageView[]> {
+    let found: MessageView[] = [];
+    await waitFor(() => found.length >= count, ms, `${count} answers from the remote agent`, async () => {
+      found = from(agentId, await roomMessages(roomId));
+    });
+    return found;
+  }
+
+  beforeAll(async () => {
+    remote = await startScriptedA2a({ plain: false, streamer: true }, { plain: "Bearer s3cret-token" });
+    server = await startTestServer(dialect, { A2A_RETRY_MAX_MS: "1000" });
+    dana = await signUpPerson(server, { handle: "dana" });
+    const one = await dana.api.a2a.register.mutate({ cardUrl: remote.cardUrl("plain"), handle: "plain", credential: { kind: "bearer", token: "s3cret-token" } });
+    const two = await dana.api.a2a.register.mutate({ cardUrl: remote.cardUrl("streamer") });
+    plain = { agentId: one.agent.id, roomId: (await dana.api.rooms.openDirect.mutate({ participantIds: [one.agent.id] })).id };
+    streamer = { agentId: two.agent.id, roomId: (await dana.api.rooms.openDirect.mutate({ participantIds: [two.agent.id] })).id };
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.dispose();
+    await remote?.close();
+  });
+
+  it("registers the remote from its card: an agent dana owns, framework a2a, its skills as capabilities", async () => {
+    const mine = await dana.api.a2a.remotes.query();
+    expect(mine.map((r) => r.agent.handle).sort()).toEqual(["plain", "streamer"]);
+    const two = mine.find((r) => r.agent.handle === "streamer")!;
+    expect(two).toMatchObject({ cardUrl: remote.cardUrl("streamer"), enabled: true, credential: null, card: { name: "streamer", streaming: true } });
+    expect(two.agent).toMatchObject({ framework: "a2a", capabilities: ["echo"], description: "The scripted streamer agent", owner: { id: dana.participantId } });
+    expect(mine.find((r) => r.agent.handle === "plain")!.credential).toEqual({ kind: "bearer", header: "Authorization" });
+  });
+
+  it("refuses a card URL where no agent card is, with A2A_CARD_INVALID", async () => {
+    expect(await errorCode(dana.api.a2a.register.mutate({ cardUrl: `http://127.0.0.1:${remote.port}/nobody/.well-known/agent-card.json` }))).toBe("A2A_CARD_INVALID");
+    expect(await errorCode(dana.api.a2a.register.mutate({ cardUrl: "http://127.0.0.1:1/" }))).toBe("A2A_CARD_INVALID");
+  });
+
+  it("keeps the credential and the bridge's key sealed in the database, and sends the credential as the Authorization header", async () => {
+    const rows = await queryDb<{ credential: string; apiKey: string }>(server, `SELECT "credential", "apiKey" FROM "A2aRemoteAgent" WHERE "participantId" = $1`, [plain.agentId]);
+    expect(rows[0].credential).toMatch(/^v1:/);
+    expect(rows[0].credential).not.toContain("s3cret");
+    expect(rows[0].apiKey).toMatch(/^v1:/);
+    expect(rows[0].apiKey).not.toContain("sb_");
+    await say(plain.roomId, "hello there");
+    const [answer] = await answersIn(plain.roomId, plain.agentId, 1);
+    expect(answer.body).toBe("echo: hello there");
+    expect(remote.received.filter((r) => r.agent === "plain").map((r) => r.authorization)).toEqual(["Bearer s3cret-token"]);
+  });
+
+  it("keeps one A2A conversation per room: the second message carries the first's contextId", async () => {
+    await say(plain.roomId, "second");
+    await answersIn(plain.roomId, plain.agentId, 2);
+    const seen = remote.received.filter((r) => r.agent === "plain");
+    expect(seen.map((r) => r.text)).toEqual(["@dana: hello there", "@dana: second"]);
+    expect(seen[1].contextId).toBe(seen[0].contextId);
+    const bindings = await queryDb<{ externalId: string; runtime: string }>(server, `SELECT "externalId", "runtime" FROM "RuntimeBinding" WHERE "agentId" = $1`, [plain.agentId]);
+    expect(bindings).toEqual([{ externalId: seen[0].contextId, runtime: "a2a" }]);
+  });
+
+  it("holds the room's messages through a remote outage: all 20 arrive once, in order, and are answered", async () => {
+    const before = remote.received.length;
+    const answered = from(plain.agentId, await roomMessages(plain.roomId)).length;
+    await remote.stop();
+    for (let i = 1; i <= 20; i++) await say(plain.roomId, `m${i}`);
+    // While it is down: nothing lost, nothing answered, and its owner sees why.
+    let lastError: string | null = null;
+    await waitFor(() => lastError !== null, 10_000, "the outage recorded", async () => {
+      lastError = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.lastError;
+    });
+    expect(from(plain.agentId, await roomMessages(plain.roomId))).toHaveLength(answered);
+    await remote.start();
+    const answers = await answersIn(plain.roomId, plain.agentId, answered + 20, 60_000);
+    const got = remote.received.slice(before).filter((r) => r.agent === "plain");
+    expect(got.map((r) => r.text)).toEqual(Array.from({ length: 20 }, (_, i) => `@dana: m${i + 1}`));
+    expect(answers.slice(answered).map((m) => m.body)).toEqual(Array.from({ length: 20 }, (_, i) => `echo: m${i + 1}`));
+    await waitFor(() => lastError === null, 10_000, "the outage cleared", async () => {
+      lastError = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.lastError;
+    });
+  }, 90_000);
+
+  it("shows an INPUT_REQUIRED question in the room, and dana's next message answers that task", async () => {
+    const answered = from(plain.agentId, await roomMessages(plain.roomId)).length;
+    await say(plain.roomId, "ask me something");
+    const asked = await answersIn(plain.roomId, plain.agentId, answered + 1);
+    expect(asked.at(-1)!.body).toBe("Which colour?");
+    const question = remote.received.at(-1)!;
+    await say(plain.roomId, "blue");
+    const done = await answersIn(plain.roomId, plain.agentId, answered + 2);
+    expect(done.at(-1)!.body).toBe("noted: blue");
+    const reply = remote.received.at(-1)!;
+    expect(reply).toMatchObject({ text: "@dana: blue", taskId: question.taskId, contextId: question.contextId, continuesTask: true });
+  });
+
+  it("shows artifacts, and streams an answer into one message edited as it grows", async () => {
+    await say(streamer.roomId, "report please");
+    const [report] = await answersIn(streamer.roomId, streamer.agentId, 1);
+    expect(report.body).toBe("done\n\n**report.md**\n# Report\nAll green.");
+    await say(streamer.roomId, "story time");
+    let story: MessageView | undefined;
+    await waitFor(() => story?.body === "Once upon a time.", 20_000, "the whole story", async () => {
+      story = from(streamer.agentId, await roomMessages(streamer.roomId))[1];
+    });
+    // One message, edited while the remote streamed it.
+    expect(from(streamer.agentId, await roomMessages(streamer.roomId))).toHaveLength(2);
+    expect(story!.editedAt).not.toBeNull();
+  });
+});
