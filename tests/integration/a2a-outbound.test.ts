@@ -6,6 +6,7 @@
 // answers that task; artifacts and a streamed answer are shown; a bad card is refused with a code;
 // the credential is stored sealed and sent as the Authorization header.
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessageView } from "../../sdk";
 import { startScriptedA2a, type ScriptedA2a } from "../support/scripted-a2a";
@@ -105,6 +106,45 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
       lastError = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.lastError;
     });
   }, 90_000);
+
+  it("shows the delivery state: each message the remote answered is processed by the agent", async () => {
+    const mine = (await roomMessages(plain.roomId)).filter((m) => m.author.id === dana.participantId);
+    let states: (string | undefined)[] = [];
+    await waitFor(() => states.every((s) => s === "processed"), 10_000, "processed receipts", async () => {
+      states = (await roomMessages(plain.roomId)).filter((m) => mine.some((x) => x.id === m.id)).map((m) => m.receipts.find((r) => r.participantId === plain.agentId)?.state);
+    });
+    expect(states).toHaveLength(22);
+  });
+
+  it("loses nothing when the server restarts during an outage: the turn left unfinished runs again, once", async () => {
+    const before = remote.received.length;
+    const answered = from(plain.agentId, await roomMessages(plain.roomId)).length;
+    await remote.stop();
+    for (const body of ["r1", "r2", "r3"]) await say(plain.roomId, body);
+    await sleep(1500); // the bridge is retrying r1
+    await server.restart();
+    await remote.start();
+    const answers = await answersIn(plain.roomId, plain.agentId, answered + 3, 30_000);
+    expect(remote.received.slice(before).map((r) => r.text)).toEqual(["@dana: r1", "@dana: r2", "@dana: r3"]);
+    expect(answers.slice(answered).map((m) => m.body)).toEqual(["echo: r1", "echo: r2", "echo: r3"]);
+  }, 60_000);
+
+  it("turned off, its bridge stops and what is sent waits; turned on again, it is delivered", async () => {
+    const answered = from(plain.agentId, await roomMessages(plain.roomId)).length;
+    const before = remote.received.length;
+    let running = true;
+    await dana.api.a2a.setEnabled.mutate({ agentId: plain.agentId, enabled: false });
+    await waitFor(() => !running, 10_000, "the bridge stopped", async () => {
+      running = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.running;
+    });
+    await say(plain.roomId, "while off");
+    await sleep(1500); // time enough for a bridge that should not be running to send it
+    expect(remote.received.length).toBe(before);
+    await dana.api.a2a.setEnabled.mutate({ agentId: plain.agentId, enabled: true });
+    const answers = await answersIn(plain.roomId, plain.agentId, answered + 1);
+    expect(answers.at(-1)!.body).toBe("echo: while off");
+    expect(remote.received.slice(before).map((r) => r.text)).toEqual(["@dana: while off"]);
+  });
 
   it("shows an INPUT_REQUIRED question in the room, and dana's next message answers that task", async () => {
     const answered = from(plain.agentId, await roomMessages(plain.roomId)).length;
