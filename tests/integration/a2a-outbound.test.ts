@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessageView } from "../../sdk";
 import { startScriptedA2a, type ScriptedA2a } from "../support/scripted-a2a";
-import { dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import { apiClient, dialects, errorCode, queryDb, signUpPerson, startTestServer, startTwoProcesses, waitFor, type Person, type TestServer } from "./harness";
 
 describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)", (dialect) => {
   let server: TestServer;
@@ -173,3 +173,49 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     expect(story!.editedAt).not.toBeNull();
   });
 });
+
+describe.runIf(dialects.includes("postgresql"))("A2A outbound on two server processes", () => {
+  let a: TestServer;
+  let b: TestServer;
+  let remote: ScriptedA2a;
+  let dana: Person;
+
+  beforeAll(async () => {
+    remote = await startScriptedA2a({ twin: false });
+    [a, b] = await startTwoProcesses({ A2A_RETRY_MAX_MS: "1000" });
+    dana = await signUpPerson(a, { handle: "dana" });
+  }, 60_000);
+  afterAll(async () => {
+    await b?.dispose();
+    await a?.dispose();
+    await remote?.close();
+  });
+
+  it("runs a remote's bridge on one process at a time; when that one stops, the other takes it over", async () => {
+    const { agent } = await dana.api.a2a.register.mutate({ cardUrl: remote.cardUrl("twin") });
+    const roomId = (await dana.api.rooms.openDirect.mutate({ participantIds: [agent.id] })).id;
+    const say = (body: string) => dana.api.messages.send.mutate({ roomId, body, clientMsgId: randomUUID() });
+    const answers = async (n: number) => {
+      let found: MessageView[] = [];
+      await waitFor(() => found.length >= n, 20_000, `${n} answers`, async () => {
+        found = (await dana.api.messages.history.query({ roomId, limit: 200 })).messages.filter((m) => m.author.id === agent.id);
+      });
+    };
+    for (let i = 1; i <= 5; i++) await say(`t${i}`);
+    await answers(5);
+    const running = whichRuns(a, b, agent.handle);
+    const other = running === a ? b : a;
+    expect(other.output()).not.toContain(`a2a: running the bridge of @${agent.handle}`);
+    // The process running it stops; the other picks it up.
+    await running.stop();
+    dana = { ...dana, api: apiClient(other.url, dana.cookie) };
+    for (let i = 6; i <= 8; i++) await say(`t${i}`);
+    await answers(8);
+    expect(remote.received.map((r) => r.text)).toEqual(Array.from({ length: 8 }, (_, i) => `@dana: t${i + 1}`));
+  }, 90_000);
+});
+
+/** The process running the remote's bridge (it says so in its log). */
+function whichRuns(a: TestServer, b: TestServer, handle: string): TestServer {
+  return a.output().includes(`a2a: running the bridge of @${handle}`) ? a : b;
+}

@@ -59,6 +59,7 @@ export function startA2aHost(opts: A2aHostOptions): { close(): Promise<void> } {
     running.set(agentId, { agent, version });
     try {
       await agent.start();
+      opts.log(`a2a: running the bridge of @${remote.handle}`);
     } catch (error) {
       opts.log(`a2a: the bridge of @${remote.handle} could not connect: ${error instanceof Error ? error.message : String(error)}`);
       await stop(agentId);
