@@ -9,7 +9,6 @@
 // message's id derives from the Switchboard message that started the turn, so a remote that dedupes
 // by messageId sees a resend after a crash as the same message.
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
-import { TaskNotFoundError } from "@a2a-js/sdk/errors";
 import type { AgentCard, Message, Part, StreamResponse, Task } from "@a2a-js/sdk";
 import type { MessageView } from "../contract";
 import type { RuntimeAdapter, TurnInput, TurnResult } from "../runtime";
@@ -286,7 +285,7 @@ export function a2a(options: A2aAdapterOptions): RuntimeAdapter {
         answer = await send(input, outgoing(input, input.binding.externalId ?? "", waiting));
       } catch (error) {
         // The task it asked about is gone on the remote (restarted, expired): the answer starts a new one.
-        if (!waiting || !(error instanceof TaskNotFoundError)) throw error;
+        if (!waiting || !taskGone(error)) throw error;
         answer = await send(input, outgoing(input, input.binding.externalId ?? "", ""));
       }
       if (answer.contextId && answer.contextId !== input.binding.externalId) await input.onSession(answer.contextId);
@@ -300,6 +299,9 @@ export function a2a(options: A2aAdapterOptions): RuntimeAdapter {
     },
   };
 }
+
+/** The remote does not know the task (each SDK bundle has its own error classes: match the reason, not the class). */
+const taskGone = (error: unknown) => error instanceof Error && ((error as { reason?: string }).reason === "TASK_NOT_FOUND" || error.name === "TaskNotFoundError");
 
 function fold(answer: Answer, event: StreamResponse, sentId: string): void {
   const p = event.payload;

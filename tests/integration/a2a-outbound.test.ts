@@ -159,6 +159,18 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     expect(reply).toMatchObject({ text: "@dana: blue", taskId: question.taskId, contextId: question.contextId, continuesTask: true });
   });
 
+  it("answers a question whose task the remote has forgotten by starting a new task", async () => {
+    const answered = from(plain.agentId, await roomMessages(plain.roomId)).length;
+    await say(plain.roomId, "ask again");
+    expect((await answersIn(plain.roomId, plain.agentId, answered + 1)).at(-1)!.body).toBe("Which colour?");
+    const question = remote.received.at(-1)!;
+    remote.forgetTasks();
+    await say(plain.roomId, "red");
+    expect((await answersIn(plain.roomId, plain.agentId, answered + 2)).at(-1)!.body).toBe("echo: red");
+    expect(remote.received.at(-1)).toMatchObject({ text: "@dana: red", continuesTask: false, contextId: question.contextId });
+    expect(remote.received.at(-1)!.taskId).not.toBe(question.taskId);
+  });
+
   it("shows artifacts, and streams an answer into one message edited as it grows", async () => {
     await say(streamer.roomId, "report please");
     const [report] = await answersIn(streamer.roomId, streamer.agentId, 1);

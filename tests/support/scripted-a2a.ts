@@ -35,6 +35,8 @@ export interface ScriptedA2a {
   received: Received[];
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Forgets every task (a remote restarted without a task store that persists). */
+  forgetTasks(): void;
   close(): Promise<void>;
 }
 
@@ -176,15 +178,18 @@ export async function startScriptedA2a(agents: Record<string, boolean>, requireA
   };
   await listen();
 
-  const tasks = new InMemoryTaskStore();
-  for (const [name, streaming] of Object.entries(agents)) {
-    const c = card(name, `http://127.0.0.1:${port}/${name}`, streaming);
-    const script = new Script((ctx, said) => {
-      const headers = ctx.context.state.get(STATE_HEADERS_KEY) as Record<string, string | undefined> | undefined;
-      received.push({ agent: name, text: said, contextId: ctx.contextId, taskId: ctx.taskId, continuesTask: !!ctx.task, authorization: headers?.authorization ?? null });
-    });
-    handlers.set(name, { card: c, rpc: new JsonRpcTransportHandler(new DefaultRequestHandler(c, tasks, script)) });
-  }
+  const serve = () => {
+    const tasks = new InMemoryTaskStore();
+    for (const [name, streaming] of Object.entries(agents)) {
+      const c = card(name, `http://127.0.0.1:${port}/${name}`, streaming);
+      const script = new Script((ctx, said) => {
+        const headers = ctx.context.state.get(STATE_HEADERS_KEY) as Record<string, string | undefined> | undefined;
+        received.push({ agent: name, text: said, contextId: ctx.contextId, taskId: ctx.taskId, continuesTask: !!ctx.task, authorization: headers?.authorization ?? null });
+      });
+      handlers.set(name, { card: c, rpc: new JsonRpcTransportHandler(new DefaultRequestHandler(c, tasks, script)) });
+    }
+  };
+  serve();
 
   const stop = async () => {
     const s = server;
@@ -201,6 +206,7 @@ export async function startScriptedA2a(agents: Record<string, boolean>, requireA
     received,
     stop,
     start: listen,
+    forgetTasks: serve,
     close: stop,
   };
 }
