@@ -10,7 +10,7 @@
 // by messageId sees a resend after a crash as the same message.
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
 import type { AgentCard, Message, Part, StreamResponse, Task } from "@a2a-js/sdk";
-import type { MessageView } from "../contract";
+import { MAX_BODY_BYTES, type MessageView } from "../contract";
 import type { RuntimeAdapter, TurnInput, TurnResult } from "../runtime";
 
 export type { AgentCard } from "@a2a-js/sdk";
@@ -135,6 +135,16 @@ function partText(part: Part): string {
   return `(a file${part.filename ? ` "${part.filename}"` : ""}, ${part.mediaType || "binary"}, not shown)`;
 }
 
+const CUT = "\n\n_(the rest of the remote agent's answer is longer than a message holds)_";
+
+/** At most a message's size: a longer answer is cut, and says so. */
+function fit(text: string): string {
+  const max = MAX_BODY_BYTES - Buffer.byteLength(CUT);
+  if (Buffer.byteLength(text) <= MAX_BODY_BYTES) return text;
+  const cut = Buffer.from(text).subarray(0, max).toString("utf8").replace(/\uFFFD+$/, "");
+  return cut + CUT;
+}
+
 const textOf = (parts: Part[] | undefined) => (parts ?? []).map(partText).filter((t) => t.trim()).join("\n");
 
 /** What the remote has said so far in one turn, folded from its events. */
@@ -198,7 +208,7 @@ class Answer {
     if (this.state === TASK_STATE.rejected) out.push("_(the remote agent rejected the task)_");
     if (this.state === TASK_STATE.canceled) out.push("_(the remote agent's task was canceled)_");
     if (this.state === TASK_STATE.authRequired) out.push("_(the remote agent needs authorization it was not given)_");
-    return out.join("\n\n");
+    return fit(out.join("\n\n"));
   }
 }
 

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MessageView } from "../../sdk";
+import { MAX_BODY_BYTES, type MessageView } from "../../sdk";
 import { startScriptedA2a, type ScriptedA2a } from "../support/scripted-a2a";
 import { apiClient, dialects, errorCode, queryDb, signUpPerson, startTestServer, startTwoProcesses, waitFor, type Person, type TestServer } from "./harness";
 
@@ -169,6 +169,14 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     expect((await answersIn(plain.roomId, plain.agentId, answered + 2)).at(-1)!.body).toBe("echo: red");
     expect(remote.received.at(-1)).toMatchObject({ text: "@dana: red", continuesTask: false, contextId: question.contextId });
     expect(remote.received.at(-1)!.taskId).not.toBe(question.taskId);
+  });
+
+  it("cuts an answer longer than a message holds, and says so", async () => {
+    const answered = from(plain.agentId, await roomMessages(plain.roomId)).length;
+    await say(plain.roomId, "long answer please");
+    const long = (await answersIn(plain.roomId, plain.agentId, answered + 1)).at(-1)!;
+    expect(Buffer.byteLength(long.body)).toBeLessThanOrEqual(MAX_BODY_BYTES);
+    expect(long.body).toMatch(/^é+\n\n_\(the rest of the remote agent's answer is longer than a message holds\)_$/);
   });
 
   it("shows artifacts, and streams an answer into one message edited as it grows", async () => {

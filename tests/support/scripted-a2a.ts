@@ -58,6 +58,7 @@ const textIn = (m: Message) => m.parts.map((p) => (p.content?.$case === "text" ?
  * - "ask …": a task that asks "Which colour?" (INPUT_REQUIRED); the answer completes it: "noted: <answer>".
  * - "report …": a task with an artifact `report.md` sent in two chunks, then completed with "done".
  * - "story …": a task whose answer streams in three status updates, then completes.
+ * - "long …": a plain message of 80 000 bytes, more than a Switchboard message holds.
  * - anything else: a plain message, "echo: <text>".
  */
 class Script implements AgentExecutor {
@@ -106,6 +107,8 @@ class Script implements AgentExecutor {
         await new Promise((r) => setTimeout(r, 150));
       }
       status(TaskState.TASK_STATE_COMPLETED, agentMessage(ctx, told, id));
+    } else if (last.startsWith("long")) {
+      bus.publish(AgentEvent.message(agentMessage(ctx, "é".repeat(40_000))));
     } else {
       bus.publish(AgentEvent.message(agentMessage(ctx, `echo: ${last}`)));
     }
