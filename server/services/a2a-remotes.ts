@@ -12,6 +12,7 @@ import { authorize, type Actor } from "../policies";
 import { presentA2aRemote, type A2aRemoteView } from "../presenters/a2a-remote";
 import { open, seal } from "../secret-box";
 import { agentView, createWithKey } from "./agents";
+import { issueKey } from "./api-keys";
 import { recordAudit } from "./audit";
 
 const credentialInput = z.discriminatedUnion("kind", [
@@ -42,6 +43,9 @@ export const registerA2aRemoteInput = z.strictObject({
 export const remoteAgentInput = z.strictObject({ agentId: z.string().min(1).max(64) });
 export const updateA2aCredentialInput = remoteAgentInput.extend({ credential: credentialInput.nullable() });
 export const setA2aRemoteEnabledInput = remoteAgentInput.extend({ enabled: z.boolean() });
+
+/** The label of the key its bridge connects with (it never leaves the server). */
+const BRIDGE_KEY_LABEL = "a2a bridge";
 
 /** How long to wait for a remote's card at registration. */
 const CARD_TIMEOUT_MS = 10_000;
@@ -87,7 +91,7 @@ export async function registerA2aRemote(actor: Actor, input: z.infer<typeof regi
     framework: "a2a",
     capabilities: [...new Set((card.skills ?? []).map((s) => (s.id || s.name).trim().slice(0, 40)).filter(Boolean))].slice(0, 32),
   };
-  const { id } = await createWithKey(actor, profile, "a2a bridge", async (tx, agentId, key) => {
+  const { id } = await createWithKey(actor, profile, BRIDGE_KEY_LABEL, async (tx, agentId, key) => {
     await tx.a2aRemoteAgent.create({
       data: { participantId: agentId, cardUrl: input.cardUrl, card: JSON.parse(JSON.stringify(card)) as object, apiKey: seal(key), ...storedCredential(input.credential) },
     });
@@ -138,7 +142,7 @@ export async function removeA2aRemote(actor: Actor, input: z.infer<typeof remote
   await loadManaged(actor, input.agentId);
   await getDb().$transaction(async (tx) => {
     await tx.a2aRemoteAgent.delete({ where: { participantId: input.agentId } });
-    await tx.apiKey.updateMany({ where: { participantId: input.agentId, label: "a2a bridge", revokedAt: null }, data: { revokedAt: new Date() } });
+    await tx.apiKey.updateMany({ where: { participantId: input.agentId, label: BRIDGE_KEY_LABEL, revokedAt: null }, data: { revokedAt: new Date() } });
     await tx.participant.update({ where: { id: input.agentId }, data: { status: "suspended" } });
     await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "a2a_remote.removed", subjectType: "participant", subjectId: input.agentId });
   });
@@ -210,6 +214,20 @@ export async function holdRemoteLease(agentId: string, holder: string, leaseMs: 
 
 export async function releaseRemoteLease(agentId: string, holder: string): Promise<void> {
   await getDb().a2aRemoteAgent.updateMany({ where: { participantId: agentId, leaseHolder: holder }, data: { leaseHolder: null, leaseUntil: null } });
+}
+
+/**
+ * A new key for the bridge, when its key was refused (its owner rotated or revoked the agent's keys):
+ * the key never leaves the server, so the bridge simply gets another one. Audited, with no actor.
+ */
+export async function reissueBridgeKey(agentId: string): Promise<void> {
+  await getDb().$transaction(async (tx) => {
+    const agent = await tx.participant.findUniqueOrThrow({ where: { id: agentId }, select: { workspaceId: true } });
+    await tx.apiKey.updateMany({ where: { participantId: agentId, label: BRIDGE_KEY_LABEL, revokedAt: null }, data: { revokedAt: new Date() } });
+    const issued = await issueKey(tx, agentId, BRIDGE_KEY_LABEL);
+    await tx.a2aRemoteAgent.update({ where: { participantId: agentId }, data: { apiKey: seal(issued.key) } });
+    await recordAudit(tx, { workspaceId: agent.workspaceId, actorId: null, action: "key.created", subjectType: "api_key", subjectId: issued.id, data: { agentId, prefix: issued.prefix, via: "a2a bridge, its key having been refused" } });
+  });
 }
 
 /** Why the remote cannot be reached now (null: it answers again), for its owner to see. */

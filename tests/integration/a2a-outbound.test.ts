@@ -179,6 +179,16 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     expect(long.body).toMatch(/^é+\n\n_\(the rest of the remote agent's answer is longer than a message holds\)_$/);
   });
 
+  it("gives the bridge a key of its own again when its owner rotates the agent's keys", async () => {
+    const answered = from(plain.agentId, await roomMessages(plain.roomId)).length;
+    await dana.api.agents.rotateKey.mutate({ agentId: plain.agentId });
+    await say(plain.roomId, "after the rotation");
+    const answers = await answersIn(plain.roomId, plain.agentId, answered + 1, 30_000);
+    expect(answers.at(-1)!.body).toBe("echo: after the rotation");
+    const keys = await queryDb<{ label: string; revokedAt: unknown }>(server, `SELECT "label", "revokedAt" FROM "ApiKey" WHERE "participantId" = $1 AND "revokedAt" IS NULL`, [plain.agentId]);
+    expect(keys.map((k) => k.label).sort()).toEqual(["a2a bridge", "rotated"]);
+  }, 45_000);
+
   it("shows artifacts, and streams an answer into one message edited as it grows", async () => {
     await say(streamer.roomId, "report please");
     const [report] = await answersIn(streamer.roomId, streamer.agentId, 1);

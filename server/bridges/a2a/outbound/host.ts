@@ -3,11 +3,13 @@
 // socket API with the agent's own key. So receipts, cursors, order, exactly-once, bindings, consent and
 // limits are those of any agent. One process runs a given remote: the one holding its lease, renewed
 // on every pass; another takes over when it lapses. A new registration starts on the next pass; a
-// remote turned off, removed or suspended stops, its turn in progress left for the next run.
+// remote turned off, removed or suspended stops, its turn in progress left for the next run. A bridge
+// whose key is refused (its owner rotated the agent's keys) is given a new one.
 import { randomUUID } from "node:crypto";
 import { Agent } from "../../../../sdk/agent";
 import { a2a } from "../../../../sdk/adapters/a2a";
-import { holdRemoteLease, listRunnableRemotes, recordRemoteAvailability, releaseRemoteLease, runnableRemote } from "../../../services/a2a-remotes";
+import { SwitchboardError } from "../../../../sdk/client";
+import { holdRemoteLease, listRunnableRemotes, recordRemoteAvailability, reissueBridgeKey, releaseRemoteLease, runnableRemote } from "../../../services/a2a-remotes";
 
 export interface A2aHostOptions {
   /** This server's own URL, which the bridges connect to. */
@@ -24,7 +26,12 @@ export interface A2aHostOptions {
 interface Running {
   agent: Agent;
   version: string;
+  /** Passes in a row that found its socket down: past a few, it is started again (its key may have been rotated). */
+  down: number;
 }
+
+/** Passes a bridge's socket may stay down (reconnecting by itself) before it is started again. */
+const DOWN_PASSES = 3;
 
 export function startA2aHost(opts: A2aHostOptions): { close(): Promise<void> } {
   const holder = randomUUID();
@@ -40,7 +47,7 @@ export function startA2aHost(opts: A2aHostOptions): { close(): Promise<void> } {
     await releaseRemoteLease(agentId, holder);
   }
 
-  async function start(agentId: string, version: string): Promise<void> {
+  async function start(agentId: string, version: string, rekeyed = false): Promise<void> {
     const remote = await runnableRemote(agentId);
     if (!remote) return releaseRemoteLease(agentId, holder);
     const agent = Agent.create({
@@ -56,20 +63,26 @@ export function startA2aHost(opts: A2aHostOptions): { close(): Promise<void> } {
         onAvailability: (error) => void recordRemoteAvailability(agentId, error).catch(() => undefined),
       }),
     });
-    running.set(agentId, { agent, version });
+    running.set(agentId, { agent, version, down: 0 });
     try {
       await agent.start();
       opts.log(`a2a: running the bridge of @${remote.handle}`);
     } catch (error) {
-      opts.log(`a2a: the bridge of @${remote.handle} could not connect: ${error instanceof Error ? error.message : String(error)}`);
       await stop(agentId);
+      // Its owner rotated or revoked the agent's keys: the bridge gets a key of its own again.
+      if (!rekeyed && error instanceof SwitchboardError && error.code === "UNAUTHENTICATED" && (await holdRemoteLease(agentId, holder, leaseMs))) {
+        await reissueBridgeKey(agentId);
+        return start(agentId, version, true);
+      }
+      opts.log(`a2a: the bridge of @${remote.handle} could not connect: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
   async function pass(): Promise<void> {
     const wanted = new Map((await listRunnableRemotes()).map((r) => [r.agentId, r.version]));
     for (const [agentId, r] of running) {
-      if (wanted.get(agentId) !== r.version) await stop(agentId);
+      r.down = r.agent.client.connected ? 0 : r.down + 1;
+      if (wanted.get(agentId) !== r.version || r.down > DOWN_PASSES) await stop(agentId);
     }
     for (const [agentId, version] of wanted) {
       if (closed) return;
