@@ -4,8 +4,9 @@
 // binding's open task, and the next turn answers it with that taskId. The remote's answer, artifacts
 // and questions are the turn's reply, shown as they stream when the card says it streams.
 //
-// A remote that is down (refused, reset, timed out, 5xx, 429) is retried with backoff for as long as
-// it takes: the turn waits, so the room's later messages wait behind it and order holds. Each A2A
+// A remote that is down (refused, reset, timed out, 5xx, 429), or that refuses the credential (401,
+// 403: its owner enters a new one), is retried with backoff for as long as it takes: the turn waits,
+// so the room's later messages wait behind it and order holds. Each A2A
 // message's id derives from the Switchboard message that started the turn, so a remote that dedupes
 // by messageId sees a resend after a crash as the same message.
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
@@ -66,6 +67,11 @@ function remoteFetch(credential: A2aCredential | null | undefined, timeoutMs: nu
     if (res.status >= 500 || res.status === 429 || res.status === 408) {
       await res.body?.cancel().catch(() => undefined);
       throw new RemoteUnavailable(`HTTP ${res.status} ${res.statusText}`);
+    }
+    // Refused credentials wait too: its owner enters new ones, and the message goes with them.
+    if (res.status === 401 || res.status === 403) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new RemoteUnavailable(`HTTP ${res.status}: the remote refused the credential`);
     }
     return res;
   };

@@ -25,6 +25,8 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     return [...page.messages].sort((a, b) => a.seq - b.seq);
   }
   const say = (roomId: string, body: string) => dana.api.messages.send.mutate({ roomId, body, clientMsgId: randomUUID() });
+  /** How many times a remote's bridge has started on the server (it says so in its log). */
+  const bridgeStarts = (handle: string) => server.output().split(`a2a: running the bridge of @${handle}\n`).length - 1;
   const from = (agentId: string, messages: MessageView[]) => messages.filter((m) => m.author.id === agentId && m.kind === "text");
 
   async function answersIn(roomId: string, agentId: string, count: number, ms = 20_000): Promise<MessageView[]> {
@@ -202,6 +204,45 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     expect(from(streamer.agentId, await roomMessages(streamer.roomId))).toHaveLength(2);
     expect(story!.editedAt).not.toBeNull();
   });
+
+  it("waits while the remote refuses the credential, and delivers once its owner enters the right one", async () => {
+    const answered = from(plain.agentId, await roomMessages(plain.roomId)).length;
+    const before = remote.received.length;
+    const restarts = bridgeStarts("plain");
+    await dana.api.a2a.updateCredential.mutate({ agentId: plain.agentId, credential: { kind: "bearer", token: "expired" } });
+    await waitFor(() => bridgeStarts("plain") > restarts, 10_000, "the bridge restarted with the credential the remote refuses");
+    await say(plain.roomId, "locked out");
+    let lastError: string | null = null;
+    await waitFor(() => lastError?.includes("401") === true, 10_000, "the refusal shown to its owner", async () => {
+      lastError = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.lastError;
+    });
+    expect(remote.received.length).toBe(before);
+    await dana.api.a2a.updateCredential.mutate({ agentId: plain.agentId, credential: { kind: "bearer", token: "s3cret-token" } });
+    const answers = await answersIn(plain.roomId, plain.agentId, answered + 1, 30_000);
+    expect(answers.at(-1)!.body).toBe("echo: locked out");
+    expect(remote.received.slice(before)).toMatchObject([{ text: "@dana: locked out", authorization: "Bearer s3cret-token" }]);
+  }, 45_000);
+
+  it("lets only its owner (or an admin) manage it: a new credential is sent from then on; removed, it is suspended; all audited", async () => {
+    const erin = await signUpPerson(server, { handle: "erin", inviteToken: (await dana.api.workspace.createInvite.mutate({})).token });
+    expect(await errorCode(erin.api.a2a.setEnabled.mutate({ agentId: streamer.agentId, enabled: false }))).toBe("FORBIDDEN");
+    expect(await erin.api.a2a.remotes.query()).toEqual([]);
+
+    const restarts = bridgeStarts("streamer");
+    await dana.api.a2a.updateCredential.mutate({ agentId: streamer.agentId, credential: { kind: "header", header: "X-API-Key", value: "k-123" } });
+    await waitFor(() => bridgeStarts("streamer") > restarts, 10_000, "the bridge restarted with the new credential");
+    const before = remote.received.length;
+    const answered = from(streamer.agentId, await roomMessages(streamer.roomId)).length;
+    await say(streamer.roomId, "with a key now");
+    await answersIn(streamer.roomId, streamer.agentId, answered + 1, 30_000);
+    expect(remote.received.slice(before)).toMatchObject([{ text: "@dana: with a key now", apiKey: "k-123", authorization: null }]);
+
+    await dana.api.a2a.remove.mutate({ agentId: streamer.agentId });
+    expect((await dana.api.a2a.remotes.query()).map((r) => r.agent.id)).not.toContain(streamer.agentId);
+    expect((await dana.api.agents.get.query({ agentId: streamer.agentId })).status).toBe("suspended");
+    const audit = await queryDb<{ action: string }>(server, `SELECT action FROM "AuditEvent" WHERE "subjectId" = $1 AND action LIKE 'a2a_remote.%' ORDER BY seq`, [streamer.agentId]);
+    expect(audit.map((a) => a.action)).toEqual(["a2a_remote.registered", "a2a_remote.credential", "a2a_remote.removed"]);
+  }, 45_000);
 });
 
 describe.runIf(dialects.includes("postgresql"))("A2A outbound on two server processes", () => {

@@ -26,6 +26,7 @@ export interface Received {
   /** The message answered a task the remote already had (INPUT_REQUIRED). */
   continuesTask: boolean;
   authorization: string | null;
+  apiKey: string | null;
 }
 
 export interface ScriptedA2a {
@@ -187,7 +188,7 @@ export async function startScriptedA2a(agents: Record<string, boolean>, requireA
       const c = card(name, `http://127.0.0.1:${port}/${name}`, streaming);
       const script = new Script((ctx, said) => {
         const headers = ctx.context.state.get(STATE_HEADERS_KEY) as Record<string, string | undefined> | undefined;
-        received.push({ agent: name, text: said, contextId: ctx.contextId, taskId: ctx.taskId, continuesTask: !!ctx.task, authorization: headers?.authorization ?? null });
+        received.push({ agent: name, text: said, contextId: ctx.contextId, taskId: ctx.taskId, continuesTask: !!ctx.task, authorization: headers?.authorization ?? null, apiKey: headers?.["x-api-key"] ?? null });
       });
       handlers.set(name, { card: c, rpc: new JsonRpcTransportHandler(new DefaultRequestHandler(c, tasks, script)) });
     }
