@@ -177,6 +177,53 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     expect(replyText).toBe("echo: stream this");
   });
 
+  it("lets a caller subscribe to a running task (SubscribeToTask) and hear it end, and lists its tasks", async () => {
+    const client = await a2aClient(server, "helper", bobToken);
+    const started = (await client.sendMessage(send(userMessage("slow subscribed"), true))) as Task;
+    await waitFor(() => release.has("slow subscribed"), 10_000, "the agent to start");
+    const seen: string[] = [];
+    const listening = (async () => {
+      for await (const event of client.resubscribeTask({ tenant: "", id: started.id })) {
+        const payload = (event as { payload?: { $case: string; value: { status?: { state: TaskState } } } }).payload;
+        seen.push(payload?.$case === "statusUpdate" ? TaskState[payload.value.status!.state] : String(payload?.$case));
+      }
+    })();
+    await waitFor(() => seen.length > 0, 10_000, "the snapshot");
+    release.get("slow subscribed")!();
+    await listening;
+    expect(seen[0]).toBe("task");
+    expect(seen.at(-1)).toBe("TASK_STATE_COMPLETED");
+
+    const listed = await client.listTasks({ tenant: "", contextId: started.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 10, pageToken: "", historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: true });
+    expect(listed.tasks.map((t) => t.id)).toEqual([started.id]);
+    // Dana, the agent's owner, sees none of Bob's tasks.
+    const danaToken = (await dana.api.tokens.create.mutate({ name: "a2a", scope: "write" })).token;
+    const asDana = await a2aClient(server, "helper", danaToken);
+    await expect(asDana.getTask({ tenant: "", id: started.id, historyLength: undefined })).rejects.toThrow();
+  });
+
+  it("speaks v0.3 to a v0.3 client (message/send, tasks/get), through the SDK's compatibility layer", async () => {
+    const rpc = async (method: string, params: unknown) =>
+      (await fetch(`${server.url}/a2a/helper`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${bobToken}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }) })).json();
+    const sent = await rpc("message/send", { message: { kind: "message", messageId: randomUUID(), role: "user", parts: [{ kind: "text", text: "from v0.3" }] } });
+    expect(sent.result.kind).toBe("task");
+    expect(sent.result.status.state).toBe("completed");
+    expect(sent.result.artifacts[0].parts[0]).toEqual({ kind: "text", text: "echo: from v0.3" });
+    const got = await rpc("tasks/get", { id: sent.result.id });
+    expect(got.result.status.state).toBe("completed");
+  });
+
+  it("holds a conversation in a room the caller names, as a thread that mentions the agent", async () => {
+    const room = await bob.api.rooms.createChannel.mutate({ name: `a2a-${dialect}`, memberIds: [] });
+    await bob.api.rooms.invite.mutate({ roomId: room.id, participantIds: [agentId] });
+    const client = await a2aClient(server, "helper", bobToken);
+    const message = { ...userMessage("in the channel"), metadata: { roomId: room.id } };
+    const task = (await client.sendMessage(send(message))) as Task;
+    expect(artifactTexts(task)).toEqual(["echo: @helper in the channel"]);
+    const history = await bob.api.messages.history.query({ roomId: room.id, limit: 20 });
+    expect(history.messages.some((m) => m.body === "@helper in the channel")).toBe(true);
+  });
+
   it("goes INPUT_REQUIRED when the agent asks the caller, and a message with that taskId answers it", async () => {
     const client = await a2aClient(server, "helper", bobToken);
     const asked = (await client.sendMessage(send(userMessage("please choose a color")))) as Task;
