@@ -19,6 +19,7 @@ import { dateTime, relativeTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { BudgetPill } from "@/components/usage/budget-pill";
 import type { BudgetState } from "@/components/usage/types";
+import { A2aServing } from "./a2a-serving";
 import { ApprovalSettings } from "./approval-settings";
 import { CONSENT_POLICIES, frameworkLabel } from "./labels";
 import { KillSwitch } from "./suspend-dialog";
@@ -158,6 +159,7 @@ export function AgentCard({
           <p className="text-xs text-zinc-500">{policyHint}</p>
         </div>
         <ApprovalSettings agentId={agent.id} handle={agent.handle} />
+        <A2aServing agent={agent} />
         <KeysTable keys={agent.keys} onRevoke={onRevoke} />
         <AgentSessions agentId={agent.id} handle={agent.handle} />
       </div>
