@@ -13,14 +13,23 @@ import { toast } from "@/components/ui/toast";
 export function A2aServing({ agent }: { agent: AgentView }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const mineKey = trpc.agents.mine.queryKey();
   const save = useMutation(
     trpc.agents.setA2aServed.mutationOptions({
+      // The box follows the click at once, and goes back if the server refuses.
+      onMutate: async ({ served }) => {
+        await queryClient.cancelQueries({ queryKey: mineKey });
+        queryClient.setQueryData(mineKey, (list) => list?.map((x) => (x.id === agent.id ? { ...x, a2aServed: served } : x)));
+      },
       onSuccess: (a) => {
-        queryClient.setQueryData(trpc.agents.mine.queryKey(), (list) => list?.map((x) => (x.id === a.id ? a : x)));
+        queryClient.setQueryData(mineKey, (list) => list?.map((x) => (x.id === a.id ? a : x)));
         void queryClient.invalidateQueries({ queryKey: trpc.agents.all.queryKey() });
         toast(a.a2aServed ? `@${a.handle} is served over A2A` : `@${a.handle} is no longer served over A2A`);
       },
-      onError: (e) => toast(errorMessage(e), "error"),
+      onError: (e, { served }) => {
+        queryClient.setQueryData(mineKey, (list) => list?.map((x) => (x.id === agent.id ? { ...x, a2aServed: !served } : x)));
+        toast(errorMessage(e), "error");
+      },
     }),
   );
   const origin = typeof window === "undefined" ? "" : window.location.origin;
