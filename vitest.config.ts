@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // The slowest files at the end of a run: CI time is a budget.
+    reporters: ["default", "./tests/timing-reporter.ts"],
     projects: [
       { test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" } },
       {

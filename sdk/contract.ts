@@ -334,6 +334,8 @@ export interface AccessTokenView {
 
 export interface AgentView extends ParticipantView {
   consentPolicy: ConsentPolicy;
+  /** Served over A2A at `/a2a/<handle>` (its card at `/a2a/<handle>/.well-known/agent-card.json`). */
+  a2aServed: boolean;
   owner: { id: string; displayName: string; handle: string } | null;
   keys: ApiKeyView[];
   lastSeenAt: string | null;

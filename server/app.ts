@@ -13,6 +13,7 @@ import { authenticatedJsonEndpoint, jsonEndpoint } from "./http/json-endpoint";
 import { setSecurityHeaders } from "./http/security-headers";
 import { migrate } from "./migrate";
 import { CLAUDE_CODE_HOOKS_PATH, claudeCodeHookInput, handleClaudeCodeHook, HOOK_KEPT_STRING, MAX_HOOK_BODY } from "./bridges/claude-code/hooks";
+import { A2A_PREFIX, a2aEndpoint } from "./bridges/a2a/inbound/endpoint";
 import { MCP_PATH, mcpEndpoint } from "./bridges/mcp/endpoint";
 import { startA2aHost } from "./bridges/a2a/outbound/host";
 import { bindRealtime } from "./realtime";
@@ -65,6 +66,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   httpServer.headersTimeout = 66_000;
   const registerEndpoint = jsonEndpoint(registerAgentInput, registerAgent);
   const mcp = mcpEndpoint({ publicUrl: env.AUTH_URL });
+  // Agents served over A2A (bridges/a2a/inbound): their cards and JSON-RPC.
+  const a2a = a2aEndpoint({ publicUrl: env.AUTH_URL });
   // The CLI's login: a person's email and password for an access token.
   const tokensEndpoint = jsonEndpoint(passwordTokenInput, createAccessTokenWithPassword);
   // Claude Code's hooks, with the agent's key (bridges/claude-code/hooks.ts).
@@ -96,6 +99,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     if (url === "/api/v1/agents/register") return void registerEndpoint(req, res);
     if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`)) return mcp.handle(req, res);
     if (url === "/api/v1/tokens") return void tokensEndpoint(req, res);
+    if (url.startsWith(A2A_PREFIX)) return a2a.handle(req, res);
     if (url === CLAUDE_CODE_HOOKS_PATH) return void claudeCodeHooks(req, res);
     if (url.startsWith(`${SOCKET_PATH}/`)) return; // engine.io answers its own requests
     if (pages) return void pages.handle(req, res);
@@ -120,6 +124,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const stopExpiry = startExpirySweeper();
   // So do work statuses whose agent stopped sending them (services/work-status.ts).
   const stopStatusExpiry = startStatusSweeper();
+  // A2A tasks left open by the last run are followed again in their rooms.
+  await a2a.resume();
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
@@ -144,6 +150,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       stopExpiry();
       stopStatusExpiry();
       bindRealtime(null);
+      a2a.close();
       await mcp.close();
       // Closing waits for open connections. One whose last response ended after the close began stays
       // idle until its client lets go (undici's keep-alive: 4 s): idle ones are closed as they appear.

@@ -20,6 +20,7 @@ import { toast } from "@/components/ui/toast";
 import { BudgetPill } from "@/components/usage/budget-pill";
 import type { BudgetState } from "@/components/usage/types";
 import { A2aRemotePanel } from "./a2a-remote-panel";
+import { A2aServing } from "./a2a-serving";
 import { ApprovalSettings } from "./approval-settings";
 import { CONSENT_POLICIES, frameworkLabel } from "./labels";
 import { KillSwitch } from "./suspend-dialog";
@@ -160,6 +161,7 @@ export function AgentCard({
         </div>
         <ApprovalSettings agentId={agent.id} handle={agent.handle} />
         {agent.framework === "a2a" && <A2aRemotePanel agentId={agent.id} />}
+        <A2aServing agent={agent} />
         <KeysTable keys={agent.keys} onRevoke={onRevoke} />
         <AgentSessions agentId={agent.id} handle={agent.handle} />
       </div>

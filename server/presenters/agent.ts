@@ -11,6 +11,7 @@ export const agentInclude = {
 
 type AgentRow = Parameters<typeof presentParticipant>[0] & {
   consentPolicy: ConsentPolicy;
+  a2aServed: boolean;
   lastSeenAt: Date | null;
   owner: { id: string; displayName: string; handle: string } | null;
   apiKeys: { id: string; prefix: string; label: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }[];
@@ -20,6 +21,7 @@ export function presentAgent(row: AgentRow): AgentView {
   return {
     ...presentParticipant(row),
     consentPolicy: row.consentPolicy,
+    a2aServed: row.a2aServed,
     owner: row.owner,
     lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
     keys: row.apiKeys.map((k) => ({

@@ -6,6 +6,8 @@ import { EventEmitter } from "node:events";
 import { getIo, type Io } from "./index";
 
 const ROOM_WAKE = "switchboard:room-wake";
+const ROOM_CHANGE = "switchboard:room-change";
+const changeKey = (roomId: string) => `change:${roomId}`;
 
 // On globalThis, like the Socket.IO instance: Next.js's bundle of the services shares it.
 const holder = globalThis as unknown as { __switchboardWakeups?: { local: EventEmitter; acrossProcesses: boolean } };
@@ -15,6 +17,25 @@ const state = (holder.__switchboardWakeups ??= { local: new EventEmitter().setMa
 export function roomWoke(roomId: string, seq: number): void {
   state.local.emit(roomId, seq);
   if (state.acrossProcesses) getIo()?.serverSideEmit(ROOM_WAKE, roomId, seq);
+}
+
+/**
+ * Something other than new messages changed in `roomId`: an agent's receipt, an edited message. For
+ * listeners that read a state back from the store (the A2A bridge's tasks); message listeners ignore it.
+ */
+export function roomChanged(roomId: string): void {
+  state.local.emit(changeKey(roomId));
+  if (state.acrossProcesses) getIo()?.serverSideEmit(ROOM_CHANGE, roomId);
+}
+
+/** Calls `listener` on each new message or other change in `roomId`; returns the unsubscribe. */
+export function onRoomActivity(roomId: string, listener: () => void): () => void {
+  state.local.on(roomId, listener);
+  state.local.on(changeKey(roomId), listener);
+  return () => {
+    state.local.off(roomId, listener);
+    state.local.off(changeKey(roomId), listener);
+  };
 }
 
 /** Calls `listener` on each wake-up of any of `roomIds`; returns the unsubscribe. */
@@ -34,6 +55,7 @@ export function onRoomWake(roomIds: Iterable<string>, listener: (roomId: string,
 export function receiveWakeups(io: Io, opts: { acrossProcesses: boolean }): void {
   state.acrossProcesses = opts.acrossProcesses;
   io.on(ROOM_WAKE, (roomId: string, seq: number) => void state.local.emit(roomId, seq));
+  io.on(ROOM_CHANGE, (roomId: string) => void state.local.emit(changeKey(roomId)));
 }
 
 /**

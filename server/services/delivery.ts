@@ -11,6 +11,7 @@ import { AppError } from "../errors";
 import { authorize, type Actor } from "../policies";
 import { presentReceipt } from "../presenters/message";
 import { audience, publish, publishNewMessages, subscribeToRoom, unsubscribeFromRoom } from "../realtime";
+import { roomChanged } from "../realtime/wakeups";
 import { addressing } from "./addressed";
 import { findMessages, roomRange } from "./message-reads";
 import { loadMembershipFor, loadRoomFor } from "./room-access";
@@ -267,5 +268,6 @@ export async function recordReceipt(
   });
   const receipt = presentReceipt(row);
   publish(audience.room(message.roomId), "message:receipt", { roomId: message.roomId, seq: message.seq, messageId: input.messageId, receipt });
+  roomChanged(message.roomId);
   return receipt;
 }

@@ -9,6 +9,7 @@ import { newId } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { messageInclude, presentMessage } from "../presenters/message";
 import { audience, publish } from "../realtime";
+import { roomChanged } from "../realtime/wakeups";
 import { reachable } from "./connections";
 import { selectPage, syncSelected } from "./delivery";
 import { mentionedHandles, resolveMentions } from "./mentions";
@@ -110,6 +111,7 @@ export async function publishUpdated(messageId: string): Promise<MessageView> {
   const [message] = await findMessages({ where: { id: messageId }, orderBy: { seq: "asc" } });
   if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
   publish(audience.room(message.roomId), "message:updated", { roomId: message.roomId, seq: message.seq, message });
+  roomChanged(message.roomId);
   return message;
 }
 

@@ -23,27 +23,35 @@ const requesterSelect = { requesterId: true, authorId: true, author: { select: {
 export const requesterOf = (m: StoredMessage): string | null => m.requesterId ?? (m.author.kind === "human" ? m.authorId : null);
 
 /**
- * The requester of a message being sent. A person is their own; an agent's comes from the cause it
- * names (a message in a room it is a member of: it cannot claim a request it never saw), or else from
- * what it is processing. Null when nothing says.
+ * The requester of a message being sent, and its cause. A person is their own requester; an agent's
+ * comes from the cause it names (a message in a room it is a member of: it cannot claim a request it
+ * never saw), or else from what it is processing. Null when nothing says.
  */
-export async function requesterForSend(actor: Actor, causeId: string | undefined): Promise<string | null> {
-  if (actor.kind === "human") return actor.participantId;
-  if (!causeId) return processingRequester(actor.participantId);
+export async function requesterForSend(actor: Actor, causeId: string | undefined): Promise<{ requesterId: string | null; causeId: string | null }> {
+  if (actor.kind === "human") return { requesterId: actor.participantId, causeId: null };
+  if (!causeId) {
+    const processing = await processingMessage(actor.participantId);
+    return { requesterId: processing ? requesterOf(processing) : null, causeId: processing?.id ?? null };
+  }
   const cause = await getDb().message.findFirst({
     where: { id: causeId, room: { workspaceId: actor.workspaceId, members: { some: { participantId: actor.participantId } } } },
     select: requesterSelect,
   });
   if (!cause) throw new AppError("MESSAGE_NOT_FOUND", "causeId: no such message in a room you are a member of");
-  return requesterOf(cause);
+  return { requesterId: requesterOf(cause), causeId };
 }
 
 /** The requester of the message the agent most recently started processing and has not finished. */
 export async function processingRequester(agentId: string): Promise<string | null> {
+  const message = await processingMessage(agentId);
+  return message ? requesterOf(message) : null;
+}
+
+async function processingMessage(agentId: string) {
   const receipt = await getDb().messageReceipt.findFirst({
     where: { participantId: agentId, state: "processing" },
     orderBy: { updatedAt: "desc" },
-    select: { message: { select: requesterSelect } },
+    select: { message: { select: { id: true, ...requesterSelect } } },
   });
-  return receipt ? requesterOf(receipt.message) : null;
+  return receipt?.message ?? null;
 }

@@ -40,7 +40,7 @@ export interface SendInput {
  * What the checks made on arrival found: the mentions to store (and the people among them) and the
  * person the message serves (services/requesters.ts), or why the send is refused.
  */
-type Prechecked = (Mentioned & { requesterId: string | null }) | { error: unknown };
+type Prechecked = (Mentioned & { requesterId: string | null; causeId: string | null }) | { error: unknown };
 
 interface PendingSend {
   actor: Actor;
@@ -61,6 +61,7 @@ interface Row {
   clientMsgId: string;
   threadRootId: string | null;
   requesterId: string | null;
+  causeId: string | null;
   mentions: string[];
   /** The people mentioned, for the notification outbox. */
   people: Mentioned["people"];
@@ -127,11 +128,11 @@ async function drain(roomId: string): Promise<void> {
 async function precheck(actor: Actor, input: SendInput): Promise<Prechecked> {
   try {
     if (input.threadRootId) await checkThreadRoot(input.roomId, input.threadRootId);
-    const [mentioned, requesterId] = await Promise.all([
+    const [mentioned, served] = await Promise.all([
       input.body.includes("@") ? mentionedIn(actor, input.roomId, input.body) : { mentions: [], people: [] },
       requesterForSend(actor, input.causeId),
     ]);
-    return { ...mentioned, requesterId };
+    return { ...mentioned, ...served };
   } catch (error) {
     return { error };
   }
@@ -260,11 +261,11 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
       if (actor.kind === "agent") {
         const notice = guard!.agentPosts(at);
         if (notice) {
-          rows.push({ pending: null, authorId: actor.participantId, kind: "system", body: notice, clientMsgId: systemClientMsgId(), threadRootId: null, requesterId: null, mentions: [], people: [], data: { type: "loop_guard.paused" } });
+          rows.push({ pending: null, authorId: actor.participantId, kind: "system", body: notice, clientMsgId: systemClientMsgId(), threadRootId: null, requesterId: null, causeId: null, mentions: [], people: [], data: { type: "loop_guard.paused" } });
           throw roomPaused();
         }
       } else guard?.personPosts();
-      rows.push({ pending, authorId: actor.participantId, kind: "text", body: input.body, clientMsgId: input.clientMsgId, threadRootId: input.threadRootId ?? null, requesterId: prechecked.requesterId, mentions: prechecked.mentions, people: prechecked.people });
+      rows.push({ pending, authorId: actor.participantId, kind: "text", body: input.body, clientMsgId: input.clientMsgId, threadRootId: input.threadRootId ?? null, requesterId: prechecked.requesterId, causeId: prechecked.causeId, mentions: prechecked.mentions, people: prechecked.people });
       storing.set(key, pending);
     } catch (error) {
       settle.push(() => pending.reject(error));
@@ -280,7 +281,7 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
   const pauseChanged = pausedAt !== room.agentsPausedAt;
   if (rows.length === 0 && !pauseChanged) return nothingStored;
 
-  const messages = rows.map((row, i) => ({ id: newId(), roomId, seq: room.lastSeq + 1 + i, authorId: row.authorId, kind: row.kind, body: row.body, clientMsgId: row.clientMsgId, threadRootId: row.threadRootId, requesterId: row.requesterId, data: row.data, createdAt: at }));
+  const messages = rows.map((row, i) => ({ id: newId(), roomId, seq: room.lastSeq + 1 + i, authorId: row.authorId, kind: row.kind, body: row.body, clientMsgId: row.clientMsgId, threadRootId: row.threadRootId, requesterId: row.requesterId, causeId: row.causeId, data: row.data, createdAt: at }));
   const mentions = rows.flatMap((row, i) => row.mentions.map((participantId) => ({ messageId: messages[i].id, participantId, roomId, seq: messages[i].seq })));
   const replies = new Map<string, number>();
   for (const row of rows) if (row.threadRootId) replies.set(row.threadRootId, (replies.get(row.threadRootId) ?? 0) + 1);

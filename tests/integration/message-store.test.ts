@@ -40,7 +40,7 @@ describe.each(dialects)("the message store on %s", (dialect) => {
   let n = 0;
   const message = (seq: number, extra: Partial<NewMessage> = {}): NewMessage => {
     const clientMsgId = extra.clientMsgId ?? `c${++n}`;
-    return { id: `m-${clientMsgId}`, roomId: ids.room, seq, authorId: ids.author, kind: "text", body: `body ${clientMsgId}`, clientMsgId, threadRootId: null, requesterId: ids.author, createdAt: new Date(), ...extra };
+    return { id: `m-${clientMsgId}`, roomId: ids.room, seq, authorId: ids.author, kind: "text", body: `body ${clientMsgId}`, clientMsgId, threadRootId: null, requesterId: ids.author, causeId: null, createdAt: new Date(), ...extra };
   };
   /** A batch storing `messages`, decided at the room's seq before the first. */
   const batch = (messages: NewMessage[], extra: Partial<BatchWrite> = {}): BatchWrite => ({

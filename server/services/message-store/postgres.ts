@@ -114,12 +114,12 @@ export function storeStatement(w: BatchWrite): Prisma.Sql {
   const moved = Prisma.sql`EXISTS (SELECT 1 FROM "roomMoved")`;
   const m = w.messages;
   if (m.length) {
-    ctes.push(Prisma.sql`"messages" AS (INSERT INTO ${table("Message")} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "data", "createdAt")
-      SELECT "id", ${w.roomId}, "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "data", "createdAt"
+    ctes.push(Prisma.sql`"messages" AS (INSERT INTO ${table("Message")} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "causeId", "data", "createdAt")
+      SELECT "id", ${w.roomId}, "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "causeId", "data", "createdAt"
       FROM unnest(${texts(m.map((x) => x.id))}, ${integers(m.map((x) => x.seq))}, ${texts(m.map((x) => x.authorId))}, ${enums(m.map((x) => x.kind), "MessageKind")},
-        ${texts(m.map((x) => x.body))}, ${texts(m.map((x) => x.clientMsgId))}, ${texts(m.map((x) => x.threadRootId))}, ${texts(m.map((x) => x.requesterId))},
+        ${texts(m.map((x) => x.body))}, ${texts(m.map((x) => x.clientMsgId))}, ${texts(m.map((x) => x.threadRootId))}, ${texts(m.map((x) => x.requesterId))}, ${texts(m.map((x) => x.causeId))},
         CAST(${m.map((x) => (x.data ? JSON.stringify(x.data) : null))} AS JSONB[]), ${timestamps(m.map((x) => x.createdAt))})
-        AS "v"("id", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "data", "createdAt")
+        AS "v"("id", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "causeId", "data", "createdAt")
       WHERE ${moved})`);
     if (w.mentions.length) {
       const n = w.mentions;

@@ -112,8 +112,8 @@ async function store(q: SqlQueryable, w: BatchWrite): Promise<boolean> {
     WHERE "id" = ${w.roomId} AND "lastSeq" = ${w.afterSeq} AND "archivedAt" IS NULL`);
   if (moved !== 1) return false;
   if (w.messages.length === 0) return true;
-  await execute(q, Prisma.sql`INSERT INTO ${table("Message")} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "data", "createdAt")
-    VALUES ${Prisma.join(w.messages.map((m) => Prisma.sql`(${m.id}, ${m.roomId}, ${m.seq}, ${m.authorId}, ${m.kind}, ${m.body}, ${m.clientMsgId}, ${m.threadRootId}, ${m.requesterId}, ${m.data ? JSON.stringify(m.data) : null}, ${m.createdAt})`))}`);
+  await execute(q, Prisma.sql`INSERT INTO ${table("Message")} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "causeId", "data", "createdAt")
+    VALUES ${Prisma.join(w.messages.map((m) => Prisma.sql`(${m.id}, ${m.roomId}, ${m.seq}, ${m.authorId}, ${m.kind}, ${m.body}, ${m.clientMsgId}, ${m.threadRootId}, ${m.requesterId}, ${m.causeId}, ${m.data ? JSON.stringify(m.data) : null}, ${m.createdAt})`))}`);
   if (w.mentions.length) {
     await execute(q, Prisma.sql`INSERT INTO ${table("MessageMention")} ("messageId", "participantId", "roomId", "seq")
       VALUES ${Prisma.join(w.mentions.map((m) => Prisma.sql`(${m.messageId}, ${m.participantId}, ${m.roomId}, ${m.seq})`))}`);

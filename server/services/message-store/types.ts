@@ -72,6 +72,8 @@ export interface NewMessage {
   threadRootId: string | null;
   /** The person the message serves (services/requesters.ts). */
   requesterId: string | null;
+  /** An agent's message: the message it answers (services/requesters.ts). */
+  causeId: string | null;
   data?: object;
   createdAt: Date;
 }
@@ -100,7 +102,7 @@ export interface BatchWrite {
 }
 
 /** A stored message's own columns, as a page of messages reads them. */
-export interface MessageRow extends Omit<NewMessage, "data" | "requesterId"> {
+export interface MessageRow extends Omit<NewMessage, "data" | "requesterId" | "causeId"> {
   replyCount: number;
   lastReplyAt: Date | null;
   data: unknown;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { agentProfileInput, consentPolicies, setDeliveryModeInput } from "../../../sdk/contract";
+import * as a2aTasks from "../../services/a2a-tasks";
 import * as agents from "../../services/agents";
 import * as approvals from "../../services/approvals";
 import * as delivery from "../../services/delivery";
@@ -52,6 +53,10 @@ export const agentsRouter = router({
   setConsentPolicy: authedProcedure
     .input(agentId.extend({ policy: z.enum(consentPolicies) }))
     .mutation(({ ctx, input }) => agents.setConsentPolicy(ctx.actor, input.agentId, input.policy)),
+  /** Serve the agent over A2A at /a2a/<handle>, or stop (bridges/a2a/inbound). */
+  setA2aServed: authedProcedure
+    .input(agentId.extend({ served: z.boolean() }))
+    .mutation(({ ctx, input }) => a2aTasks.setA2aServed(ctx.actor, input.agentId, input.served)),
   /** A member's (or its owner's) delivery mode in a room. */
   setDeliveryMode: authedProcedure
     .input(setDeliveryModeInput.extend({ participantId: z.string().min(1).max(64).optional() }))
