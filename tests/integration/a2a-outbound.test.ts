@@ -223,6 +223,26 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     expect(remote.received.slice(before)).toMatchObject([{ text: "@dana: locked out", authorization: "Bearer s3cret-token" }]);
   }, 45_000);
 
+  it("is reached by others only with its owner's consent, like any agent: in a channel, by a mention", async () => {
+    const fay = await signUpPerson(server, { handle: "fay", inviteToken: (await dana.api.workspace.createInvite.mutate({})).token });
+    const refused = await errorCode(fay.api.rooms.openDirect.mutate({ participantIds: [plain.agentId] }));
+    expect(refused).not.toBe("NO_CODE");
+    const asked = await fay.api.connections.request.mutate({ participantId: plain.agentId, message: "questions for your remote agent" });
+    await dana.api.connections.respond.mutate({ connectionId: asked.id, decision: "accept" });
+    const room = await dana.api.rooms.createChannel.mutate({ name: `remote-${dialect}`, visibility: "private", memberIds: [plain.agentId, fay.participantId] });
+    const before = remote.received.length;
+    await fay.api.messages.send.mutate({ roomId: room.id, body: "not for the agent", clientMsgId: randomUUID() });
+    await fay.api.messages.send.mutate({ roomId: room.id, body: "@plain hello from fay", clientMsgId: randomUUID() });
+    const [answer] = await answersIn(room.id, plain.agentId, 1);
+    expect(answer.body).toBe("echo: @plain hello from fay");
+    // Handed what it had not seen in that conversation, in a new A2A conversation of its own.
+    const got = remote.received.slice(before);
+    expect(got.map((r) => r.text)).toEqual(["@fay: not for the agent\n@fay: @plain hello from fay"]);
+    expect(remote.received.slice(0, before).map((r) => r.contextId)).not.toContain(got[0].contextId);
+    const binding = await queryDb<{ externalId: string }>(server, `SELECT "externalId" FROM "RuntimeBinding" WHERE "roomId" = $1`, [room.id]);
+    expect(binding).toEqual([{ externalId: got[0].contextId }]);
+  }, 30_000);
+
   it("lets only its owner (or an admin) manage it: a new credential is sent from then on; removed, it is suspended; all audited", async () => {
     const erin = await signUpPerson(server, { handle: "erin", inviteToken: (await dana.api.workspace.createInvite.mutate({})).token });
     expect(await errorCode(erin.api.a2a.setEnabled.mutate({ agentId: streamer.agentId, enabled: false }))).toBe("FORBIDDEN");
