@@ -225,8 +225,7 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
 
   it("is reached by others only with its owner's consent, like any agent: in a channel, by a mention", async () => {
     const fay = await signUpPerson(server, { handle: "fay", inviteToken: (await dana.api.workspace.createInvite.mutate({})).token });
-    const refused = await errorCode(fay.api.rooms.openDirect.mutate({ participantIds: [plain.agentId] }));
-    expect(refused).not.toBe("NO_CODE");
+    expect(await errorCode(fay.api.rooms.openDirect.mutate({ participantIds: [plain.agentId] }))).toBe("NOT_CONNECTED");
     const asked = await fay.api.connections.request.mutate({ participantId: plain.agentId, message: "questions for your remote agent" });
     await dana.api.connections.respond.mutate({ connectionId: asked.id, decision: "accept" });
     const room = await dana.api.rooms.createChannel.mutate({ name: `remote-${dialect}`, visibility: "private", memberIds: [plain.agentId, fay.participantId] });
