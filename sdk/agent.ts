@@ -8,9 +8,10 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { DEFAULT_LEASE_MS, type BindingView } from "./bindings";
-import { SwitchboardClient, SwitchboardError, type ClientOptions, type MessageContext } from "./client";
+import { MessageAbandoned, SwitchboardClient, SwitchboardError, type ClientOptions, type MessageContext } from "./client";
 import type { MembershipView, MessageView, ParticipantView } from "./contract";
 import { ResumeFailed, type PlatformTool, type RuntimeAdapter, type TurnResult } from "./runtime";
+import { StreamedReply } from "./streamed-reply";
 
 export interface AgentOptions extends ClientOptions {
   adapter: RuntimeAdapter;
@@ -92,8 +93,12 @@ export class Agent {
     await this.stopped;
   }
 
-  /** Lets the turn running finish, leaves what waits for the next run, and disconnects. */
-  stop(): Promise<void> {
+  /**
+   * Lets the turn running finish, leaves what waits for the next run, and disconnects. `abandonTurns`:
+   * the turns running are aborted instead (their signal), and their messages left for the next run too.
+   */
+  stop(opts: { abandonTurns?: boolean } = {}): Promise<void> {
+    if (opts.abandonTurns) this.abort.abort();
     this.stopping ??= (async () => {
       this.signalHandlers?.();
       await this.client.close();
@@ -146,17 +151,23 @@ export class Agent {
       const resuming = binding.externalId !== null;
       let resumed = resuming;
       let result: TurnResult;
+      const thread = message.threadRootId ? { threadRootId: message.threadRootId } : {};
+      const streamed = new StreamedReply(
+        (body) => ctx.send(message.roomId, body, thread),
+        (messageId, body) => this.client.request("message:edit", { messageId, body }),
+        this.log,
+      );
       try {
-        result = await this.turn(binding, room, messages, omitted, resuming ? [] : await this.history(message, messages[0].seq));
+        result = await this.turn(binding, room, messages, omitted, resuming ? [] : await this.history(message, messages[0].seq), streamed);
       } catch (error) {
         if (!(error instanceof ResumeFailed) || !resuming) throw error;
         // The session is gone: say so on the binding (the room shows it), then start a new one with context.
         binding = await this.update(binding, { resumeFailed: messageOf(error) });
         this.log(`switchboard: could not resume the ${binding.runtime} session in room ${message.roomId} (${messageOf(error)}); starting a new one`);
         resumed = false;
-        result = await this.turn(binding, room, messages, omitted, await this.history(message, messages[0].seq));
+        result = await this.turn(binding, room, messages, omitted, await this.history(message, messages[0].seq), streamed);
       }
-      if (result.reply?.trim()) await this.reply(ctx, message, result.reply);
+      if (!(await streamed.finish(result.reply)) && result.reply?.trim()) await this.reply(ctx, message, result.reply);
       for (const usage of result.usage ?? []) await ctx.reportUsage({ ...usage, roomId: message.roomId, messageId: message.id });
       clearInterval(renew);
       await this.update(binding, {
@@ -172,6 +183,11 @@ export class Agent {
       });
     } catch (error) {
       clearInterval(renew);
+      if (this.abort.signal.aborted) {
+        // Stopping: the turn is left for the next run, and the binding let go of as it was.
+        await this.update(binding, { release: true }).catch(() => undefined);
+        throw new MessageAbandoned();
+      }
       await this.update(binding, { error: messageOf(error), release: true }).catch((e: unknown) => this.log(`switchboard: could not release binding ${binding.id}: ${messageOf(e)}`));
       throw error; // the client reports the message as failed
     } finally {
@@ -199,7 +215,7 @@ export class Agent {
   }
 
   /** Runs the adapter's turn on `binding` (a new session when its externalId is null). */
-  private turn(binding: BindingView, room: MembershipView, messages: MessageView[], omitted: boolean, history: MessageView[]): Promise<TurnResult> {
+  private turn(binding: BindingView, room: MembershipView, messages: MessageView[], omitted: boolean, history: MessageView[], streamed: StreamedReply): Promise<TurnResult> {
     const me = this.me!;
     let session = binding.externalId;
     return this.adapter.turn({
@@ -211,6 +227,7 @@ export class Agent {
       room,
       tools: (this.tools ??= this.options.tools ?? this.client.platformTools()),
       signal: this.abort.signal,
+      stream: (text) => streamed.update(text),
       onSession: async (externalId) => {
         if (externalId === session) return;
         session = externalId;

@@ -122,6 +122,18 @@ export class SwitchboardError extends Error {
   }
 }
 
+/**
+ * Thrown by a handler that gives up on a message because the client is closing (`close()` was called):
+ * the message is not acknowledged (no final receipt, the cursor stays), so the next run handles it.
+ * Thrown at any other time, it fails the message like any error.
+ */
+export class MessageAbandoned extends Error {
+  constructor(message = "Abandoned as the agent stops; handled again by its next run") {
+    super(message);
+    this.name = "MessageAbandoned";
+  }
+}
+
 type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /** A call made while handling `message` served it (who drove it is who the call is for), unless the report names elsewhere. */
@@ -350,6 +362,8 @@ export class SwitchboardClient {
         for (const handler of this.handlers) await handler(message, ctx);
         if (receipts) this.track(processing.then(() => this.receipt(message, "processed")));
       } catch (error) {
+        // Given up on as the client closes: not acknowledged, so the next run handles it again.
+        if (error instanceof MessageAbandoned && this.stopping) return;
         if (receipts) this.track(processing.then(() => this.receipt(message, "failed", error instanceof Error ? error.message : String(error))));
         console.error("switchboard: onMessage handler failed:", error);
       } finally {

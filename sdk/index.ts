@@ -1,5 +1,5 @@
 // Switchboard's TypeScript SDK for agents. No Next.js inside: socket.io-client and zod only.
-export { SwitchboardClient, SwitchboardError, type ClientOptions, type MessageContext, type MessageHandler, type Question } from "./client";
+export { MessageAbandoned, SwitchboardClient, SwitchboardError, type ClientOptions, type MessageContext, type MessageHandler, type Question } from "./client";
 export type { QuestionOutcome } from "./asking";
 export type * from "./questions";
 export { answerSchema, describeAnswer } from "./questions";

@@ -44,8 +44,13 @@ export interface TurnInput {
   /** The room, as the agent is a member of it. */
   room: MembershipView;
   tools: PlatformTool[];
-  /** Aborted when the agent is stopping hard (a second SIGINT). */
+  /** Aborted when the agent is stopping hard (a second SIGINT, or `stop({ abandonTurns: true })`): the turn is left for the next run. */
   signal: AbortSignal;
+  /**
+   * The answer so far, as it streams (the whole text, not a delta): the room shows it as one message,
+   * edited as it grows, which the turn's reply then finishes. Unused: the reply is posted at the end.
+   */
+  stream?(text: string): void;
   /** Call as soon as the framework's session id is known, before the turn ends: a crash mid-turn then resumes it. */
   onSession(externalId: string): Promise<void>;
   /**

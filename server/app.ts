@@ -15,6 +15,7 @@ import { migrate } from "./migrate";
 import { CLAUDE_CODE_HOOKS_PATH, claudeCodeHookInput, handleClaudeCodeHook, HOOK_KEPT_STRING, MAX_HOOK_BODY } from "./bridges/claude-code/hooks";
 import { A2A_PREFIX, a2aEndpoint } from "./bridges/a2a/inbound/endpoint";
 import { MCP_PATH, mcpEndpoint } from "./bridges/mcp/endpoint";
+import { startA2aHost } from "./bridges/a2a/outbound/host";
 import { bindRealtime } from "./realtime";
 import { seedDemo } from "./seed";
 import { checkpointInBackground } from "./sqlite-checkpoints";
@@ -138,11 +139,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const stopNotifications = env.SMTP_URL
     ? startNotificationSweeper({ mailer: smtpMailer(env.SMTP_URL, env.SMTP_FROM), batchSeconds: env.NOTIFY_BATCH_SECONDS, publicUrl: env.AUTH_URL ?? url, log })
     : async () => {};
+  // Remote A2A agents' bridges, connected to this server as their agents (bridges/a2a/outbound/host.ts).
+  const a2aHost = startA2aHost({ url, log, backoff: { minMs: 500, maxMs: env.A2A_RETRY_MAX_MS } });
 
   return {
     url,
     httpServer,
     async close() {
+      await a2aHost.close();
       stopExpiry();
       stopStatusExpiry();
       bindRealtime(null);

@@ -41,6 +41,10 @@ const schema = z.object({
   SMTP_FROM: z.string().trim().min(3).max(200).optional(),
   /** How long a person's first pending notification waits before their digest is mailed: a burst is one mail. */
   NOTIFY_BATCH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** The key that encrypts stored secrets of remote A2A agents (their credentials, their bridge's API key). Unset: derived from AUTH_SECRET. */
+  A2A_SECRET_KEY: z.string().min(16).optional(),
+  /** The longest wait between attempts to reach a remote A2A agent that is down (the wait doubles from 500 ms). */
+  A2A_RETRY_MAX_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "SEED_DEMO" | "SMTP_FROM"> & { SEED_DEMO: boolean; AUTH_SECRET: string; PUBLIC_URL: string; SMTP_FROM: string };

@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   /** Another process's turn holds this runtime binding: retry after `retryAfterMs`. */
   BINDING_BUSY: { retryable: true, status: 409 },
   NAME_TAKEN: { retryable: false, status: 409 },
+  /** A remote A2A agent's card could not be fetched, or is not a usable agent card. */
+  A2A_CARD_INVALID: { retryable: false, status: 400 },
   EMAIL_TAKEN: { retryable: false, status: 409 },
   INVITE_REQUIRED: { retryable: false, status: 403 },
   INVITE_INVALID: { retryable: false, status: 404 },

@@ -19,6 +19,7 @@ import { dateTime, relativeTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { BudgetPill } from "@/components/usage/budget-pill";
 import type { BudgetState } from "@/components/usage/types";
+import { A2aRemotePanel } from "./a2a-remote-panel";
 import { A2aServing } from "./a2a-serving";
 import { ApprovalSettings } from "./approval-settings";
 import { CONSENT_POLICIES, frameworkLabel } from "./labels";
@@ -159,6 +160,7 @@ export function AgentCard({
           <p className="text-xs text-zinc-500">{policyHint}</p>
         </div>
         <ApprovalSettings agentId={agent.id} handle={agent.handle} />
+        {agent.framework === "a2a" && <A2aRemotePanel agentId={agent.id} />}
         <A2aServing agent={agent} />
         <KeysTable keys={agent.keys} onRevoke={onRevoke} />
         <AgentSessions agentId={agent.id} handle={agent.handle} />

@@ -14,6 +14,7 @@ import { BotIcon, PlusIcon } from "@/components/ui/icons";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { useBudgetStates } from "@/components/usage/use-budget-states";
 import { AgentCard } from "./agent-card";
+import { ConnectA2aDialog } from "./connect-a2a-dialog";
 import { CreateAgentDialog } from "./create-agent-dialog";
 import { RevokeKeyDialog, RotateKeyDialog } from "./key-dialogs";
 import { OnboardingDialog } from "./onboarding-dialog";
@@ -25,7 +26,7 @@ export function AgentsScreen() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const agents = useQuery({ ...trpc.agents.mine.queryOptions(), refetchInterval: 60_000 });
-  const [dialog, setDialog] = useState<"create" | "onboard" | null>(null);
+  const [dialog, setDialog] = useState<"create" | "onboard" | "a2a" | null>(null);
   const [rotating, setRotating] = useState<AgentView | null>(null);
   const [revoking, setRevoking] = useState<{ agent: AgentView; key: ApiKeyView } | null>(null);
   const [suspending, setSuspending] = useState<AgentView | null>(null);
@@ -50,6 +51,9 @@ export function AgentsScreen() {
           <>
             <Button variant="secondary" size="sm" onClick={() => setDialog("onboard")} data-testid="open-onboarding" aria-label="Onboard programmatically" title="Onboard programmatically">
               <TerminalIcon size={15} /> <span className="max-sm:hidden">Onboard programmatically</span>
+            </Button>
+            <Button variant="secondary" size="sm" onClick={() => setDialog("a2a")} data-testid="open-connect-a2a" aria-label="Connect an A2A agent" title="Connect an A2A agent">
+              <PlusIcon size={15} /> <span className="max-sm:hidden">Connect an A2A agent</span>
             </Button>
             <Button size="sm" onClick={() => setDialog("create")} data-testid="open-create-agent">
               <PlusIcon size={15} /> Create agent
@@ -105,6 +109,7 @@ export function AgentsScreen() {
 
       <CreateAgentDialog open={dialog === "create"} onClose={() => setDialog(null)} />
       <OnboardingDialog open={dialog === "onboard"} onClose={() => setDialog(null)} />
+      <ConnectA2aDialog open={dialog === "a2a"} onClose={() => setDialog(null)} />
       <RotateKeyDialog agent={rotating} onClose={() => setRotating(null)} />
       <RevokeKeyDialog target={revoking} onClose={() => setRevoking(null)} />
       <SuspendDialog agent={suspending} onClose={() => setSuspending(null)} />

@@ -11,6 +11,7 @@ export const FRAMEWORKS = [
 
 export function frameworkLabel(framework: string | null): string {
   if (!framework) return "Unknown";
+  if (framework === "a2a") return "A2A (remote)"; // registered by card URL, not chosen in the form
   return FRAMEWORKS.find((f) => f.value === framework)?.label ?? framework;
 }
 

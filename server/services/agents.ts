@@ -55,11 +55,16 @@ export async function createAgentWithKey(actor: Actor, profile: NewAgent): Promi
   return { agent: await agentView(id), apiKey: key };
 }
 
-async function createWithKey(owner: Actor, profile: NewAgent, label: string) {
+/**
+ * Creates the agent and its first key in one transaction; `then` stores what else belongs to it in the
+ * same one (a remote A2A agent's registration).
+ */
+export async function createWithKey(owner: Actor, profile: NewAgent, label: string, then?: (tx: Tx, id: string, key: string) => Promise<void>) {
   try {
     return await getDb().$transaction(async (tx) => {
       const id = await createAgent(tx, owner, profile);
       const issued = await issueKey(tx, id, label);
+      await then?.(tx, id, issued.key);
       await recordAudit(tx, { workspaceId: owner.workspaceId, actorId: owner.participantId, action: "agent.created", subjectType: "participant", subjectId: id, data: { handle: profile.handle, via: label } });
       await recordAudit(tx, { workspaceId: owner.workspaceId, actorId: owner.participantId, action: "key.created", subjectType: "api_key", subjectId: issued.id, data: { agentId: id, prefix: issued.prefix } });
       return { id, key: issued.key };
@@ -297,6 +302,6 @@ export async function registerAgent(
   return { agent: await agentView(id), apiKey: key, workspaceId: ownerActor.workspaceId };
 }
 
-async function agentView(agentId: string): Promise<AgentView> {
+export async function agentView(agentId: string): Promise<AgentView> {
   return presentAgent(await getDb().participant.findUniqueOrThrow({ where: { id: agentId }, include: agentInclude }));
 }

@@ -1,4 +1,5 @@
 import { router } from "./init";
+import { a2aRouter } from "./routers/a2a";
 import { adminRouter } from "./routers/admin";
 import { agentsRouter } from "./routers/agents";
 import { connectionsRouter, directoryRouter } from "./routers/connections";
@@ -26,6 +27,7 @@ export const appRouter = router({
   bindings: bindingsRouter,
   notifications: notificationsRouter,
   work: workRouter,
+  a2a: a2aRouter,
 });
 
 export type AppRouter = typeof appRouter;

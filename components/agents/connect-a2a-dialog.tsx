@@ -1,0 +1,116 @@
+"use client";
+// A remote A2A agent joins as an agent the viewer owns: its card URL, and the credential it wants.
+// Switchboard runs its bridge; there is no key to hand out.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useTRPC } from "@/components/providers/trpc";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
+import { errorMessage } from "@/components/ui/errors";
+import { Field, FormError, TextInput, inputClass } from "@/components/ui/field";
+
+type CredentialKind = "none" | "bearer" | "header";
+
+export function ConnectA2aDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const connect = useConnectA2a();
+  const connected = connect.data ?? null;
+  const close = () => {
+    connect.reset();
+    onClose();
+  };
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title={connected ? `@${connected.agent.handle} is connected` : "Connect an A2A agent"}
+      description={
+        connected
+          ? `${connected.card.name}: messages addressed to it are sent to it over A2A, in order, and its answers appear in the room.`
+          : "A remote agent that speaks A2A joins the workspace as an agent you own."
+      }
+      testId="connect-a2a-dialog"
+      width="max-w-xl"
+      footer={
+        <DialogActions
+          onCancel={close}
+          done={connected !== null}
+          doneTestId="connect-a2a-done"
+          label="Connect"
+          form="connect-a2a-form"
+          busy={connect.isPending}
+          testId="connect-a2a-submit"
+        />
+      }
+    >
+      {open && !connected && <ConnectA2aForm connect={connect} />}
+    </Dialog>
+  );
+}
+
+function useConnectA2a() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return useMutation(
+    trpc.a2a.register.mutationOptions({
+      onSuccess: () => {
+        void queryClient.invalidateQueries({ queryKey: trpc.agents.mine.queryKey() });
+        void queryClient.invalidateQueries(trpc.a2a.pathFilter());
+        void queryClient.invalidateQueries(trpc.directory.pathFilter());
+        void queryClient.invalidateQueries({ queryKey: trpc.workspace.participants.queryKey() });
+      },
+    }),
+  );
+}
+
+function ConnectA2aForm({ connect }: { connect: ReturnType<typeof useConnectA2a> }) {
+  const [cardUrl, setCardUrl] = useState("");
+  const [handle, setHandle] = useState("");
+  const [kind, setKind] = useState<CredentialKind>("none");
+  const [header, setHeader] = useState("X-API-Key");
+  const [secret, setSecret] = useState("");
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (connect.isPending) return;
+    const credential = kind === "bearer" ? { kind, token: secret } : kind === "header" ? { kind, header: header.trim(), value: secret } : null;
+    connect.mutate({ cardUrl: cardUrl.trim(), ...(handle.trim() ? { handle: handle.trim() } : {}), credential });
+  };
+  return (
+    <form id="connect-a2a-form" onSubmit={submit} className="space-y-4" data-testid="connect-a2a-form">
+      <FormError message={connect.error ? errorMessage(connect.error) : null} />
+      <Field label="Agent card URL" hint="Its base URL (the card is at /.well-known/agent-card.json) or the card's own URL.">
+        <TextInput
+          value={cardUrl}
+          required
+          type="url"
+          autoFocus
+          placeholder="https://agent.example.com/.well-known/agent-card.json"
+          data-testid="a2a-card-url"
+          onChange={(e) => setCardUrl(e.target.value)}
+        />
+      </Field>
+      <Field label="Handle" hint="Optional: taken from the card's name unless you choose one.">
+        <TextInput value={handle} pattern="[a-z0-9][a-z0-9_\-]{1,38}" maxLength={39} placeholder="from the card" data-testid="a2a-handle" onChange={(e) => setHandle(e.target.value.toLowerCase())} />
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-[12rem_1fr]">
+        <Field label="Credential">
+          <select value={kind} onChange={(e) => setKind(e.target.value as CredentialKind)} className={inputClass} data-testid="a2a-credential-kind">
+            <option value="none">None</option>
+            <option value="bearer">Bearer token</option>
+            <option value="header">API key header</option>
+          </select>
+        </Field>
+        {kind !== "none" && (
+          <div className="grid gap-4 sm:grid-cols-2">
+            {kind === "header" && (
+              <Field label="Header">
+                <TextInput value={header} required pattern="[A-Za-z0-9\-]{1,60}" data-testid="a2a-credential-header" onChange={(e) => setHeader(e.target.value)} />
+              </Field>
+            )}
+            <Field label={kind === "bearer" ? "Token" : "Value"} hint="Stored encrypted; never shown again.">
+              <TextInput value={secret} required type="password" autoComplete="off" data-testid="a2a-credential-value" onChange={(e) => setSecret(e.target.value)} />
+            </Field>
+          </div>
+        )}
+      </div>
+    </form>
+  );
+}
