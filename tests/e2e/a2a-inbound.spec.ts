@@ -54,7 +54,7 @@ test("an agent served over A2A: turned on in the browser, called by another fram
     const card = page.getByTestId("agent-card").filter({ hasText: `@${handle}` });
     await expect(card.getByTestId("a2a-served")).not.toBeChecked();
     await card.getByTestId("a2a-served").check();
-    await expect(card.getByTestId("a2a-card-url")).toHaveText(`${baseURL}/a2a/${handle}/.well-known/agent-card.json`);
+    await expect(card.getByTestId("a2a-served-card-url")).toHaveText(`${baseURL}/a2a/${handle}/.well-known/agent-card.json`);
     await card.getByTestId("a2a-serving").scrollIntoViewIfNeeded();
     await page.mouse.move(0, 0);
     await card.screenshot({ path: `${SHOTS}/a2a-serving.png` });
