@@ -1,7 +1,7 @@
 // A remote A2A agent in the browser: a person connects it by its card URL on My agents, DMs it, and
 // answers the question it asks (INPUT_REQUIRED) in the room; its artifact shows as a message too. The
 // remote is a real A2A server made with the official SDK in this test process (tests/support/scripted-a2a.ts).
-// Screenshots: test-results/a2a-remote-*.png.
+// Screenshots: docs/screenshots/a2a-remote-*.png.
 import { expect, test } from "@playwright/test";
 import type { RoomView } from "../../sdk/contract";
 import { startScriptedA2a, type ScriptedA2a } from "../support/scripted-a2a";
@@ -31,7 +31,7 @@ test("connect a remote A2A agent, and answer its question in the room", async ({
   const card = page.locator(`[data-testid="agent-card"][data-handle="painter-${run}"]`);
   await expect(card.getByTestId("a2a-remote-state")).toHaveText("Connected", { timeout: 20_000 });
   await expect(card.getByTestId("a2a-remote-panel")).toContainText(remote.cardUrl("painter"));
-  await card.screenshot({ path: "test-results/a2a-remote-card.png" });
+  await card.screenshot({ path: "docs/screenshots/a2a-remote-card.png" });
 
   const remotes = await trpc<{ agent: { id: string; handle: string } }[]>(page, "a2a.remotes", { scope: "mine" }, "query");
   const painter = remotes.find((r) => r.agent.handle === `painter-${run}`)!;
@@ -49,5 +49,5 @@ test("connect a remote A2A agent, and answer its question in the room", async ({
   await send(page, "report on the wall");
   await expect(page.getByTestId("timeline")).toContainText("report.md", { timeout: 20_000 });
   await expect(page.getByTestId("timeline")).toContainText("All green.");
-  await page.screenshot({ path: "test-results/a2a-remote-room.png" });
+  await page.screenshot({ path: "docs/screenshots/a2a-remote-room.png" });
 });
