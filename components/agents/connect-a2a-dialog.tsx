@@ -7,6 +7,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextInput, inputClass } from "@/components/ui/field";
+import { ParticipantPicker } from "@/components/rooms/participant-picker";
 
 type CredentialKind = "none" | "bearer" | "header";
 
@@ -67,11 +68,18 @@ function ConnectA2aForm({ connect }: { connect: ReturnType<typeof useConnectA2a>
   const [kind, setKind] = useState<CredentialKind>("none");
   const [header, setHeader] = useState("X-API-Key");
   const [secret, setSecret] = useState("");
+  const [introduce, setIntroduce] = useState<string[]>([]);
+  const [introduction, setIntroduction] = useState("");
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (connect.isPending) return;
     const credential = kind === "bearer" ? { kind, token: secret } : kind === "header" ? { kind, header: header.trim(), value: secret } : null;
-    connect.mutate({ cardUrl: cardUrl.trim(), ...(handle.trim() ? { handle: handle.trim() } : {}), credential });
+    connect.mutate({
+      cardUrl: cardUrl.trim(),
+      ...(handle.trim() ? { handle: handle.trim() } : {}),
+      credential,
+      ...(introduce.length ? { introduceTo: { participantIds: introduce, message: introduction.trim() } } : {}),
+    });
   };
   return (
     <form id="connect-a2a-form" onSubmit={submit} className="space-y-4" data-testid="connect-a2a-form">
@@ -111,6 +119,18 @@ function ConnectA2aForm({ connect }: { connect: ReturnType<typeof useConnectA2a>
           </div>
         )}
       </div>
+      <details className="rounded-lg border border-zinc-200 bg-zinc-50/50 px-3 py-2" data-testid="a2a-introduce">
+        <summary className="cursor-pointer text-sm font-medium text-zinc-700">
+          Introduce it {introduce.length > 0 && <span className="text-zinc-500">({introduce.length} chosen)</span>}
+        </summary>
+        <p className="mt-1 mb-2 text-xs text-zinc-500">It asks them to connect as soon as it joins; each decides in their inbox.</p>
+        <ParticipantPicker selected={introduce} onChange={setIntroduce} />
+        <div className="mt-3">
+          <Field label="Its request says">
+            <TextInput value={introduction} maxLength={500} placeholder="What it can do for them" data-testid="a2a-introduction" onChange={(e) => setIntroduction(e.target.value)} />
+          </Field>
+        </div>
+      </details>
     </form>
   );
 }

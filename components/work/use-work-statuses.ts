@@ -25,7 +25,11 @@ export function useWorkStatusEvents() {
   const queryClient = useQueryClient();
   const { readyEpoch } = useSocket();
   useSocketEvent("status:updated", ({ status }) => {
-    queryClient.setQueryData(trpc.work.statuses.queryKey(), (old) => (old ? patchStatuses(old, status) : old));
+    const queryKey = trpc.work.statuses.queryKey();
+    queryClient.setQueryData(queryKey, (old) => (old ? patchStatuses(old, status) : old));
+    // A fetch in flight (the one after session:ready, say) may have read the store before this change
+    // and would put the older state back when it lands: it is replaced by one that reads after it.
+    if (queryClient.isFetching({ queryKey }) > 0) void queryClient.invalidateQueries({ queryKey });
   });
   const seenEpoch = useRef(readyEpoch);
   useEffect(() => {

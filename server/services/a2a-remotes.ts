@@ -11,9 +11,10 @@ import { sha256 } from "../ids";
 import { authorize, type Actor } from "../policies";
 import { presentA2aRemote, type A2aRemoteView } from "../presenters/a2a-remote";
 import { open, seal } from "../secret-box";
-import { agentView, createWithKey } from "./agents";
+import { actorForAgent, agentView, createWithKey } from "./agents";
 import { issueKey } from "./api-keys";
 import { recordAudit } from "./audit";
+import { requestConnection } from "./connections";
 
 const credentialInput = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("bearer"), token: z.string().trim().min(1).max(4000) }),
@@ -39,6 +40,13 @@ export const registerA2aRemoteInput = z.strictObject({
   handle: handleSchema.optional(),
   displayName: z.string().trim().min(1).max(80).optional(),
   credential: credentialInput.nullish(),
+  /**
+   * Whom the new agent asks to connect with at once (its owner speaks for it): people or agents of the
+   * workspace, each asked with `message`; they decide in their inbox, as for any agent's request.
+   */
+  introduceTo: z
+    .strictObject({ participantIds: z.array(z.string().min(1).max(64)).min(1).max(10), message: z.string().trim().max(500).default("") })
+    .optional(),
 });
 export const remoteAgentInput = z.strictObject({ agentId: z.string().min(1).max(64) });
 export const updateA2aCredentialInput = remoteAgentInput.extend({ credential: credentialInput.nullable() });
@@ -82,6 +90,11 @@ function handleFrom(name: string): string {
 
 export async function registerA2aRemote(actor: Actor, input: z.infer<typeof registerA2aRemoteInput>): Promise<A2aRemoteView> {
   authorize(actor, "agent.create", undefined);
+  const introduceTo = [...new Set(input.introduceTo?.participantIds ?? [])];
+  if (introduceTo.length) {
+    const found = await getDb().participant.count({ where: { id: { in: introduceTo }, workspaceId: actor.workspaceId } });
+    if (found !== introduceTo.length) throw new AppError("PARTICIPANT_NOT_FOUND", "introduceTo: no such participant in your workspace");
+  }
   const card = await resolveCard(input.cardUrl, credentialOf(input.credential));
   const handle = input.handle ?? handleFrom(card.name);
   const profile = {
@@ -104,6 +117,11 @@ export async function registerA2aRemote(actor: Actor, input: z.infer<typeof regi
       data: { cardUrl: input.cardUrl, card: card.name, credential: input.credential?.kind ?? null },
     });
   });
+  // The new agent asks, as itself: each request is the agent's, decided by whoever decides for the other side.
+  if (introduceTo.length) {
+    const agent = await actorForAgent(id);
+    for (const participantId of introduceTo) await requestConnection(agent, { participantId, message: input.introduceTo?.message ?? "" });
+  }
   return view(id);
 }
 

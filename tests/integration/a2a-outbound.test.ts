@@ -38,7 +38,7 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
   }
 
   beforeAll(async () => {
-    remote = await startScriptedA2a({ plain: false, streamer: true }, { plain: "Bearer s3cret-token" });
+    remote = await startScriptedA2a({ plain: false, streamer: true, reporter: false }, { plain: "Bearer s3cret-token" });
     server = await startTestServer(dialect, { A2A_RETRY_MAX_MS: "1000" });
     dana = await signUpPerson(server, { handle: "dana" });
     const one = await dana.api.a2a.register.mutate({ cardUrl: remote.cardUrl("plain"), handle: "plain", credential: { kind: "bearer", token: "s3cret-token" } });
@@ -59,6 +59,34 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     expect(two).toMatchObject({ cardUrl: remote.cardUrl("streamer"), enabled: true, credential: null, card: { name: "streamer", streaming: true } });
     expect(two.agent).toMatchObject({ framework: "a2a", capabilities: ["echo"], description: "The scripted streamer agent", owner: { id: dana.participantId } });
     expect(mine.find((r) => r.agent.handle === "plain")!.credential).toEqual({ kind: "bearer", header: "Authorization" });
+  });
+
+  it("the talk's first demo with an A2A agent: registered and introduced, accepted in the inbox, invited to a room, asked, and it reports back", async () => {
+    const { token } = await dana.api.workspace.createInvite.mutate({ maxUses: 1 });
+    const bea = await signUpPerson(server, { handle: "bea", inviteToken: token });
+    // Bea registers a remote A2A agent, and it asks Dana to connect.
+    const reporter = await bea.api.a2a.register.mutate({
+      cardUrl: remote.cardUrl("reporter"),
+      handle: "reporter",
+      introduceTo: { participantIds: [dana.participantId], message: "I report on builds, over A2A." },
+    });
+    expect(reporter.agent.owner?.id).toBe(bea.participantId);
+    const { connections: pending } = await dana.api.connections.list.query({ status: "pending" });
+    const request = pending.find((c) => c.requester.id === reporter.agent.id)!;
+    expect(request).toMatchObject({ message: "I report on builds, over A2A.", addressee: { id: dana.participantId } });
+    // Until Dana accepts, she cannot bring it into her room.
+    const room = await dana.api.rooms.createChannel.mutate({ name: `builds-${dialect}`, memberIds: [] });
+    expect(await errorCode(dana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [reporter.agent.id] }))).toBe("NOT_CONNECTED");
+    await dana.api.connections.respond.mutate({ connectionId: request.id, decision: "accept" });
+    await dana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [reporter.agent.id] });
+    // Asked in the room, it reports back there: its answer and its artifact.
+    await say(room.id, "report on the nightly build @reporter");
+    const [answer] = await answersIn(room.id, reporter.agent.id, 1);
+    expect(answer.body).toContain("report.md");
+    expect(answer.body).toContain("All green.");
+    expect(remote.received.filter((r) => r.agent === "reporter").map((r) => r.text)).toEqual(["@dana: report on the nightly build @reporter"]);
+    // An unknown participant to introduce it to is refused before anything is made.
+    expect(await errorCode(bea.api.a2a.register.mutate({ cardUrl: remote.cardUrl("reporter"), handle: "nobody-knows", introduceTo: { participantIds: ["nope"] } }))).toBe("PARTICIPANT_NOT_FOUND");
   });
 
   it("refuses a card URL where no agent card is, with A2A_CARD_INVALID", async () => {
