@@ -22,6 +22,9 @@ export const EVENT_LIMITS = {
 /** Claude Code hook requests of one agent (one per tool call and turn event, all its sessions together). */
 export const HOOK_REQUESTS: Rule = { name: "hook-claude-code", points: 1200, perSeconds: 60 };
 
+/** A2A calls of one caller to agents served over A2A (every JSON-RPC request, reads too). */
+export const A2A_REQUESTS: Rule = { name: "a2a-requests", points: 600, perSeconds: 60 };
+
 /** tRPC mutations of one signed-in person (queries are not counted). */
 export const MUTATIONS: Rule = { name: "trpc-mutations", points: 600, perSeconds: 60 };
 

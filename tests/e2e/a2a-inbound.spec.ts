@@ -53,7 +53,9 @@ test("an agent served over A2A: turned on in the browser, called by another fram
     await expect(page.getByTestId("agents-page")).toBeVisible();
     const card = page.getByTestId("agent-card").filter({ hasText: `@${handle}` });
     await expect(card.getByTestId("a2a-served")).not.toBeChecked();
-    await card.getByTestId("a2a-served").check();
+    // A click, then the box's state: it follows once the change is applied (check() wants it at once).
+    await card.getByTestId("a2a-served").click();
+    await expect(card.getByTestId("a2a-served")).toBeChecked();
     await expect(card.getByTestId("a2a-served-card-url")).toHaveText(`${baseURL}/a2a/${handle}/.well-known/agent-card.json`);
     await card.getByTestId("a2a-serving").scrollIntoViewIfNeeded();
     await page.mouse.move(0, 0);

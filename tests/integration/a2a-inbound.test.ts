@@ -256,6 +256,19 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     expect(got.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
+  it.runIf(dialect === "sqlite")("limits a caller to 600 calls a minute: the next is HTTP 429 RATE_LIMITED with Retry-After", async () => {
+    const { apiKey } = await createAgent(dana, "chatty");
+    const call = () =>
+      fetch(`${server.url}/a2a/helper`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${apiKey}`, "A2A-Version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "t" } }) });
+    const statuses: number[] = [];
+    for (let batch = 0; batch < 12; batch++) statuses.push(...(await Promise.all(Array.from({ length: 50 }, () => call().then((r) => r.status)))));
+    expect(new Set(statuses)).toEqual(new Set([403])); // not connected, but counted
+    const over = await call();
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await over.json()).error.data).toMatchObject({ code: "RATE_LIMITED", retryable: true });
+  });
+
   it("keeps tasks across a server restart: GetTask answers, and an open task completes after it", async () => {
     const client = await a2aClient(server, "helper", bobToken);
     const started = (await client.sendMessage(send(userMessage("slow after restart"), true))) as Task;

@@ -14,6 +14,7 @@ import { AppError, toErrorShape } from "../../../errors";
 import { stampedAddress } from "../../../http/client-address";
 import type { Actor } from "../../../policies";
 import { assertMayCall, servedAgent, storedTask, type ServedAgent } from "../../../services/a2a-tasks";
+import { A2A_REQUESTS, countRequest } from "../../../services/request-limits";
 import { ServedAgentExecutor } from "./executor";
 import { TaskFollower } from "./follower";
 import { Caller, DatabaseTaskStore } from "./task-store";
@@ -73,6 +74,7 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
       }
       if (req.method !== "POST" || (req.path !== "/" && req.path !== "")) return void refuse(res, 404, null, new AppError("NOT_FOUND", "POST JSON-RPC to /a2a/<handle>, or GET its card at /a2a/<handle>/.well-known/agent-card.json"));
       const { actor: caller } = await authenticateAuthorization(req.headers.authorization, stampedAddress(req));
+      await countRequest(A2A_REQUESTS, caller, "A2A calls");
       const agent = await servedAgent(handle, caller.workspaceId);
       await assertMayCall(caller, agent);
       req.served = { agent, caller };
@@ -120,7 +122,8 @@ function refuse(res: Response, status: number | undefined, id: string | number |
   const code = shape.code === "UNAUTHENTICATED" ? RPC_CODE.UNAUTHENTICATED : shape.code === "RATE_LIMITED" ? RPC_CODE.RATE_LIMITED : shape.code.endsWith("NOT_FOUND") ? RPC_CODE.NOT_FOUND : RPC_CODE.FORBIDDEN;
   const httpStatus = status ?? (shape.code === "UNAUTHENTICATED" ? 401 : shape.code === "RATE_LIMITED" ? 429 : shape.code.endsWith("NOT_FOUND") ? 404 : shape.code === "INTERNAL" ? 500 : 403);
   if (shape.code === "UNAUTHENTICATED") res.setHeader("WWW-Authenticate", 'Bearer realm="switchboard"');
-  res.status(httpStatus).json({ jsonrpc: "2.0", id, error: { code, message: shape.message, data: { code: shape.code, retryable: shape.retryable } } });
+  if (shape.retryAfterMs) res.setHeader("Retry-After", String(Math.ceil(shape.retryAfterMs / 1000)));
+  res.status(httpStatus).json({ jsonrpc: "2.0", id, error: { code, message: shape.message, data: { code: shape.code, retryable: shape.retryable, ...(shape.retryAfterMs ? { retryAfterMs: shape.retryAfterMs } : {}) } } });
 }
 
 /** The agent's card: who it is, what it does (its capabilities as skills), where and how to call it. */
