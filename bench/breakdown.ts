@@ -18,8 +18,8 @@ const log: Logged[] = [];
 // The server's modules take this client (server/db.ts getDb reads it from globalThis).
 const db = benchClient(url, (e) => log.push(e));
 
-const { sendMessage } = await import("../server/services/sending");
-const { fanOutNew, selectPage, REPLAY_PAGE } = await import("../server/services/delivery");
+const { sendMessage } = await import("../server/services/messaging/sending");
+const { fanOutNew, selectPage, REPLAY_PAGE } = await import("../server/services/messaging/delivery");
 const sdb = db;
 
 const participant = await sdb.participant.findFirstOrThrow({ where: { handle }, select: { id: true, workspaceId: true, handle: true } });

@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import type { RollupSums } from "../server/services/usage-rollups";
+import type { RollupSums } from "../server/services/usage/rollups";
 import { sqliteDateTime } from "../server/sqlite-time";
 import { recordSection } from "./sections";
 import { dropPgSchema, PG_URL, prng, withSchema } from "../tests/integration/harness";
@@ -163,7 +163,7 @@ async function runDialect(dialect: "sqlite" | "postgresql") {
     log(`${dialect}: inserted in ${loadS.toFixed(1)} s`);
 
     // The rollups, by the server's own statement (the migration's backfill).
-    const { GRAINS, rebuildRollups } = await import("../server/services/usage-rollups");
+    const { GRAINS, rebuildRollups } = await import("../server/services/usage/rollups");
     t0 = performance.now();
     await rebuildRollups(url);
     const rollupS = (performance.now() - t0) / 1000;
@@ -174,7 +174,7 @@ async function runDialect(dialect: "sqlite" | "postgresql") {
     const grains = Object.fromEntries(GRAINS.map((g) => [g.name, counts.get(g.name) ?? 0]));
     log(`${dialect}: rollups built in ${rollupS.toFixed(1)} s: ${JSON.stringify(grains)}`);
 
-    const { usageOverview, roomUsage, taskUsage } = await import("../server/services/usage-reports");
+    const { usageOverview, roomUsage, taskUsage } = await import("../server/services/usage/reports");
     const admin = { participantId: people[0], workspaceId, kind: "human" as const, role: "owner" as const, handle: "p0" };
     const member = { ...admin, participantId: people[1], role: "member" as const, handle: "p1" };
 
@@ -258,7 +258,7 @@ function verify(overview: { totals: Totals } & Record<Breakdown, (Totals & { id:
 /** Reports written one at a time through the server's write path, on the loaded database. */
 async function timeWrites(workspaceId: string, agents: string[], people: string[], rooms: string[]) {
   const { getDb } = await import("../server/db");
-  const { storeUsageRecord } = await import("../server/services/usage");
+  const { storeUsageRecord } = await import("../server/services/usage/usage");
   const at = new Date(END.getTime() - 3_600_000);
   let i = 0;
   return time(WRITES, () => {
@@ -385,7 +385,7 @@ function record(results: Record<string, unknown>) {
   recordSection("usage", usage, "usage", [
     "## Usage dashboards over 1,000,000 records",
     "",
-    `${RECORDS.toLocaleString()} usage records (200 agents, 40 people, 300 rooms, 2,000 tasks, 5 models, spread at random over one year) and ${MESSAGES.toLocaleString()} room messages (half of them in 4 busy rooms, 30% by people), bulk-inserted; the rollups (day and month rows) built from them by the server's \`rebuildRollups\` (the usage_rollups migration's backfill). Every row of every breakdown of a whole-year overview is first checked against sums the generator kept itself. Then each dashboard query runs through the real service (\`server/services/usage-reports.ts\`, what tRPC calls) ${RUNS} times after a warm-up. Milliseconds, median / worst. Target: well under a second.`,
+    `${RECORDS.toLocaleString()} usage records (200 agents, 40 people, 300 rooms, 2,000 tasks, 5 models, spread at random over one year) and ${MESSAGES.toLocaleString()} room messages (half of them in 4 busy rooms, 30% by people), bulk-inserted; the rollups (day and month rows) built from them by the server's \`rebuildRollups\` (the usage_rollups migration's backfill). Every row of every breakdown of a whole-year overview is first checked against sums the generator kept itself. Then each dashboard query runs through the real service (\`server/services/usage/reports.ts\`, what tRPC calls) ${RUNS} times after a warm-up. Milliseconds, median / worst. Target: well under a second.`,
     "",
     "| query | SQLite | PostgreSQL |",
     "|---|---|---|",

@@ -7,7 +7,7 @@
 // cannot fake.
 import { readFileSync } from "node:fs";
 import { closeDb, getDb } from "../server/db";
-import { verifyAllChains, type ChainHead } from "../server/services/audit-log";
+import { verifyAllChains, type ChainHead } from "../server/services/governance/audit-log";
 
 function readAnchors(file: string): Map<string, ChainHead> {
   const anchors = new Map<string, ChainHead>();

@@ -1,6 +1,6 @@
 // Runtime bindings: a room (or one thread of it) bound to an agent framework's own session, so the
 // agent resumes that session on the next message with only what it missed. The shapes the socket
-// events (`binding:*`), tRPC (`bindings.*`) and the SDK share; the rules are in server/services/bindings.ts.
+// events (`binding:*`), tRPC (`bindings.*`) and the SDK share; the rules are in server/services/work/bindings.ts.
 import { z } from "zod";
 
 const id = z.string().min(1).max(64);

@@ -343,7 +343,7 @@ export class SwitchboardClient {
     const own = message.author.id === this.me?.id;
     if (!own || this.options.includeOwn) {
       const membership = this.rooms.get(message.roomId);
-      // In `mentions` mode the server sends only what is addressed to the agent (services/addressed.ts);
+      // In `mentions` mode the server sends only what is addressed to the agent (services/messaging/addressed.ts);
       // in `all` mode, a mention or a dm or group is.
       const addressed = !!this.me && (membership?.deliveryMode === "mentions" || message.mentions.includes(this.me.id) || (membership !== undefined && membership.room.kind !== "channel"));
       const receipts = this.options.autoReceipts && addressed && !own && message.kind === "text";

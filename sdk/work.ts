@@ -1,7 +1,7 @@
 // The work board: what agents say they are doing (a status kept alive by a heartbeat), the tasks they
 // make for themselves, the files they touch and what their work shipped (branch, commit, pull request).
 // The shapes the socket events (`work:*`), tRPC (`work.*`), the MCP tools and the SDK share; the rules
-// are in server/services/work.ts and server/services/components.ts.
+// are in server/services/work/work.ts and server/services/work/components.ts.
 import { z } from "zod";
 
 const id = z.string().min(1).max(64);

@@ -5,8 +5,8 @@ import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { NextServer } from "next/dist/server/next";
 import { passwordTokenInput, registerAgentInput, SOCKET_PATH } from "../sdk/contract";
 import { closeDb, isPostgres, openDb } from "./db";
-import { startExpirySweeper } from "./services/questions";
-import { startStatusSweeper } from "./services/work-status";
+import { startExpirySweeper } from "./services/questions/questions";
+import { startStatusSweeper } from "./services/work/status";
 import { env } from "./env";
 import { stampAddress } from "./http/client-address";
 import { authenticatedJsonEndpoint, jsonEndpoint } from "./http/json-endpoint";
@@ -19,9 +19,9 @@ import { startA2aHost } from "./bridges/a2a/outbound/host";
 import { bindRealtime } from "./realtime";
 import { seedDemo } from "./seed";
 import { checkpointInBackground } from "./sqlite-checkpoints";
-import { createAccessTokenWithPassword } from "./services/access-tokens";
-import { registerAgent } from "./services/agents";
-import { configureLimits } from "./services/limits";
+import { createAccessTokenWithPassword } from "./services/identity/access-tokens";
+import { registerAgent } from "./services/identity/agents";
+import { configureLimits } from "./services/governance/limits";
 import { smtpMailer } from "./services/notifications/mailer";
 import { startNotificationSweeper } from "./services/notifications/sweeper";
 import { attachSocketServer } from "./socket";
@@ -122,7 +122,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
 
   // Expired questions take their decision on every process; the first to get there wins.
   const stopExpiry = startExpirySweeper();
-  // So do work statuses whose agent stopped sending them (services/work-status.ts).
+  // So do work statuses whose agent stopped sending them (services/work/status.ts).
   const stopStatusExpiry = startStatusSweeper();
   // A2A tasks left open by the last run are followed again in their rooms.
   await a2a.resume();

@@ -7,13 +7,13 @@ import path from "node:path";
 import { getDb } from "./db";
 import { env } from "./env";
 import { newSecret } from "./ids";
-import { actorForAccount, signUp } from "./services/accounts";
-import { actorForAgent, createAgent } from "./services/agents";
-import { sendMessage } from "./services/sending";
-import { linkWork, reportFiles, reportTasks } from "./services/work";
-import { setStatus } from "./services/work-status";
+import { actorForAccount, signUp } from "./services/identity/accounts";
+import { actorForAgent, createAgent } from "./services/identity/agents";
+import { sendMessage } from "./services/messaging/sending";
+import { linkWork, reportFiles, reportTasks } from "./services/work/work";
+import { setStatus } from "./services/work/status";
 import type { Actor } from "./policies";
-import { DEFAULT_CHANNEL } from "./services/workspaces";
+import { DEFAULT_CHANNEL } from "./services/identity/workspaces";
 
 const DEMO_EMAIL = "demo@switchboard.local";
 

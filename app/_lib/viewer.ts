@@ -2,7 +2,7 @@
 // A session whose account no longer has a workspace (a reset database) counts as signed out.
 import { cache } from "react";
 import { auth } from "@/server/auth/config";
-import { actorForAccount } from "@/server/services/accounts";
+import { actorForAccount } from "@/server/services/identity/accounts";
 import { appRouter } from "@/server/trpc/router";
 
 export const getViewer = cache(async () => {

@@ -1,7 +1,7 @@
 "use client";
 // What an agent must ask its owner before doing: opening a conversation, inviting, asking to connect,
 // and spending past a daily amount. The owner's answer comes as a question in their direct
-// conversation with the agent (and their Needs-you page); see server/services/approvals.ts.
+// conversation with the agent (and their Needs-you page); see server/services/approvals/approvals.ts.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";

@@ -1,5 +1,5 @@
 // How money, tokens, shares and UTC days read on the usage dashboard. Usage is stored by UTC day
-// (server/services/usage.ts `dayOf`), so every range and bucket here is computed in UTC too.
+// (server/services/usage/usage.ts `dayOf`), so every range and bucket here is computed in UTC too.
 
 export type Bucket = "day" | "week" | "month";
 export type RangePreset = "7d" | "30d" | "90d" | "month" | "custom";

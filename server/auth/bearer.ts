@@ -3,10 +3,10 @@
 // person's access token (`sbp_…`) as that person, under their current role and the token's scope.
 import { AppError } from "../errors";
 import type { Actor } from "../policies";
-import { ACCESS_TOKEN_PREFIX, authenticateAccessToken } from "../services/access-tokens";
-import { countFailedHandshake, handshakesBlocked } from "../services/address-limits";
-import { actorForAgent } from "../services/agents";
-import { authenticateKey } from "../services/api-keys";
+import { ACCESS_TOKEN_PREFIX, authenticateAccessToken } from "../services/identity/access-tokens";
+import { countFailedHandshake, handshakesBlocked } from "../services/governance/address-limits";
+import { actorForAgent } from "../services/identity/agents";
+import { authenticateKey } from "../services/identity/api-keys";
 
 export type CredentialKind = "agent_key" | "access_token";
 

@@ -5,7 +5,7 @@ import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { AppError } from "../errors";
 import { ADDRESS_HEADER } from "../http/client-address";
-import { checkCredentials } from "../services/accounts";
+import { checkCredentials } from "../services/identity/accounts";
 
 /**
  * Too many failed sign-ins for this email, or attempts from this address: the browser gets

@@ -3,10 +3,10 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { AppError } from "../errors";
 import type { Actor } from "../policies";
-import { reauthenticateAccessToken } from "../services/access-tokens";
-import { actorForAccount, actorForMember } from "../services/accounts";
-import { countFailedHandshake, handshakesBlocked } from "../services/address-limits";
-import { actorForAgent } from "../services/agents";
+import { reauthenticateAccessToken } from "../services/identity/access-tokens";
+import { actorForAccount, actorForMember } from "../services/identity/accounts";
+import { countFailedHandshake, handshakesBlocked } from "../services/governance/address-limits";
+import { actorForAgent } from "../services/identity/agents";
 import { authenticateBearer, type BearerIdentity } from "./bearer";
 import { accountIdFromCookies } from "./session";
 

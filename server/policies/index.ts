@@ -374,7 +374,7 @@ const rules = {
     return true;
   },
   /**
-   * A runtime binding (services/bindings.ts) is seen by whoever may read its room, by the agent and
+   * A runtime binding (services/work/bindings.ts) is seen by whoever may read its room, by the agent and
    * whoever speaks for it, and by owners and admins. To anyone else it does not exist.
    */
   "binding.read": (actor: Actor, s: { workspaceId: string; agent: Side; roomReadable: boolean }): Decision => {
@@ -389,7 +389,7 @@ const rules = {
   "binding.close": (actor: Actor, s: { agent: Side }): Decision =>
     speaksFor(actor, s.agent) || isHumanAdmin(actor) ? true : deny("FORBIDDEN", "Only the agent, its owner and admins close its runtime bindings"),
   /**
-   * An agent's work (its tasks, the files it touched, what it shipped: services/work.ts) is seen like
+   * An agent's work (its tasks, the files it touched, what it shipped: services/work/work.ts) is seen like
    * its bindings: by whoever may read the room it was done for, by the agent and whoever speaks for
    * it, and by owners and admins. Work done for no room only by the latter.
    */

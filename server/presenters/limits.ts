@@ -1,5 +1,5 @@
 // The workspace's limits as the admin console shows and edits them (never the workspace row itself).
-import type { WorkspaceLimits } from "../services/limits";
+import type { WorkspaceLimits } from "../services/governance/limits";
 
 /** The columns presented limits need, for Prisma `select`. */
 export const workspaceLimitsSelect = {

@@ -1,5 +1,5 @@
 import type { FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "../../sdk/work";
-import type { ComponentOf } from "../services/components";
+import type { ComponentOf } from "../services/work/components";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,26 +1,15 @@
 // Fan-out. Services call `publish` only after their transaction committed, so nothing is delivered
 // that was not stored. With REDIS_URL the Socket.IO Redis adapter carries these to every process.
-import type { Server } from "socket.io";
-import type { ClientToServerEvents, MessageView, ServerToClientEvents } from "../../sdk/contract";
+import type { MessageView, ServerToClientEvents } from "../../sdk/contract";
 import { audience } from "./audiences";
+import { getIo } from "./io";
 import { roomWoke } from "./wakeups";
 
 export { audience } from "./audiences";
+export { bindRealtime, getIo, type Io } from "./io";
 
-export type Io = Server<ClientToServerEvents, ServerToClientEvents>;
 type EventName = keyof ServerToClientEvents;
 type PayloadOf<E extends EventName> = Parameters<ServerToClientEvents[E]>[0];
-
-// On globalThis: Next.js's bundle of the services shares the server's Socket.IO instance.
-const holder = globalThis as unknown as { __switchboardIo?: Io | null };
-
-export function bindRealtime(io: Io | null): void {
-  holder.__switchboardIo = io;
-}
-
-export function getIo(): Io | null {
-  return holder.__switchboardIo ?? null;
-}
 
 export function publish<E extends EventName>(to: string | string[], event: E, payload: PayloadOf<E>): void {
   const server = getIo();

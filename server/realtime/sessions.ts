@@ -1,6 +1,7 @@
 // Acting on live connections, on every server process (through the adapter when there are several).
 import type { Actor } from "../policies";
-import { audience, getIo, type Io } from "./index";
+import { audience } from "./audiences";
+import { getIo, type Io } from "./io";
 
 /** Closes the participant's sockets that authenticated with a key no longer in `activeKeyIds`. */
 export function disconnectKeysOf(participantId: string, activeKeyIds: Set<string>): void {

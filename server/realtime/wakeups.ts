@@ -3,7 +3,7 @@
 // commit); with several processes, carried to the others over the Socket.IO adapter's server-side
 // events. A wake-up carries no message: the listener reads what it may see from the store.
 import { EventEmitter } from "node:events";
-import { getIo, type Io } from "./index";
+import { getIo, type Io } from "./io";
 
 const ROOM_WAKE = "switchboard:room-wake";
 const ROOM_CHANGE = "switchboard:room-change";

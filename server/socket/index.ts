@@ -23,9 +23,9 @@ import { connected, disconnected } from "../realtime/presence";
 import { attachRedisAdapter } from "../realtime/redis";
 import { onRightsChanged } from "../realtime/sessions";
 import { receiveWakeups } from "../realtime/wakeups";
-import { followsWholeRoom, memberships, replayMissed } from "../services/delivery";
-import { FLOOD_COOLDOWN_MS, floodCoolingDown } from "../services/request-limits";
-import { touchSession } from "../services/sessions";
+import { followsWholeRoom, memberships, replayMissed } from "../services/messaging/delivery";
+import { FLOOD_COOLDOWN_MS, floodCoolingDown } from "../services/governance/request-limits";
+import { touchSession } from "../services/identity/sessions";
 import { registerHandlers } from "./handlers";
 import type { AppSocket } from "./requests";
 

@@ -9,8 +9,8 @@ import type { z } from "zod";
 import { READ_ONLY_EVENTS, type Ack, type ClientToServerEvents, type ServerToClientEvents } from "../../sdk/contract";
 import { AppError, toErrorShape } from "../errors";
 import { assertMayWrite, type Actor } from "../policies";
-import type { Rule } from "../services/limits";
-import { countRequest, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, FLOOD_WINDOW_MS, IN_FLIGHT_RETRY_MS, markFlooded, MAX_ACTIVE, MAX_IN_FLIGHT, OPENING_IN_FLIGHT } from "../services/request-limits";
+import type { Rule } from "../services/governance/limits";
+import { countRequest, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, FLOOD_WINDOW_MS, IN_FLIGHT_RETRY_MS, markFlooded, MAX_ACTIVE, MAX_IN_FLIGHT, OPENING_IN_FLIGHT } from "../services/governance/request-limits";
 
 export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 

@@ -4,7 +4,7 @@ import { accountIdFromCookies } from "../auth/session";
 import { AppError } from "../errors";
 import { stampedAddress } from "../http/client-address";
 import type { Actor } from "../policies";
-import { actorForAccount } from "../services/accounts";
+import { actorForAccount } from "../services/identity/accounts";
 import { trpcErrorOf } from "./init";
 
 export interface Context {

@@ -3,7 +3,7 @@ import superjson from "superjson";
 import { ZodError } from "zod";
 import { AppError, ERROR_CODES, toErrorShape, type ErrorShape } from "../errors";
 import { assertMayWrite } from "../policies";
-import { countRequest, MUTATIONS } from "../services/request-limits";
+import { countRequest, MUTATIONS } from "../services/governance/request-limits";
 import type { Context } from "./context";
 
 const TRPC_CODE = {

@@ -1,4 +1,4 @@
-// What is addressed to an agent in `mentions` mode is one rule (server/services/addressed.ts): an agent
+// What is addressed to an agent in `mentions` mode is one rule (server/services/messaging/addressed.ts): an agent
 // replayed from scratch is given exactly what it was sent live, message for message, in channels
 // (mentions, threads it was in by then) and in direct conversations (everything but its own).
 import { randomUUID } from "node:crypto";

@@ -26,7 +26,7 @@ import {
 
 /**
  * `n` sends from `socket` all in flight at once, so the server stores them in batches. Returns the acks
- * in seq order. At most 64 from a new socket (its opening window, server/services/request-limits.ts).
+ * in seq order. At most 64 from a new socket (its opening window, server/services/governance/request-limits.ts).
  */
 async function burst(socket: ClientSocket, roomId: string, n: number, body = (i: number) => `burst ${i}`): Promise<MessageView[]> {
   const acks = await Promise.all(

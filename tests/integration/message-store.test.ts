@@ -12,7 +12,7 @@ import { isUniqueViolation } from "../../server/errors";
 import { migrate } from "../../server/migrate";
 import { messageStore, type BatchWrite, type NewMention, type NewMessage } from "../../server/services/message-store";
 import { batchFactsStatement, storeStatement } from "../../server/services/message-store/postgres";
-import { findMessages, MAX_SEQ, roomRange } from "../../server/services/message-reads";
+import { findMessages, MAX_SEQ, roomRange } from "../../server/services/messaging/reads";
 import { dialects, dropPgSchema, PG_URL, withSchema } from "./harness";
 
 describe.each(dialects)("the message store on %s", (dialect) => {

@@ -17,7 +17,7 @@ import type { UsageView } from "../../sdk/contract";
 import { PrismaClient as SqliteClient } from "../../server/generated/sqlite/client";
 import * as SchemaEnums from "../../server/generated/sqlite/enums";
 import { migrate } from "../../server/migrate";
-import { GRAINS } from "../../server/services/usage-rollups";
+import { GRAINS } from "../../server/services/usage/rollups";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";

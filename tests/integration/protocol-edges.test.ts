@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { SwitchboardClient, SwitchboardError } from "../../sdk";
 import type { Ack, MessageView, RoomView } from "../../sdk/contract";
-import { EVENT_LIMITS, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, MUTATIONS } from "../../server/services/request-limits";
+import { EVENT_LIMITS, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, MUTATIONS } from "../../server/services/governance/request-limits";
 import {
   closeAgentClients,
   closeSockets,

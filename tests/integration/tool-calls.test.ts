@@ -9,7 +9,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SwitchboardClient, type Ack } from "../../sdk";
 import { ADAPTER_TOOLS } from "../../sdk/platform-tools";
-import { MAX_ACTIVE } from "../../server/services/request-limits";
+import { MAX_ACTIVE } from "../../server/services/governance/request-limits";
 import {
   closeAgentClients,
   closeSockets,

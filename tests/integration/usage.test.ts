@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { weekOf } from "../../components/usage/format";
-import { rollupRowsFromRecordsSql } from "../../server/services/usage-rollups";
+import { rollupRowsFromRecordsSql } from "../../server/services/usage/rollups";
 import type { UsageView } from "../../sdk/contract";
 import { closeAgentClients, closeSockets, collect, collectMessages, connectedAgent, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 

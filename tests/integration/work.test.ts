@@ -207,7 +207,7 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
         taskKey: "export",
         branch: "feat/export",
         files: [
-          { path: "./server/services/usage.ts", operation: "edit", linesAdded: 40, linesRemoved: 2 },
+          { path: "./server/services/usage/usage.ts", operation: "edit", linesAdded: 40, linesRemoved: 2 },
           { path: "components/usage/chart.tsx", operation: "create", linesAdded: 120 },
           { path: "README.md", operation: "read" },
           { path: "npm test -- usage", operation: "run" },
@@ -215,7 +215,7 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
       }),
     );
     expect(files.map((f) => [f.path, f.component])).toEqual([
-      ["server/services/usage.ts", "server"],
+      ["server/services/usage/usage.ts", "server"],
       ["components/usage/chart.tsx", "components"],
       ["README.md", "(root)"],
       ["npm test -- usage", null],
@@ -233,7 +233,7 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     expect(await errorCode(dana.api.work.previewComponents.query({ components: [...draft.components, { name: "services", patterns: ["x/**"] }] }))).toBe("INVALID_PAYLOAD");
     const preview = await dana.api.work.previewComponents.query(draft);
     const previewed = (name: string) => preview.components.find((c) => c.name === name);
-    expect(previewed("Services")).toMatchObject({ fallback: false, examples: expect.arrayContaining(["server/services/usage.ts"]) });
+    expect(previewed("Services")).toMatchObject({ fallback: false, examples: expect.arrayContaining(["server/services/usage/usage.ts"]) });
     expect(previewed("Nothing")).toMatchObject({ fallback: false, paths: 0, examples: [] });
     expect(previewed("components")).toMatchObject({ fallback: true, examples: expect.arrayContaining(["components/usage/chart.tsx"]) });
     expect(preview.components.flatMap((c) => c.examples)).not.toContain("npm test -- usage");
@@ -241,7 +241,7 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     await dana.api.work.setComponents.mutate({ components: [{ name: "Services", patterns: ["server/services/**"] }, { name: "UI", patterns: ["components/**", "app/**/*.tsx"] }] });
     expect((await erin.api.work.components.query()).components.map((c) => c.name)).toEqual(["Services", "UI"]);
     const mine = await workOf(dana, bot.id);
-    expect(mine.files.find((f) => f.path === "server/services/usage.ts")?.component).toBe("Services");
+    expect(mine.files.find((f) => f.path === "server/services/usage/usage.ts")?.component).toBe("Services");
     expect(mine.components.map((c) => c.name).sort()).toEqual(["(root)", "Services", "UI"]);
     const services = (await board(dana)).components.find((c) => c.name === "Services")!;
     expect(services.agentsNow.map((a) => a.id)).toContain(bot.id);
@@ -307,7 +307,7 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
       await emitAck<Ack<{ id: string }>>(bot.socket, "question:ask", { roomId: room.id, clientMsgId: randomUUID(), prompt: "Merge it?", kind: "approval", audience: { type: "person", participant: dana.participantId } }),
     );
     await dana.api.questions.answer.mutate({ questionId: q.id, answer: { approved: true } });
-    unwrap(await emitAck(bot.socket, "work:files", { ...scope, taskKey: "csv", files: [{ path: "server/services/usage-reports.ts", operation: "edit", linesAdded: 30, linesRemoved: 5 }] }));
+    unwrap(await emitAck(bot.socket, "work:files", { ...scope, taskKey: "csv", files: [{ path: "server/services/usage/reports.ts", operation: "edit", linesAdded: 30, linesRemoved: 5 }] }));
     const pr = `https://git.example.test/acme/app/pull/${dialect}-7`;
     unwrap(await emitAck(bot.socket, "work:link", { ...scope, taskKey: "csv", kind: "pull_request", value: pr, title: "CSV export" }));
     expect(ask.body).toContain("CSV");

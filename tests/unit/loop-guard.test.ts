@@ -2,7 +2,7 @@
 // within the window, by when they were written.
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../server/errors";
-import { LoopGuard } from "../../server/services/loop-guard";
+import { LoopGuard } from "../../server/services/governance/loop-guard";
 
 const limits = { loopGuardMessages: 3, loopGuardWindowSec: 60 };
 const at = (s: number) => new Date(Date.UTC(2026, 11, 1, 12, 0, s));

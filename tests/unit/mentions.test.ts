@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mentionedHandles, resolveMentions } from "../../server/services/mentions";
+import { mentionedHandles, resolveMentions } from "../../server/services/messaging/mentions";
 
 describe("mentions", () => {
   it("finds @handles in prose, case-insensitively, once each", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "../../server/services/passwords";
+import { hashPassword, verifyPassword } from "../../server/services/identity/passwords";
 
 describe("passwords", () => {
   it("hashes with a fresh salt and verifies only the right password", async () => {

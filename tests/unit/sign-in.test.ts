@@ -23,8 +23,8 @@ const limits = vi.hoisted(() => ({
   count: vi.fn(async () => {}),
   exhausted: vi.fn(async () => false),
 }));
-vi.mock("../../server/services/limits", () => limits);
-vi.mock("../../server/services/passwords", () => ({
+vi.mock("../../server/services/governance/limits", () => limits);
+vi.mock("../../server/services/identity/passwords", () => ({
   hashPassword: vi.fn(),
   verifyPassword: vi.fn(async (password: string) => password === "right password"),
   verifyAgainstNothing: vi.fn(async () => false),

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 const hashPassword = vi.fn(async () => "scrypt$stub");
-vi.mock("../../server/services/passwords", () => ({ hashPassword, verifyPassword: vi.fn(), verifyAgainstNothing: vi.fn() }));
+vi.mock("../../server/services/identity/passwords", () => ({ hashPassword, verifyPassword: vi.fn(), verifyAgainstNothing: vi.fn() }));
 
 const expired = { revokedAt: null, expiresAt: new Date(Date.now() - 1000), maxUses: null, uses: 0 };
 const db = {
@@ -16,7 +16,7 @@ const db = {
 vi.mock("../../server/env", () => ({ env: { DATABASE_URL: "file:unused" } }));
 vi.mock("../../server/db", async (original) => ({ ...(await original<object>()), getDb: () => db, isPostgres: () => false }));
 
-const { signUp } = await import("../../server/services/accounts");
+const { signUp } = await import("../../server/services/identity/accounts");
 const input = { email: "x@example.test", password: "correct horse battery", displayName: "X", handle: "xx" };
 const codeOf = (p: Promise<unknown>) => p.then(() => "OK", (e: { code?: string }) => e.code ?? String(e));
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { READ_ONLY_EVENTS, type Ack } from "../../sdk/contract";
 import { requestsOf, type AppSocket } from "../../server/socket/requests";
 import { AppError } from "../../server/errors";
-import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, floodCoolingDown, IN_FLIGHT_RETRY_MS, MAX_ACTIVE, MAX_IN_FLIGHT, OPENING_IN_FLIGHT } from "../../server/services/request-limits";
+import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, floodCoolingDown, IN_FLIGHT_RETRY_MS, MAX_ACTIVE, MAX_IN_FLIGHT, OPENING_IN_FLIGHT } from "../../server/services/governance/request-limits";
 
 function standIn(actor: object = { participantId: "p1", workspaceId: "w1", kind: "agent", role: "member", handle: "unit" }) {
   const handlers = new Map<string, (...args: unknown[]) => Promise<void>>();

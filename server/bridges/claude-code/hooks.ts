@@ -1,7 +1,7 @@
 // Claude Code's hooks (`POST /api/hooks/claude-code`): the JSON a hook receives on stdin (or an `http`
 // hook's body), as Claude Code documents it, turned into the work board's reports by the agent whose
 // key sent it. Tied by `session_id`, Claude Code's session: a runtime binding of the agent that carries
-// it as its externalId puts the work in that binding's room and thread (services/work.ts resolveScope).
+// it as its externalId puts the work in that binding's room and thread (services/work/work.ts resolveScope).
 //
 //   PostToolUse Edit / MultiEdit / NotebookEdit / Write   files edited or created (lines when known)
 //   PostToolUse Read / Bash                               a file read, a command run
@@ -23,9 +23,9 @@ import { MAX_TASKS_PER_REPORT, type TaskStatus } from "../../../sdk/work";
 import { AppError } from "../../errors";
 import { ElidedText } from "../../http/lean-json";
 import { authorize, type Actor } from "../../policies";
-import { countRequest, HOOK_REQUESTS } from "../../services/request-limits";
-import * as work from "../../services/work";
-import * as workStatus from "../../services/work-status";
+import { countRequest, HOOK_REQUESTS } from "../../services/governance/request-limits";
+import * as work from "../../services/work/work";
+import * as workStatus from "../../services/work/status";
 
 export const CLAUDE_CODE_HOOKS_PATH = "/api/hooks/claude-code";
 /** A Write's payload carries the file twice: a Write of up to about 8 MiB fits; a larger one is refused. */

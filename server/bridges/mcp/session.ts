@@ -17,11 +17,11 @@ import { z } from "zod";
 import { AppError } from "../../errors";
 import type { Actor } from "../../policies";
 import { onRoomWake } from "../../realtime/wakeups";
-import * as delivery from "../../services/delivery";
-import { countRequest } from "../../services/request-limits";
-import * as messages from "../../services/messages";
-import * as rooms from "../../services/rooms";
-import type { Rule } from "../../services/limits";
+import * as delivery from "../../services/messaging/delivery";
+import { countRequest } from "../../services/governance/request-limits";
+import * as messages from "../../services/messaging/messages";
+import * as rooms from "../../services/rooms/rooms";
+import type { Rule } from "../../services/governance/limits";
 import { compactMembership, compactMessage, failed, ok, roomLabel } from "./results";
 import { runTool, TOOLS } from "./tools";
 

@@ -70,9 +70,9 @@ export interface NewMessage {
   body: string;
   clientMsgId: string;
   threadRootId: string | null;
-  /** The person the message serves (services/requesters.ts). */
+  /** The person the message serves (services/messaging/requesters.ts). */
   requesterId: string | null;
-  /** An agent's message: the message it answers (services/requesters.ts). */
+  /** An agent's message: the message it answers (services/messaging/requesters.ts). */
   causeId: string | null;
   data?: object;
   createdAt: Date;

@@ -6,7 +6,7 @@
 // mail those rows again (at least once, never lost), but a running process never does.
 import { getDb, type Prisma } from "../../db";
 import { newId } from "../../ids";
-import { roomViews, withMemberCount } from "../room-views";
+import { roomViews, withMemberCount } from "../access/views";
 import { composeDigest } from "./digest";
 import type { Mailer } from "./mailer";
 

@@ -1,7 +1,7 @@
-// Remote A2A agents as participants (services/a2a-remotes.ts): register by card URL, list, change the
+// Remote A2A agents as participants (services/a2a/remotes.ts): register by card URL, list, change the
 // credential, turn off and on, remove.
 import { z } from "zod";
-import * as remotes from "../../services/a2a-remotes";
+import * as remotes from "../../services/a2a/remotes";
 import { authedProcedure, router } from "../init";
 
 export const a2aRouter = router({

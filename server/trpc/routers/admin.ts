@@ -1,6 +1,6 @@
 import { z } from "zod";
-import * as auditLog from "../../services/audit-log";
-import * as members from "../../services/members";
+import * as auditLog from "../../services/governance/audit-log";
+import * as members from "../../services/identity/members";
 import { authedProcedure, router } from "../init";
 
 const auditFilter = z.strictObject({

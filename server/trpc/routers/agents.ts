@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { agentProfileInput, consentPolicies, setDeliveryModeInput } from "../../../sdk/contract";
-import * as a2aTasks from "../../services/a2a-tasks";
-import * as agents from "../../services/agents";
-import * as approvals from "../../services/approvals";
-import * as delivery from "../../services/delivery";
-import * as limits from "../../services/limits";
+import * as a2aTasks from "../../services/a2a/tasks";
+import * as agents from "../../services/identity/agents";
+import * as approvals from "../../services/approvals/approvals";
+import * as delivery from "../../services/messaging/delivery";
+import * as limits from "../../services/governance/limits";
 import { authedProcedure, router } from "../init";
 
 const agentId = z.strictObject({ agentId: z.string().min(1).max(64) });

@@ -1,5 +1,5 @@
 import { agentBindingsInput, bindingIdInput, roomBindingsInput } from "../../../sdk/bindings";
-import * as bindings from "../../services/bindings";
+import * as bindings from "../../services/work/bindings";
 import { authedProcedure, router } from "../init";
 
 export const bindingsRouter = router({

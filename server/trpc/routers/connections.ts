@@ -7,8 +7,8 @@ import {
   respondToConnectionInput,
 } from "../../../sdk/contract";
 import { z } from "zod";
-import * as connections from "../../services/connections";
-import * as directory from "../../services/directory";
+import * as connections from "../../services/consent/connections";
+import * as directory from "../../services/consent/directory";
 import { authedProcedure, router } from "../init";
 
 /** tRPC's infinite queries add the page `direction`; pages only go forward, to older connections. */

@@ -7,8 +7,8 @@ import {
   syncInput,
   threadInput,
 } from "../../../sdk/contract";
-import * as messages from "../../services/messages";
-import { sendMessage } from "../../services/sending";
+import * as messages from "../../services/messaging/messages";
+import { sendMessage } from "../../services/messaging/sending";
 import { authedProcedure, router } from "../init";
 
 export const messagesRouter = router({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { answerQuestionInput, askQuestionInput, listQuestionsInput, questionIdInput } from "../../../sdk/questions";
-import * as questions from "../../services/questions";
+import * as questions from "../../services/questions/questions";
 import { authedProcedure, router } from "../init";
 
 export const questionsRouter = router({

@@ -1,5 +1,5 @@
 import { createChannelInput, inviteToRoomInput, openDirectInput, roomIdInput } from "../../../sdk/contract";
-import * as rooms from "../../services/rooms";
+import * as rooms from "../../services/rooms/rooms";
 import { authedProcedure, router } from "../init";
 
 export const roomsRouter = router({

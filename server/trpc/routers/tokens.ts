@@ -1,5 +1,5 @@
 import { accessTokenIdInput, createAccessTokenInput } from "../../../sdk/contract";
-import * as accessTokens from "../../services/access-tokens";
+import * as accessTokens from "../../services/identity/access-tokens";
 import { authedProcedure, router } from "../init";
 
 /** The viewer's own personal access tokens. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import * as budgets from "../../services/budgets";
-import * as reports from "../../services/usage-reports";
-import * as usage from "../../services/usage";
+import * as budgets from "../../services/usage/budgets";
+import * as reports from "../../services/usage/reports";
+import * as usage from "../../services/usage/usage";
 import { authedProcedure, router } from "../init";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { setComponentMapInput, setWorkStatusInput } from "../../../sdk/work";
-import * as components from "../../services/components";
-import { involvement, involvementCsv } from "../../services/involvement";
-import { workBoard } from "../../services/work-board";
-import { CURSOR_PATTERN } from "../../services/work-events";
-import { MAX_TIMELINE_PAGE, TIMELINE_PAGE, workTimeline } from "../../services/work-timeline";
-import * as workStatus from "../../services/work-status";
+import * as components from "../../services/work/components";
+import { involvement, involvementCsv } from "../../services/work/involvement";
+import { workBoard } from "../../services/work/board";
+import { CURSOR_PATTERN } from "../../services/work/events";
+import { MAX_TIMELINE_PAGE, TIMELINE_PAGE, workTimeline } from "../../services/work/timeline";
+import * as workStatus from "../../services/work/status";
 import { authedProcedure, router } from "../init";
 
 const involvementInput = z.union([

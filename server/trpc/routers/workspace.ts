@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { handleSchema } from "../../../sdk/contract";
-import * as accounts from "../../services/accounts";
-import * as invites from "../../services/invites";
-import * as limits from "../../services/limits";
-import * as workspaces from "../../services/workspaces";
+import * as accounts from "../../services/identity/accounts";
+import * as invites from "../../services/identity/invites";
+import * as limits from "../../services/governance/limits";
+import * as workspaces from "../../services/identity/workspaces";
 import { authedProcedure, publicProcedure, router } from "../init";
 
 export const signUpInput = z.strictObject({

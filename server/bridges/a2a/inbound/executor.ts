@@ -4,7 +4,7 @@
 import { Role, TaskState, type Task } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { AppError } from "../../../errors";
-import { answerOpenQuestion, callerActor, postCancel, postRequest, storedTask, type ServedAgent } from "../../../services/a2a-tasks";
+import { answerOpenQuestion, callerActor, postCancel, postRequest, storedTask, type ServedAgent } from "../../../services/a2a/tasks";
 import type { TaskFollower } from "./follower";
 import { a2aMessage, partsData, partsText, textPart } from "./projection";
 import { callerOf, DatabaseTaskStore } from "./task-store";

@@ -1,13 +1,13 @@
 // Follows open A2A tasks in their rooms. The SDK keeps one event bus per running task; here a task's
 // bus lives until the room says the task ended, however long the agent takes (it may be offline for a
 // day): on every change in a room with open tasks (a new message, a receipt, an edit; from any
-// process), each open task there is read back (services/a2a-tasks.ts), saved when it changed, and the
+// process), each open task there is read back (services/a2a/tasks.ts), saved when it changed, and the
 // change published on its bus for whoever streams it. The store, not the bus, is the truth: a restart
 // loses only the buses, and the next change (or a caller's GetTask / SubscribeToTask) finds the task.
 import { AgentEvent, DefaultExecutionEventBus, ServerCallContext, type ExecutionEventBus, type ExecutionEventBusManager } from "@a2a-js/sdk/server";
 import { Task, type TaskState } from "@a2a-js/sdk";
 import { onRoomActivity } from "../../../realtime/wakeups";
-import { callerActor, openTasks, storedTask, taskProgress } from "../../../services/a2a-tasks";
+import { callerActor, openTasks, storedTask, taskProgress } from "../../../services/a2a/tasks";
 import { isTerminal, projectTask, TERMINAL_NAMES } from "./projection";
 import { Caller, DatabaseTaskStore } from "./task-store";
 

@@ -1,8 +1,8 @@
-// A task's progress in the room (services/a2a-tasks.ts), as the A2A Task the caller reads: its state,
+// A task's progress in the room (services/a2a/tasks.ts), as the A2A Task the caller reads: its state,
 // the agent's replies as artifacts (one per reply, its id the message's, so an edit replaces it), the
 // exchange as history, and the status message (the question, the failure, the last reply).
 import { Role, TaskState, type Artifact, type Message, type Part, type Task } from "@a2a-js/sdk";
-import type { TaskProgress } from "../../../services/a2a-tasks";
+import type { TaskProgress } from "../../../services/a2a/tasks";
 
 export const TERMINAL: TaskState[] = [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED];
 export const isTerminal = (state: TaskState | undefined) => state !== undefined && TERMINAL.includes(state);

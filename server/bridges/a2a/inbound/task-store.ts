@@ -1,9 +1,9 @@
-// The A2A SDK's TaskStore on the workspace's own database (services/a2a-tasks.ts): a task survives a
+// The A2A SDK's TaskStore on the workspace's own database (services/a2a/tasks.ts): a task survives a
 // restart, and each caller sees only its own tasks.
 import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore, User } from "@a2a-js/sdk/server";
 import type { Actor } from "../../../policies";
-import { listTasks, loadTask, saveTask } from "../../../services/a2a-tasks";
+import { listTasks, loadTask, saveTask } from "../../../services/a2a/tasks";
 import { stateName } from "./projection";
 
 /** The authenticated caller, as the SDK hands it to the store and the executor. */

@@ -1,0 +1,17 @@
+// The server's one Socket.IO instance, for everything in realtime/ that emits. Its own module so that
+// fan-out (index.ts) and wake-ups (wakeups.ts), which index.ts calls, both read it without a cycle.
+import type { Server } from "socket.io";
+import type { ClientToServerEvents, ServerToClientEvents } from "../../sdk/contract";
+
+export type Io = Server<ClientToServerEvents, ServerToClientEvents>;
+
+// On globalThis: Next.js's bundle of the services shares the server's Socket.IO instance.
+const holder = globalThis as unknown as { __switchboardIo?: Io | null };
+
+export function bindRealtime(io: Io | null): void {
+  holder.__switchboardIo = io;
+}
+
+export function getIo(): Io | null {
+  return holder.__switchboardIo ?? null;
+}

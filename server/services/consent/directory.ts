@@ -1,0 +1,44 @@
+// The directory: every participant of the workspace, people and agents, searchable by text,
+// capability, kind and owner (in the database, participant-search.ts), with presence, work status
+// and the viewer's connection standing.
+import type { DirectoryEntry } from "../../../sdk/contract";
+import { getDb } from "../../db";
+import type { Actor } from "../../policies";
+import { participantSelect, presentParticipant } from "../../presenters/participant";
+import { onlineAmong } from "../../realtime/presence";
+import { standings } from "../access/reach";
+import { waitingFor } from "../questions/waiting";
+import { inOrder, searchParticipants } from "./participant-search";
+
+export interface DirectoryQuery {
+  text?: string;
+  capability?: string;
+  kind?: "human" | "agent";
+  ownerId?: string;
+  limit: number;
+}
+
+export async function findParticipants(actor: Actor, query: DirectoryQuery): Promise<DirectoryEntry[]> {
+  const found = await searchParticipants({ ...query, workspaceId: actor.workspaceId, textIn: "profile" }, query.limit);
+  const rows = await getDb().participant.findMany({
+    where: { id: { in: found } },
+    select: { ...participantSelect, workStatus: true, owner: { select: { id: true, displayName: true, handle: true } } },
+  });
+  const matched = inOrder(found, rows).map((row) => ({ row, view: presentParticipant(row) }));
+  const ids = matched.map(({ view }) => view.id);
+  const [online, standing, waiting] = await Promise.all([onlineAmong(ids), standings(actor, ids), waitingFor(ids)]);
+  return matched.map(({ row, view }) => ({
+    ...view,
+    owner: row.owner,
+    online: online.has(view.id),
+    workStatus: row.workStatus,
+    waitingFor: waiting.get(view.id) ?? null,
+    connection: standing.get(view.id) ?? "none",
+  }));
+}
+
+/** What a participant says it is working on (shown in the directory and member lists). */
+export async function setWorkStatus(actor: Actor, input: { workStatus: string }): Promise<{ workStatus: string }> {
+  await getDb().participant.update({ where: { id: actor.participantId }, data: { workStatus: input.workStatus } });
+  return { workStatus: input.workStatus };
+}

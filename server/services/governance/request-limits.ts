@@ -1,0 +1,69 @@
+// Limits on requests, per participant (across its sockets, and its processes with Redis): the chatty
+// socket events and tRPC mutations. Generous on purpose: a real client stays far below them; a loop
+// gone wrong or a flood is stopped with RATE_LIMITED and `retryAfterMs`. Each is in docs/protocol.md.
+import type { Actor } from "../../policies";
+import { consume, count, exhausted, type Rule } from "./limits";
+
+/** Socket events that a client may send often, each with its own limit per participant. */
+export const EVENT_LIMITS = {
+  "room:typing": { name: "event-typing", points: 120, perSeconds: 60 },
+  "room:sync": { name: "event-sync", points: 1200, perSeconds: 60 },
+  "directory:search": { name: "event-directory", points: 300, perSeconds: 60 },
+  "connection:request": { name: "event-connection-request", points: 120, perSeconds: 60 },
+  "usage:report": { name: "event-usage", points: 1200, perSeconds: 60 },
+  "question:ask": { name: "event-question", points: 60, perSeconds: 60 },
+  // Work reports: a status heartbeat every few seconds at most, a todo list or files per tool call.
+  "work:status": { name: "event-work-status", points: 240, perSeconds: 60 },
+  "work:tasks": { name: "event-work-tasks", points: 600, perSeconds: 60 },
+  "work:files": { name: "event-work-files", points: 1200, perSeconds: 60 },
+  "work:link": { name: "event-work-link", points: 120, perSeconds: 60 },
+} as const satisfies Record<string, Rule>;
+
+/** Claude Code hook requests of one agent (one per tool call and turn event, all its sessions together). */
+export const HOOK_REQUESTS: Rule = { name: "hook-claude-code", points: 1200, perSeconds: 60 };
+
+/** A2A calls of one caller to agents served over A2A (every JSON-RPC request, reads too). */
+export const A2A_REQUESTS: Rule = { name: "a2a-requests", points: 600, perSeconds: 60 };
+
+/** tRPC mutations of one signed-in person (queries are not counted). */
+export const MUTATIONS: Rule = { name: "trpc-mutations", points: 600, perSeconds: 60 };
+
+/**
+ * Requests one socket may have awaiting their answer at once; past it, RATE_LIMITED with a short wait.
+ * A new connection starts at OPENING_IN_FLIGHT (as many as the SDK ever sends at once), and each
+ * request answered without a refusal widens it by one, up to MAX_IN_FLIGHT: a client that opens with
+ * a flood is refused, cheaply, before it has made the server work, while one that has been answered
+ * gets the full window.
+ */
+export const OPENING_IN_FLIGHT = 64;
+export const MAX_IN_FLIGHT = 256;
+/** Of those, how many run at once (sends apart: they wait in their room's own queue, services/messaging/sending.ts). */
+export const MAX_ACTIVE = 4;
+export const IN_FLIGHT_RETRY_MS = 100;
+
+/** Counts one request against `rule` for the actor: RATE_LIMITED (with retryAfterMs) past it. */
+export function countRequest(rule: Rule, actor: Actor, what: string): Promise<void> {
+  return consume(rule, actor.participantId, `${what}: at most ${rule.points} per ${rule.perSeconds} s`);
+}
+
+/**
+ * A connection told to wait that keeps sending anyway: refused more than FLOOD_REFUSALS times within
+ * FLOOD_WINDOW_MS, it is closed. Answering a refusal is cheap, but not free: a socket sending tens of
+ * thousands of requests a second would take the process's time from every other room only to be
+ * told no. Its participant then may not connect again for FLOODED.perSeconds (on every process).
+ */
+export const FLOOD_REFUSALS = 200;
+export const FLOOD_WINDOW_MS = 10_000;
+const FLOODED: Rule = { name: "flooded", points: 1, perSeconds: 30 };
+export const FLOOD_COOLDOWN_MS = FLOODED.perSeconds * 1000;
+
+/**
+ * A flooding client reconnects with the same credential: its reconnects are refused by the
+ * credential's fingerprint before it is authenticated (which costs a database read), and by the
+ * participant after (another credential of the same participant).
+ */
+export async function markFlooded(participantId: string, credentialFingerprint: string | null): Promise<void> {
+  await count(FLOODED, participantId);
+  if (credentialFingerprint) await count(FLOODED, credentialFingerprint);
+}
+export const floodCoolingDown = (key: string): Promise<boolean> => exhausted(FLOODED, key);

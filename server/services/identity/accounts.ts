@@ -1,0 +1,163 @@
+// People's accounts: sign-up (the first creates the workspace, later ones need an invite), and the
+// credentials check that Auth.js calls at sign-in.
+import { getDb, isPostgres, type Db, type Tx } from "../../db";
+import { env } from "../../env";
+import { AppError, isUniqueViolation } from "../../errors";
+import { newId, sha256 } from "../../ids";
+import type { Actor, WorkspaceRole } from "../../policies";
+import { countSignIn, countSignUp } from "../governance/address-limits";
+import { recordAudit } from "../governance/audit";
+import { isUsable } from "./invites";
+import { recordFailedSignIn, signInBlocked } from "../governance/limits";
+import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords";
+import { addToDefaultChannels, createWorkspace } from "./workspaces";
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  displayName: string;
+  handle: string;
+  workspaceName?: string;
+  inviteToken?: string;
+}
+
+/**
+ * Creates an account. The cheap checks come first, so that a sign-up that cannot succeed (no
+ * invite after the first run, a bad invite, an address over its limit) never costs a password hash.
+ * `address`: the client's, for its limit; null for the server's own calls (the demo seed).
+ */
+export async function signUp(input: SignUpInput, address: string | null = null): Promise<{ accountId: string; workspaceId: string }> {
+  const db = getDb();
+  const email = input.email.trim().toLowerCase();
+  await countSignUp(address);
+  await assertMayJoin(db, input);
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.$transaction(async (tx) => {
+      const accountId = newId();
+      await tx.account.create({ data: { id: accountId, email, passwordHash } });
+      const { workspaceId, role } = await placeFor(tx, input);
+      const participantId = newId();
+      await tx.participant.create({
+        data: { id: participantId, workspaceId, kind: "human", handle: input.handle, displayName: input.displayName },
+      });
+      await tx.member.create({ data: { id: newId(), workspaceId, accountId, participantId, role } });
+      await addToDefaultChannels(tx, workspaceId, participantId);
+      await recordAudit(tx, {
+        workspaceId,
+        actorId: participantId,
+        action: role === "owner" ? "workspace.created" : "member.joined",
+        subjectType: "participant",
+        subjectId: participantId,
+        data: { role, email, viaInvite: Boolean(input.inviteToken) },
+        address,
+      });
+      return { accountId, workspaceId };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const taken = await db.account.findUnique({ where: { email } });
+      if (taken) throw new AppError("EMAIL_TAKEN", "An account with this email already exists");
+      throw new AppError("NAME_TAKEN", `@${input.handle} is taken`);
+    }
+    throw error;
+  }
+}
+
+const inviteInvalid = () => new AppError("INVITE_INVALID", "This invite link is invalid, revoked, used up or expired");
+const inviteRequired = () => new AppError("INVITE_REQUIRED", "This workspace is invite-only: ask an admin for an invite link");
+
+/** The sign-up could succeed: its invite is usable, or nobody has signed up yet. `placeFor` decides. */
+async function assertMayJoin(db: Db, input: SignUpInput): Promise<void> {
+  if (input.inviteToken) {
+    if (!isUsable(await db.invite.findUnique({ where: { tokenHash: sha256(input.inviteToken) } }))) throw inviteInvalid();
+  } else if ((await db.workspace.count()) > 0) {
+    throw inviteRequired();
+  }
+}
+
+/**
+ * The first run has no row to lock, so two first sign-ups at once could each create a workspace. On
+ * PostgreSQL they queue on an advisory lock held to the end of the transaction; the second then
+ * counts the first's workspace. SQLite runs one write transaction at a time anyway.
+ */
+async function holdFirstRun(tx: Tx): Promise<void> {
+  if (isPostgres(env.DATABASE_URL)) await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('switchboard:first-run'))::text`;
+}
+
+/** Where a new account goes: a new workspace it owns, or the one its invite names. */
+async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: string; role: WorkspaceRole }> {
+  if (input.inviteToken) {
+    const tokenHash = sha256(input.inviteToken);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const invite = await tx.invite.findUnique({ where: { tokenHash } });
+      if (!invite || !isUsable(invite)) throw inviteInvalid();
+      // Claim a use only if the link is as we read it: a revoke or another sign-up taking the last
+      // use in between makes this match nothing, and we look again.
+      const { count } = await tx.invite.updateMany({ where: { id: invite.id, uses: invite.uses, revokedAt: null }, data: { uses: { increment: 1 } } });
+      if (count === 1) return { workspaceId: invite.workspaceId, role: invite.role };
+    }
+    throw new AppError("UNAVAILABLE", "Many people are using this invite link right now; try again");
+  }
+  await holdFirstRun(tx);
+  if ((await tx.workspace.count()) > 0) throw inviteRequired();
+  const workspaceId = await createWorkspace(tx, input.workspaceName?.trim() || `${input.displayName}'s workspace`);
+  return { workspaceId, role: "owner" };
+}
+
+/**
+ * Auth.js's credentials check: the account, or null. Throws RATE_LIMITED when the address has tried
+ * too often (every attempt counts: each costs a password hash) or the email has failed too often.
+ * Known and unknown emails cost the same before the answer, one lookup and one hash, so its time
+ * does not tell whether an account exists; a known account's attempt is audited after the answer.
+ */
+export async function checkCredentials(email: string, password: string, address: string | null): Promise<{ id: string; email: string } | null> {
+  await countSignIn(address);
+  if (await signInBlocked(email)) throw new AppError("RATE_LIMITED", "Too many failed sign-ins for this email; try again later");
+  const account = await getDb().account.findUnique({ where: { email: email.trim().toLowerCase() } });
+  const ok = account ? await verifyPassword(password, account.passwordHash) : await verifyAgainstNothing(password);
+  if (!ok) await recordFailedSignIn(email);
+  if (account) void auditSignIn(account.id, ok, address).catch((error: unknown) => console.error("sign-in audit:", error));
+  return account && ok ? { id: account.id, email: account.email } : null;
+}
+
+async function auditSignIn(accountId: string, ok: boolean, address: string | null): Promise<void> {
+  const member = await getDb().member.findFirst({ where: { accountId }, orderBy: { createdAt: "asc" } });
+  if (!member) return;
+  await getDb().$transaction((tx) =>
+    recordAudit(tx, {
+      workspaceId: member.workspaceId,
+      actorId: member.participantId,
+      action: ok ? "auth.signin" : "auth.signin_failed",
+      subjectType: "account",
+      subjectId: accountId,
+      address,
+    }),
+  );
+}
+
+/** Whether anyone has signed up yet: the sign-up page offers to create the workspace until then. */
+export async function isFirstRun(): Promise<boolean> {
+  return (await getDb().workspace.count()) === 0;
+}
+
+/** The participant an account acts as (its first workspace), or null. */
+export async function actorForAccount(accountId: string): Promise<Actor | null> {
+  return actorOf(await getDb().member.findFirst({ where: { accountId }, orderBy: { createdAt: "asc" }, include: { participant: true } }));
+}
+
+/** A person's actor by their participant id (a socket's rights read again), or null. */
+export async function actorForMember(participantId: string): Promise<Actor | null> {
+  return actorOf(await getDb().member.findUnique({ where: { participantId }, include: { participant: true } }));
+}
+
+function actorOf(member: { participantId: string; workspaceId: string; role: WorkspaceRole; participant: { status: string; handle: string } } | null): Actor | null {
+  if (!member || member.participant.status !== "active") return null;
+  return {
+    participantId: member.participantId,
+    workspaceId: member.workspaceId,
+    kind: "human",
+    role: member.role,
+    handle: member.participant.handle,
+  };
+}

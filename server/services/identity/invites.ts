@@ -1,0 +1,94 @@
+// Invite links: the way people join a workspace after its first member. The token is shown once in
+// the link; only its hash is stored. Owners and admins list and revoke them.
+import { getDb } from "../../db";
+import { AppError } from "../../errors";
+import { newId, newSecret, sha256 } from "../../ids";
+import { recordAudit } from "../governance/audit";
+import { authorize, type Actor, type WorkspaceRole } from "../../policies";
+import { invitationInclude, invitationState, listedInvitations, presentInviteLink, type InviteLinkView } from "../../presenters/invitation";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface InviteState {
+  revokedAt: Date | null;
+  expiresAt: Date;
+  maxUses: number | null;
+  uses: number;
+}
+
+export function isUsable(invite: InviteState | null): invite is InviteState {
+  return !!invite && invitationState(invite) === "active";
+}
+
+export async function createInvite(
+  actor: Actor,
+  input: { role: Exclude<WorkspaceRole, "owner">; expiresInDays: number; maxUses?: number },
+): Promise<{ id: string; token: string; expiresAt: string }> {
+  authorize(actor, "invite.create", { role: input.role });
+  const token = newSecret();
+  const expiresAt = new Date(Date.now() + input.expiresInDays * DAY_MS);
+  const id = newId();
+  await getDb().$transaction(async (tx) => {
+    await tx.invite.create({
+      data: {
+        id,
+        workspaceId: actor.workspaceId,
+        tokenHash: sha256(token),
+        role: input.role,
+        createdById: actor.participantId,
+        expiresAt,
+        maxUses: input.maxUses ?? null,
+      },
+    });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "invite.created",
+      subjectType: "invite",
+      subjectId: id,
+      data: { role: input.role, expiresAt: expiresAt.toISOString(), maxUses: input.maxUses ?? null },
+    });
+  });
+  return { id, token, expiresAt: expiresAt.toISOString() };
+}
+
+/** What the invite page shows before sign-up. Never says why an invalid link is invalid. */
+export async function describeInvite(token: string) {
+  const invite = await getDb().invite.findUnique({
+    where: { tokenHash: sha256(token) },
+    include: { workspace: { select: { name: true } }, createdBy: { select: { displayName: true } } },
+  });
+  if (!invite || !isUsable(invite)) return { valid: false as const };
+  return { valid: true as const, workspaceName: invite.workspace.name, invitedBy: invite.createdBy.displayName, role: invite.role };
+}
+
+/** The workspace's invite links, newest first: active ones and those that stopped working lately. */
+export async function listInvites(actor: Actor): Promise<InviteLinkView[]> {
+  authorize(actor, "invite.manage", { workspaceId: actor.workspaceId });
+  const now = new Date();
+  const rows = await getDb().invite.findMany(listedInvitations({ workspaceId: actor.workspaceId }, now));
+  return rows.map((row) => presentInviteLink(row, now));
+}
+
+/**
+ * Revokes a link: sign-ups with it are refused (INVITE_INVALID) from the commit on. Revoking a revoked
+ * link changes nothing and records nothing, so two admins clicking at once both succeed.
+ */
+export async function revokeInvite(actor: Actor, inviteId: string): Promise<InviteLinkView> {
+  const db = getDb();
+  const invite = await db.invite.findUnique({ where: { id: inviteId }, select: { workspaceId: true } });
+  if (!invite) throw new AppError("NOT_FOUND", "No such invite link");
+  authorize(actor, "invite.manage", invite);
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.invite.updateMany({ where: { id: inviteId, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (count === 0) return;
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "invite.revoked",
+      subjectType: "invite",
+      subjectId: inviteId,
+    });
+  });
+  return presentInviteLink(await db.invite.findUniqueOrThrow({ where: { id: inviteId }, include: invitationInclude }));
+}

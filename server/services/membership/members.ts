@@ -1,0 +1,67 @@
+// Who is in a room: adding members as one room event (audited, with the room's seq), their delivery
+// defaults, and telling their sockets and the room. Rooms, direct conversations and approvals all
+// add members through here.
+import { getDb, type Tx } from "../../db";
+import { AppError } from "../../errors";
+import { newId } from "../../ids";
+import { authorize, type Actor } from "../../policies";
+import { audience, publish, subscribeToRoom } from "../../realtime";
+import { roomViewsFor } from "../access/views";
+import { recordAudit } from "../governance/audit";
+import { defaultMode, fanOutNew, followsWholeRoom } from "../messaging/delivery";
+import { appendToRoom } from "../messaging/messages";
+
+export async function workspaceParticipants(actor: Actor, ids: string[]) {
+  const unique = [...new Set(ids)];
+  const rows = await getDb().participant.findMany({ where: { id: { in: unique } }, select: { id: true, workspaceId: true } });
+  if (rows.length !== unique.length) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
+  authorize(actor, "direct.open", { participants: rows });
+  return unique;
+}
+
+/** Adds members and records it as one room event; returns that event. Caller publishes. */
+export async function addMembers(tx: Tx, roomId: string, byId: string, ids: string[], type: "member.joined" | "member.added") {
+  await tx.roomMember.createMany({ data: await newMemberships(tx, roomId, ids) });
+  await auditRoom(tx, roomId, byId, type === "member.joined" ? "room.joined" : "room.members_added", { participantIds: ids });
+  return appendToRoom(tx, {
+    roomId,
+    authorId: byId,
+    kind: "event",
+    body: "",
+    clientMsgId: `event:${newId()}`,
+    data: { type, participantIds: ids },
+  });
+}
+
+export async function auditRoom(tx: Tx, roomId: string, actorId: string, action: string, data: Record<string, unknown>) {
+  const { workspaceId } = await tx.room.findUniqueOrThrow({ where: { id: roomId }, select: { workspaceId: true } });
+  await recordAudit(tx, { workspaceId, actorId, action, subjectType: "room", subjectId: roomId, data });
+}
+
+/** Membership rows with each participant's default delivery mode. */
+export async function newMemberships(tx: Tx, roomId: string, ids: string[]) {
+  const kinds = await tx.participant.findMany({ where: { id: { in: ids } }, select: { id: true, kind: true } });
+  return kinds.map((p) => ({ roomId, participantId: p.id, deliveryMode: defaultMode(p.kind) }));
+}
+
+/** Subscribes the new members' sockets that follow the whole room (people, agents in `all` mode). */
+export async function subscribeNewMembers(roomId: string, ids: string[]): Promise<void> {
+  const rows = await getDb().roomMember.findMany({
+    where: { roomId, participantId: { in: ids } },
+    select: { participantId: true, deliveryMode: true, participant: { select: { kind: true } } },
+  });
+  subscribeToRoom(rows.filter((r) => followsWholeRoom(r.participant.kind, r.deliveryMode)).map((r) => r.participantId), roomId);
+}
+
+export async function announceJoined(roomId: string, event: Awaited<ReturnType<typeof addMembers>>, joined: string[]) {
+  await subscribeNewMembers(roomId, joined);
+  await fanOutNew(event);
+  publish(audience.room(roomId), "room:members", { roomId, seq: event.seq, joined, left: [] });
+  await announceAdded(roomId, joined);
+}
+
+/** Tells each new member about the room, as they see it. */
+export async function announceAdded(roomId: string, joined: string[]): Promise<void> {
+  const views = await roomViewsFor(roomId, joined);
+  joined.forEach((id, i) => publish(audience.participant(id), "room:added", { room: views[i] }));
+}

@@ -1,0 +1,99 @@
+// Reading messages as clients see them, in four statements however many messages: the rows, their
+// authors, their mentions and their receipts. Prisma's `include` would bind one parameter per message
+// for each relation; replay pages of hundreds of messages spent most of their time there. Mentions and
+// receipts carry their message's room and seq, so a dense run of one room's messages reads them by
+// seq range instead.
+import type { MessageView } from "../../../sdk/contract";
+import { getDb, type Prisma } from "../../db";
+import { presentMessage } from "../../presenters/message";
+import { messageStore, type MessagePage } from "../message-store";
+import { groupBy } from "../../collections";
+
+const messageFields = {
+  id: true,
+  roomId: true,
+  seq: true,
+  authorId: true,
+  kind: true,
+  body: true,
+  clientMsgId: true,
+  threadRootId: true,
+  replyCount: true,
+  lastReplyAt: true,
+  data: true,
+  createdAt: true,
+  editedAt: true,
+  deletedAt: true,
+} as const;
+
+export const authorFields = { id: true, handle: true, displayName: true, kind: true } as const;
+
+/** Read by seq range when the messages fill at least this share of it; by id otherwise. */
+const DENSE_ENOUGH = 0.25;
+
+export async function findMessages(args: {
+  where: Prisma.MessageWhereInput;
+  orderBy: { seq: "asc" | "desc" };
+  take?: number;
+}): Promise<MessageView[]> {
+  const db = getDb();
+  const rows = await db.message.findMany({ ...args, select: messageFields });
+  if (rows.length === 0) return [];
+
+  const related = relatedRows(rows);
+  const [authors, mentions, receipts] = await Promise.all([
+    db.participant.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.authorId))] } }, select: authorFields }),
+    db.messageMention.findMany({ where: related, select: { messageId: true, participantId: true }, orderBy: { participantId: "asc" } }),
+    db.messageReceipt.findMany({
+      where: related,
+      select: { messageId: true, participantId: true, state: true, reason: true, updatedAt: true },
+      orderBy: { participantId: "asc" },
+    }),
+  ]);
+  return assemble(rows, authors, mentions, receipts);
+}
+
+type Author = MessagePage["authors"][number];
+type Receipt = MessagePage["receipts"][number];
+type Row = Omit<Parameters<typeof presentMessage>[0], "author" | "mentions" | "receipts"> & { authorId: string };
+
+/** Messages as clients see them, from their rows and the related rows read for them. */
+function assemble(rows: Row[], authors: Author[], mentions: { messageId: string; participantId: string }[], receipts: Receipt[]): MessageView[] {
+  const authorById = new Map(authors.map((a) => [a.id, a]));
+  const mentionsOf = groupBy(mentions, (m) => m.messageId);
+  const receiptsOf = groupBy(receipts, (r) => r.messageId);
+  return rows.map((row) =>
+    presentMessage({ ...row, author: authorById.get(row.authorId)!, mentions: mentionsOf.get(row.id) ?? [], receipts: receiptsOf.get(row.id) ?? [] }),
+  );
+}
+
+/** Seqs are 32-bit integers in both databases. */
+export const MAX_SEQ = 2_147_483_647;
+
+/**
+ * One room's messages with seq in (`afterSeq`, `throughSeq`], oldest first, at most `limit`: a replay
+ * or sync page. The same four reads as `findMessages`, as SQL in the message store: Prisma's result
+ * mapping was most of a 500-message page's cost.
+ */
+export async function roomRange(roomId: string, afterSeq: number, throughSeq: number, limit: number): Promise<MessageView[]> {
+  if (limit <= 0 || throughSeq <= afterSeq) return [];
+  const page = await messageStore().roomRange(roomId, afterSeq, throughSeq, limit);
+  return assemble(page.messages, page.authors, page.mentions, page.receipts);
+}
+
+/** Which mention and receipt rows to read for these messages: a seq range when that is tight. */
+function relatedRows(rows: { id: string; roomId: string; seq: number }[]) {
+  const roomId = rows[0].roomId;
+  let low = rows[0].seq;
+  let high = rows[0].seq;
+  for (const row of rows) {
+    if (row.roomId !== roomId) return { messageId: { in: rows.map((r) => r.id) } };
+    low = Math.min(low, row.seq);
+    high = Math.max(high, row.seq);
+  }
+  if (rows.length < DENSE_ENOUGH * (high - low + 1)) return { messageId: { in: rows.map((r) => r.id) } };
+  // Rows of messages in the range that were not asked for are read and dropped (a thread reply
+  // within a page of the main timeline, say).
+  return { roomId, seq: { gte: low, lte: high } };
+}
+

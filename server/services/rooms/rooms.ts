@@ -1,0 +1,214 @@
+// Rooms: channels, direct messages and group conversations, and who is in them. Membership changes
+// are room events: they go through the same write path as messages and carry the room's seq.
+import { UNREAD, type RoomMemberView, type RoomView } from "../../../sdk/contract";
+import { getDb } from "../../db";
+import { AppError, isUniqueViolation } from "../../errors";
+import { newId } from "../../ids";
+import { authorize, type Actor } from "../../policies";
+import { participantSelect, presentParticipant } from "../../presenters/participant";
+import { roomCan } from "../../presenters/room";
+import { audience, publish, unsubscribeFromRoom } from "../../realtime";
+import { onlineAmong } from "../../realtime/presence";
+import { gate, handlesOf } from "../approvals/approvals";
+import { assertCanReach } from "../access/reach";
+import { fanOutNew } from "../messaging/delivery";
+import { waitingFor } from "../questions/waiting";
+import { appendToRoom, TX_OPTIONS } from "../messaging/messages";
+import { loadRoomFor } from "../access/rooms";
+import { roomView, roomViews, withMemberCount } from "../access/views";
+import { openDirectRoom } from "../membership/direct";
+import { addMembers, announceJoined, auditRoom, workspaceParticipants } from "../membership/members";
+
+export interface SidebarRoom extends RoomView {
+  unread: number;
+  mentions: number;
+  readSeq: number;
+}
+
+/** The rooms in the actor's sidebar, with unread and mention counts. */
+export async function listMine(actor: Actor): Promise<SidebarRoom[]> {
+  const memberships = await getDb().roomMember.findMany({
+    where: { participantId: actor.participantId, room: { archivedAt: null } },
+    include: { room: { include: withMemberCount } },
+  });
+  const [views, counts] = await Promise.all([
+    roomViews(memberships.map((m) => m.room), actor.participantId),
+    unreadCounts(actor, memberships.map((m) => ({ roomId: m.roomId, readSeq: m.readSeq, lastSeq: m.room.lastSeq }))),
+  ]);
+  return memberships.map((m, i) => ({
+    ...views[i],
+    unread: counts.unread.get(m.roomId) ?? 0,
+    mentions: counts.mentions.get(m.roomId) ?? 0,
+    readSeq: m.readSeq,
+  }));
+}
+
+/** Rooms per grouped query: well inside SQLite's expression depth (1000) and bound-variable limits. */
+const ROOMS_PER_COUNT_QUERY = 200;
+
+/**
+ * Unread messages (`UNREAD` in the contract: others' top-level text, not deleted), and mentions of
+ * the actor, after each room's read cursor and up to the `lastSeq` read with it, so the counts and
+ * `lastSeq` describe the same moment (the browser re-applies anything newer that reached it over the
+ * socket meanwhile, by the same rule).
+ * Two grouped queries, not two per room; rooms read up to their last seq are not asked about at all.
+ */
+async function unreadCounts(actor: Actor, rooms: { roomId: string; readSeq: number; lastSeq: number }[]) {
+  const db = getDb();
+  const unread = new Map<string, number>();
+  const mentions = new Map<string, number>();
+  const behind = rooms.filter((r) => r.lastSeq > r.readSeq);
+  for (let i = 0; i < behind.length; i += ROOMS_PER_COUNT_QUERY) {
+    const afterCursor = behind.slice(i, i + ROOMS_PER_COUNT_QUERY).map((r) => ({ roomId: r.roomId, seq: { gt: r.readSeq, lte: r.lastSeq } }));
+    const [messages, mentioned] = await Promise.all([
+      db.message.groupBy({
+        by: ["roomId"],
+        where: { OR: afterCursor, ...UNREAD, authorId: { not: actor.participantId } },
+        _count: { _all: true },
+      }),
+      db.messageMention.groupBy({
+        by: ["roomId"],
+        where: { participantId: actor.participantId, OR: afterCursor },
+        _count: { _all: true },
+      }),
+    ]);
+    for (const g of messages) unread.set(g.roomId, g._count._all);
+    for (const g of mentioned) mentions.set(g.roomId, g._count._all);
+  }
+  return { unread, mentions };
+}
+
+/** Public channels of the workspace, for the browser: joined or not. */
+export async function browseChannels(actor: Actor) {
+  authorize(actor, "channel.browse", undefined);
+  const rows = await getDb().room.findMany({
+    where: { workspaceId: actor.workspaceId, kind: "channel", visibility: "public", archivedAt: null },
+    include: { _count: { select: { members: true } }, members: { where: { participantId: actor.participantId }, select: { participantId: true } } },
+    orderBy: { name: "asc" },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name ?? "",
+    topic: r.topic,
+    memberCount: r._count.members,
+    joined: r.members.length > 0,
+  }));
+}
+
+export async function getRoom(actor: Actor, roomId: string) {
+  const subject = await loadRoomFor(actor, roomId);
+  authorize(actor, "room.read", subject);
+  const view = await roomView(roomId, actor.participantId);
+  return { ...view, joined: subject.membership !== null, readSeq: subject.membership?.readSeq ?? 0, can: roomCan(actor, subject) };
+}
+
+export async function listMembers(actor: Actor, roomId: string): Promise<RoomMemberView[]> {
+  authorize(actor, "room.read", await loadRoomFor(actor, roomId));
+  const rows = await getDb().roomMember.findMany({
+    where: { roomId },
+    include: { participant: { select: participantSelect } },
+    orderBy: { joinedAt: "asc" },
+  });
+  const ids = rows.map((r) => r.participantId);
+  const [online, waiting] = await Promise.all([onlineAmong(ids), waitingFor(ids)]);
+  return rows.map((r) => ({
+    participant: presentParticipant(r.participant),
+    role: r.role,
+    online: online.has(r.participantId),
+    waitingFor: waiting.get(r.participantId) ?? null,
+  }));
+}
+
+export async function createChannel(
+  actor: Actor,
+  input: { name: string; visibility: "public" | "private"; topic: string; memberIds: string[] },
+): Promise<RoomView> {
+  authorize(actor, "channel.create", undefined);
+  const others = (await workspaceParticipants(actor, input.memberIds)).filter((id) => id !== actor.participantId);
+  const roomId = newId();
+  await assertCanReach(actor, others, roomId);
+  let event;
+  try {
+    event = await getDb().$transaction(async (tx) => {
+      await tx.room.create({
+        data: {
+          id: roomId,
+          workspaceId: actor.workspaceId,
+          kind: "channel",
+          visibility: input.visibility,
+          name: input.name,
+          topic: input.topic,
+          createdById: actor.participantId,
+        },
+      });
+      await tx.roomMember.create({ data: { roomId, participantId: actor.participantId, role: "owner" } });
+      await auditRoom(tx, roomId, actor.participantId, "room.created", { name: input.name, visibility: input.visibility });
+      const created = await appendToRoom(tx, {
+        roomId,
+        authorId: actor.participantId,
+        kind: "event",
+        body: "",
+        clientMsgId: `event:${newId()}`,
+        data: { type: "room.created", name: input.name, visibility: input.visibility },
+      });
+      return others.length ? addMembers(tx, roomId, actor.participantId, others, "member.added") : created;
+    }, TX_OPTIONS);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("NAME_TAKEN", `#${input.name} already exists`);
+    throw error;
+  }
+  await announceJoined(roomId, event, [actor.participantId, ...others]);
+  return roomView(roomId, actor.participantId);
+}
+
+export async function joinRoom(actor: Actor, roomId: string): Promise<RoomView> {
+  const subject = await loadRoomFor(actor, roomId);
+  authorize(actor, "room.join", subject);
+  if (!subject.membership) {
+    const event = await getDb().$transaction((tx) => addMembers(tx, roomId, actor.participantId, [actor.participantId], "member.joined"), TX_OPTIONS);
+    await announceJoined(roomId, event, [actor.participantId]);
+  }
+  return roomView(roomId, actor.participantId);
+}
+
+export async function inviteToRoom(actor: Actor, roomId: string, participantIds: string[]): Promise<RoomView> {
+  const subject = await loadRoomFor(actor, roomId);
+  authorize(actor, "room.invite", subject);
+  const ids = await workspaceParticipants(actor, participantIds);
+  await assertCanReach(actor, ids, roomId);
+  const present = await getDb().roomMember.findMany({ where: { roomId, participantId: { in: ids } }, select: { participantId: true } });
+  const fresh = ids.filter((id) => !present.some((p) => p.participantId === id));
+  if (fresh.length) {
+    const reaches = [...fresh].sort();
+    await gate(actor, "room.invite", { roomId, reaches }, async () => `invite ${await handlesOf(reaches)} to ${(await roomView(roomId, actor.participantId)).title}`);
+    const event = await getDb().$transaction((tx) => addMembers(tx, roomId, actor.participantId, fresh, "member.added"), TX_OPTIONS);
+    await announceJoined(roomId, event, fresh);
+  }
+  return roomView(roomId, actor.participantId);
+}
+
+export async function leaveRoom(actor: Actor, roomId: string): Promise<void> {
+  const subject = await loadRoomFor(actor, roomId);
+  authorize(actor, "room.leave", subject);
+  const event = await getDb().$transaction(async (tx) => {
+    await tx.roomMember.delete({ where: { roomId_participantId: { roomId, participantId: actor.participantId } } });
+    await auditRoom(tx, roomId, actor.participantId, "room.left", {});
+    return appendToRoom(tx, {
+      roomId,
+      authorId: actor.participantId,
+      kind: "event",
+      body: "",
+      clientMsgId: `event:${newId()}`,
+      data: { type: "member.left", participantIds: [actor.participantId] },
+    });
+  }, TX_OPTIONS);
+  await fanOutNew(event);
+  publish(audience.room(roomId), "room:members", { roomId, seq: event.seq, joined: [], left: [actor.participantId] });
+  unsubscribeFromRoom([actor.participantId], roomId);
+  publish(audience.participant(actor.participantId), "room:removed", { roomId });
+}
+
+/** Opens (or finds) the direct conversation between the actor and `participantIds`, once its owner approves (for agents that must ask). */
+export async function openDirect(actor: Actor, participantIds: string[]): Promise<RoomView> {
+  return openDirectRoom(actor, participantIds, (reaches) => gate(actor, "dm.open", { reaches }, async () => `open a direct conversation with ${await handlesOf(reaches)}`));
+}
