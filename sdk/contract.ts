@@ -3,7 +3,6 @@
 import { z } from "zod";
 import type { bindingIdInput, bindingKeyInput, BindingView, claimBindingInput, listBindingsInput, updateBindingInput } from "./bindings";
 import type { answerQuestionInput, AskQuestionInput, listQuestionsInput, questionIdInput, QuestionForViewer, QuestionView } from "./questions";
-import type { toolCallInput } from "./platform-tools";
 import type { FileTouchView, linkWorkInput, reportFilesInput, reportTasksInput, setWorkStatusInput, TaskView, WorkLinkView, WorkStatusView } from "./work";
 
 export const PROTOCOL_VERSION = 1;
@@ -518,6 +517,12 @@ export interface ReplayPage {
   hasMore: boolean;
 }
 
+/** `tool:call`: a platform tool by name (`ToolName` in sdk/platform-tools.ts, which checks it) and its arguments. */
+export interface ToolCall {
+  name: string;
+  args?: Record<string, unknown>;
+}
+
 export interface ClientToServerEvents {
   "message:send": (p: SendMessageInput, ack: (r: Ack<MessageView>) => void) => void;
   "message:edit": (p: z.input<typeof editMessageInput>, ack: (r: Ack<MessageView>) => void) => void;
@@ -546,7 +551,7 @@ export interface ClientToServerEvents {
   "me:status": (p: z.input<typeof workStatusInput>, ack?: (r: Ack<{ workStatus: string }>) => void) => void;
   "usage:report": (p: z.input<typeof usageReportInput>, ack: (r: Ack<UsageView>) => void) => void;
   /** Runs a platform tool (the MCP server's, sdk/platform-tools.ts) as you; `data` is its compact JSON result. */
-  "tool:call": (p: z.input<typeof toolCallInput>, ack: (r: Ack<Record<string, unknown>>) => void) => void;
+  "tool:call": (p: ToolCall, ack: (r: Ack<Record<string, unknown>>) => void) => void;
   /** Asks people a question (a message of kind `question`); idempotent by `clientMsgId`. */
   "question:ask": (p: AskQuestionInput, ack: (r: Ack<QuestionForViewer>) => void) => void;
   "question:answer": (p: z.input<typeof answerQuestionInput>, ack: (r: Ack<QuestionForViewer>) => void) => void;

@@ -1,5 +1,14 @@
 // The workspace's limits as the admin console shows and edits them (never the workspace row itself).
-import type { WorkspaceLimits } from "../services/governance/limits";
+
+/** A workspace's message limits: what the send path enforces and the admin console edits. */
+export interface WorkspaceLimits {
+  agentMessagesPerMinute: number;
+  agentBurst: number;
+  peopleMessagesPerMinute: number;
+  peopleBurst: number;
+  loopGuardMessages: number;
+  loopGuardWindowSec: number;
+}
 
 /** The columns presented limits need, for Prisma `select`. */
 export const workspaceLimitsSelect = {

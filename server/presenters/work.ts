@@ -1,5 +1,7 @@
 import type { FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "../../sdk/work";
-import type { ComponentOf } from "../services/work/components";
+
+/** Which component of the workspace a file path belongs to (services/work/components.ts builds one). */
+export type ComponentOf = (path: string) => string;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

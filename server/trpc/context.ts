@@ -5,7 +5,7 @@ import { AppError } from "../errors";
 import { stampedAddress } from "../http/client-address";
 import type { Actor } from "../policies";
 import { actorForAccount } from "../services/identity/accounts";
-import { trpcErrorOf } from "./init";
+import { trpcErrorOf } from "./errors";
 
 export interface Context {
   actor: Actor | null;

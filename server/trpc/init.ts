@@ -5,18 +5,7 @@ import { AppError, ERROR_CODES, toErrorShape, type ErrorShape } from "../errors"
 import { assertMayWrite } from "../policies";
 import { countRequest, MUTATIONS } from "../services/governance/request-limits";
 import type { Context } from "./context";
-
-const TRPC_CODE = {
-  400: "BAD_REQUEST",
-  401: "UNAUTHORIZED",
-  403: "FORBIDDEN",
-  404: "NOT_FOUND",
-  409: "CONFLICT",
-  413: "PAYLOAD_TOO_LARGE",
-  429: "TOO_MANY_REQUESTS",
-  500: "INTERNAL_SERVER_ERROR",
-  503: "SERVICE_UNAVAILABLE",
-} as const;
+import { trpcErrorOf } from "./errors";
 
 /** Every error leaves as { code, message, retryable } in `data.app`; no stack reaches the client. */
 function appShape(error: TRPCError): ErrorShape {
@@ -41,11 +30,6 @@ const t = initTRPC.context<Context>().create({
 });
 
 export const router = t.router;
-
-/** An AppError as a tRPC error with the matching HTTP status. */
-export function trpcErrorOf(error: AppError): TRPCError {
-  return new TRPCError({ code: TRPC_CODE[ERROR_CODES[error.code].status], message: error.message, cause: error });
-}
 
 /** Turns an AppError thrown by a service into a tRPC error with the matching HTTP status. */
 const mapErrors = t.middleware(async ({ next }) => {

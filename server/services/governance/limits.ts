@@ -10,9 +10,9 @@ import { newId } from "../../ids";
 import { authorize, can, type Actor } from "../../policies";
 import { presentWorkspaceLimits, workspaceLimitsSelect } from "../../presenters/limits";
 import { recordAudit } from "./audit";
-import type { WorkspaceLimits } from "../message-store";
+import type { WorkspaceLimits } from "../../presenters/limits";
 
-export type { WorkspaceLimits } from "../message-store";
+export type { WorkspaceLimits } from "../../presenters/limits";
 
 type RedisClient = ReturnType<typeof createClient>;
 

@@ -3,6 +3,7 @@
 // implementation per database (sqlite.ts, postgres.ts), each straight SQL in its own dialect; the
 // integration test message-store.test.ts holds both to the same contract.
 import type { DeliveryMode, MessageKind, ParticipantKind, ParticipantStatus, ReceiptState, RoomKind, RoomRole, RoomVisibility } from "../../db";
+import type { WorkspaceLimits } from "../../presenters/limits";
 
 export type Dialect = "sqlite" | "postgresql";
 
@@ -24,15 +25,8 @@ export interface RoomFacts {
   archivedAt: Date | null;
 }
 
-/** The workspace's default limits (agents and people may have their own; see limits.ts). */
-export interface WorkspaceLimits {
-  agentMessagesPerMinute: number;
-  agentBurst: number;
-  peopleMessagesPerMinute: number;
-  peopleBurst: number;
-  loopGuardMessages: number;
-  loopGuardWindowSec: number;
-}
+/** The workspace's default limits (agents and people may have their own; see governance/limits.ts). */
+export type { WorkspaceLimits };
 
 /** A member of the room as a send needs it: its membership and its participant's row. */
 export interface MemberFacts {

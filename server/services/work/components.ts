@@ -9,13 +9,14 @@ import type { ComponentRule, setComponentMapInput } from "../../../sdk/work";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, type Actor } from "../../policies";
+import type { ComponentOf } from "../../presenters/work";
 import { recordAudit } from "../governance/audit";
 
 export const ROOT_COMPONENT = "(root)";
 
-/** Maps paths to component names; made once per map read. */
-export type ComponentOf = (path: string) => string;
+export type { ComponentOf };
 
+/** Maps paths to component names; made once per map read. */
 export function componentMatcher(rules: ComponentRule[]): ComponentOf {
   const compiled = rules.map((rule) => ({ name: rule.name, matches: picomatch(rule.patterns, { dot: true }) }));
   return (path) => {

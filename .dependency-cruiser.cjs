@@ -1,0 +1,75 @@
+// The layering, checked by `npm run lint` (dependency-cruiser): no import cycles anywhere, and
+// nothing imports a layer above it. From the top:
+//   transports   server/{app.ts,index.ts,trpc,socket,bridges,http,auth}, app/, components/
+//   services     server/services/<domain>/, themselves in the order of DOMAINS below
+//   below them   server/{policies,presenters,realtime}, then server/db.ts and the small helpers
+// The SDK (sdk/) is what people install into their own projects: it imports nothing of the server.
+
+/** Service domains, lowest first: a domain may import the ones before it, never one after it. */
+const DOMAINS = [
+  "governance", // audit, limits, loop guard, the kill switch
+  "message-store", // the send path's SQL
+  "access", // what an actor may see of a room, who may reach whom
+  "notifications",
+  "messaging", // messages, sending, delivery, mentions, reads
+  "questions",
+  "membership", // adding members, direct conversations
+  "approvals",
+  "rooms",
+  "consent", // connections, the directory
+  "usage",
+  "identity", // accounts, agents, keys, tokens, members, invites, workspaces
+  "work",
+  "a2a",
+];
+
+const TRANSPORTS = "^server/(app\\.ts|index\\.ts|trpc/|socket/|bridges/|http/|auth/)";
+
+const domainRules = DOMAINS.slice(0, -1).map((domain, i) => ({
+  name: `services-order-${domain}`,
+  comment: `${domain} sits below ${DOMAINS.slice(i + 1).join(", ")}: it may not import them (see DOMAINS in .dependency-cruiser.cjs)`,
+  severity: "error",
+  from: { path: `^server/services/${domain}/` },
+  to: { path: `^server/services/(${DOMAINS.slice(i + 1).join("|")})/` },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "An import cycle ties modules into one: move what both need into a module below them.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "services-below-transports",
+      comment: "Services are called by transports (tRPC, sockets, bridges, HTTP, auth), never the other way round.",
+      severity: "error",
+      from: { path: "^server/services/" },
+      to: { path: TRANSPORTS },
+    },
+    {
+      name: "foundations-below-services",
+      comment: "Policies, presenters, realtime and the store know nothing of services or transports.",
+      severity: "error",
+      from: { path: "^server/(policies|presenters|realtime)/|^server/(db|errors|ids|env|collections|secret-box|sqlite-time)\\.ts$" },
+      to: { path: `^server/services/|${TRANSPORTS}` },
+    },
+    {
+      name: "sdk-stands-alone",
+      comment: "sdk/ is installed into other people's projects: it may not import the server or the app.",
+      severity: "error",
+      from: { path: "^sdk/" },
+      to: { path: "^(server|app|components|cli)/" },
+    },
+    ...domainRules,
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(node_modules|generated|\\.next)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"] },
+  },
+};
