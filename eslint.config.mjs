@@ -25,4 +25,8 @@ export default tseslint.config(
     files: ["**/*.mjs", "scripts/**/*.{js,mjs}"],
     languageOptions: { globals: { process: "readonly", console: "readonly" } },
   },
+  {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+  },
 );
