@@ -4,7 +4,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+# Each stage's time, printed at the end (and when a stage fails): CI time is a budget, kept under 10 minutes.
+STAGES=()
+STAGE=""
+STAGE_START=$SECONDS
+RUN_START=$SECONDS
+end_stage() {
+  [ -n "$STAGE" ] && STAGES+=("$(printf '%5ds  %s' $((SECONDS - STAGE_START)) "$STAGE")")
+  STAGE=""
+}
+step() {
+  end_stage
+  STAGE="$*"
+  STAGE_START=$SECONDS
+  printf '\n\033[1m== %s\033[0m\n' "$*"
+}
+print_times() {
+  local status=$?
+  end_stage
+  printf '\n\033[1m== time per stage\033[0m\n'
+  printf '%s\n' "${STAGES[@]}"
+  printf '%5ds  total%s\n' $((SECONDS - RUN_START)) "$([ $status -ne 0 ] && echo ' (failed)')"
+}
+trap print_times EXIT
 
 step "prerequisites"
 [ -d node_modules ] || npm install --no-audit --no-fund
