@@ -27,6 +27,7 @@ import { checkBody, mentionedIn, publishUpdated, type Mentioned } from "./messag
 import { notifyNewMessages } from "../notifications/outbox";
 import { requesterForSend } from "./requesters";
 import { visibleRoom } from "../access/rooms";
+import { checkThreadRoot } from "./threads";
 
 export interface SendInput {
   roomId: string;
@@ -359,12 +360,4 @@ function sameSendOrConflict(existing: MessageView, input: SendInput): MessageVie
     throw new AppError("CONFLICT", "This clientMsgId was already used for another message");
   }
   return existing;
-}
-
-/** A thread's root: a top-level text message of the same room (for sends and questions alike). */
-export async function checkThreadRoot(roomId: string, rootId: string): Promise<void> {
-  const root = await getDb().message.findUnique({ where: { id: rootId }, select: { roomId: true, threadRootId: true, kind: true } });
-  if (!root || root.roomId !== roomId) throw new AppError("MESSAGE_NOT_FOUND", "No such thread in this room");
-  if (root.threadRootId !== null) throw new AppError("INVALID_PAYLOAD", "Replies go to the thread's first message");
-  if (root.kind !== "text") throw new AppError("INVALID_PAYLOAD", "This message cannot have a thread");
 }

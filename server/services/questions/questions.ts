@@ -27,7 +27,7 @@ import { fanOutNew } from "../messaging/delivery";
 import { notifyQuestion } from "../notifications/outbox";
 import { appendToRoom, publishUpdated, TX_OPTIONS } from "../messaging/messages";
 import { loadRoomFor } from "../access/rooms";
-import { checkThreadRoot } from "../messaging/sending";
+import { checkThreadRoot } from "../messaging/threads";
 import { roomViews, withMemberCount } from "../access/views";
 import { sweepEvery } from "../../sweeper";
 

@@ -19,7 +19,7 @@ import { audience, publish } from "../../realtime";
 import { recordAudit } from "../governance/audit";
 import { loadMembershipFor, loadRoomFor } from "../access/rooms";
 import { roomViews, withMemberCount } from "../access/views";
-import { checkThreadRoot } from "../messaging/sending";
+import { checkThreadRoot } from "../messaging/threads";
 
 type Row = NonNullable<Awaited<ReturnType<typeof findBinding>>>;
 

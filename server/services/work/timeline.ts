@@ -13,7 +13,7 @@ import { getDb } from "../../db";
 import { authorize, type Actor } from "../../policies";
 import { subjectWork } from "./involvement";
 import { loadRoomFor } from "../access/rooms";
-import { checkThreadRoot } from "../messaging/sending";
+import { checkThreadRoot } from "../messaging/threads";
 import { eventPage, parseCursor, roomNames, type Conversation, type RoomName, type Who, type WorkEvent, type WorkSelection } from "./events";
 
 export const TIMELINE_PAGE = 100;

@@ -17,7 +17,7 @@ import { presentFileTouch, presentTask, presentWorkLink } from "../../presenters
 import { audience, publish } from "../../realtime";
 import { componentMatcherFor, normalizePath } from "./components";
 import { loadMembershipFor } from "../access/rooms";
-import { checkThreadRoot } from "../messaging/sending";
+import { checkThreadRoot } from "../messaging/threads";
 
 interface Scope {
   sessionId: string;
