@@ -92,11 +92,17 @@ export const receiptInput = z.strictObject({
 });
 export const setDeliveryModeInput = z.strictObject({ roomId: id, mode: z.enum(deliveryModes) });
 
+/** A handle, as an HTML `pattern` attribute takes it (the browser anchors it): forms check what the server will. */
+export const HANDLE_PATTERN = "[a-z0-9][a-z0-9_\\-]{1,38}";
+export const HANDLE_RULE = "2-39 lower-case letters, digits, - and _";
 export const handleSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^[a-z0-9][a-z0-9_-]{1,38}$/, "2-39 lower-case letters, digits, - and _");
+  .regex(new RegExp(`^${HANDLE_PATTERN}$`), HANDLE_RULE);
+
+/** An HTTP header's name (a credential a remote agent wants in a header of its own), as a `pattern` too. */
+export const HEADER_NAME_PATTERN = "[A-Za-z0-9\\-]{1,60}";
 
 export const agentProfileInput = z.strictObject({
   handle: handleSchema,

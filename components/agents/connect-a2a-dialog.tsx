@@ -4,6 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
+import { HANDLE_PATTERN, HEADER_NAME_PATTERN } from "@/sdk/contract";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextInput, inputClass } from "@/components/ui/field";
@@ -96,7 +97,7 @@ function ConnectA2aForm({ connect }: { connect: ReturnType<typeof useConnectA2a>
         />
       </Field>
       <Field label="Handle" hint="Optional: taken from the card's name unless you choose one.">
-        <TextInput value={handle} pattern="[a-z0-9][a-z0-9_\-]{1,38}" maxLength={39} placeholder="from the card" data-testid="a2a-handle" onChange={(e) => setHandle(e.target.value.toLowerCase())} />
+        <TextInput value={handle} pattern={HANDLE_PATTERN} maxLength={39} placeholder="from the card" data-testid="a2a-handle" onChange={(e) => setHandle(e.target.value.toLowerCase())} />
       </Field>
       <div className="grid gap-4 sm:grid-cols-[12rem_1fr]">
         <Field label="Credential">
@@ -110,7 +111,7 @@ function ConnectA2aForm({ connect }: { connect: ReturnType<typeof useConnectA2a>
           <div className="grid gap-4 sm:grid-cols-2">
             {kind === "header" && (
               <Field label="Header">
-                <TextInput value={header} required pattern="[A-Za-z0-9\-]{1,60}" data-testid="a2a-credential-header" onChange={(e) => setHeader(e.target.value)} />
+                <TextInput value={header} required pattern={HEADER_NAME_PATTERN} data-testid="a2a-credential-header" onChange={(e) => setHeader(e.target.value)} />
               </Field>
             )}
             <Field label={kind === "bearer" ? "Token" : "Value"} hint="Stored encrypted; never shown again.">

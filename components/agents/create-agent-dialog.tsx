@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
+import { HANDLE_PATTERN } from "@/sdk/contract";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextArea, TextInput, inputClass } from "@/components/ui/field";
@@ -94,7 +95,7 @@ function CreateAgentForm({ create }: { create: CreateMutation }) {
             <TextInput
               value={handle}
               required
-              pattern="[a-z0-9][a-z0-9_\-]{1,38}"
+              pattern={HANDLE_PATTERN}
               maxLength={39}
               placeholder="release-assistant"
               className="pl-7"

@@ -3,12 +3,13 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
+import { HANDLE_PATTERN, HANDLE_RULE } from "@/sdk/contract";
 import { Button, Spinner } from "@/components/ui/button";
 import { appErrorOf } from "@/components/ui/errors";
 import { Field, FormError, TextInput } from "@/components/ui/field";
 import { signInAndEnter } from "./signin-form";
 
-const HANDLE = /^[a-z0-9][a-z0-9_-]{1,38}$/;
+const HANDLE = new RegExp(`^${HANDLE_PATTERN}$`);
 
 const handleFrom = (name: string) =>
   name
@@ -32,7 +33,7 @@ export function SignUpForm({ mode, inviteToken }: { mode: "first-run" | "invite"
   const signUp = useMutation(trpc.workspace.signUp.mutationOptions());
   const [entering, setEntering] = useState(false);
 
-  const handleError = handle && !HANDLE.test(handle) ? "2–39 lower-case letters, digits, - and _" : null;
+  const handleError = handle && !HANDLE.test(handle) ? HANDLE_RULE : null;
   const passwordError = password && password.length < 8 ? "At least 8 characters" : null;
 
   const submit = async (e: FormEvent) => {

@@ -4,7 +4,7 @@
 // the credential are kept sealed (secret-box.ts), and one process at a time holds its lease.
 import { z } from "zod";
 import { fetchAgentCard, type A2aCredential, type AgentCard } from "../../../sdk/adapters/a2a";
-import { handleSchema } from "../../../sdk/contract";
+import { handleSchema, HEADER_NAME_PATTERN } from "../../../sdk/contract";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { sha256 } from "../../ids";
@@ -23,7 +23,7 @@ const credentialInput = z.discriminatedUnion("kind", [
     header: z
       .string()
       .trim()
-      .regex(/^[A-Za-z0-9-]{1,60}$/, "a header name"),
+      .regex(new RegExp(`^${HEADER_NAME_PATTERN}$`), "a header name"),
     value: z.string().trim().min(1).max(4000),
   }),
 ]);
