@@ -1,36 +1,12 @@
 import type { BindingView } from "../../sdk/bindings";
+import type { Prisma } from "../db";
 
 export const bindingInclude = {
   agent: { select: { id: true, handle: true, displayName: true, ownerId: true } },
   closedBy: { select: { id: true, handle: true } },
 } as const;
 
-interface BindingRow {
-  id: string;
-  agentId: string;
-  roomId: string;
-  threadKey: string;
-  runtime: string;
-  externalId: string | null;
-  openTaskId: string | null;
-  runner: string | null;
-  host: string | null;
-  workdir: string | null;
-  config: unknown;
-  status: "active" | "awaiting_input" | "closed" | "idle";
-  lastSeq: number;
-  turns: number;
-  resumes: number;
-  resumeFailures: number;
-  lastError: string | null;
-  generation: number;
-  leaseUntil: Date | null;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  closedAt: Date | null;
-  agent: { id: string; handle: string; displayName: string };
-  closedBy: { id: string; handle: string } | null;
-}
+type BindingRow = Prisma.RuntimeBindingGetPayload<{ include: typeof bindingInclude }>;
 
 /**
  * A binding as everyone who may see it sees it. A turn that took it and never let go before its lease
