@@ -3,6 +3,7 @@
 // exactly what they are looking at, and the back button undoes a filter.
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
+import { USAGE_BUCKETS, type UsageQuery } from "@/sdk/usage";
 import { isDay, resolveRange, type Bucket, type Range, type RangePreset } from "./format";
 
 // `person` filters by the agents' owner ("owned by"), `requester` by who drove the calls ("requested by").
@@ -11,7 +12,6 @@ export type FilterKey = (typeof FILTER_KEYS)[number];
 export type Filters = Partial<Record<FilterKey, string>>;
 
 const PRESETS: RangePreset[] = ["7d", "30d", "90d", "month", "custom"];
-const BUCKETS: Bucket[] = ["day", "week", "month"];
 
 export interface UsageParams {
   preset: RangePreset;
@@ -19,17 +19,7 @@ export interface UsageParams {
   bucket: Bucket;
   filters: Filters;
   /** The input of usage.overview / usage.exportCsv for this view. */
-  query: {
-    from: string;
-    to: string;
-    bucket: Bucket;
-    agentId?: string;
-    ownerId?: string;
-    requesterId?: string;
-    roomId?: string;
-    taskId?: string;
-    model?: string;
-  };
+  query: UsageQuery;
 }
 
 export function useUsageParams() {
@@ -43,7 +33,7 @@ export function useUsageParams() {
     const custom = { from: search.get("from") ?? undefined, to: search.get("to") ?? undefined };
     const range = resolveRange(preset, { from: isDay(custom.from) ? custom.from : undefined, to: isDay(custom.to) ? custom.to : undefined });
     const rawBucket = search.get("bucket") as Bucket | null;
-    const bucket: Bucket = rawBucket && BUCKETS.includes(rawBucket) ? rawBucket : "day";
+    const bucket: Bucket = rawBucket && (USAGE_BUCKETS as readonly string[]).includes(rawBucket) ? rawBucket : "day";
     const filters: Filters = {};
     for (const key of FILTER_KEYS) {
       const v = search.get(key);

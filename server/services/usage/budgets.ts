@@ -3,6 +3,7 @@
 // audited. Each transition happens once per period, however many reports race across it. What was
 // spent comes from the daily usage rollups, so checking a budget reads at most a month of rows.
 import type { BudgetView } from "../../../sdk/contract";
+import type { SetBudgetInput } from "../../../sdk/usage";
 import { presentBudget } from "../../presenters/budget";
 import { getDb, type Prisma } from "../../db";
 import { AppError } from "../../errors";
@@ -199,10 +200,7 @@ export async function deleteBudget(actor: Actor, budgetId: string): Promise<{ id
 }
 
 /** Sets (or raises, or lowers) a budget. Raising it above what was spent clears its state. */
-export async function setBudget(
-  actor: Actor,
-  input: { subjectType: "agent" | "person"; subjectId: string; period: "day" | "month"; unit: "usd" | "tokens"; amount: number },
-): Promise<BudgetView> {
+export async function setBudget(actor: Actor, input: SetBudgetInput): Promise<BudgetView> {
   authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
   const db = getDb();
   const subject = await db.participant.findUnique({ where: { id: input.subjectId }, select: { workspaceId: true, kind: true } });

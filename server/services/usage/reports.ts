@@ -5,28 +5,16 @@
 // owners and admins see the whole workspace (`usage.read` and `usageScope` in the policies decide, for
 // dashboards, rooms and tasks alike). Every call is "owned by" its agent's owner and "requested by"
 // the person who drove it (services/messaging/requesters.ts): the two differ when Bea asks Dana's agent.
+import type { UsageCsvView, UsageQuery, UsageRange } from "../../../sdk/usage";
 import { getDb, Prisma, sqlTable } from "../../db";
 import { authorize, usageScope, type Actor } from "../../policies";
 import { csvFile } from "../../presenters/csv";
 import { loadRoomFor } from "../access/rooms";
 import { currentDialect, rollupRows, sumEveryDimension, sumRollups, type RollupKey, type RollupQuery, type RollupSums, type SqlDialect } from "./rollups";
 
-export interface UsageQuery {
-  from: string; // YYYY-MM-DD, inclusive
-  to: string;
-  bucket: "day" | "week" | "month";
-  agentId?: string;
-  ownerId?: string;
-  requesterId?: string;
-  roomId?: string;
-  taskId?: string;
-  model?: string;
-}
+export type { UsageCsvView, UsageQuery };
 
-interface Range {
-  from: string;
-  to: string;
-}
+type Range = UsageRange;
 
 /** Sums over usage; `unpricedCalls` had neither a reported cost nor a price and count as $0. */
 export type Sums = RollupSums;
@@ -157,7 +145,6 @@ async function involvement(windows: Prisma.Sql) {
 
 const COLUMNS = ["costUsd", "inputTokens", "outputTokens", "cachedTokens", "calls", "unpricedCalls"] as const;
 
-export type UsageCsvView = "series" | "byAgent" | "byPerson" | "byRequester" | "byRoom" | "byTask" | "byModel" | "detail";
 
 /** Any breakdown of the overview as CSV, or the detail: every dimension as a column. */
 export async function exportUsage(actor: Actor, q: UsageQuery, view: UsageCsvView): Promise<string> {

@@ -2,6 +2,7 @@
 // to the agent, its owner, the person who drove it (services/messaging/requesters.ts), the room, the message and
 // the task, and aggregates in the database.
 import type { UsageView } from "../../../sdk/contract";
+import type { SetPriceInput } from "../../../sdk/usage";
 import { getDb, type Db, type Prisma, type Tx } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
@@ -175,7 +176,7 @@ export async function listPrices(actor: Actor) {
   return rows.map(presentPrice);
 }
 
-export async function setPrice(actor: Actor, input: { model: string; inputPerMTok: number; outputPerMTok: number; cachedPerMTok: number }) {
+export async function setPrice(actor: Actor, input: SetPriceInput) {
   authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
   await getDb().$transaction(async (tx) => {
     await tx.modelPrice.upsert({
