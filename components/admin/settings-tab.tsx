@@ -11,6 +11,7 @@ import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextInput } from "@/components/ui/field";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { toast } from "@/components/ui/toast";
+import { LIMIT_BOUNDS } from "@/sdk/admin";
 import { Card } from "./card";
 import { ComponentMapCard } from "./component-map-card";
 import type { WorkspaceLimits } from "./types";
@@ -94,13 +95,13 @@ function GeneralForm({ name: initialName, peopleTalkFreely: initialFree }: { nam
   );
 }
 
-const LIMIT_FIELDS: { key: keyof WorkspaceLimits; label: string; hint: string; min: number; max: number; unit: string }[] = [
-  { key: "agentMessagesPerMinute", label: "Agent messages per minute", hint: "The sustained rate each agent may send.", min: 1, max: 10_000, unit: "/ min" },
-  { key: "agentBurst", label: "Agent burst", hint: "Extra messages an agent may send in a short spike.", min: 0, max: 10_000, unit: "msgs" },
-  { key: "peopleMessagesPerMinute", label: "People's messages per minute", hint: "The sustained rate each person may send (scripts included).", min: 1, max: 10_000, unit: "/ min" },
-  { key: "peopleBurst", label: "People's burst", hint: "Extra messages a person may send in a short spike.", min: 0, max: 10_000, unit: "msgs" },
-  { key: "loopGuardMessages", label: "Loop guard: messages", hint: "Agents-only messages in a room before agents pause there.", min: 2, max: 10_000, unit: "msgs" },
-  { key: "loopGuardWindowSec", label: "Loop guard: window", hint: "Within this many seconds, since a person last spoke.", min: 10, max: 86_400, unit: "sec" },
+const LIMIT_FIELDS: { key: keyof WorkspaceLimits; label: string; hint: string; unit: string }[] = [
+  { key: "agentMessagesPerMinute", label: "Agent messages per minute", hint: "The sustained rate each agent may send.", unit: "/ min" },
+  { key: "agentBurst", label: "Agent burst", hint: "Extra messages an agent may send in a short spike.", unit: "msgs" },
+  { key: "peopleMessagesPerMinute", label: "People's messages per minute", hint: "The sustained rate each person may send (scripts included).", unit: "/ min" },
+  { key: "peopleBurst", label: "People's burst", hint: "Extra messages a person may send in a short spike.", unit: "msgs" },
+  { key: "loopGuardMessages", label: "Loop guard: messages", hint: "Agents-only messages in a room before agents pause there.", unit: "msgs" },
+  { key: "loopGuardWindowSec", label: "Loop guard: window", hint: "Within this many seconds, since a person last spoke.", unit: "sec" },
 ];
 
 function LimitsForm({ limits }: { limits: WorkspaceLimits }) {
@@ -125,7 +126,7 @@ function LimitsForm({ limits }: { limits: WorkspaceLimits }) {
   const changed = LIMIT_FIELDS.filter((f) => values[f.key] !== String(limits[f.key]));
   const invalid = LIMIT_FIELDS.find((f) => {
     const n = Number(values[f.key]);
-    return values[f.key].trim() === "" || !Number.isInteger(n) || n < f.min || n > f.max;
+    return values[f.key].trim() === "" || !Number.isInteger(n) || n < LIMIT_BOUNDS[f.key].min || n > LIMIT_BOUNDS[f.key].max;
   });
   return (
     <Card
@@ -139,7 +140,7 @@ function LimitsForm({ limits }: { limits: WorkspaceLimits }) {
       }}
       footer={
         <>
-          {invalid && <span className="mr-auto text-xs text-rose-600">{invalid.label}: a whole number from {invalid.min} to {invalid.max.toLocaleString()}.</span>}
+          {invalid && <span className="mr-auto text-xs text-rose-600">{invalid.label}: a whole number from {LIMIT_BOUNDS[invalid.key].min} to {LIMIT_BOUNDS[invalid.key].max.toLocaleString()}.</span>}
           <Button type="submit" size="sm" disabled={!!invalid || changed.length === 0 || save.isPending} data-testid="save-limits">
             {save.isPending && <Spinner />} Save limits
           </Button>
@@ -154,8 +155,8 @@ function LimitsForm({ limits }: { limits: WorkspaceLimits }) {
               <TextInput
                 type="number"
                 inputMode="numeric"
-                min={f.min}
-                max={f.max}
+                min={LIMIT_BOUNDS[f.key].min}
+                max={LIMIT_BOUNDS[f.key].max}
                 step={1}
                 value={values[f.key]}
                 onChange={(e) => setValues((v) => ({ ...v, [f.key]: e.target.value }))}

@@ -1,6 +1,7 @@
 // Fields for making an invite link or an onboarding token: the role a link gives, how often either may be used.
 import { useViewer } from "@/components/providers/viewer-provider";
 import { TextInput, inputClass } from "@/components/ui/field";
+import { MAX_USES } from "@/sdk/admin";
 
 export type InviteRole = "member" | "admin" | "guest";
 
@@ -23,7 +24,7 @@ export function RoleSelect({ value, onChange, testId }: { value: InviteRole; onC
 
 /** The number of uses as typed; empty means no limit. */
 export function MaxUsesInput({ value, onChange, placeholder, testId }: { value: string; onChange: (value: string) => void; placeholder: string; testId: string }) {
-  return <TextInput type="number" min={1} max={1000} value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} data-testid={testId} />;
+  return <TextInput type="number" min={1} max={MAX_USES} value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} data-testid={testId} />;
 }
 
 /** The create input's `maxUses` for what MaxUsesInput holds: none when it is empty. */

@@ -1,19 +1,12 @@
 // Reading, exporting and verifying the audit log (writing is `recordAudit` in ./audit).
+import type { AuditFilter } from "../../../sdk/admin";
 import { getDb, type Prisma } from "../../db";
 import { authorize, type Actor } from "../../policies";
 import { presentAuditEvent } from "../../presenters/audit";
 import { csvFile } from "../../presenters/csv";
 import { auditHash } from "./audit";
 
-export interface AuditFilter {
-  action?: string;
-  actorId?: string;
-  subjectId?: string;
-  from?: Date;
-  to?: Date;
-  beforeSeq?: number;
-  limit: number;
-}
+export type { AuditFilter };
 
 function where(workspaceId: string, f: Omit<AuditFilter, "limit">): Prisma.AuditEventWhereInput {
   return {

@@ -2,6 +2,7 @@
 // the loop guard that pauses agents talking only to each other. Counters live in memory for one
 // process, and in Redis (shared by every process) when REDIS_URL is set: rate-limiter-flexible does
 // the counting.
+import type { SetAgentLimitsInput } from "../../../sdk/admin";
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { createClient } from "redis";
 import { getDb } from "../../db";
@@ -189,7 +190,7 @@ export async function setWorkspaceLimits(actor: Actor, input: Partial<WorkspaceL
   return workspaceLimits(actor);
 }
 
-export async function setAgentLimits(actor: Actor, input: { agentId: string; messagesPerMinute: number | null; burst: number | null }) {
+export async function setAgentLimits(actor: Actor, input: SetAgentLimitsInput) {
   const agent = await getDb().participant.findUnique({ where: { id: input.agentId } });
   if (!agent || agent.kind !== "agent" || agent.workspaceId !== actor.workspaceId) throw new AppError("PARTICIPANT_NOT_FOUND", "No such agent");
   authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });

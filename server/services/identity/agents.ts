@@ -1,6 +1,7 @@
 // Agents: participants of kind "agent", each owned by a person, who acts under its own identity with
 // its own API keys. Created in the browser by a person, or registered by a script holding one of that
 // person's onboarding tokens.
+import type { CreateOnboardingTokenInput } from "../../../sdk/admin";
 import type { AgentProfileInput, AgentView, ConsentPolicy } from "../../../sdk/contract";
 import { getDb, type Tx } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
@@ -167,7 +168,7 @@ export async function setConsentPolicy(actor: Actor, agentId: string, policy: Co
 
 export async function createOnboardingToken(
   actor: Actor,
-  input: { label: string; expiresInDays: number; maxUses?: number },
+  input: CreateOnboardingTokenInput,
 ): Promise<{ id: string; token: string; expiresAt: string }> {
   authorize(actor, "agent.create", undefined);
   const token = `sbo_${newSecret(24)}`;

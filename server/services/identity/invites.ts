@@ -1,10 +1,11 @@
 // Invite links: the way people join a workspace after its first member. The token is shown once in
 // the link; only its hash is stored. Owners and admins list and revoke them.
+import type { CreateInviteInput } from "../../../sdk/admin";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { newId, newSecret, sha256 } from "../../ids";
 import { recordAudit } from "../governance/audit";
-import { authorize, type Actor, type WorkspaceRole } from "../../policies";
+import { authorize, type Actor } from "../../policies";
 import { invitationInclude, invitationState, listedInvitations, presentInviteLink, type InviteLinkView } from "../../presenters/invitation";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -22,7 +23,7 @@ export function isUsable(invite: InviteState | null): invite is InviteState {
 
 export async function createInvite(
   actor: Actor,
-  input: { role: Exclude<WorkspaceRole, "owner">; expiresInDays: number; maxUses?: number },
+  input: CreateInviteInput,
 ): Promise<{ id: string; token: string; expiresAt: string }> {
   authorize(actor, "invite.create", { role: input.role });
   const token = newSecret();

@@ -1,7 +1,8 @@
 // People's roles in the workspace, managed by owners and admins.
+import type { SetRoleInput } from "../../../sdk/admin";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
-import { authorize, type Actor, type WorkspaceRole } from "../../policies";
+import { authorize, type Actor } from "../../policies";
 import { memberInclude, presentMember } from "../../presenters/member";
 import { rightsChanged } from "../../realtime/sessions";
 import { recordAudit } from "../governance/audit";
@@ -12,7 +13,7 @@ export async function listMembers(actor: Actor) {
   return rows.map((m) => presentMember(m, actor));
 }
 
-export async function setRole(actor: Actor, input: { participantId: string; role: Exclude<WorkspaceRole, "owner"> }) {
+export async function setRole(actor: Actor, input: SetRoleInput) {
   const member = await getDb().member.findUnique({ where: { participantId: input.participantId } });
   if (!member || member.workspaceId !== actor.workspaceId) throw new AppError("PARTICIPANT_NOT_FOUND", "No such member");
   authorize(actor, "member.set_role", { target: { participantId: member.participantId, role: member.role }, role: input.role });

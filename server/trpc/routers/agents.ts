@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { createOnboardingTokenInput, setAgentLimitsInput } from "../../../sdk/admin";
 import { agentProfileInput, consentPolicies, setDeliveryModeInput } from "../../../sdk/contract";
 import * as a2aTasks from "../../services/a2a/tasks";
 import * as agents from "../../services/identity/agents";
@@ -18,13 +19,7 @@ export const agentsRouter = router({
     .input(agentId.extend({ keyId: z.string().min(1).max(64) }))
     .mutation(({ ctx, input }) => agents.revokeKey(ctx.actor, input.agentId, input.keyId)),
   createOnboardingToken: authedProcedure
-    .input(
-      z.strictObject({
-        label: z.string().trim().max(80).default(""),
-        expiresInDays: z.number().int().min(1).max(90).default(7),
-        maxUses: z.number().int().min(1).max(1000).optional(),
-      }),
-    )
+    .input(createOnboardingTokenInput)
     .mutation(({ ctx, input }) => agents.createOnboardingToken(ctx.actor, input)),
   /** The viewer's onboarding tokens (`mine`), or everyone's (`workspace`, owners and admins), with their state. */
   onboardingTokens: authedProcedure
@@ -43,12 +38,7 @@ export const agentsRouter = router({
   approvals: authedProcedure.input(agentId).query(({ ctx, input }) => approvals.approvalActionsOf(ctx.actor, input.agentId)),
   setApprovals: authedProcedure.input(approvals.approvalActionsInput).mutation(({ ctx, input }) => approvals.setApprovalActions(ctx.actor, input)),
   setLimits: authedProcedure
-    .input(
-      agentId.extend({
-        messagesPerMinute: z.number().int().min(1).max(10_000).nullable(),
-        burst: z.number().int().min(0).max(10_000).nullable(),
-      }),
-    )
+    .input(setAgentLimitsInput)
     .mutation(({ ctx, input }) => limits.setAgentLimits(ctx.actor, input)),
   setConsentPolicy: authedProcedure
     .input(agentId.extend({ policy: z.enum(consentPolicies) }))

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { createInviteInput, setWorkspaceLimitsInput } from "../../../sdk/admin";
 import { handleSchema } from "../../../sdk/contract";
 import * as accounts from "../../services/identity/accounts";
 import * as invites from "../../services/identity/invites";
@@ -21,16 +22,7 @@ export const workspaceRouter = router({
   firstRun: publicProcedure.query(() => accounts.isFirstRun()),
   limits: authedProcedure.query(({ ctx }) => limits.workspaceLimits(ctx.actor)),
   setLimits: authedProcedure
-    .input(
-      z.strictObject({
-        agentMessagesPerMinute: z.number().int().min(1).max(10_000).optional(),
-        agentBurst: z.number().int().min(0).max(10_000).optional(),
-        peopleMessagesPerMinute: z.number().int().min(1).max(10_000).optional(),
-        peopleBurst: z.number().int().min(0).max(10_000).optional(),
-        loopGuardMessages: z.number().int().min(2).max(10_000).optional(),
-        loopGuardWindowSec: z.number().int().min(10).max(86_400).optional(),
-      }),
-    )
+    .input(setWorkspaceLimitsInput)
     .mutation(({ ctx, input }) => limits.setWorkspaceLimits(ctx.actor, input)),
   /** Whether I send without a message rate (the owner, having said so), and whether I may change it. */
   rateExemption: authedProcedure.query(({ ctx }) => limits.rateExemption(ctx.actor)),
@@ -48,13 +40,7 @@ export const workspaceRouter = router({
     .input(z.strictObject({ query: z.string().max(100).optional(), limit: z.number().int().min(1).max(200).optional() }).optional())
     .query(({ ctx, input }) => workspaces.listParticipants(ctx.actor, input)),
   createInvite: authedProcedure
-    .input(
-      z.strictObject({
-        role: z.enum(["admin", "member", "guest"]).default("member"),
-        expiresInDays: z.number().int().min(1).max(30).default(7),
-        maxUses: z.number().int().min(1).max(1000).optional(),
-      }),
-    )
+    .input(createInviteInput)
     .mutation(({ ctx, input }) => invites.createInvite(ctx.actor, input)),
   /** The workspace's invite links with their state (owners and admins). */
   invites: authedProcedure.query(({ ctx }) => invites.listInvites(ctx.actor)),
