@@ -3,10 +3,11 @@
 // handshake), so one address cannot make it do them without end. Counted like every other limit
 // (./limits: in memory, or in Redis with REDIS_URL). Calls made inside the server (the demo seed)
 // have no address and are not limited.
-import { isIPv6 } from "node:net";
+import { env } from "../env";
+import { limitKey } from "../http/client-address";
 import { consume, count, exhausted, type Rule } from "./limits";
 
-const SIGN_UPS: Rule = { name: "addr:signup", points: 20, perSeconds: 60 * 60 };
+const SIGN_UPS: Rule = { name: "addr:signup", points: env.SIGNUPS_PER_ADDRESS_PER_HOUR, perSeconds: 60 * 60 };
 const SIGN_INS: Rule = { name: "addr:signin", points: 60, perSeconds: 10 * 60 };
 const AGENT_REGISTRATIONS: Rule = { name: "addr:register", points: 30, perSeconds: 60 * 60 };
 const FAILED_HANDSHAKES: Rule = { name: "addr:handshake-failed", points: 30, perSeconds: 10 * 60 };
@@ -27,19 +28,4 @@ export async function handshakesBlocked(address: string | null): Promise<boolean
 
 export async function countFailedHandshake(address: string | null): Promise<void> {
   if (address) await count(FAILED_HANDSHAKES, limitKey(address));
-}
-
-/**
- * What an address is counted under. One IPv6 subscriber usually holds a whole /64 and can pick any
- * address in it, so IPv6 addresses count by their first 64 bits.
- */
-export function limitKey(address: string): string {
-  if (!isIPv6(address)) return address;
-  const bare = address.split("%")[0]; // a zone (fe80::1%eth0) names an interface, not an address
-  const groups = (part: string) => (part ? part.split(":").flatMap((g) => (g.includes(".") ? ["v4", "v4"] : [g])) : []);
-  const [head, tail] = bare.split("::");
-  const left = groups(head);
-  const right = tail === undefined ? [] : groups(tail);
-  const all = [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
-  return `${all.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress } from "../../server/http/client-address";
-import { limitKey } from "../../server/services/address-limits";
+import { clientAddress, limitKey } from "../../server/http/client-address";
 
 describe("client address", () => {
   it("is the peer unless proxies are trusted; then the entry the nearest trusted proxy wrote", () => {
