@@ -5,7 +5,16 @@ export default defineConfig({
     // The slowest files at the end of a run: CI time is a budget.
     reporters: ["default", "./tests/timing-reporter.ts"],
     projects: [
-      { test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" } },
+      {
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          environment: "node",
+          // next-auth imports "next/server" without its extension, which Node's own resolver refuses;
+          // bundled by Vite instead, it resolves (the sign-in test runs the real Auth.js).
+          server: { deps: { inline: ["next-auth"] } },
+        },
+      },
       {
         test: {
           name: "integration",

@@ -30,6 +30,12 @@ const schema = z.object({
     .transform((v) => v === "1" || v === "true"),
   /** Sends one process holds waiting for one room's batch; past it, a send is refused as RATE_LIMITED. */
   SEND_QUEUE_PER_ROOM: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+  /**
+   * Sign-up attempts one client address may make in an hour that do not join by a usable invite (no
+   * invite, a bad, expired or used-up one, or an invite sign-up that failed). Those that do are bounded
+   * by the invite's uses and expiry instead.
+   */
+  SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
   /** How many proxies in front of the server append to X-Forwarded-For (0: clients connect directly). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** Where notification emails go out: smtp://user:pass@host:587 (STARTTLS) or smtps://…:465. Unset: no email. */

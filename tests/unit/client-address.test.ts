@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clientAddress } from "../../server/http/client-address";
-import { limitKey } from "../../server/services/governance/address-limits";
+import { limitKey } from "../../server/services/governance/address-key";
 
 describe("client address", () => {
   it("is the peer unless proxies are trusted; then the entry the nearest trusted proxy wrote", () => {

@@ -1,4 +1,4 @@
-// The environment's defaults that depend on where the server runs.
+// The environment's defaults that depend on where the server runs, and the operator's limits.
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 async function envWith(vars: Record<string, string | undefined>) {
@@ -17,5 +17,13 @@ describe("environment", () => {
     expect((await envWith({ NODE_ENV: "test", SEED_DEMO: undefined })).SEED_DEMO).toBe(true);
     expect((await envWith({ NODE_ENV: "production", SEED_DEMO: "true" })).SEED_DEMO).toBe(true);
     expect((await envWith({ NODE_ENV: "development", SEED_DEMO: "0" })).SEED_DEMO).toBe(false);
+  });
+
+  it("limits sign-ups per address to 20 an hour unless the operator says otherwise, and refuses nonsense", async () => {
+    expect((await envWith({ SIGNUPS_PER_ADDRESS_PER_HOUR: undefined })).SIGNUPS_PER_ADDRESS_PER_HOUR).toBe(20);
+    expect((await envWith({ SIGNUPS_PER_ADDRESS_PER_HOUR: "500" })).SIGNUPS_PER_ADDRESS_PER_HOUR).toBe(500);
+    for (const bad of ["0", "-1", "2.5", "lots"]) {
+      await expect(envWith({ SIGNUPS_PER_ADDRESS_PER_HOUR: bad })).rejects.toThrow(/SIGNUPS_PER_ADDRESS_PER_HOUR/);
+    }
   });
 });

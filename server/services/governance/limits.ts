@@ -160,6 +160,12 @@ export async function count(rule: Rule, key: string): Promise<void> {
   }
 }
 
+/** RATE_LIMITED, as `consume` says it past the limit, when `key` has used up `rule`; counts no use. */
+export async function refuseIfExhausted(rule: Rule, key: string, what: string): Promise<void> {
+  const res = await ruleLimiter(rule).get(key);
+  if (res !== null && res.consumedPoints >= rule.points) rateLimited(res, what);
+}
+
 /** Whether `key` has used up `rule`, without counting a use. */
 export async function exhausted(rule: Rule, key: string): Promise<boolean> {
   const res = await ruleLimiter(rule).get(key);

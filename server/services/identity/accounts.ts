@@ -5,7 +5,7 @@ import { env } from "../../env";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId, sha256 } from "../../ids";
 import type { Actor, WorkspaceRole } from "../../policies";
-import { countSignIn, countSignUp } from "../governance/address-limits";
+import { countFailedSignUp, countSignIn, countSignUp, refuseIfSignUpsUsedUp } from "../governance/address-limits";
 import { recordAudit } from "../governance/audit";
 import { isUsable } from "./invites";
 import { recordFailedSignIn, signInBlocked } from "../governance/limits";
@@ -25,12 +25,12 @@ export interface SignUpInput {
  * Creates an account. The cheap checks come first, so that a sign-up that cannot succeed (no
  * invite after the first run, a bad invite, an address over its limit) never costs a password hash.
  * `address`: the client's, for its limit; null for the server's own calls (the demo seed).
+ * Nothing is written unless the account is: the invite's use is claimed in the same transaction.
  */
 export async function signUp(input: SignUpInput, address: string | null = null): Promise<{ accountId: string; workspaceId: string }> {
   const db = getDb();
   const email = input.email.trim().toLowerCase();
-  await countSignUp(address);
-  await assertMayJoin(db, input);
+  await assertMayJoin(db, input, address);
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.$transaction(async (tx) => {
@@ -55,6 +55,9 @@ export async function signUp(input: SignUpInput, address: string | null = null):
       return { accountId, workspaceId };
     });
   } catch (error) {
+    // An invite sign-up was not counted by its check, and this one cost a hash without joining (a
+    // taken email or handle, the link's last use taken meanwhile): it counts, so retrying it is limited.
+    if (input.inviteToken) await countFailedSignUp(address);
     if (isUniqueViolation(error)) {
       const taken = await db.account.findUnique({ where: { email } });
       if (taken) throw new AppError("EMAIL_TAKEN", "An account with this email already exists");
@@ -67,12 +70,24 @@ export async function signUp(input: SignUpInput, address: string | null = null):
 const inviteInvalid = () => new AppError("INVITE_INVALID", "This invite link is invalid, revoked, used up or expired");
 const inviteRequired = () => new AppError("INVITE_REQUIRED", "This workspace is invite-only: ask an admin for an invite link");
 
-/** The sign-up could succeed: its invite is usable, or nobody has signed up yet. `placeFor` decides. */
-async function assertMayJoin(db: Db, input: SignUpInput): Promise<void> {
-  if (input.inviteToken) {
-    if (!isUsable(await db.invite.findUnique({ where: { tokenHash: sha256(input.inviteToken) } }))) throw inviteInvalid();
-  } else if ((await db.workspace.count()) > 0) {
-    throw inviteRequired();
+/**
+ * The sign-up could succeed: its invite is usable, or nobody has signed up yet (`placeFor` decides).
+ * A sign-up without an invite, or with one that is not usable, counts against its address and is
+ * refused past its limit; one with a usable invite does not count, its invite bounds it.
+ * An address that has used up its sign-ups is refused before its invite is looked at, a good one too:
+ * were only bad tokens refused, the answers (RATE_LIMITED for a bad token, an account for a good one)
+ * would tell it which tokens are good past its limit, and guessing them would go on unlimited.
+ */
+async function assertMayJoin(db: Db, input: SignUpInput, address: string | null): Promise<void> {
+  if (!input.inviteToken) {
+    await countSignUp(address);
+    if ((await db.workspace.count()) > 0) throw inviteRequired();
+    return;
+  }
+  await refuseIfSignUpsUsedUp(address);
+  if (!isUsable(await db.invite.findUnique({ where: { tokenHash: sha256(input.inviteToken) } }))) {
+    await countSignUp(address); // RATE_LIMITED rather than INVITE_INVALID when this one is past the limit
+    throw inviteInvalid();
   }
 }
 
