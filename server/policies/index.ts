@@ -398,6 +398,9 @@ const rules = {
     if (s.roomReadable || speaksFor(actor, s.agent) || isHumanAdmin(actor)) return true;
     return deny("NOT_FOUND", "No such work");
   },
+  /** Everyone's work status and the component map are the workspace's to see, like presence. */
+  "work.read_workspace": (actor: Actor, s: { workspaceId: string }): Decision =>
+    s.workspaceId === actor.workspaceId ? true : deny("NOT_FOUND", "No such workspace"),
   /** Only an agent reports its own tasks, files and links (people's work is their messages). */
   "work.report": (actor: Actor): Decision => (actor.kind === "agent" ? true : deny("FORBIDDEN", "Only agents report tasks, files and links")),
   "usage.report": (actor: Actor): Decision => (actor.kind === "agent" ? true : deny("FORBIDDEN", "Only agents report model usage")),

@@ -306,3 +306,11 @@ describe("notification settings", () => {
     expect(decide(actor("member", { readOnly: true }), "notifications.configure", own)).toMatchObject({ code: "INSUFFICIENT_SCOPE" });
   });
 });
+
+describe("the workspace's work statuses and component map", () => {
+  it("are every member's (guests and agents included) to read, and nobody's outside the workspace", () => {
+    for (const role of ["owner", "member", "guest"] as const) expect(can(actor(role), "work.read_workspace", { workspaceId: "w1" })).toBe(true);
+    expect(can(actor("member", { kind: "agent" }), "work.read_workspace", { workspaceId: "w1" })).toBe(true);
+    expect(decide(actor("owner"), "work.read_workspace", { workspaceId: "w2" })).toMatchObject({ code: "NOT_FOUND" });
+  });
+});

@@ -48,13 +48,19 @@ export function parseComponentMap(stored: unknown): ComponentRule[] {
   });
 }
 
-export async function componentMap(workspaceId: string): Promise<ComponentRule[]> {
+/** The workspace's component map, as every member may read it. */
+export async function componentMap(actor: Actor): Promise<ComponentRule[]> {
+  authorize(actor, "work.read_workspace", { workspaceId: actor.workspaceId });
+  return storedMap(actor.workspaceId);
+}
+
+async function storedMap(workspaceId: string): Promise<ComponentRule[]> {
   const workspace = await getDb().workspace.findUnique({ where: { id: workspaceId }, select: { componentMap: true } });
   return parseComponentMap(workspace?.componentMap);
 }
 
 export async function componentMatcherFor(workspaceId: string): Promise<ComponentOf> {
-  return componentMatcher(await componentMap(workspaceId));
+  return componentMatcher(await storedMap(workspaceId));
 }
 
 /** A map as admins may store it: names unique (ignoring case), every glob one picomatch can read. */

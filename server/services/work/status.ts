@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { setWorkStatusInput, WorkState, WorkStatusView } from "../../../sdk/work";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
-import type { Actor } from "../../policies";
+import { authorize, type Actor } from "../../policies";
 import { presentWorkStatus, workStatusSelect } from "../../presenters/work";
 import { audience, publish } from "../../realtime";
 import { sweepEvery } from "../../sweeper";
@@ -71,7 +71,9 @@ export async function statusOf(participantId: string): Promise<WorkStatusView | 
 }
 
 /** Every participant of the workspace that is not idle (member lists, the sidebar, pickers): idle is the default. */
-export async function workspaceStatuses(workspaceId: string, now = new Date()): Promise<WorkStatusView[]> {
+export async function workspaceStatuses(actor: Actor, now = new Date()): Promise<WorkStatusView[]> {
+  const { workspaceId } = actor;
+  authorize(actor, "work.read_workspace", { workspaceId });
   const rows = await getDb().participant.findMany({
     where: { workspaceId, NOT: { workState: "idle" }, OR: [{ workUntil: null }, { workUntil: { gt: now } }] },
     select: workStatusSelect,

@@ -33,11 +33,11 @@ export const workRouter = router({
   /** A room's (or a thread's) or a task's timeline: tasks, files, links, messages and people's interventions, newest page first. */
   timeline: authedProcedure.input(timelineInput).query(({ ctx, input: { direction: _forward, ...input } }) => workTimeline(ctx.actor, input)),
   /** Everyone's status that is not idle, for the badges beside names (then `status:updated` keeps them). */
-  statuses: authedProcedure.query(({ ctx }) => workStatus.workspaceStatuses(ctx.actor.workspaceId)),
+  statuses: authedProcedure.query(({ ctx }) => workStatus.workspaceStatuses(ctx.actor)),
   /** A person's own status (an agent sets its own over the socket, `work:status`). */
   setStatus: authedProcedure.input(setWorkStatusInput).mutation(({ ctx, input }) => workStatus.setStatus(ctx.actor, input)),
   /** The component map (every member may read it); admins replace it. */
-  components: authedProcedure.query(async ({ ctx }) => ({ components: await components.componentMap(ctx.actor.workspaceId) })),
+  components: authedProcedure.query(async ({ ctx }) => ({ components: await components.componentMap(ctx.actor) })),
   setComponents: authedProcedure.input(setComponentMapInput).mutation(({ ctx, input }) => components.setComponentMap(ctx.actor, input)),
   /** What a draft map would make of the paths agents touched lately (admins, before saving). */
   previewComponents: authedProcedure.input(setComponentMapInput).query(({ ctx, input }) => components.previewComponentMap(ctx.actor, input)),
