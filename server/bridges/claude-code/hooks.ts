@@ -33,10 +33,6 @@ export const MAX_HOOK_BODY = 16 * 1024 * 1024;
 /** Strings longer than this are counted, not kept. */
 export const HOOK_KEPT_STRING = 64 * 1024;
 
-/** Hooks come at turn events and tool ends only: statuses hold longer than a heartbeat's. */
-export const HOOK_WORKING_TTL_SEC = 30 * 60;
-export const HOOK_WAITING_TTL_SEC = 4 * 60 * 60;
-
 /** Every hook event Claude Code documents (code.claude.com/docs/en/hooks). */
 export const HOOK_EVENTS = [
   "SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
@@ -106,22 +102,21 @@ export async function handleClaudeCodeHook(actor: Actor, hook: ClaudeCodeHook): 
     }
     case "SessionStart":
     case "UserPromptSubmit": {
-      const set = await workStatus.setStatus(actor, { state: "working", text: event === "SessionStart" ? "Session started" : "Working", ttlSec: HOOK_WORKING_TTL_SEC });
+      const set = await workStatus.turnStarted(actor, event === "SessionStart" ? "Session started" : "Working");
       return { event, status: set.state };
     }
     case "Notification": {
       const note = fields(notification, hook);
       if (note.notification_type === "auth_success") return { event, ignored: true };
-      const owner = await workStatus.ownerOf(actor.participantId);
-      const set = await workStatus.setStatus(actor, { state: "waiting", text: clip(textOf(note.message).trim(), 200), waitingFor: owner ?? undefined, ttlSec: HOOK_WAITING_TTL_SEC });
+      const set = await workStatus.waitingForOwner(actor, clip(textOf(note.message).trim(), 200));
       return { event, status: set.state };
     }
     case "Stop": {
-      const set = await workStatus.setStatusFrom(actor, ["working"], { state: "idle", text: "", ttlSec: HOOK_WORKING_TTL_SEC });
+      const set = await workStatus.turnEnded(actor);
       return set ? { event, status: set.state } : { event, ignored: true };
     }
     case "SessionEnd": {
-      const set = await workStatus.setStatus(actor, { state: "idle", text: "", ttlSec: HOOK_WORKING_TTL_SEC });
+      const set = await workStatus.sessionEnded(actor);
       return { event, status: set.state };
     }
     default:
@@ -165,7 +160,7 @@ async function toolUsed(actor: Actor, hook: ClaudeCodeHook): Promise<Omit<HookOu
     case "TodoWrite": {
       const tasks = todoList(fields(todoWriteInput, input, "tool_input").todos);
       const reported = await work.reportTasks(actor, { sessionId, tasks, complete: true });
-      await workStatus.renewStatus(actor, "working", HOOK_WORKING_TTL_SEC);
+      await workStatus.stillWorking(actor);
       return { tasks: reported.tasks.length, dropped: reported.dropped };
     }
     case "TaskUpdate": {
@@ -173,14 +168,14 @@ async function toolUsed(actor: Actor, hook: ClaudeCodeHook): Promise<Omit<HookOu
       if (!update.status && !update.subject) return { ignored: true }; // owner, dependencies…
       const status: TaskStatus | undefined = update.status === "deleted" ? "dropped" : update.status;
       const task = await work.updateTask(actor, { sessionId, key: update.taskId, status, title: update.subject && clip(update.subject, 500) });
-      await workStatus.renewStatus(actor, "working", HOOK_WORKING_TTL_SEC);
+      await workStatus.stillWorking(actor);
       return task ? { tasks: 1 } : { ignored: true }; // a task its TaskCreated never told us of
     }
     default:
       return { ignored: true }; // Glob, Grep, WebFetch, Task, MCP tools…: nothing the board tracks
   }
   const reported = await work.reportFiles(actor, { sessionId, files });
-  await workStatus.renewStatus(actor, "working", HOOK_WORKING_TTL_SEC);
+  await workStatus.stillWorking(actor);
   return { files: reported.files.length };
 }
 

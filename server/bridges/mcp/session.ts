@@ -18,15 +18,12 @@ import { AppError } from "../../errors";
 import type { Actor } from "../../policies";
 import { onRoomWake } from "../../realtime/wakeups";
 import * as delivery from "../../services/messaging/delivery";
-import { countRequest } from "../../services/governance/request-limits";
+import { countRequest, MCP_TOOL_CALLS } from "../../services/governance/request-limits";
 import * as messages from "../../services/messaging/messages";
 import * as rooms from "../../services/rooms/rooms";
-import type { Rule } from "../../services/governance/limits";
 import { compactMembership, compactMessage, failed, ok, roomLabel } from "./results";
 import { runTool, TOOLS } from "./tools";
 
-/** Every tool call of a participant, over all its MCP sessions; the chatty ones also count as their event. */
-const TOOL_CALLS: Rule = { name: "mcp-tool-calls", points: 600, perSeconds: 60 };
 /** How often a session looks again at which rooms it is in (joins and leaves elsewhere). */
 const ROOMS_REFRESH_MS = 30_000;
 const ROOM_URI = /^room:\/\/([^/]+)\/messages$/;
@@ -85,7 +82,7 @@ export function createSession(opts: SessionOptions): McpSession {
     if (!t) return failed(new AppError("NOT_FOUND", `No tool ${request.params.name}`));
     try {
       const actor = opts.actor();
-      const count = () => countRequest(TOOL_CALLS, actor, "MCP tool calls");
+      const count = () => countRequest(MCP_TOOL_CALLS, actor, "MCP tool calls");
       const result = ok(await runTool(t, actor, request.params.arguments ?? {}, { signal: extra.signal, count }));
       if (!t.readOnly) refreshRooms(); // it may have joined or left a room
       return result;

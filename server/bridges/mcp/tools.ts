@@ -28,9 +28,6 @@ import { compactMembership, compactMessage, compactPeer, compactRoom, roomLabel 
 
 export { MAX_WAIT_SECONDS } from "../../../sdk/platform-tools";
 
-/** A state set through MCP holds this long by default: a model calls set_status now and then, not on a timer. */
-const MCP_STATUS_TTL_SEC = 900;
-
 export interface ToolContext {
   signal: AbortSignal;
 }
@@ -94,8 +91,7 @@ export const RUNS: Runs = {
     limit: EVENT_LIMITS["room:sync"],
     run: async (actor, args) => {
       const roomId = await resolveRoom(actor, args.room);
-      const afterSeq = args.after_seq ?? Math.max(0, (await rooms.getRoom(actor, roomId)).lastSeq - args.limit);
-      const page = await messages.sync(actor, { roomId, afterSeq, limit: args.limit });
+      const page = await messages.sync(actor, { roomId, afterSeq: args.after_seq, limit: args.limit });
       return { room_id: roomId, messages: page.messages.map((m) => compactMessage(m)), next_after_seq: page.lastSeq, has_more: page.hasMore };
     },
   },
@@ -214,7 +210,7 @@ export const RUNS: Runs = {
     run: async (actor, args) => {
       if (!args.state) return { status: (await directory.setWorkStatus(actor, { workStatus: args.status })).workStatus };
       const waitingFor = args.waiting_for ? await resolveParticipant(actor, args.waiting_for) : undefined;
-      const set = await workStatus.setStatus(actor, { state: args.state, text: args.status, waitingFor, ttlSec: args.ttl_seconds ?? MCP_STATUS_TTL_SEC });
+      const set = await workStatus.setStatus(actor, { state: args.state, text: args.status, waitingFor, ttlSec: args.ttl_seconds ?? workStatus.MODEL_STATUS_TTL_SEC });
       return { status: set.text, state: set.state, waiting_for: set.waitingFor ? `@${set.waitingFor.handle}` : null, until: set.until };
     },
   },

@@ -235,10 +235,18 @@ export async function releaseRemoteLease(agentId: string, holder: string): Promi
 }
 
 /**
- * A new key for the bridge, when its key was refused (its owner rotated or revoked the agent's keys):
- * the key never leaves the server, so the bridge simply gets another one. Audited, with no actor.
+ * The bridge's key was refused (its owner rotated or revoked the agent's keys): the key never leaves
+ * the server, so the bridge simply gets another one, as long as `holder` still holds the remote's
+ * lease (a process that lost it leaves the remote to the one that has it). True: try again with it.
  */
-export async function reissueBridgeKey(agentId: string): Promise<void> {
+export async function rekeyRefusedBridge(agentId: string, holder: string, leaseMs: number): Promise<boolean> {
+  if (!(await holdRemoteLease(agentId, holder, leaseMs))) return false;
+  await reissueBridgeKey(agentId);
+  return true;
+}
+
+/** A new key for the bridge, the old ones revoked. Audited, with no actor. */
+async function reissueBridgeKey(agentId: string): Promise<void> {
   await getDb().$transaction(async (tx) => {
     const agent = await tx.participant.findUniqueOrThrow({ where: { id: agentId }, select: { workspaceId: true } });
     await tx.apiKey.updateMany({ where: { participantId: agentId, label: BRIDGE_KEY_LABEL, revokedAt: null }, data: { revokedAt: new Date() } });

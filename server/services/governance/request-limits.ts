@@ -22,6 +22,9 @@ export const EVENT_LIMITS = {
 /** Claude Code hook requests of one agent (one per tool call and turn event, all its sessions together). */
 export const HOOK_REQUESTS: Rule = { name: "hook-claude-code", points: 1200, perSeconds: 60 };
 
+/** Every MCP tool call of one participant, over all its MCP sessions (the chatty ones also count as their event). */
+export const MCP_TOOL_CALLS: Rule = { name: "mcp-tool-calls", points: 600, perSeconds: 60 };
+
 /** A2A calls of one caller to agents served over A2A (every JSON-RPC request, reads too). */
 export const A2A_REQUESTS: Rule = { name: "a2a-requests", points: 600, perSeconds: 60 };
 

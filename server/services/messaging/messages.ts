@@ -192,11 +192,17 @@ export async function thread(actor: Actor, input: { messageId: string; beforeSeq
  * `selected`, only what the caller's delivery mode selects. In both, `lastSeq` is the seq the page
  * accounts for: the next page starts after it, and without `hasMore` it is the room's last seq.
  */
-export async function sync(actor: Actor, input: { roomId: string; afterSeq: number; limit: number; selected?: boolean }) {
-  if (input.selected) return syncSelected(actor, input);
+/**
+ * A page of the room's messages after `afterSeq`; without it, the newest `limit` (what a model reads
+ * first). `selected`: only what is addressed to the actor, by its delivery mode.
+ */
+export async function sync(actor: Actor, input: { roomId: string; afterSeq?: number; limit: number; selected?: boolean }) {
+  if (input.selected && input.afterSeq !== undefined) return syncSelected(actor, { ...input, afterSeq: input.afterSeq });
   const subject = await loadRoomFor(actor, input.roomId);
   authorize(actor, "room.read", subject);
-  const page = await selectPage({ participantId: actor.participantId, roomId: input.roomId, roomKind: subject.room.kind, mode: "all" }, input.afterSeq, input.limit);
+  const afterSeq = input.afterSeq ?? Math.max(0, subject.room.lastSeq - input.limit);
+  if (input.selected) return syncSelected(actor, { ...input, afterSeq });
+  const page = await selectPage({ participantId: actor.participantId, roomId: input.roomId, roomKind: subject.room.kind, mode: "all" }, afterSeq, input.limit);
   return { messages: page.messages, hasMore: page.hasMore, lastSeq: page.throughSeq };
 }
 

@@ -36,12 +36,47 @@ export async function setStatus(actor: Actor, input: z.output<typeof setWorkStat
 
 type StatusInput = z.output<typeof setWorkStatusInput>;
 
+/** A state a model set itself (MCP's set_status, no `ttl_seconds`) holds this long: a model calls it now and then, not on a timer. */
+export const MODEL_STATUS_TTL_SEC = 900;
+
+/**
+ * A runtime that reports only at turn events and tool ends (Claude Code's hooks), not by heartbeats:
+ * how long each state it sets holds, and what each event does to the status.
+ */
+export const TURN_EVENT_TTL_SEC = { working: 30 * 60, waiting: 4 * 60 * 60 } as const;
+
+/** A session or a turn began: working. */
+export function turnStarted(actor: Actor, text: string): Promise<WorkStatusView> {
+  return setStatus(actor, { state: "working", text, ttlSec: TURN_EVENT_TTL_SEC.working });
+}
+
+/** The runtime waits for input (a permission prompt, an idle prompt): waiting for the agent's owner. */
+export async function waitingForOwner(actor: Actor, text: string): Promise<WorkStatusView> {
+  const owner = await ownerOf(actor.participantId);
+  return setStatus(actor, { state: "waiting", text, waitingFor: owner ?? undefined, ttlSec: TURN_EVENT_TTL_SEC.waiting });
+}
+
+/** A turn ended: a working agent is idle; one blocked or waiting (as it said itself) stays so. Null: unchanged. */
+export function turnEnded(actor: Actor): Promise<WorkStatusView | null> {
+  return setStatusFrom(actor, ["working"], { state: "idle", text: "", ttlSec: TURN_EVENT_TTL_SEC.working });
+}
+
+/** The session ended: idle, whatever it was. */
+export function sessionEnded(actor: Actor): Promise<WorkStatusView> {
+  return setStatus(actor, { state: "idle", text: "", ttlSec: TURN_EVENT_TTL_SEC.working });
+}
+
+/** A tool ran during a turn: still working (renewed once half its hold is gone). */
+export function stillWorking(actor: Actor): Promise<WorkStatusView | null> {
+  return renewStatus(actor, "working", TURN_EVENT_TTL_SEC.working);
+}
+
 /**
  * A runtime's signal rather than the agent's own report (a Claude Code hook): sets the status only
  * when the current one, as everyone sees it, is one of `from` (a turn that ends clears "working", not
  * a "blocked" the agent set itself), keeping its text when none is given. Null: left as it was.
  */
-export async function setStatusFrom(actor: Actor, from: readonly WorkState[], input: Omit<StatusInput, "text"> & { text?: string }): Promise<WorkStatusView | null> {
+async function setStatusFrom(actor: Actor, from: readonly WorkState[], input: Omit<StatusInput, "text"> & { text?: string }): Promise<WorkStatusView | null> {
   const current = await statusOf(actor.participantId);
   if (!current || !from.includes(current.state)) return null;
   return setStatus(actor, { ...input, text: input.text ?? current.text });
@@ -51,7 +86,7 @@ export async function setStatusFrom(actor: Actor, from: readonly WorkState[], in
  * A heartbeat from activity (a tool call): renews a live `state` for `ttlSec` once less than half of
  * that is left, so that busy work is not announced on every call. Null: not renewed.
  */
-export async function renewStatus(actor: Actor, state: WorkState, ttlSec: number): Promise<WorkStatusView | null> {
+async function renewStatus(actor: Actor, state: WorkState, ttlSec: number): Promise<WorkStatusView | null> {
   const current = await statusOf(actor.participantId);
   if (!current || current.state !== state || current.until === null) return null;
   if (Date.parse(current.until) - Date.now() > (ttlSec * 1000) / 2) return null;
@@ -59,7 +94,7 @@ export async function renewStatus(actor: Actor, state: WorkState, ttlSec: number
 }
 
 /** The person an agent answers to (who it waits for when its runtime asks for input); null: none. */
-export async function ownerOf(participantId: string): Promise<string | null> {
+async function ownerOf(participantId: string): Promise<string | null> {
   const row = await getDb().participant.findUnique({ where: { id: participantId }, select: { ownerId: true } });
   return row?.ownerId ?? null;
 }

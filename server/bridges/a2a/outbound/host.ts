@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { Agent } from "../../../../sdk/agent";
 import { a2a } from "../../../../sdk/adapters/a2a";
 import { SwitchboardError } from "../../../../sdk/client";
-import { holdRemoteLease, listRunnableRemotes, recordRemoteAvailability, reissueBridgeKey, releaseRemoteLease, runnableRemote } from "../../../services/a2a/remotes";
+import { holdRemoteLease, listRunnableRemotes, recordRemoteAvailability, rekeyRefusedBridge, releaseRemoteLease, runnableRemote } from "../../../services/a2a/remotes";
 
 export interface A2aHostOptions {
   /** This server's own URL, which the bridges connect to. */
@@ -70,8 +70,7 @@ export function startA2aHost(opts: A2aHostOptions): { close(): Promise<void> } {
     } catch (error) {
       await stop(agentId);
       // Its owner rotated or revoked the agent's keys: the bridge gets a key of its own again.
-      if (!rekeyed && error instanceof SwitchboardError && error.code === "UNAUTHENTICATED" && (await holdRemoteLease(agentId, holder, leaseMs))) {
-        await reissueBridgeKey(agentId);
+      if (!rekeyed && error instanceof SwitchboardError && error.code === "UNAUTHENTICATED" && (await rekeyRefusedBridge(agentId, holder, leaseMs))) {
         return start(agentId, version, true);
       }
       opts.log(`a2a: the bridge of @${remote.handle} could not connect: ${error instanceof Error ? error.message : String(error)}`);
