@@ -63,6 +63,20 @@ module.exports = {
       from: { path: "^sdk/" },
       to: { path: "^(server|app|components|cli)/" },
     },
+    {
+      name: "only-commits-mint-proof",
+      comment: "Proof of a commit (realtime/committed.ts) comes from a commit: transaction() or the message store's own, nowhere else.",
+      severity: "error",
+      from: { pathNot: "^server/(transaction\\.ts$|realtime/|services/message-store/)" },
+      to: { path: "^server/realtime/committed\\.ts$" },
+    },
+    {
+      name: "publish-after-commit",
+      comment: "Services announce through publish(committed, …): the raw emitter (realtime/io.ts) skips the proof.",
+      severity: "error",
+      from: { path: "^server/(services|trpc|socket|bridges|http|auth)/" },
+      to: { path: "^server/realtime/io\\.ts$" },
+    },
     ...domainRules,
   ],
   options: {

@@ -257,13 +257,12 @@ function verify(overview: { totals: Totals } & Record<Breakdown, (Totals & { id:
 
 /** Reports written one at a time through the server's write path, on the loaded database. */
 async function timeWrites(workspaceId: string, agents: string[], people: string[], rooms: string[]) {
-  const { getDb } = await import("../server/db");
   const { storeUsageRecord } = await import("../server/services/usage/usage");
   const at = new Date(END.getTime() - 3_600_000);
   let i = 0;
   return time(WRITES, () => {
     const n = i++;
-    return storeUsageRecord(getDb(), {
+    return storeUsageRecord({
       id: randomUUID(),
       workspaceId,
       agentId: agents[n % AGENTS],

@@ -1,21 +1,20 @@
-// Fan-out. Services call `publish` only after their transaction committed, so nothing is delivered
-// that was not stored. With REDIS_URL the Socket.IO Redis adapter carries these to every process.
-import type { MessageView, ServerToClientEvents } from "../../sdk/contract";
+// Fan-out. Publishing takes the proof that what it announces committed (realtime/committed.ts: only a
+// commit hands one out), so nothing is delivered that was not stored. With REDIS_URL the Socket.IO
+// Redis adapter carries these to every process.
+import type { MessageView } from "../../sdk/contract";
 import { audience } from "./audiences";
-import { getIo } from "./io";
+import type { Committed } from "./committed";
+import { emitTo, getIo, type EventName, type PayloadOf } from "./io";
 import { roomWoke } from "./wakeups";
 
 export { audience } from "./audiences";
 export { bindRealtime, getIo, type Io } from "./io";
 
-type EventName = keyof ServerToClientEvents;
-type PayloadOf<E extends EventName> = Parameters<ServerToClientEvents[E]>[0];
+export type { Committed } from "./committed";
 
-export function publish<E extends EventName>(to: string | string[], event: E, payload: PayloadOf<E>): void {
-  const server = getIo();
-  if (!server) return;
-  // Socket.IO's emit is typed per event; the generic form needs one cast.
-  (server.to(to).emit as (e: E, p: PayloadOf<E>) => void)(event, payload);
+/** Sends `event` to an audience, once the change it announces committed (`_committed`: the proof). */
+export function publish<E extends EventName>(_committed: Committed, to: string | string[], event: E, payload: PayloadOf<E>): void {
+  emitTo(to, event, payload);
 }
 
 /**
@@ -23,10 +22,10 @@ export function publish<E extends EventName>(to: string | string[], event: E, pa
  * that take batches, and one `message:new` per message to the others. A single message is a
  * `message:new` to everyone.
  */
-export function publishNewMessages(roomId: string, messages: MessageView[]): void {
+export function publishNewMessages(committed: Committed, roomId: string, messages: MessageView[]): void {
   const server = getIo();
   if (!server || messages.length === 0) return;
-  roomWoke(roomId, messages[messages.length - 1].seq);
+  roomWoke(committed, roomId, messages[messages.length - 1].seq);
   const room = audience.room(roomId);
   const single = (message: MessageView) => ({ roomId, seq: message.seq, message });
   if (messages.length === 1) return void server.to(room).emit("message:new", single(messages[0]));

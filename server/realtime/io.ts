@@ -15,3 +15,14 @@ export function bindRealtime(io: Io | null): void {
 export function getIo(): Io | null {
   return holder.__switchboardIo ?? null;
 }
+
+export type EventName = keyof ServerToClientEvents;
+export type PayloadOf<E extends EventName> = Parameters<ServerToClientEvents[E]>[0];
+
+/** Sends `event` to an audience on every process: what `publish` does once a change committed, and presence (never stored) does at once. */
+export function emitTo<E extends EventName>(to: string | string[], event: E, payload: PayloadOf<E>): void {
+  const server = getIo();
+  if (!server) return;
+  // Socket.IO's emit is typed per event; the generic form needs one cast.
+  (server.to(to).emit as (e: E, p: PayloadOf<E>) => void)(event, payload);
+}

@@ -1,13 +1,14 @@
 // Who is online, by connected sockets. Volatile by design: it is not stored, and a restart forgets it.
 // Counted per process; with several processes the counts are merged through the adapter (fetchSockets).
-import { audience, getIo, publish } from "./index";
+import { audience } from "./audiences";
+import { emitTo, getIo } from "./io";
 
 const sockets = new Map<string, number>();
 
 export function connected(participantId: string, workspaceId: string): void {
   const n = (sockets.get(participantId) ?? 0) + 1;
   sockets.set(participantId, n);
-  if (n === 1) publish(audience.workspace(workspaceId), "presence:update", { participantId, online: true });
+  if (n === 1) emitTo(audience.workspace(workspaceId), "presence:update", { participantId, online: true });
 }
 
 export function disconnected(participantId: string, workspaceId: string): void {
@@ -17,7 +18,7 @@ export function disconnected(participantId: string, workspaceId: string): void {
     return;
   }
   sockets.delete(participantId);
-  publish(audience.workspace(workspaceId), "presence:update", { participantId, online: false });
+  emitTo(audience.workspace(workspaceId), "presence:update", { participantId, online: false });
 }
 
 /** Online participants among `ids`, across every server process. */

@@ -3,6 +3,7 @@
 // commit); with several processes, carried to the others over the Socket.IO adapter's server-side
 // events. A wake-up carries no message: the listener reads what it may see from the store.
 import { EventEmitter } from "node:events";
+import type { Committed } from "./committed";
 import { getIo, type Io } from "./io";
 
 const ROOM_WAKE = "switchboard:room-wake";
@@ -14,7 +15,7 @@ const holder = globalThis as unknown as { __switchboardWakeups?: { local: EventE
 const state = (holder.__switchboardWakeups ??= { local: new EventEmitter().setMaxListeners(0), acrossProcesses: false });
 
 /** New messages up to `seq` were committed in `roomId`. */
-export function roomWoke(roomId: string, seq: number): void {
+export function roomWoke(_committed: Committed, roomId: string, seq: number): void {
   state.local.emit(roomId, seq);
   if (state.acrossProcesses) getIo()?.serverSideEmit(ROOM_WAKE, roomId, seq);
 }
@@ -23,7 +24,7 @@ export function roomWoke(roomId: string, seq: number): void {
  * Something other than new messages changed in `roomId`: an agent's receipt, an edited message. For
  * listeners that read a state back from the store (the A2A bridge's tasks); message listeners ignore it.
  */
-export function roomChanged(roomId: string): void {
+export function roomChanged(_committed: Committed, roomId: string): void {
   state.local.emit(changeKey(roomId));
   if (state.acrossProcesses) getIo()?.serverSideEmit(ROOM_CHANGE, roomId);
 }

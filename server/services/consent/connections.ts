@@ -7,7 +7,8 @@ import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
 import { authorize, connectionStanding, type Actor } from "../../policies";
 import { connectionInclude, presentConnection } from "../../presenters/connection";
-import { audience, publish } from "../../realtime";
+import { audience, publish, type Committed } from "../../realtime";
+import { transaction } from "../../transaction";
 import { gate } from "../approvals/approvals";
 import { pairKey, pairsWith, partySelect, type Party } from "../access/reach";
 import { recordAudit } from "../governance/audit";
@@ -54,11 +55,11 @@ const loadRow = (id: string) => getDb().connection.findUniqueOrThrow({ where: { 
  * Tells both sides (and the owners of agents involved) of `row`, each with what they may do about it,
  * and returns it as `actor` sees it.
  */
-async function announce(row: Row, event: "connection:request" | "connection:updated", actor: Actor): Promise<ConnectionView> {
+async function announce(committed: Committed, row: Row, event: "connection:request" | "connection:updated", actor: Actor): Promise<ConnectionView> {
   const owners = [row.requester.owner?.id, row.addressee.owner?.id].filter((id): id is string => !!id);
   const [viewers, deciders] = await Promise.all([viewersOf([row.requesterId, row.addresseeId, ...owners]), decidersOf([row])]);
   for (const viewer of viewers) {
-    publish(audience.participant(viewer.participantId), event, { connection: presentConnection(row, deciders, viewer) });
+    publish(committed, audience.participant(viewer.participantId), event, { connection: presentConnection(row, deciders, viewer) });
   }
   return presentConnection(row, deciders, actor);
 }
@@ -91,7 +92,7 @@ export async function requestConnection(
   await gate(actor, "connection.request", { reaches: [target.id], message: input.message, scope: input.scope ?? null }, async () => `ask @${target.handle} to connect${input.message ? ` ("${input.message}")` : ""}`);
 
   const id = newId();
-  const created = await db.$transaction(async (tx) => {
+  const [created, committed] = await transaction(async (tx) => {
     // An expired connection is replaced by the new request.
     if (existing) await tx.connection.update({ where: { id: existing.id }, data: { liveKey: null, status: "revoked", updatedAt: new Date() } });
     try {
@@ -123,7 +124,7 @@ export async function requestConnection(
   const row = await loadRow(id);
   const automatic = autoDecision(row.addressee.consentPolicy, me, target);
   if (automatic) return decide(row, automatic, null, actor);
-  return announce(row, "connection:request", actor);
+  return announce(committed, row, "connection:request", actor);
 }
 
 /** What an agent's consent policy decides by itself, or null to ask its owner. */
@@ -147,7 +148,7 @@ function autoDecision(policy: ConsentPolicy, requester: Party, addressee: Party)
  */
 async function decide(row: Row, decision: "accept" | "decline", decider: Actor | null, viewer: Actor): Promise<ConnectionView> {
   const now = new Date();
-  const won = await getDb().$transaction(async (tx) => {
+  const [won, committed] = await transaction(async (tx) => {
     const { count } = await tx.connection.updateMany({
       where: { id: row.id, status: "pending" },
       data: {
@@ -170,7 +171,7 @@ async function decide(row: Row, decision: "accept" | "decline", decider: Actor |
     return true;
   });
   if (!won) throw new AppError("CONFLICT", "This request was already decided");
-  return announce(await loadRow(row.id), "connection:updated", viewer);
+  return announce(committed, await loadRow(row.id), "connection:updated", viewer);
 }
 
 async function load(connectionId: string, actor: Actor): Promise<Row> {
@@ -201,7 +202,7 @@ async function end(actor: Actor, row: Row, action: keyof typeof ENDINGS): Promis
   authorize(actor, action, sidesOf(row));
   const { from, to, audited } = ENDINGS[action];
   const now = new Date();
-  const ok = await getDb().$transaction(async (tx) => {
+  const [ok, committed] = await transaction(async (tx) => {
     const { count } = await tx.connection.updateMany({
       where: { id: row.id, status: from },
       data: { status: to, liveKey: null, endedById: actor.participantId, updatedAt: now },
@@ -211,7 +212,7 @@ async function end(actor: Actor, row: Row, action: keyof typeof ENDINGS): Promis
     return true;
   });
   if (!ok) throw new AppError("CONFLICT", `Only a ${from} connection can be ${to}`);
-  return announce(await loadRow(row.id), "connection:updated", actor);
+  return announce(committed, await loadRow(row.id), "connection:updated", actor);
 }
 
 export async function cancelConnection(actor: Actor, input: { connectionId: string }) {
@@ -239,7 +240,7 @@ export async function blockParticipant(actor: Actor, input: { participantId: str
   const key = pairKey(blocker.id, target.id);
   const id = newId();
   const now = new Date();
-  const result = await getDb().$transaction(async (tx) => {
+  const [result, committed] = await transaction(async (tx) => {
     const live = await tx.connection.findUnique({ where: { liveKey: key }, select: { id: true, status: true, requesterId: true } });
     if (live?.status === "blocked") return live.requesterId === blocker.id ? { id: live.id, fresh: false } : null;
     if (live) await tx.connection.update({ where: { id: live.id }, data: { liveKey: null, status: "revoked", endedById: actor.participantId, updatedAt: now } });
@@ -251,7 +252,7 @@ export async function blockParticipant(actor: Actor, input: { participantId: str
   });
   if (!result) throw new AppError("CONFLICT", "This connection is already blocked");
   const row = await loadRow(result.id);
-  return result.fresh ? announce(row, "connection:updated", actor) : (await presentAll([row], actor))[0];
+  return result.fresh ? announce(committed, row, "connection:updated", actor) : (await presentAll([row], actor))[0];
 }
 
 /** Connections of the actor and of the agents it owns, newest change first: the consent inbox and its history. */

@@ -9,6 +9,7 @@ import { getDb } from "../../db";
 import { agentInclude, presentAgent } from "../../presenters/agent";
 import { audience, publish } from "../../realtime";
 import { disconnectParticipant } from "../../realtime/sessions";
+import { transaction } from "../../transaction";
 import { recordAudit } from "./audit";
 
 export interface StatusChange {
@@ -27,7 +28,7 @@ export interface StatusChange {
  */
 export async function setAgentStatus(change: StatusChange): Promise<AgentView | null> {
   const { workspaceId, agentId, status, actorId, data } = change;
-  const changed = await getDb().$transaction(async (tx) => {
+  const [changed, committed] = await transaction(async (tx) => {
     const { count } = await tx.participant.updateMany({ where: { id: agentId, status: { not: status } }, data: { status } });
     if (count) await recordAudit(tx, { workspaceId, actorId, action: status === "suspended" ? "agent.suspended" : "agent.resumed", subjectType: "participant", subjectId: agentId, data });
     return count > 0;
@@ -36,6 +37,6 @@ export async function setAgentStatus(change: StatusChange): Promise<AgentView | 
   if (status === "suspended") disconnectParticipant(agentId);
   const agent = presentAgent(await getDb().participant.findUniqueOrThrow({ where: { id: agentId }, include: agentInclude }));
   const { owner: _owner, keys: _keys, lastSeenAt: _seen, consentPolicy: _policy, ...participant } = agent;
-  publish(audience.workspace(workspaceId), "participant:updated", { participant });
+  publish(committed, audience.workspace(workspaceId), "participant:updated", { participant });
   return agent;
 }

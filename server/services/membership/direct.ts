@@ -7,7 +7,7 @@ import { newId } from "../../ids";
 import type { Actor } from "../../policies";
 import { assertCanReach } from "../access/reach";
 import { roomView } from "../access/views";
-import { TX_OPTIONS } from "../messaging/messages";
+import { transaction, TX_OPTIONS, type Committed } from "../../transaction";
 import { addMembers, announceAdded, announceJoined, newMemberships, subscribeNewMembers, workspaceParticipants } from "./members";
 
 /**
@@ -25,8 +25,9 @@ export async function openDirectRoom(actor: Actor, participantIds: string[], bef
   const reaches = sorted.filter((id) => id !== actor.participantId);
   await beforeCreate?.(reaches);
   const roomId = newId();
+  let committed: Committed;
   try {
-    await db.$transaction(async (tx) => {
+    [, committed] = await transaction(async (tx) => {
       await tx.room.create({
         data: {
           id: roomId,
@@ -47,7 +48,7 @@ export async function openDirectRoom(actor: Actor, participantIds: string[], bef
     throw error;
   }
   await subscribeNewMembers(roomId, sorted);
-  await announceAdded(roomId, sorted);
+  await announceAdded(committed, roomId, sorted);
   return roomView(roomId, actor.participantId);
 }
 
@@ -61,8 +62,8 @@ async function reopen(actor: Actor, roomId: string): Promise<RoomView> {
   const membership = await db.roomMember.findUnique({ where: { roomId_participantId: { roomId, participantId: actor.participantId } } });
   if (!membership) {
     try {
-      const event = await db.$transaction((tx) => addMembers(tx, roomId, actor.participantId, [actor.participantId], "member.joined"), TX_OPTIONS);
-      await announceJoined(roomId, event, [actor.participantId]);
+      const [event, committed] = await transaction((tx) => addMembers(tx, roomId, actor.participantId, [actor.participantId], "member.joined"), TX_OPTIONS);
+      await announceJoined(committed, roomId, event, [actor.participantId]);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error; // opened twice at once: the other call brought them back
     }

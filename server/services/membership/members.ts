@@ -5,7 +5,7 @@ import { getDb, type Tx } from "../../db";
 import { AppError } from "../../errors";
 import { newId } from "../../ids";
 import { authorize, type Actor } from "../../policies";
-import { audience, publish, subscribeToRoom } from "../../realtime";
+import { audience, publish, subscribeToRoom, type Committed } from "../../realtime";
 import { roomViewsFor } from "../access/views";
 import { recordAudit } from "../governance/audit";
 import { defaultMode, fanOutNew, followsWholeRoom } from "../messaging/delivery";
@@ -53,15 +53,16 @@ export async function subscribeNewMembers(roomId: string, ids: string[]): Promis
   subscribeToRoom(rows.filter((r) => followsWholeRoom(r.participant.kind, r.deliveryMode)).map((r) => r.participantId), roomId);
 }
 
-export async function announceJoined(roomId: string, event: Awaited<ReturnType<typeof addMembers>>, joined: string[]) {
+/** Once the members' joining committed: their sockets follow the room, and the room and they hear of it. */
+export async function announceJoined(committed: Committed, roomId: string, event: Awaited<ReturnType<typeof addMembers>>, joined: string[]) {
   await subscribeNewMembers(roomId, joined);
-  await fanOutNew(event);
-  publish(audience.room(roomId), "room:members", { roomId, seq: event.seq, joined, left: [] });
-  await announceAdded(roomId, joined);
+  await fanOutNew(committed, event);
+  publish(committed, audience.room(roomId), "room:members", { roomId, seq: event.seq, joined, left: [] });
+  await announceAdded(committed, roomId, joined);
 }
 
 /** Tells each new member about the room, as they see it. */
-export async function announceAdded(roomId: string, joined: string[]): Promise<void> {
+export async function announceAdded(committed: Committed, roomId: string, joined: string[]): Promise<void> {
   const views = await roomViewsFor(roomId, joined);
-  joined.forEach((id, i) => publish(audience.participant(id), "room:added", { room: views[i] }));
+  joined.forEach((id, i) => publish(committed, audience.participant(id), "room:added", { room: views[i] }));
 }

@@ -10,7 +10,8 @@ import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, type Actor } from "../../policies";
 import { presentReceipt } from "../../presenters/message";
-import { audience, publish, publishNewMessages, subscribeToRoom, unsubscribeFromRoom } from "../../realtime";
+import { audience, publish, publishNewMessages, subscribeToRoom, unsubscribeFromRoom, type Committed } from "../../realtime";
+import { transaction } from "../../transaction";
 import { roomChanged } from "../../realtime/wakeups";
 import { addressing } from "./addressed";
 import { findMessages, roomRange } from "./reads";
@@ -88,21 +89,21 @@ const listensForMentions = { deliveryMode: "mentions", participant: { kind: "age
  * Everything the server pushes for new messages of one room, in seq order: each goes to the room's
  * audience, and to the agents in `mentions` mode it is addressed to.
  */
-export async function fanOutNew(...messages: MessageView[]): Promise<void> {
+export async function fanOutNew(committed: Committed, ...messages: MessageView[]): Promise<void> {
   if (messages.length === 0) return;
   const roomId = messages[0].roomId;
   const listeners = await getDb().roomMember.findMany({ where: { roomId, ...listensForMentions }, select: { participantId: true } });
   const room = listeners.length ? await getDb().room.findUniqueOrThrow({ where: { id: roomId }, select: { kind: true } }) : { kind: "channel" };
-  await fanOut(messages, { roomKind: room.kind, listeners: listeners.map((l) => l.participantId) });
+  await fanOut(committed, messages, { roomKind: room.kind, listeners: listeners.map((l) => l.participantId) });
 }
 
 /** `fanOutNew` for a caller that already knows the room's kind and its `mentions`-mode agents. */
-export async function fanOut(messages: MessageView[], room: { roomKind: string; listeners: string[] }): Promise<void> {
+export async function fanOut(committed: Committed, messages: MessageView[], room: { roomKind: string; listeners: string[] }): Promise<void> {
   const addressed = await addressedAgents(messages, room);
-  publishNewMessages(messages[0].roomId, messages);
+  publishNewMessages(committed, messages[0].roomId, messages);
   // Agents in `mentions` mode follow no room audience: each message addressed to them comes on its own.
   messages.forEach((message, i) => {
-    if (addressed[i].length) publish(addressed[i].map(audience.participant), "message:new", { roomId: message.roomId, seq: message.seq, message });
+    if (addressed[i].length) publish(committed, addressed[i].map(audience.participant), "message:new", { roomId: message.roomId, seq: message.seq, message });
   });
 }
 
@@ -252,7 +253,7 @@ export async function recordReceipt(
   const subject = await loadRoomFor(actor, message.roomId);
   authorize(actor, "room.post", subject);
   const data = { state: input.state, reason: input.state === "failed" ? (input.reason ?? "") : null, updatedAt: new Date() };
-  const row = await db.$transaction(async (tx) => {
+  const [row, committed] = await transaction(async (tx) => {
     const receipt = await tx.messageReceipt.upsert({
       where: { messageId_participantId: { messageId: input.messageId, participantId: actor.participantId } },
       create: { messageId: input.messageId, participantId: actor.participantId, roomId: message.roomId, seq: message.seq, ...data },
@@ -267,7 +268,7 @@ export async function recordReceipt(
     return receipt;
   });
   const receipt = presentReceipt(row);
-  publish(audience.room(message.roomId), "message:receipt", { roomId: message.roomId, seq: message.seq, messageId: input.messageId, receipt });
-  roomChanged(message.roomId);
+  publish(committed, audience.room(message.roomId), "message:receipt", { roomId: message.roomId, seq: message.seq, messageId: input.messageId, receipt });
+  roomChanged(committed, message.roomId);
   return receipt;
 }

@@ -8,7 +8,8 @@ import { AppError } from "../../errors";
 import { newId } from "../../ids";
 import { authorize, type Actor } from "../../policies";
 import { messageInclude, presentMessage } from "../../presenters/message";
-import { audience, publish } from "../../realtime";
+import { audience, publish, type Committed } from "../../realtime";
+import { transaction } from "../../transaction";
 import { roomChanged } from "../../realtime/wakeups";
 import { reachable } from "../access/reach";
 import { selectPage, syncSelected } from "./delivery";
@@ -103,15 +104,18 @@ export function checkBody(body: string): void {
   }
 }
 
-/** Room writes wait for the room row under contention rather than failing fast. */
-export const TX_OPTIONS = { maxWait: 15_000, timeout: 20_000 } as const;
-
-/** Tells the room a message changed (edited, deleted, a reply added to its thread). */
-export async function publishUpdated(messageId: string): Promise<MessageView> {
+/** A message as everyone sees it. */
+async function presented(messageId: string): Promise<MessageView> {
   const [message] = await findMessages({ where: { id: messageId }, orderBy: { seq: "asc" } });
   if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
-  publish(audience.room(message.roomId), "message:updated", { roomId: message.roomId, seq: message.seq, message });
-  roomChanged(message.roomId);
+  return message;
+}
+
+/** Tells the room a message changed (edited, deleted, a reply added to its thread), once that committed. */
+export async function publishUpdated(committed: Committed, messageId: string): Promise<MessageView> {
+  const message = await presented(messageId);
+  publish(committed, audience.room(message.roomId), "message:updated", { roomId: message.roomId, seq: message.seq, message });
+  roomChanged(committed, message.roomId);
   return message;
 }
 
@@ -126,9 +130,8 @@ export async function editMessage(actor: Actor, input: { messageId: string; body
   const subject = await loadMessageFor(actor, input.messageId);
   authorize(actor, "message.edit", subject);
   checkBody(input.body);
-  const db = getDb();
   const mentions = await mentionsIn(actor, subject.message.roomId, input.body);
-  await db.$transaction(async (tx) => {
+  const [, committed] = await transaction(async (tx) => {
     await tx.messageMention.deleteMany({ where: { messageId: input.messageId } });
     await tx.message.update({
       where: { id: input.messageId },
@@ -141,19 +144,18 @@ export async function editMessage(actor: Actor, input: { messageId: string; body
       },
     });
   });
-  return publishUpdated(input.messageId);
+  return publishUpdated(committed, input.messageId);
 }
 
 export async function deleteMessage(actor: Actor, input: { messageId: string }): Promise<MessageView> {
   const subject = await loadMessageFor(actor, input.messageId);
   authorize(actor, "message.delete", subject);
-  if (!subject.message.deletedAt) {
-    await getDb().$transaction(async (tx) => {
-      await tx.messageMention.deleteMany({ where: { messageId: input.messageId } });
-      await tx.message.update({ where: { id: input.messageId }, data: { body: "", data: undefined, deletedAt: new Date() } });
-    });
-  }
-  return publishUpdated(input.messageId);
+  if (subject.message.deletedAt) return presented(input.messageId); // deleted already: nothing changes
+  const [, committed] = await transaction(async (tx) => {
+    await tx.messageMention.deleteMany({ where: { messageId: input.messageId } });
+    await tx.message.update({ where: { id: input.messageId }, data: { body: "", data: undefined, deletedAt: new Date() } });
+  });
+  return publishUpdated(committed, input.messageId);
 }
 
 /**

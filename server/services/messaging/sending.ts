@@ -22,7 +22,8 @@ import { messageInclude, presentMessage } from "../../presenters/message";
 import { fanOut } from "./delivery";
 import { consumeMessage, messageRate, roomPaused, systemClientMsgId, type MessageRate } from "../governance/limits";
 import { LoopGuard } from "../governance/loop-guard";
-import { messageStore, type BatchFacts, type BatchWrite, type FactsReader, type MemberFacts } from "../message-store";
+import { messageStore, storeCommitted, type BatchFacts, type BatchWrite, type FactsReader, type MemberFacts } from "../message-store";
+import type { Committed } from "../../realtime";
 import { checkBody, mentionedIn, publishUpdated, type Mentioned } from "./messages";
 import { notifyNewMessages } from "../notifications/outbox";
 import { requesterForSend } from "./requesters";
@@ -142,8 +143,9 @@ async function precheck(actor: Actor, input: SendInput): Promise<Prechecked> {
 /** Stores one batch, fans it out and settles every send in it. */
 async function storeBatch(roomId: string, batch: PendingSend[]): Promise<void> {
   let outcome: Outcome;
+  let committed: Committed;
   try {
-    outcome = await decideAndStore(roomId, batch);
+    [outcome, committed] = await decideAndStore(roomId, batch);
   } catch (error) {
     if (batch.length > 1) {
       // One send spoiled the batch (a retry another process stored first, a database error on one
@@ -161,9 +163,9 @@ async function storeBatch(roomId: string, batch: PendingSend[]): Promise<void> {
     return pending.reject(error);
   }
   try {
-    if (outcome.stored.length) await fanOut(outcome.stored, outcome.room);
+    if (outcome.stored.length) await fanOut(committed, outcome.stored, outcome.room);
     const threads = new Set(outcome.stored.flatMap((m) => (m.threadRootId ? [m.threadRootId] : [])));
-    for (const rootId of threads) await publishUpdated(rootId);
+    for (const rootId of threads) await publishUpdated(committed, rootId);
   } catch (error) {
     // Stored and committed: the sends succeeded. Clients that missed the push catch up by seq.
     console.error("fan-out after commit failed", error);
@@ -177,17 +179,18 @@ async function storeBatch(roomId: string, batch: PendingSend[]): Promise<void> {
  * Decides the batch on an unlocked read and stores it if that read still holds; else decides it again
  * holding its agent authors and the room, where it does.
  */
-async function decideAndStore(roomId: string, batch: PendingSend[]): Promise<Outcome> {
+async function decideAndStore(roomId: string, batch: PendingSend[]): Promise<[Outcome, Committed]> {
   const store = messageStore();
   const facts = await readFacts(store, roomId, batch, null);
   const plan = await decide(roomId, batch, facts);
-  if (!plan.write || (await store.storeIfUnchanged(plan.write))) return plan.outcome;
+  if (!plan.write || (await store.storeIfUnchanged(plan.write))) return [plan.outcome, storeCommitted()];
 
-  return store.holding(roomId, agentAuthors(batch), async (held) => {
+  const outcome = await store.holding(roomId, agentAuthors(batch), async (held) => {
     const heldPlan = await decide(roomId, batch, await readFacts(held, roomId, batch, held.activeAgents));
     if (heldPlan.write) await held.store(heldPlan.write);
     return heldPlan.outcome;
   });
+  return [outcome, storeCommitted()];
 }
 
 /** What a batch is decided on. */

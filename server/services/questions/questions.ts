@@ -21,11 +21,12 @@ import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
 import { authorize, can, hasRoleAtLeast, ROLE_ORDER, type Actor } from "../../policies";
 import { presentQuestion, questionInclude } from "../../presenters/question";
-import { audience, publish } from "../../realtime";
+import { audience, publish, type Committed } from "../../realtime";
 import { recordAudit } from "../governance/audit";
 import { fanOutNew } from "../messaging/delivery";
 import { notifyQuestion } from "../notifications/outbox";
-import { appendToRoom, publishUpdated, TX_OPTIONS } from "../messaging/messages";
+import { appendToRoom, publishUpdated } from "../messaging/messages";
+import { transaction, TX_OPTIONS } from "../../transaction";
 import { loadRoomFor } from "../access/rooms";
 import { checkThreadRoot } from "../messaging/threads";
 import { roomViews, withMemberCount } from "../access/views";
@@ -73,8 +74,9 @@ export async function askQuestion(actor: Actor, input: AskInput, opts: { gate?: 
     createdAt: now.toISOString(),
   };
   let message: MessageView;
+  let committed: Committed;
   try {
-    message = await getDb().$transaction(async (tx) => {
+    [message, committed] = await transaction(async (tx) => {
       const stored = await appendToRoom(tx, {
         id: messageId,
         roomId: input.roomId,
@@ -117,8 +119,8 @@ export async function askQuestion(actor: Actor, input: AskInput, opts: { gate?: 
     if (first) return first;
     throw error;
   }
-  await fanOutNew(message);
-  await announce(view);
+  await fanOutNew(committed, message);
+  await announce(committed, view);
   // People who are away hear of it by email too, in their next digest (when SMTP is configured).
   await notifyQuestion(getDb(), { workspaceId: actor.workspaceId, recipientIds: await recipientsOf(view, actor.workspaceId), roomId: input.roomId, messageId, title: `@${asker.handle} asks` }).catch((error: unknown) =>
     console.error("question notification failed", error),
@@ -224,7 +226,7 @@ type Outcome = { status: "answered" | "expired" | "cancelled"; answer: QuestionA
  */
 async function settle(q: QuestionRow, outcome: Outcome): Promise<boolean> {
   const now = new Date();
-  const result = await getDb().$transaction(async (tx) => {
+  const [result, committed] = await transaction(async (tx) => {
     const won = await tx.question.updateMany({
       where: { id: q.id, status: "open", ...(outcome.status === "answered" ? { OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } : {}) },
       data: { status: outcome.status, answer: outcome.answer ?? undefined, answeredById: outcome.status === "answered" ? outcome.byId : null, answeredAt: now },
@@ -245,9 +247,9 @@ async function settle(q: QuestionRow, outcome: Outcome): Promise<boolean> {
     }
     return false;
   }
-  await publishUpdated(q.messageId);
-  await fanOutNew(result.event);
-  await announce(result.view);
+  await publishUpdated(committed, q.messageId);
+  await fanOutNew(committed, result.event);
+  await announce(committed, result.view);
   return true;
 }
 
@@ -280,12 +282,12 @@ function outcomeEvent(q: QuestionRow, view: QuestionView, outcome: Outcome) {
  * `question:updated` to the people it is for (`forYou: true`; a room's sockets include the asker's,
  * which knows itself by `asker.id`), and to the asker and its owner (`forYou: false`).
  */
-async function announce(view: QuestionView): Promise<void> {
+async function announce(committed: Committed, view: QuestionView): Promise<void> {
   const asker = await getDb().participant.findUnique({ where: { id: view.asker.id }, select: { ownerId: true, workspaceId: true } });
   const askers = [view.asker.id, ...(asker?.ownerId ? [asker.ownerId] : [])].map(audience.participant);
   const forThem = await audienceTargets(view, asker?.workspaceId ?? "");
-  publish(forThem, "question:updated", { question: view, forYou: true });
-  publish(askers.filter((a) => !forThem.includes(a)), "question:updated", { question: view, forYou: false });
+  publish(committed, forThem, "question:updated", { question: view, forYou: true });
+  publish(committed, askers.filter((a) => !forThem.includes(a)), "question:updated", { question: view, forYou: false });
 }
 
 /** The Socket.IO audiences of the people a question is for. */

@@ -13,7 +13,8 @@ import { gate, handlesOf } from "../approvals/approvals";
 import { assertCanReach } from "../access/reach";
 import { fanOutNew } from "../messaging/delivery";
 import { waitingFor } from "../questions/waiting";
-import { appendToRoom, TX_OPTIONS } from "../messaging/messages";
+import { appendToRoom } from "../messaging/messages";
+import { transaction, TX_OPTIONS } from "../../transaction";
 import { loadRoomFor } from "../access/rooms";
 import { roomView, roomViews, withMemberCount } from "../access/views";
 import { openDirectRoom } from "../membership/direct";
@@ -127,9 +128,9 @@ export async function createChannel(
   const others = (await workspaceParticipants(actor, input.memberIds)).filter((id) => id !== actor.participantId);
   const roomId = newId();
   await assertCanReach(actor, others, roomId);
-  let event;
+  let joined;
   try {
-    event = await getDb().$transaction(async (tx) => {
+    joined = await transaction(async (tx) => {
       await tx.room.create({
         data: {
           id: roomId,
@@ -157,7 +158,8 @@ export async function createChannel(
     if (isUniqueViolation(error)) throw new AppError("NAME_TAKEN", `#${input.name} already exists`);
     throw error;
   }
-  await announceJoined(roomId, event, [actor.participantId, ...others]);
+  const [event, committed] = joined;
+  await announceJoined(committed, roomId, event, [actor.participantId, ...others]);
   return roomView(roomId, actor.participantId);
 }
 
@@ -165,8 +167,8 @@ export async function joinRoom(actor: Actor, roomId: string): Promise<RoomView> 
   const subject = await loadRoomFor(actor, roomId);
   authorize(actor, "room.join", subject);
   if (!subject.membership) {
-    const event = await getDb().$transaction((tx) => addMembers(tx, roomId, actor.participantId, [actor.participantId], "member.joined"), TX_OPTIONS);
-    await announceJoined(roomId, event, [actor.participantId]);
+    const [event, committed] = await transaction((tx) => addMembers(tx, roomId, actor.participantId, [actor.participantId], "member.joined"), TX_OPTIONS);
+    await announceJoined(committed, roomId, event, [actor.participantId]);
   }
   return roomView(roomId, actor.participantId);
 }
@@ -181,8 +183,8 @@ export async function inviteToRoom(actor: Actor, roomId: string, participantIds:
   if (fresh.length) {
     const reaches = [...fresh].sort();
     await gate(actor, "room.invite", { roomId, reaches }, async () => `invite ${await handlesOf(reaches)} to ${(await roomView(roomId, actor.participantId)).title}`);
-    const event = await getDb().$transaction((tx) => addMembers(tx, roomId, actor.participantId, fresh, "member.added"), TX_OPTIONS);
-    await announceJoined(roomId, event, fresh);
+    const [event, committed] = await transaction((tx) => addMembers(tx, roomId, actor.participantId, fresh, "member.added"), TX_OPTIONS);
+    await announceJoined(committed, roomId, event, fresh);
   }
   return roomView(roomId, actor.participantId);
 }
@@ -190,7 +192,7 @@ export async function inviteToRoom(actor: Actor, roomId: string, participantIds:
 export async function leaveRoom(actor: Actor, roomId: string): Promise<void> {
   const subject = await loadRoomFor(actor, roomId);
   authorize(actor, "room.leave", subject);
-  const event = await getDb().$transaction(async (tx) => {
+  const [event, committed] = await transaction(async (tx) => {
     await tx.roomMember.delete({ where: { roomId_participantId: { roomId, participantId: actor.participantId } } });
     await auditRoom(tx, roomId, actor.participantId, "room.left", {});
     return appendToRoom(tx, {
@@ -202,10 +204,10 @@ export async function leaveRoom(actor: Actor, roomId: string): Promise<void> {
       data: { type: "member.left", participantIds: [actor.participantId] },
     });
   }, TX_OPTIONS);
-  await fanOutNew(event);
-  publish(audience.room(roomId), "room:members", { roomId, seq: event.seq, joined: [], left: [actor.participantId] });
+  await fanOutNew(committed, event);
+  publish(committed, audience.room(roomId), "room:members", { roomId, seq: event.seq, joined: [], left: [actor.participantId] });
   unsubscribeFromRoom([actor.participantId], roomId);
-  publish(audience.participant(actor.participantId), "room:removed", { roomId });
+  publish(committed, audience.participant(actor.participantId), "room:removed", { roomId });
 }
 
 /** Opens (or finds) the direct conversation between the actor and `participantIds`, once its owner approves (for agents that must ask). */

@@ -9,7 +9,8 @@ import { getDb, type Prisma } from "../../db";
 import { AppError } from "../../errors";
 import { newId } from "../../ids";
 import { authorize, can, type Actor } from "../../policies";
-import { audience, publish } from "../../realtime";
+import { audience, publish, type Committed } from "../../realtime";
+import { transaction } from "../../transaction";
 import { setAgentStatus } from "../governance/suspension";
 import { recordAudit } from "../governance/audit";
 import { lastDayOf, sumRollups } from "./rollups";
@@ -32,7 +33,7 @@ async function spent(b: BudgetRow, key: string): Promise<number> {
 }
 
 /** Who hears about a budget: the subject's owner (or the person), and the workspace's admins. */
-async function notify(b: BudgetRow, view: BudgetView, transition: "warned" | "exceeded" | "ok"): Promise<void> {
+async function notify(committed: Committed, b: BudgetRow, view: BudgetView, transition: "warned" | "exceeded" | "ok"): Promise<void> {
   const db = getDb();
   const admins = await db.member.findMany({ where: { workspaceId: b.workspaceId, role: { in: ["owner", "admin"] } }, select: { participantId: true } });
   const to = new Set(admins.map((a) => a.participantId));
@@ -41,7 +42,7 @@ async function notify(b: BudgetRow, view: BudgetView, transition: "warned" | "ex
     const agent = await db.participant.findUnique({ where: { id: b.subjectId }, select: { ownerId: true } });
     if (agent?.ownerId) to.add(agent.ownerId);
   }
-  publish([...to].map(audience.participant), "budget:updated", { budget: view, transition });
+  publish(committed, [...to].map(audience.participant), "budget:updated", { budget: view, transition });
 }
 
 /** Moves a budget to the state its spending calls for; returns the transition this call made, if any. */
@@ -58,7 +59,7 @@ async function settle(b: BudgetRow): Promise<void> {
   const { count } = await db.budget.updateMany({ where: { id: b.id, periodKey: key, state: { in: from } }, data: { state: target, updatedAt: new Date() } });
   if (count === 0) return; // another report made this transition
   const fresh = await db.budget.findUniqueOrThrow({ where: { id: b.id } });
-  await db.$transaction((tx) =>
+  const [, committed] = await transaction((tx) =>
     recordAudit(tx, {
       workspaceId: b.workspaceId,
       actorId: null,
@@ -76,7 +77,7 @@ async function settle(b: BudgetRow): Promise<void> {
     const reason = `${b.period === "day" ? "daily" : "monthly"} budget of ${b.amount} ${b.unit} reached`;
     for (const agentId of agents) await setAgentStatus({ workspaceId: b.workspaceId, agentId, status: "suspended", actorId: null, data: { reason, by: "budget" } });
   }
-  await notify(b, presentBudget(fresh, now), target);
+  await notify(committed, b, presentBudget(fresh, now), target);
 }
 
 /** The budgets that count an agent's usage: its own, and its owner's (a person's budget covers their agents). */
@@ -183,7 +184,7 @@ export async function deleteBudget(actor: Actor, budgetId: string): Promise<{ id
   const db = getDb();
   const b = await db.budget.findUnique({ where: { id: budgetId } });
   if (!b || b.workspaceId !== actor.workspaceId) throw new AppError("NOT_FOUND", "No such budget");
-  await db.$transaction(async (tx) => {
+  const [, committed] = await transaction(async (tx) => {
     const { count } = await tx.budget.deleteMany({ where: { id: b.id } });
     if (count === 0) throw new AppError("NOT_FOUND", "No such budget"); // deleted meanwhile
     await recordAudit(tx, {
@@ -195,7 +196,7 @@ export async function deleteBudget(actor: Actor, budgetId: string): Promise<{ id
       data: { budgetId: b.id, period: b.period, unit: b.unit, amount: b.amount },
     });
   });
-  await notify(b, await withSpending(b), "ok");
+  await notify(committed, b, await withSpending(b), "ok");
   return { id: b.id };
 }
 
@@ -218,11 +219,11 @@ export async function setBudget(actor: Actor, input: SetBudgetInput): Promise<Bu
     return saved;
   });
   // Re-evaluate from scratch: a raised budget starts over at ok, then settles to where spending is.
-  await db.budget.update({ where: { id: row.id }, data: { state: "ok", periodKey: periodKey(row.period) } });
+  const [, committed] = await transaction((tx) => tx.budget.update({ where: { id: row.id }, data: { state: "ok", periodKey: periodKey(row.period) } }));
   const fresh = await db.budget.findUniqueOrThrow({ where: { id: row.id } });
   await settle(fresh);
   const final = await db.budget.findUniqueOrThrow({ where: { id: row.id } });
   const view = await withSpending(final);
-  if (final.state === "ok") await notify(final, view, "ok");
+  if (final.state === "ok") await notify(committed, final, view, "ok");
   return view;
 }

@@ -3,11 +3,12 @@
 // the task, and aggregates in the database.
 import type { UsageView } from "../../../sdk/contract";
 import type { SetPriceInput } from "../../../sdk/usage";
-import { getDb, type Db, type Prisma, type Tx } from "../../db";
+import { getDb, type Prisma, type Tx } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
 import { authorize, type Actor } from "../../policies";
-import { audience, publish } from "../../realtime";
+import { audience, publish, type Committed } from "../../realtime";
+import { transaction } from "../../transaction";
 import { spendGate } from "../approvals/approvals";
 import { recordAudit } from "../governance/audit";
 import { budgetPeriodStart, checkBudgets } from "./budgets";
@@ -102,9 +103,9 @@ async function recordUsage(actor: Actor, report: UsageReport): Promise<UsageView
   const at = await occurredAt(actor, agent.ownerId, report.occurredAt);
   const { costUsd, costSource } = await price(actor.workspaceId, report);
   const requesterId = message ? requesterOf(message) : await processingRequester(actor.participantId);
-  let row;
+  let stored;
   try {
-    row = await storeUsageRecord(db, {
+    stored = await storeUsageRecord({
       id: newId(),
       workspaceId: actor.workspaceId,
       agentId: actor.participantId,
@@ -128,26 +129,27 @@ async function recordUsage(actor: Actor, report: UsageReport): Promise<UsageView
     if (!isUniqueViolation(error)) throw error;
     return presentUsage((await db.usageRecord.findUniqueOrThrow({ where: { agentId_reportId: { agentId: actor.participantId, reportId: report.reportId } } }))!);
   }
+  const [row, committed] = stored;
   const usage = presentUsage(row);
   // After the answer: a budget this report exhausts suspends the agent (closing its socket) only once
   // the agent has its acknowledgement. Then the news: whoever watches usage hears of a report once its
   // check is done, after what the check changed (budget:updated).
-  setImmediate(() => void settle(actor, agent.ownerId, usage));
+  setImmediate(() => void settle(committed, actor, agent.ownerId, usage));
   return usage;
 }
 
 /** A stored report's budget check, then its announcement. Never rejects. */
-async function settle(actor: Actor, ownerId: string | null, usage: UsageView): Promise<void> {
+async function settle(committed: Committed, actor: Actor, ownerId: string | null, usage: UsageView): Promise<void> {
   await checkBudgets(actor.workspaceId, actor.participantId, ownerId).catch((error: unknown) => console.error("budgets:", error));
-  await announceUsage(actor.workspaceId, usage).catch((error: unknown) => console.error("usage:recorded:", error));
+  await announceUsage(committed, actor.workspaceId, usage).catch((error: unknown) => console.error("usage:recorded:", error));
 }
 
 /**
  * Inserts a record and adds it to the usage rollups in one transaction: a duplicate report id fails
  * on the record's unique key and rolls its rollup increments back with it, so rollups stay exact.
  */
-export async function storeUsageRecord(db: Db, data: Prisma.UsageRecordUncheckedCreateInput & RollupSource) {
-  return db.$transaction(async (tx) => {
+export async function storeUsageRecord(data: Prisma.UsageRecordUncheckedCreateInput & RollupSource) {
+  return transaction(async (tx) => {
     const row = await tx.usageRecord.create({ data });
     await addToRollups(tx, data);
     return row;
@@ -160,12 +162,12 @@ export async function storeUsageRecord(db: Db, data: Prisma.UsageRecordUnchecked
  * in its acknowledgement. A call attributed to a message stays off the message itself: messages reach
  * the whole room, and what a call cost is not the room's to see.
  */
-async function announceUsage(workspaceId: string, usage: UsageView): Promise<void> {
+async function announceUsage(committed: Committed, workspaceId: string, usage: UsageView): Promise<void> {
   const admins = await getDb().member.findMany({ where: { workspaceId, role: { in: ["owner", "admin"] } }, select: { participantId: true } });
   const to = new Set(admins.map((a) => a.participantId));
   if (usage.ownerId) to.add(usage.ownerId);
   if (usage.requesterId) to.add(usage.requesterId);
-  publish([...to].map(audience.participant), "usage:recorded", { usage });
+  publish(committed, [...to].map(audience.participant), "usage:recorded", { usage });
 }
 
 // ---- prices ----

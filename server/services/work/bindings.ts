@@ -15,7 +15,8 @@ import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
 import { authorize, can, type Actor } from "../../policies";
 import { bindingInclude, presentBinding } from "../../presenters/binding";
-import { audience, publish } from "../../realtime";
+import { audience, publish, type Committed } from "../../realtime";
+import { transaction } from "../../transaction";
 import { recordAudit } from "../governance/audit";
 import { loadMembershipFor, loadRoomFor } from "../access/rooms";
 import { roomViews, withMemberCount } from "../access/views";
@@ -53,11 +54,11 @@ export async function claimBinding(actor: Actor, input: z.output<typeof claimBin
     if (!found) {
       try {
         const id = newId();
-        await getDb().$transaction(async (tx) => {
+        const [, committed] = await transaction(async (tx) => {
           await tx.runtimeBinding.create({ data: { id, workspaceId: actor.workspaceId, ...key, ...where, ...lease, status: "active" } });
           await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "binding.created", subjectType: "binding", subjectId: id, data: { roomId: key.roomId, threadRootId: input.threadRootId ?? null, runtime: key.runtime, generation: 1 } });
         });
-        return announce(id);
+        return announce(committed, id);
       } catch (error) {
         if (isUniqueViolation(error)) continue; // another claimer made it first: take it as found
         throw error;
@@ -70,7 +71,7 @@ export async function claimBinding(actor: Actor, input: z.output<typeof claimBin
     }
     if (found.status === "closed") {
       const generation = found.generation + 1;
-      const reopened = await getDb().$transaction(async (tx) => {
+      const [reopened, committed] = await transaction(async (tx) => {
         const { count } = await tx.runtimeBinding.updateMany({
           where: { id: found.id, generation: found.generation, status: "closed" },
           data: { ...where, ...lease, generation, status: "active", externalId: null, openTaskId: null, lastError: null, closedAt: null, closedById: null },
@@ -80,15 +81,15 @@ export async function claimBinding(actor: Actor, input: z.output<typeof claimBin
         }
         return count === 1;
       });
-      if (reopened) return announce(found.id);
+      if (reopened) return announce(committed, found.id);
       continue;
     }
     // Free, ours already, or its lease ran out: take it, if nobody did in between.
-    const { count } = await getDb().runtimeBinding.updateMany({
+    const [{ count }, committed] = await transaction((tx) => tx.runtimeBinding.updateMany({
       where: { id: found.id, generation: found.generation, status: { not: "closed" }, OR: [{ leaseHolder: null }, { leaseHolder: input.holder }, { leaseUntil: { lte: now } }] },
       data: { ...where, ...lease, status: "active" },
-    });
-    if (count === 1) return announce(found.id);
+    }));
+    if (count === 1) return announce(committed, found.id);
   }
   throw new AppError("BINDING_BUSY", "This binding changed hands several times while claiming it; retry shortly", { retryAfterMs: 100 });
 }
@@ -117,9 +118,9 @@ export async function updateBinding(actor: Actor, input: z.output<typeof updateB
     ...(input.release ? { leaseHolder: null, leaseUntil: null, status: input.status ?? "idle", ...(input.lastSeq !== undefined ? { turns: { increment: 1 } } : {}) } : {}),
     lastUsedAt: now,
   };
-  const { count } = await getDb().runtimeBinding.updateMany({ where: { id: row.id, generation: input.generation, leaseHolder: input.holder, status: { not: "closed" } }, data });
+  const [{ count }, committed] = await transaction((tx) => tx.runtimeBinding.updateMany({ where: { id: row.id, generation: input.generation, leaseHolder: input.holder, status: { not: "closed" } }, data }));
   if (count === 0) throw new AppError("CONFLICT", "This binding changed during the turn (closed, or taken over): its next turn starts again from what is stored");
-  return announce(row.id);
+  return announce(committed, row.id);
 }
 
 /** Closes a binding: its session is let go, and the next message to the agent there starts a new one. */
@@ -127,7 +128,7 @@ export async function closeBinding(actor: Actor, input: z.output<typeof bindingI
   const row = await visibleBinding(actor, input.bindingId);
   authorize(actor, "binding.close", { agent: row.agent });
   if (row.status === "closed") return presentBinding(row);
-  const closed = await getDb().$transaction(async (tx) => {
+  const [closed, committed] = await transaction(async (tx) => {
     const { count } = await tx.runtimeBinding.updateMany({
       where: { id: row.id, status: { not: "closed" } },
       data: { status: "closed", closedAt: new Date(), closedById: actor.participantId, leaseHolder: null, leaseUntil: null },
@@ -137,7 +138,7 @@ export async function closeBinding(actor: Actor, input: z.output<typeof bindingI
     }
     return count === 1;
   });
-  return closed ? announce(row.id) : presentBinding((await findBinding(row.id))!);
+  return closed ? announce(committed, row.id) : presentBinding((await findBinding(row.id))!);
 }
 
 /** The agent's own binding for a key, or null. */
@@ -218,10 +219,10 @@ async function visibleBinding(actor: Actor, bindingId: string): Promise<Row> {
 }
 
 /** Publishes the binding as stored now, to its room and to its agent and the agent's owner; returns it. */
-async function announce(id: string): Promise<BindingView> {
+async function announce(committed: Committed, id: string): Promise<BindingView> {
   const row = (await findBinding(id))!;
   const view = presentBinding(row);
   const to = [audience.room(row.roomId), audience.participant(row.agentId), ...(row.agent.ownerId ? [audience.participant(row.agent.ownerId)] : [])];
-  publish(to, "binding:updated", { binding: view });
+  publish(committed, to, "binding:updated", { binding: view });
   return view;
 }

@@ -9,7 +9,8 @@ import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, type Actor } from "../../policies";
 import { presentWorkStatus, workStatusSelect } from "../../presenters/work";
-import { audience, publish } from "../../realtime";
+import { audience, publish, type Committed } from "../../realtime";
+import { transaction } from "../../transaction";
 import { sweepEvery } from "../../sweeper";
 
 /** Sets the actor's own status (a heartbeat when nothing changed: `since` stays, `until` moves). */
@@ -26,12 +27,14 @@ export async function setStatus(actor: Actor, input: z.output<typeof setWorkStat
   const waitingForId = input.waitingFor ?? null;
   const same = live && current.workState === input.state && current.waitingForId === waitingForId;
   const until = input.state === "idle" || actor.kind === "human" ? null : new Date(now.getTime() + input.ttlSec * 1000);
-  const row = await db.participant.update({
-    where: { id: actor.participantId },
-    data: { workState: input.state, workStatus: input.text, waitingForId, workStateAt: same ? current.workStateAt : now, workUntil: until },
-    select: { ...workStatusSelect, workspaceId: true },
-  });
-  return announce(row);
+  const [row, committed] = await transaction((tx) =>
+    tx.participant.update({
+      where: { id: actor.participantId },
+      data: { workState: input.state, workStatus: input.text, waitingForId, workStateAt: same ? current.workStateAt : now, workUntil: until },
+      select: { ...workStatusSelect, workspaceId: true },
+    }),
+  );
+  return announce(committed, row);
 }
 
 type StatusInput = z.output<typeof setWorkStatusInput>;
@@ -118,9 +121,9 @@ export async function workspaceStatuses(actor: Actor, now = new Date()): Promise
 }
 
 /** Statuses are the workspace's to see, like presence. */
-function announce(row: Parameters<typeof presentWorkStatus>[0] & { workspaceId: string }): WorkStatusView {
+function announce(committed: Committed, row: Parameters<typeof presentWorkStatus>[0] & { workspaceId: string }): WorkStatusView {
   const view = presentWorkStatus(row);
-  publish(audience.workspace(row.workspaceId), "status:updated", { status: view });
+  publish(committed, audience.workspace(row.workspaceId), "status:updated", { status: view });
   return view;
 }
 
@@ -137,14 +140,16 @@ export async function expireStatuses(now = new Date(), limit = 500): Promise<num
   });
   let cleared = 0;
   for (const p of due) {
-    const { count } = await db.participant.updateMany({
-      where: { id: p.id, workUntil: p.workUntil },
-      data: { workState: "idle", workStatus: "", waitingForId: null, workStateAt: p.workUntil, workUntil: null },
-    });
+    const [{ count }, committed] = await transaction((tx) =>
+      tx.participant.updateMany({
+        where: { id: p.id, workUntil: p.workUntil },
+        data: { workState: "idle", workStatus: "", waitingForId: null, workStateAt: p.workUntil, workUntil: null },
+      }),
+    );
     if (count !== 1) continue;
     cleared++;
     const row = await db.participant.findUnique({ where: { id: p.id }, select: { ...workStatusSelect, workspaceId: true } });
-    if (row) announce(row);
+    if (row) announce(committed, row);
   }
   return cleared;
 }

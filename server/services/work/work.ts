@@ -14,7 +14,8 @@ import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
 import { authorize, type Actor } from "../../policies";
 import { presentFileTouch, presentTask, presentWorkLink } from "../../presenters/work";
-import { audience, publish } from "../../realtime";
+import { audience, publish, type Committed } from "../../realtime";
+import { transaction } from "../../transaction";
 import { componentMatcherFor, normalizePath } from "./components";
 import { loadMembershipFor } from "../access/rooms";
 import { checkThreadRoot } from "../messaging/threads";
@@ -72,7 +73,7 @@ export async function reportTasks(actor: Actor, input: z.output<typeof reportTas
     keys.add(t.key);
   }
   const now = new Date();
-  const result = await getDb().$transaction(async (tx) => {
+  const [result, committed] = await transaction(async (tx) => {
     const existing = await tx.workTask.findMany({ where: { agentId: actor.participantId, sessionId: scope.sessionId } });
     const byKey = new Map(existing.map((t) => [t.key, t]));
     for (const t of reported) {
@@ -116,7 +117,7 @@ export async function reportTasks(actor: Actor, input: z.output<typeof reportTas
     const order = new Map(stored.map((id, i) => [id, i]));
     return { tasks: rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(presentTask), dropped };
   });
-  changed(actor, "tasks");
+  changed(committed, actor, "tasks");
   return result;
 }
 
@@ -162,9 +163,9 @@ export async function reportFiles(actor: Actor, input: z.output<typeof reportFil
     bindingId: scope.bindingId,
     at,
   }));
-  await getDb().fileTouch.createMany({ data: rows });
+  const [, committed] = await transaction((tx) => tx.fileTouch.createMany({ data: rows }));
   const componentOf = await componentMatcherFor(actor.workspaceId);
-  changed(actor, "files");
+  changed(committed, actor, "files");
   return { files: rows.map((r) => presentFileTouch(r, componentOf)) };
 }
 
@@ -173,7 +174,6 @@ export async function linkWork(actor: Actor, input: z.output<typeof linkWorkInpu
   authorize(actor, "work.report", undefined);
   const scope = await resolveScope(actor, input);
   const taskId = input.taskKey ? await taskIdOf(actor, scope, input.taskKey) : null;
-  const db = getDb();
   const key = { agentId_kind_value_sessionId: { agentId: actor.participantId, kind: input.kind, value: input.value, sessionId: scope.sessionId } };
   const update = {
     ...(input.title ? { title: input.title } : {}),
@@ -182,14 +182,15 @@ export async function linkWork(actor: Actor, input: z.output<typeof linkWorkInpu
     ...(scope.bindingId ? { bindingId: scope.bindingId } : {}),
   };
   const create = { id: newId(), workspaceId: actor.workspaceId, agentId: actor.participantId, kind: input.kind, value: input.value, sessionId: scope.sessionId, title: input.title ?? null, taskId, roomId: scope.roomId, threadRootId: scope.threadRootId, bindingId: scope.bindingId };
-  let row;
+  let stored;
   try {
-    row = await db.workLink.upsert({ where: key, update, create });
+    stored = await transaction((tx) => tx.workLink.upsert({ where: key, update, create }));
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    row = await db.workLink.update({ where: key, data: update }); // made meanwhile by a concurrent report
+    stored = await transaction((tx) => tx.workLink.update({ where: key, data: update })); // made meanwhile by a concurrent report
   }
-  changed(actor, "links");
+  const [row, committed] = stored;
+  changed(committed, actor, "links");
   return presentWorkLink(row);
 }
 
@@ -200,6 +201,6 @@ async function taskIdOf(actor: Actor, scope: Scope, key: string): Promise<string
 }
 
 /** Tells the workspace that an agent's work changed; boards ask again (and see what they may). */
-function changed(actor: Actor, what: "tasks" | "files" | "links"): void {
-  publish(audience.workspace(actor.workspaceId), "work:changed", { agentId: actor.participantId, what });
+function changed(committed: Committed, actor: Actor, what: "tasks" | "files" | "links"): void {
+  publish(committed, audience.workspace(actor.workspaceId), "work:changed", { agentId: actor.participantId, what });
 }
