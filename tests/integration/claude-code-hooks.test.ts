@@ -16,6 +16,8 @@ const fixture = (name: string, sessionId: string): Record<string, unknown> => ({
 
 interface Answer {
   status: number;
+  /** The Connection header: `close` when the server refused before it had the whole body. */
+  connection: string | null;
   body: { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string } };
 }
 
@@ -39,7 +41,7 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
       headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}) },
       body: raw ? (body as string) : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as Answer["body"] };
+    return { status: res.status, connection: res.headers.get("connection"), body: (await res.json()) as Answer["body"] };
   };
   const hook = async (key: string, name: string, sessionId: string) => {
     const answer = await post(key, fixture(name, sessionId));
@@ -180,6 +182,9 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     const refused = await post(bot.apiKey, huge);
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: "INVALID_PAYLOAD", message: expect.stringMatching(/Body too large \(at most 16777216 bytes\)/) });
+    // The rest of the body is not read, so the connection is closed: kept alive, it would hold the
+    // client (and the server's shutdown) until the keep-alive timeout.
+    expect(refused.connection).toBe("close");
     expect((await stored(bot.id)).files).toBe(3);
   });
 
