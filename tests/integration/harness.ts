@@ -104,6 +104,9 @@ export async function startTestServer(
         SEED_DEMO: "false",
         PORT: String(port),
         HOST: "127.0.0.1",
+        // The periodic passes tests wait for (an expired status cleared, a bridge started or stopped).
+        STATUS_SWEEP_MS: "100",
+        A2A_HOST_PASS_MS: "100",
         ...env,
       },
       stdio: opts.countQueries ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
