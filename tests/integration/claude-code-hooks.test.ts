@@ -8,10 +8,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Ack } from "../../sdk";
-import { closeSockets, collect, createAgent, dialects, emitAck, openAgentSocket, queryDb, runProcess, signUpPerson, sqlDate, startTestServer, unwrap, waitFor, type Person, type TestServer } from "./harness";
+import { CLI, closeSockets, collect, createAgent, dialects, emitAck, openAgentSocket, queryDb, runProcess, signUpPerson, sqlDate, startTestServer, unwrap, waitFor, type Person, type TestServer } from "./harness";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "claude-code-hooks");
-const BIN = path.resolve(import.meta.dirname, "../../bin/switchboard.mjs");
 const fixture = (name: string, sessionId: string): Record<string, unknown> => ({ ...JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8")), session_id: sessionId });
 
 interface Answer {
@@ -246,7 +245,7 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     const run = (command: string, args: string[], stdin = "") => runProcess(command, args, { cwd: project, env, stdin });
     try {
       const { token } = await dana.api.agents.createOnboardingToken.mutate({ label: "hooks", expiresInDays: 1 });
-      const args = [BIN, "connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "hk-claude"];
+      const args = [...CLI, "connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "hk-claude"];
       const connected = await run(process.execPath, args);
       expect(connected.code, connected.stderr).toBe(0);
       const origin = new URL(server.url).origin;
@@ -270,7 +269,7 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
       expect({ bytes: readFileSync(settingsFile, "utf8"), mtimeMs: statSync(settingsFile).mtimeMs }).toEqual(before);
 
       // The command hook, for what an http hook cannot be: the payload on stdin; nothing on stdout.
-      const command = `${process.execPath} ${BIN} hook claude-code --profile hk-claude@${origin}`;
+      const command = `${process.execPath} ${CLI.join(" ")} hook claude-code --profile hk-claude@${origin}`;
       const session = randomUUID();
       const forwarded = await run("sh", ["-c", command], JSON.stringify(fixture("post-tool-use-edit", session)));
       expect(forwarded).toMatchObject({ code: 0, stdout: "" });

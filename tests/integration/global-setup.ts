@@ -1,26 +1,40 @@
-// Once per integration run: the server bundled into one file (esbuild, packages left to node_modules),
-// which the harness starts instead of server/index.ts through tsx. A server process then loads one
-// module instead of hundreds through tsx's loader: boots take half the time, and the suite boots
-// about a hundred servers. The bundle is the same source; tests that start another checkout's server
-// (the benchmark's baseline) or count queries still go through tsx.
+// Once per integration run: the server, the CLI and the audit check bundled into one file each
+// (esbuild, packages left to node_modules), which tests start with plain `node` instead of through
+// tsx. A process then loads one module instead of hundreds through tsx's loader: server boots take
+// half the time (the suite boots about a hundred servers), a CLI run a fraction. The bundles are the
+// same source; tests that start another checkout's server (the benchmark's baseline) or count
+// queries still go through tsx, and so do the commands the CLI writes into clients' configs.
 import path from "node:path";
-import { build } from "esbuild";
+import { build, type BuildOptions } from "esbuild";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
+// In a folder of the checkout, at the depth of the sources: server/migrate.ts finds prisma/migrations
+// one level up from itself, cli/commands/connect.ts finds bin/ two levels up.
+const OUT = path.join(ROOT, ".test-server");
+
+const common: BuildOptions = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  tsconfig: path.join(ROOT, "tsconfig.json"),
+  logLevel: "warning",
+};
+
+/** bin/switchboard.mjs without tsx: cli/main.ts's `main`, run. */
+const cliEntry = { contents: `import { main } from "./cli/main.ts";\nawait main();\n`, resolveDir: ROOT, sourcefile: "switchboard-cli.ts", loader: "ts" } as const;
 
 export default async function setup(): Promise<void> {
-  // In a folder of the checkout: server/migrate.ts finds prisma/migrations one level up from itself.
-  const outfile = path.join(ROOT, ".test-server", "index.mjs");
-  await build({
-    entryPoints: [path.join(ROOT, "server/index.ts")],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    tsconfig: path.join(ROOT, "tsconfig.json"),
-    logLevel: "warning",
-  });
-  process.env.SWITCHBOARD_TEST_SERVER = outfile;
+  const server = path.join(OUT, "index.mjs");
+  const cli = path.join(OUT, "cli", "main.mjs");
+  const auditVerify = path.join(OUT, "audit-verify.mjs");
+  await Promise.all([
+    build({ ...common, entryPoints: [path.join(ROOT, "server/index.ts")], outfile: server }),
+    build({ ...common, stdin: cliEntry, outfile: cli }),
+    build({ ...common, entryPoints: [path.join(ROOT, "scripts/audit-verify.ts")], outfile: auditVerify }),
+  ]);
+  process.env.SWITCHBOARD_TEST_SERVER = server;
+  process.env.SWITCHBOARD_TEST_CLI = cli;
+  process.env.SWITCHBOARD_TEST_AUDIT_VERIFY = auditVerify;
 }

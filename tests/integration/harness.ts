@@ -23,6 +23,15 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const SECRET = "integration-test-secret-0123456789";
 export const PG_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 
+/**
+ * What `node` runs for the `switchboard` command and for `npm run audit:verify`: this run's bundles
+ * (global-setup.ts), else the sources through tsx. `BIN` is the command as installed, which the CLI
+ * writes into clients' configs.
+ */
+export const BIN = path.join(ROOT, "bin", "switchboard.mjs");
+export const CLI: string[] = [process.env.SWITCHBOARD_TEST_CLI ?? BIN];
+export const AUDIT_VERIFY: string[] = process.env.SWITCHBOARD_TEST_AUDIT_VERIFY ? [process.env.SWITCHBOARD_TEST_AUDIT_VERIFY] : ["--import", "tsx", path.join(ROOT, "scripts/audit-verify.ts")];
+
 /** Whether PostgreSQL can be used. Under CI an unreachable PostgreSQL fails the run instead. */
 export async function postgresAvailable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
