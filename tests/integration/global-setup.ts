@@ -1,9 +1,10 @@
-// Once per integration run: the server, the CLI and the audit check bundled into one file each
-// (esbuild), which tests start with plain `node` instead of through tsx. A process then loads one
+// Once per integration run: the server, the CLI, the audit check and the agent processes bundled
+// into one file each (esbuild), which tests start with plain `node` instead of through tsx. A process then loads one
 // module instead of hundreds through tsx's loader and Node's package resolution: server boots take
 // a third of the time (the suite boots over a hundred servers), a CLI run a fraction. The bundles
 // are the same source; tests that start another checkout's server (the benchmark's baseline) or
 // count queries still go through tsx, and so do the commands the CLI writes into clients' configs.
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { build, type BuildOptions } from "esbuild";
 
@@ -29,16 +30,27 @@ const common: BuildOptions = {
 /** bin/switchboard.mjs without tsx: cli/main.ts's `main`, run. */
 const cliEntry = { contents: `import { main } from "./cli/main.ts";\nawait main();\n`, resolveDir: ROOT, sourcefile: "switchboard-cli.ts", loader: "ts" } as const;
 
+/** The agent processes tests start (harness.ts's startAgentProcess): fixtures' and examples' `*-agent.ts`. */
+const agentScripts = ["tests/integration/fixtures", "examples"].flatMap((dir) =>
+  readdirSync(path.join(ROOT, dir))
+    .filter((name) => name.endsWith("-agent.ts"))
+    .map((name) => path.join(ROOT, dir, name)),
+);
+
 export default async function setup(): Promise<void> {
   const server = path.join(OUT, "index.mjs");
   const cli = path.join(OUT, "cli", "main.mjs");
   const auditVerify = path.join(OUT, "audit-verify.mjs");
+  const agents = path.join(OUT, "agents");
   await Promise.all([
     build({ ...common, entryPoints: [path.join(ROOT, "server/index.ts")], outfile: server }),
     build({ ...common, stdin: cliEntry, outfile: cli }),
     build({ ...common, entryPoints: [path.join(ROOT, "scripts/audit-verify.ts")], outfile: auditVerify }),
+    // Their packages stay in node_modules: the runtimes' SDKs find their CLIs beside themselves.
+    build({ ...common, external: undefined, packages: "external", entryPoints: agentScripts, outbase: ROOT, outdir: agents, outExtension: { ".js": ".mjs" } }),
   ]);
   process.env.SWITCHBOARD_TEST_SERVER = server;
   process.env.SWITCHBOARD_TEST_CLI = cli;
   process.env.SWITCHBOARD_TEST_AUDIT_VERIFY = auditVerify;
+  process.env.SWITCHBOARD_TEST_AGENTS = agents;
 }

@@ -2,7 +2,7 @@
 // PostgreSQL schema, and hands out real clients (tRPC over HTTP, socket.io-client) signed in as people.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
@@ -545,7 +545,9 @@ export async function openAgentSocket(baseUrl: string, apiKey: string, auth: Rec
 export function startAgentProcess(fixture: string, env: Record<string, string>, children: Set<ChildProcess>, opts: { ready?: string } = {}): Promise<ChildProcess> {
   const script = fixture.endsWith(".ts") ? fixture : `tests/integration/fixtures/${fixture}.ts`;
   const ready = opts.ready ?? "agent ready";
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  // This run's bundle of it (global-setup.ts), else its source through tsx.
+  const bundle = process.env.SWITCHBOARD_TEST_AGENTS ? path.join(process.env.SWITCHBOARD_TEST_AGENTS, script.replace(/\.ts$/, ".mjs")) : null;
+  const child = spawn(process.execPath, bundle && existsSync(bundle) ? [bundle] : ["--import", "tsx", script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
