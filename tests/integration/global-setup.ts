@@ -1,9 +1,10 @@
 // Once per integration run: the server, the CLI, the audit check and the agent processes bundled
-// into one file each (esbuild), which tests start with plain `node` instead of through tsx. A process then loads one
-// module instead of hundreds through tsx's loader and Node's package resolution: server boots take
-// a third of the time (the suite boots over a hundred servers), a CLI run a fraction. The bundles
-// are the same source; tests that start another checkout's server (the benchmark's baseline) or
-// count queries still go through tsx, and so do the commands the CLI writes into clients' configs.
+// into one file each (esbuild), which tests start with plain `node` instead of through tsx. A process
+// then loads one module instead of hundreds through tsx's loader and Node's package resolution: a
+// server boots in a third of tsx's time (the suite boots over a hundred), a CLI run or an agent start
+// in a fraction. The bundles are the same source; tests that start another checkout's server (the
+// benchmark's baseline) or count queries still go through tsx, and so do the commands the CLI writes
+// into clients' configs.
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { build, type BuildOptions } from "esbuild";
