@@ -123,7 +123,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   // Expired questions take their decision on every process; the first to get there wins.
   const stopExpiry = startExpirySweeper();
   // So do work statuses whose agent stopped sending them (services/work/status.ts).
-  const stopStatusExpiry = startStatusSweeper();
+  const stopStatusExpiry = startStatusSweeper(env.STATUS_SWEEP_MS);
   // A2A tasks left open by the last run are followed again in their rooms.
   await a2a.resume();
 
@@ -140,7 +140,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     ? startNotificationSweeper({ mailer: smtpMailer(env.SMTP_URL, env.SMTP_FROM), batchSeconds: env.NOTIFY_BATCH_SECONDS, publicUrl: env.AUTH_URL ?? url, log })
     : async () => {};
   // Remote A2A agents' bridges, connected to this server as their agents (bridges/a2a/outbound/host.ts).
-  const a2aHost = startA2aHost({ url, log, backoff: { minMs: 500, maxMs: env.A2A_RETRY_MAX_MS } });
+  const a2aHost = startA2aHost({ url, log, everyMs: env.A2A_HOST_PASS_MS, backoff: { minMs: 500, maxMs: env.A2A_RETRY_MAX_MS } });
 
   return {
     url,

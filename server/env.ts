@@ -51,6 +51,13 @@ const schema = z.object({
   A2A_SECRET_KEY: z.string().min(16).optional(),
   /** The longest wait between attempts to reach a remote A2A agent that is down (the wait doubles from 500 ms). */
   A2A_RETRY_MAX_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+  /**
+   * How often a process looks for remote A2A agents' bridges to start or stop and renews their leases:
+   * at most 10 s, so that a 30 s lease outlives a few passes that come late.
+   */
+  A2A_HOST_PASS_MS: z.coerce.number().int().min(50).max(10_000).default(2000),
+  /** How often a process clears the work statuses whose TTL ran out (and tells everyone). */
+  STATUS_SWEEP_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "SEED_DEMO" | "SMTP_FROM"> & { SEED_DEMO: boolean; AUTH_SECRET: string; PUBLIC_URL: string; SMTP_FROM: string };

@@ -44,6 +44,10 @@ function endpoint(handle: (req: IncomingMessage) => Promise<unknown>) {
       res.statusCode = status;
       res.setHeader("Content-Type", "application/json");
       res.setHeader("Cache-Control", "no-store");
+      // Refused before its whole body arrived (too large, not authenticated): kept alive, the
+      // connection would hold the client (and the server's close) until the keep-alive timeout, the
+      // rest of the body unread. Closed once the answer is out instead.
+      if (!req.complete) res.setHeader("Connection", "close");
       res.end(JSON.stringify(body));
     };
     try {

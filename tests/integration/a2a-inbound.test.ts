@@ -251,7 +251,9 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     const canceled = await client.cancelTask({ tenant: "", id: started.id, metadata: {} });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     release.get("slow one")!();
-    await new Promise((r) => setTimeout(r, 300));
+    // The agent answers a room's messages in order: once the next one is answered, so was the slow one.
+    const next = (await client.sendMessage(send(userMessage("after the cancel")))) as Task;
+    expect(artifactTexts(next)).toEqual(["echo: after the cancel"]);
     const got = await client.getTask({ tenant: "", id: started.id, historyLength: undefined });
     expect(got.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });

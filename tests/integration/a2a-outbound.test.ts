@@ -6,7 +6,6 @@
 // answers that task; artifacts and a streamed answer are shown; a bad card is refused with a code;
 // the credential is stored sealed and sent as the Authorization header.
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES, type MessageView } from "../../sdk";
 import { startScriptedA2a, type ScriptedA2a } from "../support/scripted-a2a";
@@ -28,6 +27,18 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
   /** How many times a remote's bridge has started on the server (it says so in its log). */
   const bridgeStarts = (handle: string) => server.output().split(`a2a: running the bridge of @${handle}\n`).length - 1;
   const from = (agentId: string, messages: MessageView[]) => messages.filter((m) => m.author.id === agentId && m.kind === "text");
+  /** What the remote's owner is shown of its last attempt: null while it is reachable. */
+  const lastErrorOf = async (agentId: string) => (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === agentId)!.lastError;
+
+  /**
+   * Waits for `n` passes of the server's bridge host: each renews the lease of a bridge it runs
+   * (streamer's), and a pass starts every bridge that should run before it ends.
+   */
+  async function hostPasses(n: number): Promise<void> {
+    const leaseOf = async () => String((await queryDb<{ leaseUntil: unknown }>(server, `SELECT "leaseUntil" FROM "A2aRemoteAgent" WHERE "participantId" = $1`, [streamer.agentId]))[0].leaseUntil);
+    const seen = new Set([await leaseOf()]);
+    await waitFor(() => seen.size > n, 10_000, `${n} passes of the bridge host`, async () => void seen.add(await leaseOf()));
+  }
 
   async function answersIn(roomId: string, agentId: string, count: number, ms = 20_000): Promise<MessageView[]> {
     let found: MessageView[] = [];
@@ -151,7 +162,8 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     const answered = from(plain.agentId, await roomMessages(plain.roomId)).length;
     await remote.stop();
     for (const body of ["r1", "r2", "r3"]) await say(plain.roomId, body);
-    await sleep(1500); // the bridge is retrying r1
+    let lastError: string | null = null;
+    await waitFor(() => lastError !== null, 10_000, "the bridge retrying r1", async () => void (lastError = await lastErrorOf(plain.agentId)));
     await server.restart();
     await remote.start();
     const answers = await answersIn(plain.roomId, plain.agentId, answered + 3, 30_000);
@@ -167,8 +179,12 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     await waitFor(() => !running, 10_000, "the bridge stopped", async () => {
       running = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.running;
     });
+    const starts = bridgeStarts("plain");
     await say(plain.roomId, "while off");
-    await sleep(1500); // time enough for a bridge that should not be running to send it
+    // A bridge that should not run would be started by a pass, and then send it: two passes later,
+    // neither happened.
+    await hostPasses(2);
+    expect(bridgeStarts("plain")).toBe(starts);
     expect(remote.received.length).toBe(before);
     await dana.api.a2a.setEnabled.mutate({ agentId: plain.agentId, enabled: true });
     const answers = await answersIn(plain.roomId, plain.agentId, answered + 1);

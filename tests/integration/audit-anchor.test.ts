@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dialects, queryDb, signUpPerson, startTestServer, type Person, type TestServer } from "./harness";
+import { AUDIT_VERIFY, dialects, queryDb, signUpPerson, startTestServer, type Person, type TestServer } from "./harness";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -17,7 +17,7 @@ describe.each(dialects)("audit heads recorded outside the database, on %s", (dia
   const auditVerify = (...args: string[]) =>
     new Promise<{ status: number; stdout: string }>((resolve) => {
       const env = { ...process.env, DATABASE_URL: server.databaseUrl };
-      execFile(process.execPath, ["--import", "tsx", "scripts/audit-verify.ts", ...args], { cwd: ROOT, env }, (error, stdout) =>
+      execFile(process.execPath, [...AUDIT_VERIFY, ...args], { cwd: ROOT, env }, (error, stdout) =>
         resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }),
       );
     });

@@ -22,9 +22,7 @@ import path from "node:path";
 import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedAnthropic, text, toolUse, type ScriptedAnthropic, type Step } from "../support/scripted-anthropic";
-import { collect, closeSockets, queryDb, runProcess, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
-
-const BIN = path.resolve(import.meta.dirname, "../../bin/switchboard.mjs");
+import { CLI, collect, closeSockets, queryDb, runProcess, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 
 let server: TestServer;
 let api: ScriptedAnthropic;
@@ -43,7 +41,7 @@ beforeAll(async () => {
   // The person's one command, in the project, as they would run it.
   const { token } = await dana.api.agents.createOnboardingToken.mutate({ label: "claude", expiresInDays: 1 });
   const env = { PATH: process.env.PATH ?? "", HOME: root, XDG_CONFIG_HOME: path.join(root, ".config") };
-  const connected = await runProcess(process.execPath, [BIN, "connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "coder"], { cwd: project, env });
+  const connected = await runProcess(process.execPath, [...CLI, "connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "coder"], { cwd: project, env });
   expect(connected.code, connected.stderr).toBe(0);
   const config = JSON.parse(readFileSync(path.join(root, ".config", "switchboard", "config.json"), "utf8")) as { profiles: Record<string, { apiKey: string; participantId: string }> };
   agent = config.profiles[`coder@${new URL(server.url).origin}`];

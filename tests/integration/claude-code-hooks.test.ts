@@ -8,14 +8,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Ack } from "../../sdk";
-import { closeSockets, collect, createAgent, dialects, emitAck, openAgentSocket, queryDb, runProcess, signUpPerson, sqlDate, startTestServer, unwrap, waitFor, type Person, type TestServer } from "./harness";
+import { CLI, closeSockets, collect, createAgent, dialects, emitAck, openAgentSocket, queryDb, runProcess, signUpPerson, sqlDate, startTestServer, unwrap, waitFor, type Person, type TestServer } from "./harness";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "claude-code-hooks");
-const BIN = path.resolve(import.meta.dirname, "../../bin/switchboard.mjs");
 const fixture = (name: string, sessionId: string): Record<string, unknown> => ({ ...JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8")), session_id: sessionId });
 
 interface Answer {
   status: number;
+  /** The Connection header: `close` when the server refused before it had the whole body. */
+  connection: string | null;
   body: { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string } };
 }
 
@@ -39,7 +40,7 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
       headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}) },
       body: raw ? (body as string) : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as Answer["body"] };
+    return { status: res.status, connection: res.headers.get("connection"), body: (await res.json()) as Answer["body"] };
   };
   const hook = async (key: string, name: string, sessionId: string) => {
     const answer = await post(key, fixture(name, sessionId));
@@ -180,6 +181,9 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     const refused = await post(bot.apiKey, huge);
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: "INVALID_PAYLOAD", message: expect.stringMatching(/Body too large \(at most 16777216 bytes\)/) });
+    // The rest of the body is not read, so the connection is closed: kept alive, it would hold the
+    // client (and the server's shutdown) until the keep-alive timeout.
+    expect(refused.connection).toBe("close");
     expect((await stored(bot.id)).files).toBe(3);
   });
 
@@ -241,7 +245,7 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     const run = (command: string, args: string[], stdin = "") => runProcess(command, args, { cwd: project, env, stdin });
     try {
       const { token } = await dana.api.agents.createOnboardingToken.mutate({ label: "hooks", expiresInDays: 1 });
-      const args = [BIN, "connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "hk-claude"];
+      const args = [...CLI, "connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "hk-claude"];
       const connected = await run(process.execPath, args);
       expect(connected.code, connected.stderr).toBe(0);
       const origin = new URL(server.url).origin;
@@ -265,7 +269,7 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
       expect({ bytes: readFileSync(settingsFile, "utf8"), mtimeMs: statSync(settingsFile).mtimeMs }).toEqual(before);
 
       // The command hook, for what an http hook cannot be: the payload on stdin; nothing on stdout.
-      const command = `${process.execPath} ${BIN} hook claude-code --profile hk-claude@${origin}`;
+      const command = `${process.execPath} ${CLI.join(" ")} hook claude-code --profile hk-claude@${origin}`;
       const session = randomUUID();
       const forwarded = await run("sh", ["-c", command], JSON.stringify(fixture("post-tool-use-edit", session)));
       expect(forwarded).toMatchObject({ code: 0, stdout: "" });

@@ -1,6 +1,7 @@
-// The `switchboard` CLI as people run it: the real bin as a child process, with a home, config dir,
-// CODEX_HOME and working directory of its own, against the real server. What `connect` writes is
-// parsed (JSON.parse, smol-toml) and held against each host's documented format.
+// The `switchboard` CLI as people run it: the real bin (this run's bundle of it, global-setup.ts) as a
+// child process, with a home, config dir, CODEX_HOME and working directory of its own, against the
+// real server. What `connect` writes is parsed (JSON.parse, smol-toml) and held against each host's
+// documented format.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -9,10 +10,8 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { MessageView } from "../../sdk/contract";
-import { closeSockets, collectMessages, dialects, runProcess, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import { BIN, CLI, closeSockets, collectMessages, dialects, runProcess, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin", "switchboard.mjs");
 /**
  * The hosts' own CLIs, when installed outside the repository (they are not dependencies: ~640 MB):
  * `npm i --prefix DIR @openai/codex@0.169 @anthropic-ai/claude-code@2.1`, then SWITCHBOARD_HOST_CLIS=DIR.
@@ -57,12 +56,12 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
       CODEX_HOME: path.join(home, ".codex"),
       ...extra,
     }) as unknown as NodeJS.ProcessEnv;
-  const cli = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) => run(process.execPath, [BIN, ...args], opts);
+  const cli = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) => run(process.execPath, [...CLI, ...args], opts);
   const run = (command: string, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) =>
     runProcess(command, args, { cwd: opts.cwd ?? project, env: env(opts.env) as Record<string, string> });
   /** The bin with `input` on its stdin (a password piped in). */
   const cliWithStdin = (args: string[], input: string, extraEnv: Record<string, string> = {}) =>
-    runProcess(process.execPath, [BIN, ...args], { cwd: project, env: env(extraEnv) as Record<string, string>, stdin: input });
+    runProcess(process.execPath, [...CLI, ...args], { cwd: project, env: env(extraEnv) as Record<string, string>, stdin: input });
   const ok = async (args: string[], opts?: Parameters<typeof cli>[1]) => {
     const result = await cli(args, opts);
     expect(result.code, `switchboard ${args.join(" ")}\n${result.stderr}`).toBe(0);
@@ -275,7 +274,7 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     expect(statSync(path.join(configDir(), "positions.json")).mode & 0o777).toBe(0o600);
 
     // Following: live messages as they come; Ctrl-C ends it with 0, and what it showed stays shown.
-    const follower = spawn(process.execPath, [BIN, "tail", target, "--json", ...as], { cwd: project, env: env(), stdio: ["ignore", "pipe", "pipe"] });
+    const follower = spawn(process.execPath, [...CLI, "tail", target, "--json", ...as], { cwd: project, env: env(), stdio: ["ignore", "pipe", "pipe"] });
     let live = "";
     follower.stdout.on("data", (c: Buffer) => (live += c.toString()));
     const exited = new Promise<number | null>((resolve) => follower.once("exit", resolve));

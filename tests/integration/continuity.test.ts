@@ -248,7 +248,7 @@ describe.each(dialects)("continuity on %s", (dialect) => {
     const load = Promise.all(Array.from({ length: 4 }, worker));
     await waitFor(() => acked.length >= 60, 30_000, "load underway");
     await server.stop(true); // SIGKILL
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => !client.connected, 10_000, "the sender cut off"); // it retries through the outage
     await server.restart();
     await load;
     await client.close();

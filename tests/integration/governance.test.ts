@@ -6,6 +6,7 @@ import { io as connect } from "socket.io-client";
 import type { Ack, MessageView } from "../../sdk/contract";
 import {
   apiClient,
+  AUDIT_VERIFY,
   closeSockets,
   collect,
   createAgent,
@@ -189,7 +190,7 @@ describe.each(dialects)("governance on %s", (dialect) => {
     // Run the CLI without blocking this process (a blocked client would reuse stale keep-alive sockets).
     const verify = () =>
       new Promise<{ status: number; stdout: string }>((resolve) => {
-        execFile(process.execPath, ["--import", "tsx", "scripts/audit-verify.ts"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: server.databaseUrl } }, (error, stdout) =>
+        execFile(process.execPath, AUDIT_VERIFY, { cwd: ROOT, env: { ...process.env, DATABASE_URL: server.databaseUrl } }, (error, stdout) =>
           resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }),
         );
       });

@@ -2,7 +2,7 @@
 // PostgreSQL schema, and hands out real clients (tRPC over HTTP, socket.io-client) signed in as people.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
@@ -22,6 +22,15 @@ export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SECRET = "integration-test-secret-0123456789";
 export const PG_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+
+/**
+ * What `node` runs for the `switchboard` command and for `npm run audit:verify`: this run's bundles
+ * (global-setup.ts), else the sources through tsx. `BIN` is the command as installed, which the CLI
+ * writes into clients' configs.
+ */
+export const BIN = path.join(ROOT, "bin", "switchboard.mjs");
+export const CLI: string[] = [process.env.SWITCHBOARD_TEST_CLI ?? BIN];
+export const AUDIT_VERIFY: string[] = process.env.SWITCHBOARD_TEST_AUDIT_VERIFY ? [process.env.SWITCHBOARD_TEST_AUDIT_VERIFY] : ["--import", "tsx", path.join(ROOT, "scripts/audit-verify.ts")];
 
 /** Whether PostgreSQL can be used. Under CI an unreachable PostgreSQL fails the run instead. */
 export async function postgresAvailable(): Promise<boolean> {
@@ -104,6 +113,9 @@ export async function startTestServer(
         SEED_DEMO: "false",
         PORT: String(port),
         HOST: "127.0.0.1",
+        // The periodic passes tests wait for (an expired status cleared, a bridge started or stopped).
+        STATUS_SWEEP_MS: "100",
+        A2A_HOST_PASS_MS: "100",
         ...env,
       },
       stdio: opts.countQueries ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
@@ -533,7 +545,9 @@ export async function openAgentSocket(baseUrl: string, apiKey: string, auth: Rec
 export function startAgentProcess(fixture: string, env: Record<string, string>, children: Set<ChildProcess>, opts: { ready?: string } = {}): Promise<ChildProcess> {
   const script = fixture.endsWith(".ts") ? fixture : `tests/integration/fixtures/${fixture}.ts`;
   const ready = opts.ready ?? "agent ready";
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  // This run's bundle of it (global-setup.ts), else its source through tsx.
+  const bundle = process.env.SWITCHBOARD_TEST_AGENTS ? path.join(process.env.SWITCHBOARD_TEST_AGENTS, script.replace(/\.ts$/, ".mjs")) : null;
+  const child = spawn(process.execPath, bundle && existsSync(bundle) ? [bundle] : ["--import", "tsx", script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -12,7 +12,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { MAX_WAIT_SECONDS } from "../../server/bridges/mcp/tools";
-import { closeSockets, collectMessages, createAgent, dialects, emitAck, openAgentSocket, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import { CLI, closeSockets, collectMessages, createAgent, dialects, emitAck, openAgentSocket, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 
 const TOOL_NAMES = [
   "whoami",
@@ -53,14 +53,12 @@ async function mcpClient(server: TestServer, apiKey: string, opts: { channel?: b
   return client;
 }
 
-const BIN = path.resolve(import.meta.dirname, "../../bin/switchboard.mjs");
-
 /** The official client over stdio, launching `switchboard mcp` as a host would (the key from the environment). */
 async function stdioClient(server: TestServer, apiKey: string, args: string[] = []): Promise<Client> {
   const home = mkdtempSync(path.join(tmpdir(), "switchboard-mcp-"));
   const client = new Client({ name: "switchboard-stdio-tests", version: "1.0.0" });
   const env = { PATH: process.env.PATH ?? "", HOME: home, SWITCHBOARD_CONFIG_DIR: home, SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: apiKey };
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", ...args], env, stderr: "pipe" }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [...CLI, "mcp", ...args], env, stderr: "pipe" }));
   clients.add(client);
   return client;
 }

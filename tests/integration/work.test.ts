@@ -66,8 +66,8 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     expect(Date.parse(set.until!) - Date.parse(set.since!)).toBe(5000);
     await waitFor(() => updates.some((u) => u.status.participantId === bot.id && u.status.state === "waiting"), 5000, "the waiting status, live");
 
-    // A heartbeat (the same status again) keeps `since` and moves `until`.
-    await new Promise((r) => setTimeout(r, 1100));
+    // A heartbeat (the same status again), once the clock has moved on, keeps `since` and moves `until`.
+    await waitFor(() => Date.now() > Date.parse(set.since!) + 1, 1000, "the clock past the status's start");
     const again = unwrap(await emitAck<Ack<WorkStatusView>>(bot.socket, "work:status", { state: "waiting", text: "Need the staging password", waitingFor: dana.participantId, ttlSec: 5 }));
     expect(again.since).toBe(set.since);
     expect(Date.parse(again.until!)).toBeGreaterThan(Date.parse(set.until!));
@@ -93,8 +93,9 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     const made = await createAgent(dana, `beat-${dialect}`);
     const client = new SwitchboardClient({ url: server.url, apiKey: made.apiKey });
     await client.connect();
-    await client.setWorkStatus({ state: "working", text: "Refactoring the exporter", ttlSec: 6 });
-    await new Promise((r) => setTimeout(r, 9000)); // past the TTL: only the heartbeat keeps it
+    const first = await client.setWorkStatus({ state: "working", text: "Refactoring the exporter", ttlSec: 5 });
+    // Past the TTL it was first set for (and a sweep after it): only the heartbeat keeps it.
+    await waitFor(() => Date.now() > Date.parse(first.until!) + 200, 10_000, "past the first TTL");
     expect((await workOf(dana, made.id)).status).toMatchObject({ state: "working", text: "Refactoring the exporter" });
     await client.close();
     expect((await workOf(dana, made.id)).status.state).toBe("idle");

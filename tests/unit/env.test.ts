@@ -26,4 +26,18 @@ describe("environment", () => {
       await expect(envWith({ SIGNUPS_PER_ADDRESS_PER_HOUR: bad })).rejects.toThrow(/SIGNUPS_PER_ADDRESS_PER_HOUR/);
     }
   });
+
+  it("runs the status sweep and the A2A bridges' pass every 2 s unless the operator says otherwise, within bounds", async () => {
+    const defaults = await envWith({ STATUS_SWEEP_MS: undefined, A2A_HOST_PASS_MS: undefined });
+    expect([defaults.STATUS_SWEEP_MS, defaults.A2A_HOST_PASS_MS]).toEqual([2000, 2000]);
+    const set = await envWith({ STATUS_SWEEP_MS: "100", A2A_HOST_PASS_MS: "250" });
+    expect([set.STATUS_SWEEP_MS, set.A2A_HOST_PASS_MS]).toEqual([100, 250]);
+    for (const bad of ["0", "49", "2.5", "often"]) {
+      await expect(envWith({ STATUS_SWEEP_MS: bad })).rejects.toThrow(/STATUS_SWEEP_MS/);
+      await expect(envWith({ A2A_HOST_PASS_MS: bad })).rejects.toThrow(/A2A_HOST_PASS_MS/);
+    }
+    // A pass must come well within the bridges' 30 s lease.
+    await expect(envWith({ A2A_HOST_PASS_MS: "10001" })).rejects.toThrow(/A2A_HOST_PASS_MS/);
+    await expect(envWith({ STATUS_SWEEP_MS: "60001" })).rejects.toThrow(/STATUS_SWEEP_MS/);
+  });
 });

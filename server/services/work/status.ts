@@ -155,6 +155,6 @@ export async function expireStatuses(now = new Date(), limit = 500): Promise<num
 }
 
 /** Sweeps expired statuses every `everyMs` until stopped; each process may run one. */
-export function startStatusSweeper(everyMs = 2000): () => void {
+export function startStatusSweeper(everyMs: number): () => void {
   return sweepEvery(everyMs, "status expiry", () => expireStatuses());
 }

@@ -15,8 +15,8 @@ export interface A2aHostOptions {
   /** This server's own URL, which the bridges connect to. */
   url: string;
   log: (line: string) => void;
-  /** How often remotes are looked for and leases renewed (default 2 s). */
-  everyMs?: number;
+  /** How often remotes are looked for and leases renewed (A2A_HOST_PASS_MS). */
+  everyMs: number;
   /** How long a lease lasts unless renewed (default 30 s). */
   leaseMs?: number;
   /** Backoff while a remote is down (the adapter's default: 500 ms doubling to 30 s). */
@@ -101,7 +101,7 @@ export function startA2aHost(opts: A2aHostOptions): { close(): Promise<void> } {
     current = pass()
       .catch((e: unknown) => opts.log(`a2a: bridge host: ${e instanceof Error ? e.message : String(e)}`))
       .then(() => {
-        if (!closed) timer = setTimeout(loop, opts.everyMs ?? 2000);
+        if (!closed) timer = setTimeout(loop, opts.everyMs);
       });
   };
   loop();
