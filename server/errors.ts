@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   NAME_TAKEN: { retryable: false, status: 409 },
   /** A remote A2A agent's card could not be fetched, or is not a usable agent card. */
   A2A_CARD_INVALID: { retryable: false, status: 400 },
+  /** An A2A messageId already opened a task with other content: a new request needs a new messageId. */
+  A2A_MESSAGE_ID_REUSED: { retryable: false, status: 409 },
   EMAIL_TAKEN: { retryable: false, status: 409 },
   INVITE_REQUIRED: { retryable: false, status: 403 },
   INVITE_INVALID: { retryable: false, status: 404 },

@@ -1,14 +1,15 @@
 // A Switchboard agent served over A2A, driven by the official A2A SDK's own client
 // (`ClientFactory().createFromUrl`): its card, a send answered in the room, a conversation continued by
 // contextId, streaming, GetTask, cancel, input required answered by taskId, a v0.3 client, a caller
-// without consent refused, and a task that survives a server restart. The served agent is an SDK
+// without consent refused, retries of a send (after a timeout, at once, streamed, with other content,
+// after a crash) and a task that survives a server restart. The served agent is an SDK
 // client of ours, connected over the socket like any agent; the room holds the whole exchange.
 import { randomUUID } from "node:crypto";
-import { TaskState, type Message, type Task } from "@a2a-js/sdk";
+import { Task, TaskState, type Message } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SwitchboardClient, type MessageView } from "../../sdk";
-import { closeAgentClients, createAgent, dialects, signUpPerson, waitFor, type Person, type TestServer, startTestServer } from "./harness";
+import { closeAgentClients, createAgent, dialects, insertRows, queryDb, signUpPerson, waitFor, type Person, type TestServer, startTestServer } from "./harness";
 
 const text = (value: string) => ({ content: { $case: "text" as const, value }, metadata: undefined, filename: "", mediaType: "text/plain" });
 const userMessage = (value: string, ids: { contextId?: string; taskId?: string } = {}): Message => ({
@@ -256,6 +257,143 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     expect(artifactTexts(next)).toEqual(["echo: after the cancel"]);
     const got = await client.getTask({ tenant: "", id: started.id, historyLength: undefined });
     expect(got.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  /** How many times a request's text is stored in the workspace's rooms. */
+  const stored = async (body: string) => Number((await queryDb<{ n: number | string }>(server, `SELECT COUNT(*) AS n FROM "Message" WHERE body = $1`, [body]))[0].n);
+  const stateOf = async (client: Client, id: string) => (await client.getTask({ tenant: "", id, historyLength: undefined })).status?.state;
+  const tasksIn = async (client: Client, contextId: string) =>
+    (await client.listTasks({ tenant: "", contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 10, pageToken: "", historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: false })).tasks.map((t) => t.id);
+
+  it("gives a send retried after a timeout (the same messageId, no taskId) the same task as it is now, and stores the request once", async () => {
+    const client = await a2aClient(server, "helper", bobToken);
+    const message = userMessage("slow retried");
+    const timeout = new AbortController();
+    const first = client.sendMessage(send(message), { signal: timeout.signal }).then(
+      () => null,
+      (e: Error) => e,
+    );
+    await waitFor(() => release.has("slow retried"), 10_000, "the agent to start");
+    timeout.abort(); // the client gives up waiting; the request is in the room
+    expect(await first).toBeInstanceOf(Error);
+
+    const retried = (await client.sendMessage(send(message))) as Task;
+    expect([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]).toContain(retried.status?.state); // at once, not waiting again
+    expect(retried.history.map((m) => m.messageId)).toEqual([message.messageId]);
+    expect(await tasksIn(client, retried.contextId)).toEqual([retried.id]);
+    release.get("slow retried")!();
+    let state: TaskState | undefined;
+    await waitFor(() => state === TaskState.TASK_STATE_COMPLETED, 10_000, "the task to complete", async () => void (state = await stateOf(client, retried.id)));
+
+    const later = (await client.sendMessage(send(message))) as Task;
+    expect(later.id).toBe(retried.id);
+    expect(later.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactTexts(later)).toEqual(["echo: slow retried"]);
+    expect(await stored("slow retried")).toBe(1);
+    expect(await tasksIn(client, retried.contextId)).toEqual([retried.id]);
+  });
+
+  it("gives concurrent retries of one message one task, and stores the request once", async () => {
+    const client = await a2aClient(server, "helper", bobToken);
+    const message = userMessage("retried at once");
+    const tasks = (await Promise.all(Array.from({ length: 4 }, () => client.sendMessage(send(message))))) as Task[];
+    const [task] = tasks;
+    expect(tasks.map((t) => t.id)).toEqual(tasks.map(() => task.id));
+    expect(tasks.map((t) => t.contextId)).toEqual(tasks.map(() => task.contextId));
+    let state: TaskState | undefined;
+    await waitFor(() => state === TaskState.TASK_STATE_COMPLETED, 10_000, "the task to complete", async () => void (state = await stateOf(client, task.id)));
+    expect(await stored("retried at once")).toBe(1);
+    expect(await stored("echo: retried at once")).toBe(1);
+    expect(await tasksIn(client, task.contextId)).toEqual([task.id]);
+  });
+
+  it("streams a retried SendStreamingMessage as the same task: live while it runs, and just the task once it ended", async () => {
+    const client = await a2aClient(server, "helper", bobToken);
+    const message = userMessage("slow streamed retry");
+    const payloadOf = (event: unknown) => (event as { payload: { $case: string; value: { id?: string; status?: { state: TaskState } } } }).payload;
+    const lost = client.sendMessageStream(send(message));
+    const opened = payloadOf((await lost.next()).value);
+    expect(opened.$case).toBe("task");
+    await lost.return(undefined); // the connection drops after the first event
+    await waitFor(() => release.has("slow streamed retry"), 10_000, "the agent to start");
+
+    const seen: { kind: string; id?: string; state?: string }[] = [];
+    const retry = (async () => {
+      for await (const event of client.sendMessageStream(send(message))) {
+        const payload = payloadOf(event);
+        seen.push({ kind: payload.$case, id: payload.value.id, state: payload.value.status ? TaskState[payload.value.status.state] : undefined });
+      }
+    })();
+    await waitFor(() => seen.length > 0, 10_000, "the retry's first event");
+    release.get("slow streamed retry")!();
+    await retry;
+    expect(seen[0]).toMatchObject({ kind: "task", id: opened.value.id });
+    expect(seen.at(-1)?.state).toBe("TASK_STATE_COMPLETED");
+
+    const after: { kind: string; id?: string; state?: TaskState }[] = [];
+    for await (const event of client.sendMessageStream(send(message))) {
+      const payload = payloadOf(event);
+      after.push({ kind: payload.$case, id: payload.value.id, state: payload.value.status?.state });
+    }
+    expect(after).toEqual([{ kind: "task", id: opened.value.id, state: TaskState.TASK_STATE_COMPLETED }]);
+    expect(await stored("slow streamed retry")).toBe(1);
+  });
+
+  it("refuses the same messageId with other content: JSON-RPC -32602, A2A_MESSAGE_ID_REUSED, nothing stored", async () => {
+    const client = await a2aClient(server, "helper", bobToken);
+    const message = userMessage("the original");
+    const task = (await client.sendMessage(send(message))) as Task;
+    const reused = { ...message, parts: [text("something else")] };
+    const refused = (await client.sendMessage(send(reused)).then(
+      () => null,
+      (e: unknown) => e,
+    )) as { envelopeCode?: number; message?: string; data?: { reason: string; metadata: Record<string, string> }[] } | null;
+    expect(refused).toMatchObject({ envelopeCode: -32602 });
+    expect(refused?.data?.[0]).toMatchObject({ reason: "INVALID_PARAMS", metadata: { code: "A2A_MESSAGE_ID_REUSED", retryable: "false" } });
+    expect(refused?.message).toContain(task.id);
+    const streamed = (async () => {
+      for await (const event of client.sendMessageStream(send(reused))) void event;
+    })();
+    await expect(streamed).rejects.toMatchObject({ envelopeCode: -32602 });
+    // Other content is also the same text sent to another context.
+    const elsewhere = { ...message, contextId: randomUUID() };
+    await expect(client.sendMessage(send(elsewhere))).rejects.toMatchObject({ envelopeCode: -32602 });
+    expect(await stored("something else")).toBe(0);
+    expect(await stored("the original")).toBe(1);
+
+    // A v0.3 client: the same, in its own shape.
+    const rpc = async (params: unknown) =>
+      (await fetch(`${server.url}/a2a/helper`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${bobToken}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "message/send", params }) })).json();
+    const legacy = { kind: "message", messageId: randomUUID(), role: "user", parts: [{ kind: "text", text: "from v0.3, twice" }] };
+    const once = await rpc({ message: legacy });
+    const twice = await rpc({ message: legacy });
+    expect(twice.result.id).toBe(once.result.id);
+    const other = await rpc({ message: { ...legacy, parts: [{ kind: "text", text: "from v0.3, changed" }] } });
+    expect(other.error.code).toBe(-32602);
+    expect(await stored("from v0.3, twice")).toBe(1);
+  });
+
+  it("stores the request of a task whose first attempt stopped right after opening it (a crash), when the message is retried", async () => {
+    const client = await a2aClient(server, "helper", bobToken);
+    const body = "opened, then the process died";
+    const done = (await client.sendMessage(send(userMessage(body)))) as Task;
+    // A second task for the same request, as a process that died between opening it and storing its
+    // request leaves it: its row (the first one's, in the same context), and no message in the room.
+    const [row] = await queryDb<Record<string, unknown>>(server, `SELECT * FROM "A2aTask" WHERE id = $1`, [done.id]);
+    const message = userMessage(body);
+    const id = randomUUID();
+    const opened: Task = { id, contextId: done.contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [], metadata: {} };
+    await insertRows(server, "A2aTask", [{ ...row, id, messageKey: message.messageId, state: "TASK_STATE_SUBMITTED", task: JSON.stringify(Task.toJSON(opened)) }]);
+    expect(await stored(body)).toBe(1);
+
+    const retried = (await client.sendMessage(send(message))) as Task;
+    expect(retried.id).toBe(id);
+    let state: TaskState | undefined;
+    await waitFor(() => state === TaskState.TASK_STATE_COMPLETED, 10_000, "the recovered task to complete", async () => void (state = await stateOf(client, id)));
+    expect(await stored(body)).toBe(2); // the first task's, and now this one's
+    expect(artifactTexts(await client.getTask({ tenant: "", id, historyLength: undefined }))).toEqual([`echo: ${body}`]);
+    await client.sendMessage(send(message));
+    expect(await stored(body)).toBe(2);
   });
 
   it.runIf(dialect === "sqlite")("limits a caller to 600 calls a minute: the next is HTTP 429 RATE_LIMITED with Retry-After", async () => {

@@ -3,15 +3,17 @@
 // A caller (an agent's key or a person's token of this workspace) calls a served agent as the caller
 // itself: its messages are the caller's messages, in the DM between the two (or a room the caller
 // names), under the same consent rules as in rooms. One A2A conversation (`contextId`) is one thread;
-// one request (`taskId`) is the caller's messages stored with client ids `a2a:<taskId>:…`. The task's
+// one request (`taskId`) is the caller's messages stored with client ids `a2a:<taskId>:…`, opened once
+// per message id of the caller's (a retry gets the same task: `openTask`). The task's
 // progress is read back from the room, never kept beside it: the agent's receipt on the request
 // (processing → working; processed → completed; failed → failed), its replies (messages whose cause is
 // the request) and an open question it asks that the caller may answer (input required). A canceled
 // task stays canceled. So people see and join the whole exchange in the room, live.
 import { createHash } from "node:crypto";
-import type { AgentView, MessageView } from "../../../sdk/contract";
+import type { AgentView } from "../../../sdk/contract";
 import type { QuestionAnswer, QuestionKind, QuestionOption } from "../../../sdk/questions";
 import { getDb } from "../../db";
+import { newId } from "../../ids";
 import { AppError, isUniqueViolation } from "../../errors";
 import { authorize, type Actor } from "../../policies";
 import { actorForMember } from "../identity/accounts";
@@ -23,10 +25,11 @@ import { loadMembershipFor } from "../access/rooms";
 import { openDirect } from "../rooms/rooms";
 import { sendMessage } from "../messaging/sending";
 
-/** The caller's client ids under one task: `a2a:<taskId>:<the A2A message id, or its hash if long>`. */
+/** A caller's A2A message id as it is kept (a task's `messageKey`, a request's client id): hashed if long. */
+const keyOf = (messageId: string) => (messageId.length <= 64 ? messageId : createHash("sha256").update(messageId).digest("hex"));
+/** The caller's client ids under one task: `a2a:<taskId>:<keyOf(the A2A message id)>`. */
 const taskPrefix = (taskId: string) => `a2a:${taskId}:`;
-const clientIdFor = (taskId: string, messageId: string) =>
-  taskPrefix(taskId) + (messageId.length <= 64 ? messageId : createHash("sha256").update(messageId).digest("hex"));
+const clientIdFor = (taskId: string, messageId: string) => taskPrefix(taskId) + keyOf(messageId);
 
 /** At most this many replies make one task's artifacts. */
 const MAX_REPLIES = 200;
@@ -76,66 +79,119 @@ export async function assertMayCall(caller: Actor, agent: ServedAgent): Promise<
   await assertCanReach(caller, [agent.id]);
 }
 
-export interface RequestInput {
-  taskId: string;
-  contextId: string;
-  /** The A2A message's id: a retry of the same message stores nothing twice. */
+export interface NewRequest {
+  /** The A2A message's id: the caller's key for this request. */
   messageId: string;
+  /** The context the caller continues, or names for a new one; none: a new one. */
+  contextId?: string;
+  /** The request as it is stored in the room. */
   text: string;
   /** A new context only: the room to hold its thread (else the DM between the caller and the agent). */
   roomId?: string;
 }
 
-/**
- * Stores a caller's message for a task: in the context's thread (opening the context, and its room,
- * on first use). Returns the stored message.
- */
-export async function postRequest(caller: Actor, agent: ServedAgent, input: RequestInput): Promise<MessageView> {
-  const db = getDb();
-  const task = await db.a2aTask.findUnique({ where: { id: input.taskId }, select: { callerId: true, agentId: true, contextId: true } });
-  if (task && (task.callerId !== caller.participantId || task.agentId !== agent.id)) throw new AppError("NOT_FOUND", "No such task");
-  if (task && task.contextId !== input.contextId) throw new AppError("INVALID_PAYLOAD", "contextId: the task belongs to another context");
-  const context = await openContext(caller, agent, input.contextId, input.roomId);
-  const room = await db.room.findUniqueOrThrow({ where: { id: context.roomId }, select: { kind: true } });
-  // Outside a DM an agent in `mentions` mode hears only what names it (its threads' replies too).
-  const mention = `@${agent.handle}`;
-  const body = room.kind === "dm" || input.text.includes(mention) ? input.text : `${mention} ${input.text}`;
-  const message = await sendMessage(caller, {
-    roomId: context.roomId,
-    body,
-    clientMsgId: clientIdFor(input.taskId, input.messageId),
-    threadRootId: context.rootMessageId ?? undefined,
-  });
-  if (!context.rootMessageId) {
-    await db.a2aContext.updateMany({ where: { id: context.id, rootMessageId: null }, data: { rootMessageId: message.id } });
-  }
-  return message;
+/** How the bridge records a task it opens: its state, and its own JSON once its ids are known. */
+export interface OpenedRecord {
+  state: string;
+  task: (ids: { taskId: string; contextId: string }) => string;
 }
 
-/** The context `contextId` of this caller and agent, made on first use. */
-async function openContext(caller: Actor, agent: ServedAgent, contextId: string, roomId: string | undefined) {
+/**
+ * Opens the task for a caller's new request (an A2A message without a taskId), once per message:
+ * the task keeps the message's id (`messageKey`, unique per caller and agent), so a retry of the same
+ * message, later or racing it, gets the same task back (`created: false`) and the request is stored
+ * in the room once. The same messageId with other content (text, contextId or room) is refused with
+ * A2A_MESSAGE_ID_REUSED. The request itself is stored by `postRequest`, when the task runs.
+ */
+export async function openTask(caller: Actor, agent: ServedAgent, request: NewRequest, opened: OpenedRecord): Promise<{ task: StoredTask; created: boolean }> {
+  if (!request.text.trim()) throw new AppError("MESSAGE_EMPTY", "The message has no text or data part");
   const db = getDb();
-  const existing = await db.a2aContext.findUnique({ where: { id: contextId } });
-  if (existing) {
-    if (existing.callerId !== caller.participantId || existing.agentId !== agent.id) throw new AppError("NOT_FOUND", "contextId: no such context of yours with this agent");
-    return existing;
-  }
-  let room: string;
-  if (roomId) {
-    const membership = await loadMembershipFor(caller, roomId);
-    authorize(caller, "room.post", membership);
-    const agentIn = await db.roomMember.findUnique({ where: { roomId_participantId: { roomId, participantId: agent.id } }, select: { participantId: true } });
-    if (!agentIn) throw new AppError("FORBIDDEN", `@${agent.handle} is not a member of that room; invite it first`);
-    await assertCanReach(caller, [agent.id], roomId);
-    room = roomId;
-  } else {
-    room = (await openDirect(caller, [agent.id])).id;
-  }
+  const key = { callerId: caller.participantId, agentId: agent.id, messageKey: keyOf(request.messageId) };
+  const hash = requestHash(request);
+  const found = await db.a2aTask.findUnique({ where: { callerId_agentId_messageKey: key } });
+  if (found) return { task: await retried(caller, agent, found, request, hash, opened.state), created: false };
+  const context = await contextFor(caller, agent, request);
+  const taskId = newId();
   try {
-    return await db.a2aContext.create({ data: { id: contextId, workspaceId: caller.workspaceId, agentId: agent.id, callerId: caller.participantId, roomId: room } });
+    // A new context is stored with its first task, so a retry that loses the race leaves none behind.
+    const task = await db.$transaction(async (tx) => {
+      if (context.isNew) await tx.a2aContext.create({ data: context.row });
+      const { id: contextId, roomId, workspaceId } = context.row;
+      return tx.a2aTask.create({ data: { id: taskId, workspaceId, contextId, roomId, ...key, requestHash: hash, state: opened.state, task: opened.task({ taskId, contextId }) } });
+    });
+    return { task, created: true };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    return openContext(caller, agent, contextId, roomId); // the same context opened twice at once
+    // A retry of the same message opened its task first, or another request the same new context:
+    // the next pass finds them.
+    return openTask(caller, agent, request, opened);
+  }
+}
+
+/** What a new request asks, to tell a retry (the same) from a messageId used again for another. */
+function requestHash(request: NewRequest): string {
+  return createHash("sha256").update(JSON.stringify([request.text, request.contextId ?? null, request.roomId ?? null])).digest("hex");
+}
+
+/** A retry of the message that opened `task`: refused if it asks something else. */
+async function retried(caller: Actor, agent: ServedAgent, task: StoredTask, request: NewRequest, hash: string, openedState: string): Promise<StoredTask> {
+  if (task.requestHash !== hash) {
+    throw new AppError("A2A_MESSAGE_ID_REUSED", `messageId ${request.messageId.slice(0, 64)} already opened task ${task.id} with other content; send another request with a new messageId`);
+  }
+  // Still as opened: the first attempt may have stopped (a crash) before storing the request. Stored
+  // once whoever gets there first, so this is a lookup when it did not.
+  if (task.state === openedState) await postRequest(caller, agent, { taskId: task.id, messageId: request.messageId, text: request.text });
+  return task;
+}
+
+/** Where a new request goes: the caller's context it names, or a new one (not yet stored) in the room named, else the DM. */
+async function contextFor(caller: Actor, agent: ServedAgent, request: NewRequest) {
+  const db = getDb();
+  const existing = request.contextId ? await db.a2aContext.findUnique({ where: { id: request.contextId } }) : null;
+  if (existing) {
+    if (existing.callerId !== caller.participantId || existing.agentId !== agent.id) throw new AppError("NOT_FOUND", "contextId: no such context of yours with this agent");
+    return { isNew: false, row: existing };
+  }
+  const roomId = request.roomId ? await roomForContext(caller, agent, request.roomId) : (await openDirect(caller, [agent.id])).id;
+  return { isNew: true, row: { id: request.contextId ?? newId(), workspaceId: caller.workspaceId, agentId: agent.id, callerId: caller.participantId, roomId } };
+}
+
+/** A room the caller names for a new context: the caller may post there, and the agent is in it and reachable there. */
+async function roomForContext(caller: Actor, agent: ServedAgent, roomId: string): Promise<string> {
+  const membership = await loadMembershipFor(caller, roomId);
+  authorize(caller, "room.post", membership);
+  const agentIn = await getDb().roomMember.findUnique({ where: { roomId_participantId: { roomId, participantId: agent.id } }, select: { participantId: true } });
+  if (!agentIn) throw new AppError("FORBIDDEN", `@${agent.handle} is not a member of that room; invite it first`);
+  await assertCanReach(caller, [agent.id], roomId);
+  return roomId;
+}
+
+export interface RequestInput {
+  taskId: string;
+  /** The A2A message's id: a retry of the same message stores nothing twice. */
+  messageId: string;
+  text: string;
+}
+
+/** Stores a caller's message for its task, in the task's thread, once: a retry finds it stored. */
+export async function postRequest(caller: Actor, agent: ServedAgent, input: RequestInput): Promise<void> {
+  const db = getDb();
+  const task = await db.a2aTask.findUnique({ where: { id: input.taskId }, select: { callerId: true, agentId: true, contextId: true } });
+  if (!task || task.callerId !== caller.participantId || task.agentId !== agent.id) throw new AppError("NOT_FOUND", "No such task");
+  const context = await db.a2aContext.findUniqueOrThrow({ where: { id: task.contextId } });
+  const clientMsgId = clientIdFor(input.taskId, input.messageId);
+  // Looked up after the context is read: a context's first request becomes its thread's root, and
+  // sent again as a reply in that thread it would not match the original (sendMessage's CONFLICT).
+  let message = await db.message.findUnique({ where: { authorId_clientMsgId: { authorId: caller.participantId, clientMsgId } }, select: { id: true } });
+  if (!message) {
+    const room = await db.room.findUniqueOrThrow({ where: { id: context.roomId }, select: { kind: true } });
+    // Outside a DM an agent in `mentions` mode hears only what names it (its threads' replies too).
+    const mention = `@${agent.handle}`;
+    const body = room.kind === "dm" || input.text.includes(mention) ? input.text : `${mention} ${input.text}`;
+    message = await sendMessage(caller, { roomId: context.roomId, body, clientMsgId, threadRootId: context.rootMessageId ?? undefined });
+  }
+  if (!context.rootMessageId) {
+    await db.a2aContext.updateMany({ where: { id: context.id, rootMessageId: null }, data: { rootMessageId: message.id } });
   }
 }
 
@@ -148,8 +204,11 @@ export interface StoredTask {
   callerId: string;
   roomId: string;
   state: string;
-  /** The SDK's Task, as its own JSON; "" until the bridge first saves it. */
+  /** The SDK's Task, as its own JSON. */
   task: string;
+  /** The caller's message that opened it (`keyOf` its A2A id), and what it asked (`requestHash`). */
+  messageKey: string | null;
+  requestHash: string | null;
   createdAt: Date;
 }
 
@@ -158,19 +217,10 @@ export async function loadTask(taskId: string, callerId: string): Promise<Stored
   return row && row.callerId === callerId ? row : null;
 }
 
-/** Saves the task's JSON; the first save takes its caller, agent and room from its context. */
-export async function saveTask(taskId: string, contextId: string, callerId: string, state: string, task: string): Promise<void> {
-  const db = getDb();
-  const updated = await db.a2aTask.updateMany({ where: { id: taskId, callerId }, data: { state, task } });
-  if (updated.count > 0) return;
-  const context = await db.a2aContext.findUnique({ where: { id: contextId } });
-  if (!context || context.callerId !== callerId) throw new AppError("NOT_FOUND", "contextId: no such context of yours");
-  try {
-    await db.a2aTask.create({ data: { id: taskId, workspaceId: context.workspaceId, contextId, agentId: context.agentId, callerId, roomId: context.roomId, state, task } });
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    await db.a2aTask.updateMany({ where: { id: taskId, callerId }, data: { state, task } });
-  }
+/** Saves the task's JSON (every task is opened by `openTask` first). */
+export async function saveTask(taskId: string, callerId: string, state: string, task: string): Promise<void> {
+  const updated = await getDb().a2aTask.updateMany({ where: { id: taskId, callerId }, data: { state, task } });
+  if (updated.count === 0) throw new AppError("NOT_FOUND", "No such task of yours");
 }
 
 export async function listTasks(callerId: string, opts: { contextId?: string; states?: string[]; limit: number; before?: { updatedAt: Date; id: string } }) {

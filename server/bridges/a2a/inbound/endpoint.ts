@@ -1,8 +1,9 @@
 // `/a2a/<handle>`: a Switchboard agent served over A2A, with the official SDK's own handlers (JSON-RPC,
 // the agent card, v0.3 clients through its compatibility layer). Each request is authenticated by a
 // bearer credential of this workspace (an agent's key or a person's token) and checked against the
-// same consent rules as a DM, before the SDK sees it. Tasks are stored in the database
-// (task-store.ts) and followed in their rooms (follower.ts).
+// same consent rules as a DM, before the SDK sees it. What Switchboard does before the SDK within a
+// call is request-handler.ts; tasks are stored in the database (task-store.ts) and followed in their
+// rooms (follower.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { A2A_PROTOCOL_VERSION, type AgentCard } from "@a2a-js/sdk";
 import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
@@ -13,10 +14,11 @@ import { authenticateAuthorization } from "../../../auth/bearer";
 import { AppError, toErrorShape } from "../../../errors";
 import { stampedAddress } from "../../../http/client-address";
 import type { Actor } from "../../../policies";
-import { assertMayCall, servedAgent, storedTask, type ServedAgent } from "../../../services/a2a/tasks";
+import { assertMayCall, servedAgent, type ServedAgent } from "../../../services/a2a/tasks";
 import { A2A_REQUESTS, countRequest } from "../../../services/governance/request-limits";
 import { ServedAgentExecutor } from "./executor";
 import { TaskFollower } from "./follower";
+import { ServedRequestHandler } from "./request-handler";
 import { Caller, DatabaseTaskStore } from "./task-store";
 
 export const A2A_PREFIX = "/a2a/";
@@ -49,7 +51,8 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
     const json = JSON.stringify(card);
     const cached = handlers.get(agent.id);
     if (cached && cached.card === json) return cached;
-    const requestHandler = new DefaultRequestHandler(card, store, new ServedAgentExecutor(agent, follower), follower);
+    const sdk = new DefaultRequestHandler(card, store, new ServedAgentExecutor(agent, follower), follower);
+    const requestHandler = new ServedRequestHandler(agent, sdk, follower);
     const entry = {
       card: json,
       rpc: jsonRpcHandler({ requestHandler, userBuilder: async (req) => new Caller((req as ServedRequest).served!.caller!), legacyCompat: { enabled: true } }),
@@ -79,26 +82,12 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
       await assertMayCall(caller, agent);
       req.served = { agent, caller };
       const entry = handlersFor(agent, baseUrl);
-      // A task already open (after a restart, or in another process) is followed here before the SDK
-      // looks for its bus: a subscriber then hears it, and a cancel reaches the room.
       await new Promise<void>((resolve, reject) => express.json({ limit: MAX_BODY, type: () => true })(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
-      await followNamedTask(req.body, caller);
       entry.rpc(req, res, next);
     } catch (error) {
       refuse(res, undefined, null, error);
     }
   });
-
-  async function followNamedTask(body: unknown, caller: Actor): Promise<void> {
-    const params = (body as { params?: { id?: unknown } } | undefined)?.params;
-    const taskId = typeof params?.id === "string" ? params.id : undefined;
-    if (!taskId) return;
-    const row = await storedTask(taskId);
-    if (row && row.callerId === caller.participantId) {
-      follower.follow(row.id, row.roomId);
-      await follower.refresh(row.id);
-    }
-  }
 
   return {
     handle(req: IncomingMessage, res: ServerResponse): void {

@@ -9,12 +9,6 @@ import type { TaskFollower } from "./follower";
 import { a2aMessage, partsData, partsText, textPart } from "./projection";
 import { callerOf, DatabaseTaskStore } from "./task-store";
 
-/** Where a caller names the room to hold a new conversation: `metadata.roomId` on the message or the request. */
-function roomNamed(ctx: RequestContext): string | undefined {
-  const value = ctx.userMessage.metadata?.roomId ?? ctx.request.metadata?.roomId;
-  return typeof value === "string" && value ? value : undefined;
-}
-
 export class ServedAgentExecutor implements AgentExecutor {
   private readonly store = new DatabaseTaskStore();
 
@@ -29,34 +23,19 @@ export class ServedAgentExecutor implements AgentExecutor {
     const text = partsText(message.parts);
     const data = partsData(message.parts);
     if (!text.trim() && data === undefined) throw new AppError("MESSAGE_EMPTY", "The message has no text or data part");
+    // Every task is opened before it runs (request-handler.ts): this message is its request, adds to
+    // it, or answers the agent's question.
     const existing = ctx.task;
-    let task: Task;
-    if (existing) {
-      const row = await storedTask(existing.id);
-      if (!row) throw new AppError("NOT_FOUND", "No such task");
-      // Input required: this message answers the agent's question; otherwise it adds to the request.
-      const answered = existing.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED && (await answerOpenQuestion(caller, row, { text, data }));
-      if (!answered) await postRequest(caller, this.agent, { taskId: existing.id, contextId: existing.contextId, messageId: message.messageId, text });
-      task = { ...existing, history: [...existing.history.filter((m) => m.messageId !== message.messageId), message] };
-    } else {
-      await postRequest(caller, this.agent, { taskId: ctx.taskId, contextId: ctx.contextId, messageId: message.messageId, text, roomId: roomNamed(ctx) });
-      task = {
-        id: ctx.taskId,
-        contextId: ctx.contextId,
-        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
-        artifacts: [],
-        history: [message],
-        metadata: { agent: `@${this.agent.handle}` },
-      };
-    }
+    const row = existing && (await storedTask(existing.id));
+    if (!row) throw new AppError("NOT_FOUND", "No such task");
+    const answered = existing.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED && (await answerOpenQuestion(caller, row, { text, data }));
+    if (!answered) await postRequest(caller, this.agent, { taskId: existing.id, messageId: message.messageId, text });
+    const task: Task = { ...existing, history: [...existing.history.filter((m) => m.messageId !== message.messageId), message] };
     // Stored before it is published, so that the follower (which may already see the agent's receipt) finds it.
     await this.store.save(task, ctx.context);
     bus.publish(AgentEvent.task(task));
-    const row = await storedTask(task.id);
-    if (row) {
-      this.follower.follow(task.id, row.roomId);
-      void this.follower.refresh(task.id);
-    }
+    this.follower.follow(task.id, row.roomId);
+    void this.follower.refresh(task.id);
   };
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {

@@ -28,7 +28,7 @@ const PAGE = 50;
 export class DatabaseTaskStore implements TaskStore {
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-    await saveTask(task.id, task.contextId, callerOf(context).participantId, stateName(state), JSON.stringify(Task.toJSON(task)));
+    await saveTask(task.id, callerOf(context).participantId, stateName(state), JSON.stringify(Task.toJSON(task)));
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
