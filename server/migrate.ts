@@ -51,7 +51,7 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 export async function migrate(databaseUrl: string, opts: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const log = opts.log ?? (() => {});
   if (databaseUrl.startsWith("file:")) {
-    return { applied: migrateSqlite(databaseUrl, readMigrations("sqlite"), log) };
+    return { applied: await migrateSqliteWhenFree(databaseUrl, readMigrations("sqlite"), log) };
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return { applied: await migratePostgres(databaseUrl, readMigrations("postgresql"), log) };
@@ -107,7 +107,27 @@ function sqlitePath(databaseUrl: string): string {
   return path.resolve(process.cwd(), location);
 }
 
-function migrateSqlite(databaseUrl: string, local: Migration[], log: (line: string) => void): string[] {
+// SQLite answers SQLITE_BUSY without waiting out the busy timeout in a few moments a second process
+// can meet (the other one checkpointing and removing the WAL as it closes, or recovering it as it
+// opens). Every migration is its own transaction, so starting over after one applies nothing twice.
+async function migrateSqliteWhenFree(databaseUrl: string, local: Migration[], log: (line: string) => void): Promise<string[]> {
+  const deadline = Date.now() + 60_000;
+  const applied: string[] = [];
+  for (;;) {
+    try {
+      migrateSqlite(databaseUrl, local, log, applied);
+      return applied;
+    } catch (error) {
+      const busy = String((error as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY");
+      if (!busy || Date.now() > deadline) throw error;
+      log(`database busy (${(error as { code: string }).code}); trying again`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+// Applies what is pending, one transaction each, adding each one's name to `applied` as it commits.
+function migrateSqlite(databaseUrl: string, local: Migration[], log: (line: string) => void, applied: string[]): void {
   const file = sqlitePath(databaseUrl);
   mkdirSync(path.dirname(file), { recursive: true });
   // A second process starting at the same moment waits on the lock rather than failing.
@@ -119,7 +139,6 @@ function migrateSqlite(databaseUrl: string, local: Migration[], log: (line: stri
     // `PRAGMA foreign_keys=OFF` does nothing inside a transaction. So turn them off for this
     // connection and run SQLite's foreign_key_check before each commit instead.
     db.pragma("foreign_keys = OFF");
-    const applied: string[] = [];
     // One transaction per migration; BEGIN IMMEDIATE takes the write lock before we read the
     // history, so two processes never apply the same migration.
     for (;;) {
@@ -129,7 +148,7 @@ function migrateSqlite(databaseUrl: string, local: Migration[], log: (line: stri
         const next = pendingMigrations("sqlite", local, db.prepare(SELECT_ROWS).all() as MigrationRow[])[0];
         if (!next) {
           db.exec("COMMIT");
-          return applied;
+          return;
         }
         const startedAt = Date.now();
         try {

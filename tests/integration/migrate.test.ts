@@ -433,8 +433,7 @@ describe("migrate on SQLite", () => {
   it("applies each migration once when two processes start together", async () => {
     const file = path.join(tmp, "race.db");
     const results = await Promise.all([runMigrateCli(`file:${file}`), runMigrateCli(`file:${file}`)]);
-    console.log(results.map((r) => r.output.trim()).join("\n"));
-    expect(results.map((r) => r.code)).toEqual([0, 0]);
+    expect(results.map((r) => r.code), results.map((r) => r.output).join("\n")).toEqual([0, 0]);
     const db = new Database(file, { readonly: true });
     try {
       expectFullHistory("sqlite", db.prepare("SELECT * FROM _prisma_migrations").all() as Row[]);
@@ -506,8 +505,7 @@ describe.skipIf(!hasPostgres)("migrate on PostgreSQL", () => {
   it("applies each migration once when two processes start together", async () => {
     const url = withSchema("mig_check_race");
     const results = await Promise.all([runMigrateCli(url), runMigrateCli(url)]);
-    console.log(results.map((r) => r.output.trim()).join("\n"));
-    expect(results.map((r) => r.code)).toEqual([0, 0]);
+    expect(results.map((r) => r.code), results.map((r) => r.output).join("\n")).toEqual([0, 0]);
     expectFullHistory("postgresql", await sql<Row>(`SELECT * FROM mig_check_race._prisma_migrations`));
   });
 });
