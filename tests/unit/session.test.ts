@@ -1,15 +1,22 @@
 import { encode } from "next-auth/jwt";
 import { describe, expect, it } from "vitest";
-import { accountIdFromCookies, parseCookies } from "../../server/auth/session";
+import { accountIdFromCookies } from "../../server/auth/session";
 
 const SECRET = "unit-test-secret-unit-test-secret";
 
 describe("session cookies", () => {
-  it("parses a cookie header and tolerates junk", () => {
-    expect([...parseCookies("a=1; b=%20x; junk; =nope; c=%E0%A4%A")]).toEqual([
-      ["a", "1"],
-      ["b", " x"],
-    ]);
+  it("finds the token among other cookies and junk", async () => {
+    const name = "authjs.session-token";
+    const token = await encode({ token: { sub: "acc-1" }, secret: SECRET, salt: name });
+    expect(await accountIdFromCookies(`a=1; junk; =nope; c=%E0%A4%A; ${name}=${token}; b=%20x`, SECRET)).toBe("acc-1");
+  });
+
+  it("reads the secure cookie served over HTTPS", async () => {
+    const name = "__Secure-authjs.session-token";
+    const token = await encode({ token: { sub: "acc-2" }, secret: SECRET, salt: name });
+    expect(await accountIdFromCookies(`${name}=${token}`, SECRET)).toBe("acc-2");
+    // A token is bound to its cookie's name: the same token under the other name is refused.
+    expect(await accountIdFromCookies(`authjs.session-token=${token}`, SECRET)).toBeNull();
   });
 
   it("reads the account from an Auth.js token, whole or chunked", async () => {
