@@ -19,7 +19,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import path from "node:path";
 import type { Socket } from "socket.io-client";
 import { closeSockets, dialects, signUpPerson, startTestServer, type Dialect, type Person, type TestServer } from "../tests/integration/harness";
-import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, FLOOD_WINDOW_MS } from "../server/services/governance/request-limits";
+import { CUT_OFF_REFUSALS as FLOOD_REFUSALS, CUT_OFF_WINDOW_MS as FLOOD_WINDOW_MS, FLOOD_COOLDOWN_MS } from "../server/services/governance/request-limits";
 import { recordSection } from "./sections";
 import { percentile, round } from "./stats";
 import { BENCH_SERVER_ENV, crowdAddress, pool, sendAcked } from "./switchboard";

@@ -155,7 +155,7 @@ async function sendPage(socket: AppSocket, page: ReplayPage): Promise<boolean> {
   }
 }
 
-const flooded = () => new AppError("RATE_LIMITED", "A connection of yours was closed for flooding; wait before reconnecting", { retryAfterMs: FLOOD_COOLDOWN_MS });
+const flooded = () => new AppError("RATE_LIMITED", "Connections of yours were cut off twice for flooding; wait before reconnecting", { retryAfterMs: FLOOD_COOLDOWN_MS });
 
 /** What a handshake's credential is known by without looking it up: a hash of the key, or of the cookies. */
 function credentialFingerprint(auth: Record<string, unknown>, cookie: string | undefined): string | null {

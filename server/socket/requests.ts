@@ -1,37 +1,64 @@
 // How a socket's requests are answered: one payload and an optional ack; a window of them awaiting
 // their answer at once (OPENING_IN_FLIGHT, widening to MAX_IN_FLIGHT as requests are answered), of
-// which at most MAX_ACTIVE run at a time (sends, and tool calls that wait, apart); only reads for a
-// read-only actor; each event under its own limit, the payload validated, then one service call.
-// Every request that asked for an ack gets one, whatever it sent, until the socket is closed for
-// sending on after too many refusals (the flood guard).
+// which at most MAX_ACTIVE run at a time (sends, and tool calls that wait, apart); past the window,
+// requests wait their turn in the connection's bounded buffer (backlog.ts), in arrival order; only
+// reads for a read-only actor; each event under its own limit, the payload validated, then one
+// service call. Every request that asked for an ack gets one, whatever it sent, until the connection
+// is cut off for sending on into a full buffer: what it sends after that is dropped unread, what was
+// admitted before is still run and answered, and then the connection is closed.
 import type { Socket } from "socket.io";
 import type { z } from "zod";
 import { READ_ONLY_EVENTS, type Ack, type ClientToServerEvents, type ServerToClientEvents } from "../../sdk/contract";
+import { env } from "../env";
 import { AppError, toErrorShape } from "../errors";
 import { assertMayWrite, type Actor } from "../policies";
 import type { Rule } from "../services/governance/limits";
-import { countRequest, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, FLOOD_WINDOW_MS, IN_FLIGHT_RETRY_MS, markFlooded, MAX_ACTIVE, MAX_IN_FLIGHT, OPENING_IN_FLIGHT } from "../services/governance/request-limits";
+import { BUFFER_FULL_RETRY_MS, countRequest, CUT_OFFS_WINDOW_MS, FLOOD_COOLDOWN_MS, MAX_ACTIVE, MAX_IN_FLIGHT, OPENING_IN_FLIGHT, recordCutOff } from "../services/governance/request-limits";
+import { backlog, type BufferLimits } from "./backlog";
 
 export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 /** Events that only read (or move the sender's own cursors); every other one writes. */
 const READS = new Set<string>(READ_ONLY_EVENTS);
 
+/** The longest a connection cut off stays open for its admitted requests' answers; the rest run unanswered. */
+export const CUT_OFF_DRAIN_MS = 30_000;
+
 function invalid(error: z.ZodError): AppError {
   const first = error.issues[0];
   return new AppError("INVALID_PAYLOAD", first ? `${first.path.join(".") || "payload"}: ${first.message}` : "Invalid payload");
 }
 
-/** Registers acked requests on one socket; the returned function adds one event. */
-export function requestsOf(socket: AppSocket) {
+/**
+ * Registers acked requests on one socket; the returned function adds one event. `opts.buffer`: the
+ * bounds of the connection's buffer (SOCKET_BUFFER_REQUESTS and SOCKET_BUFFER_BYTES by default).
+ */
+export function requestsOf(socket: AppSocket, opts: { buffer?: BufferLimits } = {}) {
   // Socket.IO's typed `on` cannot express "any arguments, validated later"; handlers take unknown.
   const on = socket.on.bind(socket) as (event: string, fn: (...args: unknown[]) => void) => void;
   let inFlight = 0;
   let window = OPENING_IN_FLIGHT;
-  const guard = floodGuard(socket);
+  const waiting = backlog(opts.buffer ?? { requests: env.SOCKET_BUFFER_REQUESTS, bytes: env.SOCKET_BUFFER_BYTES });
   const slots = semaphore(MAX_ACTIVE);
   const closed = new AbortController();
-  on("disconnect", () => closed.abort());
+  const cutOff = cutOffOf(socket, closed, () => inFlight === 0 && waiting.size === 0);
+  on("disconnect", () => {
+    closed.abort();
+    cutOff.disconnected();
+    // Gone of itself: what still waited for its turn is not run, its answer could not be delivered
+    // (the client retries what it needs). A connection cut off runs what it was admitted all the same.
+    if (!cutOff.active) waiting.clear();
+  });
+
+  /** Starts requests held in the buffer, oldest first, while the window has room. */
+  function admit(): void {
+    while (inFlight < window) {
+      const start = waiting.take();
+      if (!start) return;
+      inFlight++;
+      start();
+    }
+  }
 
   /**
    * `opts.limit`: the event's own limit per participant. `opts.queued`: the service orders the event's
@@ -40,25 +67,30 @@ export function requestsOf(socket: AppSocket) {
    * would otherwise keep the socket's other requests waiting behind them.
    */
   function request<S extends z.ZodType, R>(event: string, schema: S, run: (actor: Actor, input: z.output<S>) => Promise<R>, opts: { limit?: Rule; queued?: boolean | ((payload: unknown) => boolean) } = {}) {
-    // Never rejects: every failure becomes the ack's error.
-    on(event, (...args: unknown[]) => void answer(args));
-    async function answer(args: unknown[]): Promise<void> {
-      if (guard.closed) return; // closed for flooding: what it sent after that is dropped unread
+    on(event, (...args: unknown[]) => receive(args));
+    function receive(args: unknown[]): void {
+      if (cutOff.active) return; // cut off: what it sends after that is dropped unread
       // The ack, when asked for, is the last argument; there may be no payload before it
       // (`421["room:list"]`, python-socketio's `call(event)`), or more than one.
       const ack = typeof args.at(-1) === "function" ? (args.pop() as (reply: Ack<R>) => void) : null;
+      // (On a socket disconnected meanwhile, Socket.IO sends nothing.)
       const reply = (r: Ack<R>) => {
-        if (!r.ok && r.error.code === "RATE_LIMITED") guard.refused();
-        else if (window < MAX_IN_FLIGHT) window++;
-        if (guard.closed) return;
         if (ack) ack(r);
         else if (!r.ok) socket.emit("error", { ...r.error, event });
       };
-      if (inFlight >= window) {
-        const busy = new AppError("RATE_LIMITED", `At most ${window} requests may await their answer on this connection now`, { retryAfterMs: IN_FLIGHT_RETRY_MS });
-        return reply({ ok: false, error: busy.toShape() });
+      const start = () => void answer(args, reply);
+      // Behind the requests already waiting, never past them: served in arrival order.
+      if (inFlight < window && waiting.size === 0) {
+        inFlight++;
+        return start();
       }
-      inFlight++;
+      if (waiting.hold(start, args)) return;
+      const full = new AppError("RATE_LIMITED", `This connection already has ${waiting.size} requests waiting for their turn; retry in ${BUFFER_FULL_RETRY_MS / 1000} s`, { retryAfterMs: BUFFER_FULL_RETRY_MS });
+      reply({ ok: false, error: full.toShape() });
+      if (waiting.refused()) cutOff.begin();
+    }
+    // Never rejects: every failure becomes the answer's error.
+    async function answer(args: unknown[], reply: (r: Ack<R>) => void): Promise<void> {
       let result: Ack<R>;
       const queued = typeof opts.queued === "function" ? opts.queued(args[0]) : opts.queued;
       const slot = queued ? null : await slots.acquire();
@@ -67,9 +99,9 @@ export function requestsOf(socket: AppSocket) {
         // arrives in one read) would otherwise run back to back, the database calls of SQLite
         // included, before any other socket is read.
         await nextTurn();
-        // Gone while it waited its turn (closed for flooding, or disconnected): its answer could not
-        // be delivered, so its work is not done either (the client retries what it needs).
-        if (guard.closed || socket.disconnected) throw new AppError("UNAVAILABLE", "The connection closed before this request's turn");
+        // Disconnected while it waited its turn: its answer could not be delivered, so its work is not
+        // done either. A connection cut off closes only once it has been answered.
+        if (socket.disconnected && !cutOff.active) throw new AppError("UNAVAILABLE", "The connection closed before this request's turn");
         if (args.length > 1) throw new AppError("INVALID_PAYLOAD", `${event} takes one payload (then the ack), not ${args.length}`);
         const actor = socket.data.actor as Actor;
         if (!READS.has(event)) assertMayWrite(actor);
@@ -82,12 +114,15 @@ export function requestsOf(socket: AppSocket) {
         result = { ok: false, error: toErrorShape(error) };
       } finally {
         slot?.release();
-        inFlight--;
       }
+      inFlight--;
+      if (result.ok || result.error.code !== "RATE_LIMITED") window = Math.min(window + 1, MAX_IN_FLIGHT);
       reply(result);
+      admit();
+      cutOff.settled();
     }
   }
-  /** Aborted when the socket disconnects: work that waits (a tool waiting for an answer) stops then. */
+  /** Aborted when the socket disconnects or is cut off: work that waits (a tool waiting for an answer) stops then. */
   request.signal = closed.signal;
   return request;
 }
@@ -96,27 +131,46 @@ export type Requests = ReturnType<typeof requestsOf>;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Counts a socket's refused requests in a fixed window; past FLOOD_REFUSALS it closes the socket. */
-function floodGuard(socket: AppSocket) {
-  let windowStart = 0;
-  let refusals = 0;
+/**
+ * A connection cut off for sending on into its full buffer: told so (an `error` event, `event:
+ * "flood"`, whose retryAfterMs says when to reconnect), it is closed once every request it was
+ * admitted has been answered, or CUT_OFF_DRAIN_MS after at the latest (the rest then run unanswered).
+ * The cut-off is counted for its participant (recordCutOff): a second within CUT_OFFS_WINDOW_MS keeps
+ * the participant out for FLOOD_COOLDOWN_MS.
+ */
+function cutOffOf(socket: AppSocket, closed: AbortController, drained: () => boolean) {
+  let told = false;
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  const close = () => {
+    clearTimeout(deadline);
+    socket.disconnect(true);
+  };
   const state = {
-    closed: false,
-    refused() {
-      const now = Date.now();
-      if (now - windowStart > FLOOD_WINDOW_MS) {
-        windowStart = now;
-        refusals = 0;
-      }
-      if (++refusals <= FLOOD_REFUSALS || state.closed) return;
-      state.closed = true;
+    active: false,
+    begin(): void {
+      if (state.active) return;
+      state.active = true;
+      closed.abort(); // requests that wait (a tool waiting for an answer) answer now
+      deadline = setTimeout(close, CUT_OFF_DRAIN_MS);
+      deadline.unref?.();
       const actor = socket.data.actor as Actor;
-      const error = new AppError("RATE_LIMITED", `Closed: over ${FLOOD_REFUSALS} requests refused within ${FLOOD_WINDOW_MS / 1000} s; wait for retryAfterMs before reconnecting`, {
-        retryAfterMs: FLOOD_COOLDOWN_MS,
-      });
-      socket.emit("error", { ...error.toShape(), event: "flood" });
-      socket.disconnect(true);
-      void markFlooded(actor.participantId, (socket.data.fingerprint as string | undefined) ?? null).catch(() => {});
+      void recordCutOff(actor.participantId, (socket.data.fingerprint as string | undefined) ?? null)
+        .catch(() => false)
+        .then((keptOut) => {
+          const error = keptOut
+            ? new AppError("RATE_LIMITED", `Cut off again within ${CUT_OFFS_WINDOW_MS / 60_000} minutes for sending on into a full buffer; what was admitted is answered, then the connection closes; reconnect after retryAfterMs`, { retryAfterMs: FLOOD_COOLDOWN_MS })
+            : new AppError("RATE_LIMITED", "Cut off for sending on into a full buffer; what was admitted is answered, then the connection closes", { retryAfterMs: BUFFER_FULL_RETRY_MS });
+          if (!socket.disconnected) socket.emit("error", { ...error.toShape(), event: "flood" });
+          told = true;
+          state.settled();
+        });
+    },
+    /** After each answer: a connection cut off closes once it is told and has nothing left to answer. */
+    settled(): void {
+      if (state.active && told && drained()) close();
+    },
+    disconnected(): void {
+      clearTimeout(deadline);
     },
   };
   return state;

@@ -11,7 +11,8 @@ import pg from "pg";
 import { io as connect, type Socket } from "socket.io-client";
 import superjson from "superjson";
 import type { AppRouter } from "../../server/trpc/router";
-import type { Ack, ClientToServerEvents, MessageView, ServerToClientEvents } from "../../sdk/contract";
+import type { Ack, ClientToServerEvents, ErrorShape, MessageView, ServerToClientEvents } from "../../sdk/contract";
+import { CUT_OFF_REFUSALS, OPENING_IN_FLIGHT } from "../../server/services/governance/request-limits";
 import type { QueryCount } from "./fixtures/query-counter";
 import { SwitchboardClient, SwitchboardError } from "../../sdk";
 import { sqliteDateTime } from "../../server/sqlite-time";
@@ -534,6 +535,25 @@ export async function openAgentSocket(baseUrl: string, apiKey: string, auth: Rec
     socket.once("connect_error", reject);
   });
   return socket;
+}
+
+/** SOCKET_BUFFER_REQUESTS's default: how many requests wait in a connection's buffer. */
+export const SOCKET_BUFFER = 1000;
+
+/**
+ * Has the server cut off an agent's `socket` for sending into its full buffer, as a flooding client
+ * would, without racing the server: OPENING_IN_FLIGHT tool calls that wait fill its in-flight window,
+ * `admit(i)` makes the SOCKET_BUFFER requests that then fill its buffer, and CUT_OFF_REFUSALS + 1
+ * `room:list` requests are refused into the full buffer, the last of them tipping it over. Resolves
+ * once the server has said so (`error` event `flood`), with the answers still to come.
+ */
+export async function cutOff(socket: ClientSocket, admit: (i: number) => [event: string, payload: unknown]) {
+  const told = new Promise<ErrorShape & { event: string }>((resolve) => (socket.once as (e: string, fn: (p: never) => void) => void)("error", resolve));
+  const closed = new Promise<string>((resolve) => socket.once("disconnect", resolve));
+  const waits = Array.from({ length: OPENING_IN_FLIGHT }, () => emitAck<Ack<unknown>>(socket, "tool:call", { name: "wait_for_messages", args: { timeout_seconds: 50 } }));
+  const admitted = Array.from({ length: SOCKET_BUFFER }, (_, i) => emitAck<Ack<unknown>>(socket, ...admit(i)));
+  const refused = await Promise.all(Array.from({ length: CUT_OFF_REFUSALS + 1 }, () => emitAck<Ack<unknown>>(socket, "room:list", {})));
+  return { told: await told, waits, admitted, refused, closed };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The edges of the protocol that an outside client hits: requests without a payload or with extra
 // arguments, what reaches a socket first, a socket that drops while it is welcomed, paging with
 // room:sync, agents joining and leaving over the socket, the limits on chatty events and tRPC
-// mutations, the flood guard, and the SDK's retries of requests that are not idempotent. Raw packets where a library
+// mutations, the cut-off of a socket sending into its full buffer, and the SDK's retries of requests that are not idempotent. Raw packets where a library
 // would hide the case.
 import { randomUUID } from "node:crypto";
 import { io as connect, type Socket } from "socket.io-client";
@@ -9,18 +9,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { SwitchboardClient, SwitchboardError } from "../../sdk";
 import type { Ack, MessageView, RoomView } from "../../sdk/contract";
-import { EVENT_LIMITS, FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, MUTATIONS } from "../../server/services/governance/request-limits";
+import { BUFFER_FULL_RETRY_MS, EVENT_LIMITS, FLOOD_COOLDOWN_MS, MUTATIONS } from "../../server/services/governance/request-limits";
 import {
   closeAgentClients,
   closeSockets,
   collect,
   connectedAgent,
   createAgent,
+  cutOff,
   dialects,
   emitAck,
   errorCode,
   openAgentSocket,
   signUpPerson,
+  SOCKET_BUFFER,
   startTestServer,
   waitFor,
   type ClientSocket,
@@ -243,16 +245,20 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
     expect(await emitAck(other, "directory:search", { text: "chatty" })).toMatchObject({ ok: true });
   });
 
-  it("closes a socket that keeps sending after it was refused, and keeps its agent out for a while; others carry on", async () => {
+  it("cuts off a socket that keeps sending into its full buffer; cut off twice, its agent is kept out for a while; others carry on", async () => {
     const flooder = await createAgent(owner, "flooder");
-    const socket = await openAgentSocket(server.url, flooder.apiKey);
-    const errors = collect(socket, "error");
-    const closed = new Promise((resolve) => socket.once("disconnect", resolve));
-    // Typing is limited to EVENT_LIMITS["room:typing"].points a minute; everything past it is refused.
-    const sent = EVENT_LIMITS["room:typing"].points + FLOOD_REFUSALS + 50;
-    for (let i = 0; i < sent; i++) (socket.emit as (...args: unknown[]) => void)("room:typing", { roomId: "nowhere" }, () => {});
-    await closed;
-    expect(errors).toMatchObject([{ code: "RATE_LIMITED", event: "flood", retryAfterMs: FLOOD_COOLDOWN_MS }]);
+    // Typing is cheap and limited to EVENT_LIMITS["room:typing"].points a minute: most are refused by
+    // that limit, which does not count towards a cut-off (only refusals for a full buffer do).
+    const typing = (): [string, unknown] => ["room:typing", { roomId: "nowhere" }];
+    const first = await cutOff(await openAgentSocket(server.url, flooder.apiKey), typing);
+    expect(first.told).toMatchObject({ code: "RATE_LIMITED", event: "flood", retryAfterMs: BUFFER_FULL_RETRY_MS });
+    expect((await Promise.all(first.admitted)).filter((r) => !r.ok && r.error.code === "RATE_LIMITED")).toHaveLength(SOCKET_BUFFER - EVENT_LIMITS["room:typing"].points);
+    await first.closed;
+    // One cut-off: it reconnects at once. A second within the window keeps its agent out.
+    const second = await cutOff(await openAgentSocket(server.url, flooder.apiKey), typing);
+    expect(second.told).toMatchObject({ code: "RATE_LIMITED", event: "flood", retryAfterMs: FLOOD_COOLDOWN_MS });
+    await Promise.all([...second.waits, ...second.admitted]);
+    await second.closed;
     const again = await openAgentSocket(server.url, flooder.apiKey).then(
       () => null,
       (error: Error & { data?: { code: string; retryAfterMs?: number } }) => error.data,

@@ -1,14 +1,20 @@
 // How one socket's requests are answered (server/socket/requests.ts), on a stand-in socket: the ack
 // is found whatever came before it, a window of requests (OPENING_IN_FLIGHT, widening to MAX_IN_FLIGHT
-// as they are answered) await their answer at once and MAX_ACTIVE run, and a socket that keeps sending after being refused is closed.
-import { describe, expect, it } from "vitest";
+// as they are answered) await their answer at once and MAX_ACTIVE run, the rest wait in a bounded
+// buffer (server/socket/backlog.ts) in arrival order, and a socket that keeps sending into a full
+// buffer after being refused is cut off: what it was admitted is answered, then it is closed.
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { READ_ONLY_EVENTS, type Ack } from "../../sdk/contract";
-import { requestsOf, type AppSocket } from "../../server/socket/requests";
+import type { BufferLimits } from "../../server/socket/backlog";
+import { CUT_OFF_DRAIN_MS, requestsOf, type AppSocket } from "../../server/socket/requests";
 import { AppError } from "../../server/errors";
-import { FLOOD_COOLDOWN_MS, FLOOD_REFUSALS, floodCoolingDown, IN_FLIGHT_RETRY_MS, MAX_ACTIVE, MAX_IN_FLIGHT, OPENING_IN_FLIGHT } from "../../server/services/governance/request-limits";
+import { env } from "../../server/env";
+import { BUFFER_FULL_RETRY_MS, CUT_OFF_REFUSALS, FLOOD_COOLDOWN_MS, floodCoolingDown, MAX_ACTIVE, MAX_IN_FLIGHT, OPENING_IN_FLIGHT } from "../../server/services/governance/request-limits";
 
-function standIn(actor: object = { participantId: "p1", workspaceId: "w1", kind: "agent", role: "member", handle: "unit" }) {
+const agent = (participantId: string) => ({ participantId, workspaceId: "w1", kind: "agent", role: "member", handle: participantId });
+
+function standIn(actor: object = agent("p1"), buffer?: BufferLimits) {
   const handlers = new Map<string, (...args: unknown[]) => Promise<void>>();
   const errors: unknown[] = [];
   const socket = {
@@ -20,7 +26,7 @@ function standIn(actor: object = { participantId: "p1", workspaceId: "w1", kind:
   };
   const call = (event: string, ...args: unknown[]) =>
     new Promise<Ack<unknown>>((resolve) => void handlers.get(event)!(...args, (reply: Ack<unknown>) => resolve(reply)));
-  return { request: requestsOf(socket as unknown as AppSocket), call, handlers, errors, socket, disconnected: () => socket.disconnected };
+  return { request: requestsOf(socket as unknown as AppSocket, { buffer }), call, handlers, errors, socket, disconnected: () => socket.disconnected };
 }
 
 const echo = z.strictObject({ text: z.string() });
@@ -31,6 +37,8 @@ async function turns(n = 3): Promise<void> {
 }
 
 describe("socket requests", () => {
+  afterEach(() => void vi.useRealTimers());
+
   it("answers on the ack with no payload, one, or too many", async () => {
     const { request, call } = standIn();
     request("echo", echo.optional(), async (_actor, input) => input?.text ?? "nothing");
@@ -55,41 +63,56 @@ describe("socket requests", () => {
     return answers;
   }
 
-  it(`opens with ${OPENING_IN_FLIGHT} requests awaiting their answer at most; past it RATE_LIMITED with a short retryAfterMs, and nothing runs`, async () => {
-    const { request, call } = standIn();
+  /** A request that runs until it is let go: `pending` holds, in the order they started, what lets each go. */
+  function slow(request: ReturnType<typeof standIn>["request"]) {
     const pending: (() => void)[] = [];
-    request("slow", echo, (_actor, input) => new Promise<string>((resolve) => pending.push(() => resolve(input.text))), { queued: true });
+    const started: string[] = [];
+    request("slow", echo, (_actor, input) => new Promise<string>((resolve) => {
+      started.push(input.text);
+      pending.push(() => resolve(input.text));
+    }), { queued: true });
+    return { pending, started };
+  }
+
+  it(`opens with ${OPENING_IN_FLIGHT} requests awaiting their answer at most; past it they wait their turn, in arrival order, as answers free places`, async () => {
+    const { request, call } = standIn();
+    const { pending, started } = slow(request);
     const answers = await fill(call, OPENING_IN_FLIGHT);
     expect(pending).toHaveLength(OPENING_IN_FLIGHT);
-    expect(await call("slow", { text: "one too many" })).toEqual({
-      ok: false,
-      error: { code: "RATE_LIMITED", message: expect.any(String), retryable: true, retryAfterMs: IN_FLIGHT_RETRY_MS },
-    });
-    expect(pending).toHaveLength(OPENING_IN_FLIGHT); // the refused one never ran
+    const held = ["h0", "h1", "h2"].map((text) => call("slow", { text }));
+    await turns();
+    expect(pending).toHaveLength(OPENING_IN_FLIGHT); // held, not running
 
     pending.shift()!();
     expect(await answers[0]).toEqual({ ok: true, data: "n0" });
-    const next = call("slow", { text: "room again" });
     await turns();
-    // The answer freed a place and widened the window by one: two more fit, not three.
-    const more = [call("slow", { text: "widened" }), call("slow", { text: "too many again" })];
-    await turns();
+    // The answer freed a place and widened the window by one: two held ones started, the oldest first.
+    expect(started.slice(OPENING_IN_FLIGHT)).toEqual(["h0", "h1"]);
     expect(pending).toHaveLength(OPENING_IN_FLIGHT + 1);
-    expect(await more[1]).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
+    const later = call("slow", { text: "after h2" });
+    pending.shift()!();
+    await answers[1];
+    await turns();
+    expect(started.slice(OPENING_IN_FLIGHT)).toEqual(["h0", "h1", "h2", "after h2"]);
     for (const resolve of pending.splice(0)) resolve();
-    expect(await next).toEqual({ ok: true, data: "room again" });
-    expect((await Promise.all([...answers, more[0]])).every((a) => a.ok)).toBe(true);
+    expect((await Promise.all([...answers, ...held, later])).map((a) => a.ok && a.data)).toEqual([
+      ...Array.from({ length: OPENING_IN_FLIGHT }, (_, i) => `n${i}`),
+      "h0",
+      "h1",
+      "h2",
+      "after h2",
+    ]);
   });
 
   it(`widens by one for each request answered without a refusal, up to ${MAX_IN_FLIGHT}`, async () => {
     const { request, call } = standIn();
-    const pending: (() => void)[] = [];
     request("echo", echo, async (_actor, input) => input.text);
-    request("slow", echo, (_actor, input) => new Promise<string>((resolve) => pending.push(() => resolve(input.text))), { queued: true });
+    const { pending } = slow(request);
     for (let i = 0; i < MAX_IN_FLIGHT; i++) expect(await call("echo", { text: "fine" })).toMatchObject({ ok: true });
-    const answers = await fill(call, MAX_IN_FLIGHT);
-    expect(pending).toHaveLength(MAX_IN_FLIGHT);
-    expect(await call("slow", { text: "one too many" })).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
+    const answers = await fill(call, MAX_IN_FLIGHT + 1);
+    expect(pending).toHaveLength(MAX_IN_FLIGHT); // the last one waits its turn
+    pending.shift()!();
+    await turns();
     expect(pending).toHaveLength(MAX_IN_FLIGHT);
     for (const resolve of pending.splice(0)) resolve();
     expect((await Promise.all(answers)).every((a) => a.ok)).toBe(true);
@@ -97,16 +120,47 @@ describe("socket requests", () => {
 
   it("does not widen for refused requests: a client that opens with a flood stays at the opening window", async () => {
     const { request, call } = standIn();
-    const pending: (() => void)[] = [];
-    request("slow", echo, (_actor, input) => new Promise<string>((resolve) => pending.push(() => resolve(input.text))), { queued: true });
+    const { pending } = slow(request);
     request("limited", echo, async () => {
       throw new AppError("RATE_LIMITED", "slow down", { retryAfterMs: 1000 });
     });
     for (let i = 0; i < 100; i++) expect(await call("limited", { text: "no" })).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
-    const answers = await fill(call, OPENING_IN_FLIGHT);
-    expect(await call("slow", { text: "one too many" })).toMatchObject({ ok: false, error: { code: "RATE_LIMITED", retryAfterMs: IN_FLIGHT_RETRY_MS } });
-    for (const resolve of pending.splice(0)) resolve();
+    const answers = await fill(call, OPENING_IN_FLIGHT + 1);
+    expect(pending).toHaveLength(OPENING_IN_FLIGHT);
+    for (let i = 0; i <= OPENING_IN_FLIGHT; i++) {
+      pending.shift()?.();
+      await turns();
+    }
     expect((await Promise.all(answers)).every((a) => a.ok)).toBe(true);
+  });
+
+  it(`holds ${env.SOCKET_BUFFER_REQUESTS} requests by default; past the buffer, in count or in bytes, RATE_LIMITED with retryAfterMs ${BUFFER_FULL_RETRY_MS}, and the refused never runs`, async () => {
+    const byDefault = standIn(agent("roomy"));
+    const roomy = slow(byDefault.request);
+    const all = await fill(byDefault.call, OPENING_IN_FLIGHT + env.SOCKET_BUFFER_REQUESTS);
+    const over = await byDefault.call("slow", { text: "over" });
+    expect(over).toEqual({ ok: false, error: { code: "RATE_LIMITED", message: expect.any(String), retryable: true, retryAfterMs: BUFFER_FULL_RETRY_MS } });
+    for (let i = 0; roomy.pending.length; i++) {
+      for (const resolve of roomy.pending.splice(0)) resolve();
+      await turns();
+    }
+    expect((await Promise.all(all)).every((a) => a.ok)).toBe(true);
+    expect(roomy.started).not.toContain("over");
+
+    // 1,000 bytes: two payloads of ~400 bytes fit, a third does not; a small one still does.
+    const { request, call } = standIn(agent("bytes"), { requests: 100, bytes: 1000 });
+    const { pending, started } = slow(request);
+    const first = await fill(call, OPENING_IN_FLIGHT);
+    const big = (n: number) => ({ text: `big${n}:${"x".repeat(390)}` });
+    const held = [call("slow", big(0)), call("slow", big(1))];
+    expect(await call("slow", big(2))).toMatchObject({ ok: false, error: { code: "RATE_LIMITED", retryAfterMs: BUFFER_FULL_RETRY_MS } });
+    held.push(call("slow", { text: "small" }));
+    for (let i = 0; pending.length; i++) {
+      for (const resolve of pending.splice(0)) resolve();
+      await turns();
+    }
+    expect((await Promise.all([...first, ...held])).every((a) => a.ok)).toBe(true);
+    expect(started.slice(OPENING_IN_FLIGHT).map((t) => t.slice(0, 5))).toEqual(["big0:", "big1:", "small"]);
   });
 
   it("does not run a burst back to back: another socket's request read after it gets its turn before the burst's end", async () => {
@@ -167,29 +221,71 @@ describe("socket requests", () => {
     expect(request.signal.aborted).toBe(true);
   });
 
-  it(`closes a socket refused more than ${FLOOD_REFUSALS} times in a window, drops what it sends after, and keeps its participant out for a while`, async () => {
-    const { request, call, errors, disconnected } = standIn({ participantId: "flooder", workspaceId: "w1", kind: "agent", role: "member", handle: "flooder" });
-    let ran = 0;
-    request("busy", echo, async () => {
-      ran++;
-      throw new AppError("RATE_LIMITED", "slow down", { retryAfterMs: 1000 });
-    });
+  /** A socket whose window is full of slow requests and whose buffer (2 requests) is full too. */
+  async function filledUp(participantId: string) {
+    const socket = standIn(agent(participantId), { requests: 2, bytes: 256 * 1024 });
+    const work = slow(socket.request);
+    const admitted = await fill(socket.call, OPENING_IN_FLIGHT + 2);
+    return { ...socket, ...work, admitted };
+  }
+
+  it(`cuts off a socket refused for a full buffer more than ${CUT_OFF_REFUSALS} times: it drops what comes after, answers what it admitted, then closes`, async () => {
+    const { request, call, errors, disconnected, pending, started, admitted } = await filledUp("flooder");
     const refused: Ack<unknown>[] = [];
-    for (let i = 0; i < FLOOD_REFUSALS; i += 50) refused.push(...(await Promise.all(Array.from({ length: 50 }, () => call("busy", { text: "x" })))));
-    expect(refused.every((r) => !r.ok && r.error.code === "RATE_LIMITED")).toBe(true);
-    expect(disconnected()).toBe(false);
-    expect(await floodCoolingDown("flooder")).toBe(false);
+    for (let i = 0; i < CUT_OFF_REFUSALS; i += 50) refused.push(...(await Promise.all(Array.from({ length: 50 }, () => call("slow", { text: "refused" })))));
+    expect(refused.every((r) => !r.ok && r.error.code === "RATE_LIMITED" && r.error.retryAfterMs === BUFFER_FULL_RETRY_MS)).toBe(true);
+    expect(errors).toEqual([]);
 
-    void call("busy", { text: "one more" }); // the refusal that tips it over gets no ack: the socket is closed
-    await turns();
+    expect(await call("slow", { text: "tips it over" })).toMatchObject({ ok: false, error: { code: "RATE_LIMITED" } });
+    // A first cut-off: told so, and that it may reconnect after the buffer's short wait.
+    await expect.poll(() => errors).toMatchObject([{ code: "RATE_LIMITED", event: "flood", retryAfterMs: BUFFER_FULL_RETRY_MS }]);
+    expect(request.signal.aborted).toBe(true); // what waits for an answer stops waiting
+    let after = false;
+    void call("slow", { text: "after" }).then(() => (after = true));
+    expect(disconnected()).toBe(false); // its admitted requests are not answered yet
+
+    while (pending.length) {
+      for (const resolve of pending.splice(0)) resolve();
+      await turns();
+    }
+    expect((await Promise.all(admitted)).map((a) => a.ok && a.data)).toEqual([
+      ...Array.from({ length: OPENING_IN_FLIGHT + 2 }, (_, i) => `n${i}`),
+    ]);
     expect(disconnected()).toBe(true);
-    expect(errors).toMatchObject([{ code: "RATE_LIMITED", event: "flood", retryAfterMs: FLOOD_COOLDOWN_MS }]);
-    await expect.poll(() => floodCoolingDown("flooder")).toBe(true);
-    expect(await floodCoolingDown("p1")).toBe(false);
+    expect(started).not.toContain("after"); // dropped unread
+    expect(after).toBe(false);
+    expect(await floodCoolingDown("flooder")).toBe(false); // one cut-off: reconnecting is let through
+  });
 
-    void call("busy", { text: "after" });
-    await turns();
-    expect(ran).toBe(FLOOD_REFUSALS + 1); // dropped unread
+  /** Fills a socket up and sends into its full buffer until it is cut off. */
+  async function cutOff(participantId: string) {
+    const socket = await filledUp(participantId);
+    await Promise.all(Array.from({ length: CUT_OFF_REFUSALS + 1 }, () => socket.call("slow", { text: "refused" })));
+    await expect.poll(() => socket.errors).toMatchObject([{ event: "flood" }]);
+    return socket;
+  }
+
+  it("keeps a participant out after a second cut-off within the window, by participant and by credential", async () => {
+    await cutOff("twice");
+    expect(await floodCoolingDown("twice")).toBe(false);
+    const second = await cutOff("twice");
+    expect(second.errors).toMatchObject([{ code: "RATE_LIMITED", event: "flood", retryAfterMs: FLOOD_COOLDOWN_MS }]);
+    await expect.poll(() => floodCoolingDown("twice")).toBe(true);
+    expect(await floodCoolingDown("p1")).toBe(false);
+  });
+
+  it(`runs what a socket cut off was admitted even when it closes first, ${CUT_OFF_DRAIN_MS / 1000} s after the cut-off`, async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { disconnected, pending, started } = await cutOff("stuck");
+    expect(disconnected()).toBe(false);
+    vi.advanceTimersByTime(CUT_OFF_DRAIN_MS);
+    expect(disconnected()).toBe(true);
+    // Closed with requests still running and two held: they run all the same (a send admitted is stored).
+    while (pending.length) {
+      for (const resolve of pending.splice(0)) resolve();
+      await turns();
+    }
+    expect(started).toEqual(Array.from({ length: OPENING_IN_FLIGHT + 2 }, (_, i) => `n${i}`));
   });
 
   it("does not run what was waiting for its turn when the socket closed meanwhile", async () => {
@@ -211,13 +307,36 @@ describe("socket requests", () => {
     expect(ran).toBe(MAX_ACTIVE);
   });
 
-  it("counts only RATE_LIMITED refusals: invalid payloads, however many, do not close the socket", async () => {
-    const { request, call, disconnected } = standIn({ participantId: "steady", workspaceId: "w1", kind: "agent", role: "member", handle: "steady" });
+  it("drops what waited in the buffer when the client disconnects", async () => {
+    const { request, call, handlers } = standIn();
+    const { pending, started } = slow(request);
+    const admitted = await fill(call, OPENING_IN_FLIGHT);
+    void call("slow", { text: "held" });
+    await turns();
+    void handlers.get("disconnect")!();
+    for (const resolve of pending.splice(0)) resolve();
+    await Promise.all(admitted);
+    await turns();
+    expect(started).toHaveLength(OPENING_IN_FLIGHT);
+    expect(started).not.toContain("held");
+  });
+
+  it("counts only refusals for a full buffer: invalid payloads and rate limits' refusals, however many, do not cut the socket off", async () => {
+    const { request, call, disconnected, errors } = standIn(agent("steady"));
     request("bad", echo, async () => "never");
+    request("limited", echo, async () => {
+      throw new AppError("RATE_LIMITED", "slow down", { retryAfterMs: 1000 });
+    });
     const answers: Ack<unknown>[] = [];
-    for (let i = 0; i < FLOOD_REFUSALS * 2; i += 50) answers.push(...(await Promise.all(Array.from({ length: 50 }, () => call("bad", { text: 1 })))));
+    for (let i = 0; i < CUT_OFF_REFUSALS * 2; i += 50) answers.push(...(await Promise.all(Array.from({ length: 50 }, () => call("bad", { text: 1 })))));
     expect(answers.every((a) => !a.ok && a.error.code === "INVALID_PAYLOAD")).toBe(true);
+    // Refused by a rate limit in their turn: as many at once as fit the window and the buffer, several times over.
+    for (let round = 0; round < 3; round++) {
+      const limited = await Promise.all(Array.from({ length: OPENING_IN_FLIGHT + 500 }, () => call("limited", { text: "x" })));
+      expect(limited.every((a) => !a.ok && a.error.code === "RATE_LIMITED" && a.error.retryAfterMs === 1000)).toBe(true);
+    }
     expect(disconnected()).toBe(false);
+    expect(errors).toEqual([]);
   });
 
   it("lets a read-only actor send only the events that read, before anything runs", async () => {

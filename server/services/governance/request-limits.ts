@@ -32,17 +32,19 @@ export const A2A_REQUESTS: Rule = { name: "a2a-requests", points: 600, perSecond
 export const MUTATIONS: Rule = { name: "trpc-mutations", points: 600, perSeconds: 60 };
 
 /**
- * Requests one socket may have awaiting their answer at once; past it, RATE_LIMITED with a short wait.
- * A new connection starts at OPENING_IN_FLIGHT (as many as the SDK ever sends at once), and each
- * request answered without a refusal widens it by one, up to MAX_IN_FLIGHT: a client that opens with
- * a flood is refused, cheaply, before it has made the server work, while one that has been answered
- * gets the full window.
+ * Requests one socket may have awaiting their answer at once; past it, a request waits its turn in the
+ * connection's buffer (server/socket/backlog.ts, SOCKET_BUFFER_REQUESTS and SOCKET_BUFFER_BYTES in
+ * server/env.ts), in arrival order. A new connection starts at OPENING_IN_FLIGHT (as many as the SDK ever
+ * sends at once), and each request answered without a refusal widens it by one, up to MAX_IN_FLIGHT: a
+ * client that opens with a burst has at most that much of the server working for it at once, while one
+ * that has been answered gets the full window.
  */
 export const OPENING_IN_FLIGHT = 64;
 export const MAX_IN_FLIGHT = 256;
 /** Of those, how many run at once (sends apart: they wait in their room's own queue, services/messaging/sending.ts). */
 export const MAX_ACTIVE = 4;
-export const IN_FLIGHT_RETRY_MS = 100;
+/** The wait a request refused for a full buffer is told to take. */
+export const BUFFER_FULL_RETRY_MS = 1000;
 
 /** Counts one request against `rule` for the actor: RATE_LIMITED (with retryAfterMs) past it. */
 export function countRequest(rule: Rule, actor: Actor, what: string): Promise<void> {
@@ -50,23 +52,38 @@ export function countRequest(rule: Rule, actor: Actor, what: string): Promise<vo
 }
 
 /**
- * A connection told to wait that keeps sending anyway: refused more than FLOOD_REFUSALS times within
- * FLOOD_WINDOW_MS, it is closed. Answering a refusal is cheap, but not free: a socket sending tens of
- * thousands of requests a second would take the process's time from every other room only to be
- * told no. Its participant then may not connect again for FLOODED.perSeconds (on every process).
+ * A connection whose buffer is full and that keeps sending anyway: refused for a full buffer more than
+ * CUT_OFF_REFUSALS times within CUT_OFF_WINDOW_MS, it is cut off (what it sends after is dropped
+ * unread; what was admitted before is answered, then it is closed). Answering a refusal is cheap, but
+ * not free: a socket sending tens of thousands of requests a second would take the process's time
+ * from every other room only to be told no. Other refusals (a rate limit's, answered in the request's
+ * turn) do not count: they come no faster than the server answers the connection.
  */
-export const FLOOD_REFUSALS = 200;
-export const FLOOD_WINDOW_MS = 10_000;
+export const CUT_OFF_REFUSALS = 200;
+export const CUT_OFF_WINDOW_MS = 10_000;
+/**
+ * A single cut-off lets the participant reconnect at once (a person's other tabs and the browser's own
+ * reconnect are not punished for one script's burst); a second within the 10 minutes after the first
+ * means a client that reconnects to do it again: its participant may not connect for
+ * FLOODED.perSeconds (on every process).
+ */
+const CUT_OFFS: Rule = { name: "cut-offs", points: 2, perSeconds: 600 };
+export const CUT_OFFS_BEFORE_COOLDOWN = CUT_OFFS.points;
+export const CUT_OFFS_WINDOW_MS = CUT_OFFS.perSeconds * 1000;
 const FLOODED: Rule = { name: "flooded", points: 1, perSeconds: 30 };
 export const FLOOD_COOLDOWN_MS = FLOODED.perSeconds * 1000;
 
 /**
- * A flooding client reconnects with the same credential: its reconnects are refused by the
- * credential's fingerprint before it is authenticated (which costs a database read), and by the
- * participant after (another credential of the same participant).
+ * Counts a cut-off of one of the participant's connections; resolves with whether it is now kept out
+ * (a second within CUT_OFFS' window). A client cut off again reconnects with the same credential: its
+ * reconnects are refused by the credential's fingerprint before it is authenticated (which costs a
+ * database read), and by the participant after (another credential of the same participant).
  */
-export async function markFlooded(participantId: string, credentialFingerprint: string | null): Promise<void> {
+export async function recordCutOff(participantId: string, credentialFingerprint: string | null): Promise<boolean> {
+  await count(CUT_OFFS, participantId);
+  if (!(await exhausted(CUT_OFFS, participantId))) return false;
   await count(FLOODED, participantId);
   if (credentialFingerprint) await count(FLOODED, credentialFingerprint);
+  return true;
 }
 export const floodCoolingDown = (key: string): Promise<boolean> => exhausted(FLOODED, key);
