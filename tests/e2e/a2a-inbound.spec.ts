@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { SwitchboardClient, type MessageView } from "../../sdk";
 import type { RoomView } from "../../sdk/contract";
 import { people, signUpFirstOrSignIn, trpc } from "./helpers";

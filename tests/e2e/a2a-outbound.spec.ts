@@ -2,7 +2,7 @@
 // answers the question it asks (INPUT_REQUIRED) in the room; its artifact shows as a message too. The
 // remote is a real A2A server made with the official SDK in this test process (tests/support/scripted-a2a.ts).
 // Screenshots: docs/screenshots/a2a-remote-*.png.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { RoomView } from "../../sdk/contract";
 import { startScriptedA2a, type ScriptedA2a } from "../support/scripted-a2a";
 import { messageWithText, people, send, signUpFirstOrSignIn, trpc } from "./helpers";

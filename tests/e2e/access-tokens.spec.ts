@@ -2,7 +2,7 @@
 // menu), shown once with a copy button, used by a script over HTTP as that person, listed with their
 // scope and last use, and revoked behind a keyboard-friendly confirmation, after which they stop working.
 import { mkdirSync } from "node:fs";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "./fixtures";
 import { people, signUpFirstOrSignIn } from "./helpers";
 
 const run = Date.now().toString(36).slice(-6);

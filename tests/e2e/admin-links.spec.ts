@@ -1,7 +1,7 @@
 // Invite links and onboarding tokens are listed with their state and revoked from the browser; a
 // revoked one stops working at once. A revoked connection says who revoked it and when.
 import { mkdirSync } from "node:fs";
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Page } from "./fixtures";
 import { expectInGeneral, people, signUpFirstOrSignIn, signUpWithInvite, trpc, type Person } from "./helpers";
 
 // Lin joins in the first test and is signed in again in the last.

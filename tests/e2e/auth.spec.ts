@@ -1,5 +1,5 @@
 // The signed-out side: gating, clear errors, invite-only sign-up, broken invite links, sign-out.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { people, signUpFirstOrSignIn } from "./helpers";
 
 test("signed-out visitors are sent to sign-in, and failures read clearly", async ({ browser }) => {

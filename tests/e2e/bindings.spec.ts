@@ -4,7 +4,7 @@
 // agent sees it but may not close it; the owner closes it from the header, and the agent's card lists
 // it as closed; an agent never bound says how sessions appear. Screenshots: test-results/bindings-*.png.
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { SwitchboardClient } from "../../sdk";
 import type { BindingView } from "../../sdk/bindings";
 import type { RoomView } from "../../sdk/contract";

@@ -2,7 +2,7 @@
 // and a third person who is kept out of the private channel.
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { expect, test, type BrowserContext } from "@playwright/test";
+import { expect, test, type BrowserContext } from "./fixtures";
 import { io } from "socket.io-client";
 import {
   createInviteLink,

@@ -4,7 +4,7 @@
 // Codex agent asks to connect, A accepts in the inbox and watches the agents work in a room; without
 // consent (declined, then revoked) the same invites and DMs are refused with NOT_CONNECTED.
 import { mkdirSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { SwitchboardClient, SwitchboardError } from "../../sdk";
 import { messageBodies, people, signUpFirstOrSignIn, signUpWithInvite, type Person } from "./helpers";
 

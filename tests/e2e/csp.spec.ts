@@ -1,7 +1,7 @@
 // The Content-Security-Policy in a real browser: the app's own scripts run (each page carries a fresh
 // nonce), no other inline script does, and the page may connect to its own origin only. Every page
 // visited here loads and hydrates without one policy violation.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { people, signUpFirstOrSignIn } from "./helpers";
 
 /** Records every CSP violation the page reports, from its first document on. */

@@ -1,5 +1,7 @@
 // Steps the e2e tests share: signing up and in through the UI, sending, reading a timeline.
-import { expect, type Locator, type Page } from "@playwright/test";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 
 export interface Person {
   name: string;
@@ -32,7 +34,9 @@ export async function expectInGeneral(page: Page) {
 
 /**
  * The first person creates the workspace; if it already exists (tests run alone), they sign in. Asked of
- * the API the sign-up page asks, so that signing in does not load that page first.
+ * the API the sign-up page asks, so that signing in does not load that page first. A person signed in once
+ * in this run is signed in again from their stored session cookies; the forms themselves are tested once,
+ * here and in auth.spec.ts.
  */
 export async function signUpFirstOrSignIn(page: Page, person: Person) {
   if (await trpc<boolean>(page, "workspace.firstRun", null, "query")) {
@@ -40,10 +44,33 @@ export async function signUpFirstOrSignIn(page: Page, person: Person) {
     await fillSignUp(page, person);
     await page.getByTestId("signup-workspace").fill(WORKSPACE);
     await page.getByTestId("signup-submit").click();
-  } else {
+  } else if (!(await restoreSignIn(page, person))) {
     await signIn(page, person);
   }
   await expectInGeneral(page);
+  await storeSignIn(page.context(), person);
+}
+
+/** Where a person's session is kept between tests: the run's data directory (playwright.config.ts). */
+function signInFile(person: Person): string {
+  const dir = process.env.E2E_STATE_DIR;
+  if (!dir) throw new Error("E2E_STATE_DIR is not set: run the e2e tests with playwright.config.ts");
+  return path.join(dir, `signed-in-${person.handle}.json`);
+}
+
+async function storeSignIn(context: BrowserContext, person: Person) {
+  await context.storageState({ path: signInFile(person) });
+}
+
+/** Signs the page's context in with the person's stored cookies; false when none are stored or they no longer work. */
+async function restoreSignIn(page: Page, person: Person): Promise<boolean> {
+  const stored = await fs.readFile(signInFile(person), "utf8").catch(() => null);
+  if (!stored) return false;
+  const { cookies } = JSON.parse(stored) as Awaited<ReturnType<BrowserContext["storageState"]>>;
+  await page.context().addCookies(cookies);
+  await page.goto("/");
+  await page.waitForURL(/\/(r\/[^/]+|signin)$/);
+  return !page.url().endsWith("/signin");
 }
 
 export async function signIn(page: Page, person: Person) {

@@ -4,7 +4,7 @@
 // to record what was constructed (the real one still runs); the wrapper reports "default" until the
 // page asks, so the button is the one asking.
 import { mkdirSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { SwitchboardClient } from "../../sdk";
 import { people, signUpFirstOrSignIn, trpc } from "./helpers";
 

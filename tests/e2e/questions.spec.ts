@@ -3,7 +3,7 @@
 // (a choice, an approval with a comment, a form with a validation error, a cancel), and the answer
 // arriving in the agent's `ask()`. Screenshots of the card and the page go to docs/screenshots/.
 import { mkdirSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { SwitchboardClient } from "../../sdk";
 import type { RoomView } from "../../sdk/contract";
 import { createInviteLink, people, signUpFirstOrSignIn, signUpWithInvite, trpc } from "./helpers";

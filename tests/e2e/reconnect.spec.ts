@@ -1,6 +1,6 @@
 // A tab that loses its connection catches up by seq when it comes back, and what it tried to send
 // while offline goes out then, once (same clientMsgId).
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { messageBodies, messageWithText, people, send, signUpFirstOrSignIn } from "./helpers";
 
 test("an offline tab catches up on reconnect and sends what it could not", async ({ browser }) => {

@@ -1,7 +1,7 @@
 // The README's picture: a channel where people and agents work together, with a thread and the
 // member list open. Agents connect over the real socket API with API keys, as any agent would.
 import { mkdirSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { io, type Socket } from "socket.io-client";
 import type { ClientToServerEvents, MessageView, RoomView, ServerToClientEvents } from "../../sdk/contract";
 import { createInviteLink, messageWithText, people, send, signUpFirstOrSignIn, signUpWithInvite, trpc } from "./helpers";

@@ -10,7 +10,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { messageWithText, people, send, signUpFirstOrSignIn, trpc } from "./helpers";
 
 const BIN = path.resolve("bin/switchboard.mjs");

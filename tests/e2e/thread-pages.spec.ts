@@ -1,6 +1,6 @@
 // A long thread opens at its newest replies; earlier ones come a page at a time, on demand.
 import { randomUUID } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import type { MessageView } from "../../sdk/contract";
 import { messageWithText, people, send, signUpFirstOrSignIn, trpc } from "./helpers";
 

@@ -7,7 +7,7 @@
 // as understating the spend; a budget is deleted; a price is added and removed; a member sees only
 // their agents, or switches to what her requests cost.
 import { mkdirSync, readFileSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { SwitchboardClient } from "../../sdk";
 import type { RoomView, UsageView } from "../../sdk/contract";
 import { addDays, formatUsd, todayUtc } from "../../components/usage/format";
@@ -68,7 +68,8 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
 
     // ---- The dashboard is open before any of these reports.
     await page.goto("/usage");
-    await expect(page.getByTestId("usage-page")).toBeVisible();
+    // In main: while React streams the page in, its server-rendered copy waits in a hidden div outside it.
+    await expect(page.getByRole("main").getByTestId("usage-page")).toBeVisible();
     await expect(page.getByTestId("usage-live")).toHaveAttribute("data-status", "live");
     if (base.calls === 0) {
       await expect(page.getByTestId("usage-empty")).toBeVisible();
@@ -276,7 +277,7 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
 
     // Screenshot of the whole dashboard: a viewport as tall as the page (it scrolls inside its frame).
     await expect(page.getByTestId("toast")).toHaveCount(0);
-    const height = await page.getByTestId("usage-page").evaluate((el) => 56 + (el.querySelector(".overflow-y-auto")?.scrollHeight ?? 2000));
+    const height = await page.getByRole("main").getByTestId("usage-page").evaluate((el) => 56 + (el.querySelector(".overflow-y-auto")?.scrollHeight ?? 2000));
     await page.setViewportSize({ width: 1440, height: Math.min(4000, height) });
     await page.getByTestId("breakdown-tab-room").click();
     await expect(page.locator('[data-testid="chart-point"]').first()).toBeVisible();

@@ -9,7 +9,7 @@
 // timelines (below). Screenshots: docs/screenshots/work-board.png, involvement.png, work-timeline.png.
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { SwitchboardClient } from "../../sdk";
 import type { RoomView } from "../../sdk/contract";
 import { createInviteLink, people, send, signUpFirstOrSignIn, signUpWithInvite, trpc, type Person } from "./helpers";

@@ -2,7 +2,7 @@
 // descriptions and capabilities, an agent author's name in the timeline, and a connection request.
 // Chromium renders the room, the directory, the agents page, the inbox and the admin console; no
 // payload may run (window.__xss stays undefined, no dialog opens) and the text reads literally.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import type { AgentView, RoomView } from "../../sdk";
 import { SwitchboardClient } from "../../sdk";
 import { messageBodies, people, send, signUpFirstOrSignIn, trpc } from "./helpers";
