@@ -1,6 +1,6 @@
 // The e2e tests' `test`: Playwright's, with the browser contexts a test opens closed when it ends.
-// A context left open keeps its pages, sockets and renders alive through every later test in the worker,
-// each one slower than the last; closing them here means no test has to remember to.
+// A context left open keeps its pages and sockets alive through every later test in the worker; closing
+// them here means no test has to remember to.
 import { test as base } from "@playwright/test";
 
 export * from "@playwright/test";
