@@ -267,14 +267,17 @@ export async function taskProgress(task: { id: string; roomId: string; agentId: 
   if (requests.length === 0) return { requests, replies: [], receipt: null, question: null };
   const ids = requests.map((r) => r.id);
   const latest = requests[requests.length - 1];
-  const [replies, receipt, question] = await Promise.all([
+  // The receipt first, then the replies: an agent replies before it marks the request processed, so
+  // replies read after a "processed" receipt include every one it sent. Read side by side (on
+  // PostgreSQL, two connections) the replies could be read first and a completed task lose its answer.
+  const receipt = await db.messageReceipt.findUnique({ where: { messageId_participantId: { messageId: latest.id, participantId: task.agentId } } });
+  const [replies, question] = await Promise.all([
     db.message.findMany({
       where: { roomId: task.roomId, authorId: task.agentId, causeId: { in: ids }, kind: "text" },
       orderBy: { seq: "asc" },
       take: MAX_REPLIES,
       select: { id: true, seq: true, body: true, createdAt: true, editedAt: true, deletedAt: true },
     }),
-    db.messageReceipt.findUnique({ where: { messageId_participantId: { messageId: latest.id, participantId: task.agentId } } }),
     db.question.findFirst({
       where: { roomId: task.roomId, askerId: task.agentId, status: "open", createdAt: { gte: requests[0].createdAt } },
       orderBy: { createdAt: "desc" },
