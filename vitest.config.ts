@@ -22,6 +22,9 @@ export default defineConfig({
           environment: "node",
           // Each file boots its own server process and database; two at a time suits 2 cores.
           maxWorkers: 2,
+          // Files share a worker's loaded modules (the harness, the SDK, the clients) instead of importing
+          // them again each: every file starts its own servers and closes them, and none mocks a module.
+          isolate: false,
           // Bundles the server once for the harness to start (faster boots).
           globalSetup: ["tests/integration/global-setup.ts"],
           testTimeout: 60_000,
