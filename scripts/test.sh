@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: everything the suite needs that `npm install` does not bring, then every gate in order:
-# typecheck, lint, unit, integration (SQLite and PostgreSQL), production build, end-to-end in Chromium.
+# `npm test`: everything the suite needs that `npm install` does not bring, then every gate: typecheck,
+# lint, unit and the production build side by side, then integration (SQLite and PostgreSQL) beside
+# end-to-end in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,9 +10,11 @@ STAGES=()
 STAGE=""
 STAGE_START=$SECONDS
 RUN_START=$SECONDS
+PARTS=() # a stage's parts run side by side, listed under it
 end_stage() {
-  [ -n "$STAGE" ] && STAGES+=("$(printf '%5ds  %s' $((SECONDS - STAGE_START)) "$STAGE")")
+  [ -n "$STAGE" ] && STAGES+=("$(printf '%5ds  %s' $((SECONDS - STAGE_START)) "$STAGE")") && STAGES+=("${PARTS[@]}")
   STAGE=""
+  PARTS=()
 }
 step() {
   end_stage
@@ -55,20 +58,47 @@ fi
 export SWITCHBOARD_HOST_CLIS="$HOST_CLIS"
 echo "PostgreSQL for the integration suite: ${TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/test}"
 
-step "typecheck"
-npm run -s typecheck
+# The machine has two cores, and most parts use one, or wait (a browser's turn, a server's answer): parts
+# that do not need each other run side by side, each one's output printed whole when it ends, with its
+# own time listed under the stage's.
+side_by_side() {
+  local dir names=() pids=() failed=0 status took
+  dir=$(mktemp -d)
+  echo "Running side by side; each one's output follows when it ends."
+  while [ $# -gt 0 ]; do
+    names+=("$1")
+    # Each part writes its exit status and its own time when it ends.
+    (
+      start=$SECONDS
+      code=0
+      bash -c "$2" >"$dir/${#names[@]}.log" 2>&1 || code=$?
+      echo "$code $((SECONDS - start))" >"$dir/${#names[@]}.end"
+    ) &
+    pids+=($!)
+    shift 2
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || true
+    read -r status took <"$dir/$((i + 1)).end" || { status=1 took=0; }
+    printf '\n\033[1m-- %s (%ds)%s\033[0m\n' "${names[$i]}" "$took" "$([ "$status" -ne 0 ] && echo ': FAILED')"
+    cat "$dir/$((i + 1)).log"
+    PARTS+=("$(printf '%5ds    %s' "$took" "${names[$i]}")")
+    [ "$status" -eq 0 ] || failed=1
+  done
+  rm -rf "$dir"
+  return $failed
+}
 
-step "lint"
-npm run -s lint
+step "checks and the production build (side by side)"
+side_by_side \
+  "typecheck" "npm run -s typecheck" \
+  "lint (ESLint, layers)" "npm run -s lint" \
+  "unit tests" "npx vitest run --project unit" \
+  "production build" "npm run -s build"
 
-step "unit tests"
-npx vitest run --project unit
-
-step "integration tests (real server, real clients; SQLite and PostgreSQL)"
-npx vitest run --project integration
-
-step "production build"
-npm run -s build
-
-step "end-to-end tests (Playwright, Chromium)"
-npx playwright test
+# The end-to-end tests drive the production build in Chromium on a port of their own; the integration
+# tests start their servers on free ports and databases of their own.
+step "integration (real server, real clients; SQLite and PostgreSQL) and end-to-end (Playwright, Chromium), side by side"
+side_by_side \
+  "integration tests" "npx vitest run --project integration" \
+  "end-to-end tests" "npx playwright test"
