@@ -18,6 +18,15 @@ import { backlog, type BufferLimits } from "./backlog";
 
 export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
+/** The events a client sends, each typed in the contract with its payload and its ack. */
+export type RequestEvent = keyof ClientToServerEvents;
+
+/**
+ * What event `E`'s ack carries when it succeeds (`T` of its `Ack<T>`), as the contract types it; an
+ * event without an ack (`room:typing`) answers only errors, so its result may be anything.
+ */
+export type AckData<E extends RequestEvent> = NonNullable<Parameters<ClientToServerEvents[E]>[1]> extends (r: Ack<infer T>) => void ? T : unknown;
+
 /** Events that only read (or move the sender's own cursors); every other one writes. */
 const READS = new Set<string>(READ_ONLY_EVENTS);
 
@@ -61,12 +70,14 @@ export function requestsOf(socket: AppSocket, opts: { buffer?: BufferLimits } = 
   }
 
   /**
-   * `opts.limit`: the event's own limit per participant. `opts.queued`: the service orders the event's
+   * Answers `event` with `run`, whose result is the event's ack data as the contract types it (a
+   * handler returning another shape does not compile). `opts.limit`: the event's own limit per participant. `opts.queued`: the service orders the event's
    * work in a queue of its own (sends, per room), so it does not take one of the socket's slots; or,
    * as a function of the payload, the requests that mostly wait (a tool waiting for an answer), which
    * would otherwise keep the socket's other requests waiting behind them.
    */
-  function request<S extends z.ZodType, R>(event: string, schema: S, run: (actor: Actor, input: z.output<S>) => Promise<R>, opts: { limit?: Rule; queued?: boolean | ((payload: unknown) => boolean) } = {}) {
+  function request<E extends RequestEvent, S extends z.ZodType>(event: E, schema: S, run: (actor: Actor, input: z.output<S>) => Promise<AckData<E>>, opts: { limit?: Rule; queued?: boolean | ((payload: unknown) => boolean) } = {}) {
+    type R = AckData<E>;
     on(event, (...args: unknown[]) => receive(args));
     function receive(args: unknown[]): void {
       if (cutOff.active) return; // cut off: what it sends after that is dropped unread
