@@ -405,6 +405,24 @@ const rules = {
   "work.report": (actor: Actor): Decision => (actor.kind === "agent" ? true : deny("FORBIDDEN", "Only agents report tasks, files and links")),
   "usage.report": (actor: Actor): Decision => (actor.kind === "agent" ? true : deny("FORBIDDEN", "Only agents report model usage")),
   /**
+   * Calling an agent served over A2A: one of the caller's own workspace (another's does not exist
+   * for it), and not the caller itself. Whether it may reach the agent is `connection.reach`'s.
+   */
+  "a2a.call": (actor: Actor, s: { agent: { id: string; workspaceId: string } }): Decision => {
+    if (s.agent.workspaceId !== actor.workspaceId) return deny("PARTICIPANT_NOT_FOUND", "No such agent in your workspace");
+    if (s.agent.id === actor.participantId) return deny("FORBIDDEN", "An agent cannot call itself over A2A");
+    return true;
+  },
+  /**
+   * An A2A task or conversation (context) is its caller's alone, with the agent it called: to anyone
+   * else, an admin included, and with another agent (`agentId`, when the call names one), it does not exist.
+   */
+  "a2a.task.read": (actor: Actor, s: { workspaceId: string; callerId: string; agentId: string; calledAgentId?: string }): Decision => {
+    if (s.workspaceId !== actor.workspaceId || s.callerId !== actor.participantId) return deny("NOT_FOUND", "No such task of yours");
+    if (s.calledAgentId !== undefined && s.calledAgentId !== s.agentId) return deny("NOT_FOUND", "No such task of yours with this agent");
+    return true;
+  },
+  /**
    * A budget's state (what someone may still spend): the budgeted person or agent, the agent's
    * owner, and owners and admins. To anyone else a budget does not exist.
    */
@@ -460,4 +478,9 @@ export function usageScope(actor: Actor, asked: { requesterId?: string } = {}): 
   if (can(actor, "usage.read_workspace", { workspaceId: actor.workspaceId })) return {};
   if (actor.kind === "agent") return { agentId: actor.participantId };
   return asked.requesterId === actor.participantId ? { requesterId: actor.participantId } : { ownerId: actor.participantId };
+}
+
+/** `a2a.task.read` as a filter on task queries: the caller's own tasks in its workspace. */
+export function a2aTaskScope(actor: Actor): { workspaceId: string; callerId: string } {
+  return { workspaceId: actor.workspaceId, callerId: actor.participantId };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertMayWrite, can, decide, usageScope, type Actor } from "../../server/policies";
+import { a2aTaskScope, assertMayWrite, can, decide, usageScope, type Actor } from "../../server/policies";
 
 const actor = (role: Actor["role"], over: Partial<Actor> = {}): Actor => ({
   participantId: "me",
@@ -312,5 +312,25 @@ describe("the workspace's work statuses and component map", () => {
     for (const role of ["owner", "member", "guest"] as const) expect(can(actor(role), "work.read_workspace", { workspaceId: "w1" })).toBe(true);
     expect(can(actor("member", { kind: "agent" }), "work.read_workspace", { workspaceId: "w1" })).toBe(true);
     expect(decide(actor("owner"), "work.read_workspace", { workspaceId: "w2" })).toMatchObject({ code: "NOT_FOUND" });
+  });
+});
+
+describe("A2A calls and tasks", () => {
+  it("call an agent of the caller's own workspace, never another's or the caller itself", () => {
+    const agent = actor("member", { kind: "agent" });
+    expect(can(agent, "a2a.call", { agent: { id: "helper", workspaceId: "w1" } })).toBe(true);
+    expect(decide(agent, "a2a.call", { agent: { id: "helper", workspaceId: "w2" } })).toMatchObject({ code: "PARTICIPANT_NOT_FOUND" });
+    expect(decide(agent, "a2a.call", { agent: { id: "me", workspaceId: "w1" } })).toMatchObject({ code: "FORBIDDEN" });
+  });
+  it("are read by their caller alone, with the agent it called: an owner of the workspace gets NOT_FOUND", () => {
+    const task = { workspaceId: "w1", callerId: "me", agentId: "helper" };
+    expect(can(actor("member"), "a2a.task.read", task)).toBe(true);
+    expect(can(actor("member"), "a2a.task.read", { ...task, calledAgentId: "helper" })).toBe(true);
+    expect(decide(actor("member"), "a2a.task.read", { ...task, calledAgentId: "other" })).toMatchObject({ code: "NOT_FOUND" });
+    expect(decide(actor("owner", { participantId: "boss" }), "a2a.task.read", task)).toMatchObject({ code: "NOT_FOUND" });
+    expect(decide(actor("member", { workspaceId: "w2" }), "a2a.task.read", task)).toMatchObject({ code: "NOT_FOUND" });
+  });
+  it("filter task lists to the caller's own, in its workspace", () => {
+    expect(a2aTaskScope(actor("member"))).toEqual({ workspaceId: "w1", callerId: "me" });
   });
 });

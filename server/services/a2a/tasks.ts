@@ -15,7 +15,7 @@ import type { QuestionAnswer, QuestionKind, QuestionOption } from "../../../sdk/
 import { getDb } from "../../db";
 import { newId } from "../../ids";
 import { AppError, isUniqueViolation } from "../../errors";
-import { authorize, type Actor } from "../../policies";
+import { a2aTaskScope, authorize, can, type Actor } from "../../policies";
 import { actorForMember } from "../identity/accounts";
 import { actorForAgent, getAgent } from "../identity/agents";
 import { recordAudit } from "../governance/audit";
@@ -74,8 +74,7 @@ export async function setA2aServed(actor: Actor, agentId: string, served: boolea
 
 /** Throws unless the caller may talk to the agent: not itself, and reachable as a DM would need. */
 export async function assertMayCall(caller: Actor, agent: ServedAgent): Promise<void> {
-  if (caller.workspaceId !== agent.workspaceId) throw new AppError("PARTICIPANT_NOT_FOUND", "No such agent in your workspace");
-  if (caller.participantId === agent.id) throw new AppError("FORBIDDEN", "An agent cannot call itself over A2A");
+  authorize(caller, "a2a.call", { agent });
   await assertCanReach(caller, [agent.id]);
 }
 
@@ -149,7 +148,7 @@ async function contextFor(caller: Actor, agent: ServedAgent, request: NewRequest
   const db = getDb();
   const existing = request.contextId ? await db.a2aContext.findUnique({ where: { id: request.contextId } }) : null;
   if (existing) {
-    if (existing.callerId !== caller.participantId || existing.agentId !== agent.id) throw new AppError("NOT_FOUND", "contextId: no such context of yours with this agent");
+    authorize(caller, "a2a.task.read", { ...existing, calledAgentId: agent.id });
     return { isNew: false, row: existing };
   }
   const roomId = request.roomId ? await roomForContext(caller, agent, request.roomId) : (await openDirect(caller, [agent.id])).id;
@@ -176,8 +175,9 @@ export interface RequestInput {
 /** Stores a caller's message for its task, in the task's thread, once: a retry finds it stored. */
 export async function postRequest(caller: Actor, agent: ServedAgent, input: RequestInput): Promise<void> {
   const db = getDb();
-  const task = await db.a2aTask.findUnique({ where: { id: input.taskId }, select: { callerId: true, agentId: true, contextId: true } });
-  if (!task || task.callerId !== caller.participantId || task.agentId !== agent.id) throw new AppError("NOT_FOUND", "No such task");
+  const task = await db.a2aTask.findUnique({ where: { id: input.taskId }, select: { workspaceId: true, callerId: true, agentId: true, contextId: true } });
+  if (!task) throw new AppError("NOT_FOUND", "No such task of yours");
+  authorize(caller, "a2a.task.read", { ...task, calledAgentId: agent.id });
   const context = await db.a2aContext.findUniqueOrThrow({ where: { id: task.contextId } });
   const clientMsgId = clientIdFor(input.taskId, input.messageId);
   // Looked up after the context is read: a context's first request becomes its thread's root, and
@@ -212,20 +212,22 @@ export interface StoredTask {
   createdAt: Date;
 }
 
-export async function loadTask(taskId: string, callerId: string): Promise<StoredTask | null> {
+/** The caller's task, or null: another's does not exist for it (`a2a.task.read`). */
+export async function loadTask(taskId: string, caller: Actor): Promise<StoredTask | null> {
   const row = await getDb().a2aTask.findUnique({ where: { id: taskId } });
-  return row && row.callerId === callerId ? row : null;
+  return row && can(caller, "a2a.task.read", row) ? row : null;
 }
 
 /** Saves the task's JSON (every task is opened by `openTask` first). */
-export async function saveTask(taskId: string, callerId: string, state: string, task: string): Promise<void> {
-  const updated = await getDb().a2aTask.updateMany({ where: { id: taskId, callerId }, data: { state, task } });
+export async function saveTask(taskId: string, caller: Actor, state: string, task: string): Promise<void> {
+  const updated = await getDb().a2aTask.updateMany({ where: { id: taskId, ...a2aTaskScope(caller) }, data: { state, task } });
   if (updated.count === 0) throw new AppError("NOT_FOUND", "No such task of yours");
 }
 
-export async function listTasks(callerId: string, opts: { contextId?: string; states?: string[]; limit: number; before?: { updatedAt: Date; id: string } }) {
+/** The caller's tasks, newest first (`a2a.task.read` as a filter). */
+export async function listTasks(caller: Actor, opts: { contextId?: string; states?: string[]; limit: number; before?: { updatedAt: Date; id: string } }) {
   const where = {
-    callerId,
+    ...a2aTaskScope(caller),
     ...(opts.contextId ? { contextId: opts.contextId } : {}),
     ...(opts.states?.length ? { state: { in: opts.states } } : {}),
   };

@@ -23,7 +23,7 @@ import {
 import { A2AError, RequestMalformedError } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler, DefaultRequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { toErrorShape } from "../../../errors";
-import { openTask, storedTask, type ServedAgent, type StoredTask } from "../../../services/a2a/tasks";
+import { loadTask, openTask, type ServedAgent, type StoredTask } from "../../../services/a2a/tasks";
 import type { TaskFollower } from "./follower";
 import { isTerminal, partsText, stateName } from "./projection";
 import { callerOf } from "./task-store";
@@ -108,8 +108,8 @@ export class ServedRequestHandler implements A2ARequestHandler {
 
   /** A task already open (after a restart, or in another process) is followed here before the SDK looks for its bus: a subscriber then hears it, and a cancel reaches the room. */
   private async followNamed(taskId: string, context: ServerCallContext): Promise<void> {
-    const row = taskId ? await storedTask(taskId) : null;
-    if (row && row.callerId === callerOf(context).participantId) await this.follow(row);
+    const row = taskId ? await loadTask(taskId, callerOf(context)) : null;
+    if (row) await this.follow(row);
   }
 
   private async follow(row: StoredTask): Promise<void> {

@@ -28,11 +28,11 @@ const PAGE = 50;
 export class DatabaseTaskStore implements TaskStore {
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-    await saveTask(task.id, callerOf(context).participantId, stateName(state), JSON.stringify(Task.toJSON(task)));
+    await saveTask(task.id, callerOf(context), stateName(state), JSON.stringify(Task.toJSON(task)));
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const row = await loadTask(taskId, callerOf(context).participantId);
+    const row = await loadTask(taskId, callerOf(context));
     return row?.task ? Task.fromJSON(JSON.parse(row.task)) : undefined;
   }
 
@@ -40,7 +40,7 @@ export class DatabaseTaskStore implements TaskStore {
     const limit = Math.min(Math.max(params.pageSize ?? PAGE, 1), 100);
     const before = params.pageToken ? decodeToken(params.pageToken) : undefined;
     const states = params.status ? [stateName(params.status)] : undefined;
-    const { rows, total } = await listTasks(callerOf(context).participantId, { contextId: params.contextId || undefined, states, limit, before });
+    const { rows, total } = await listTasks(callerOf(context), { contextId: params.contextId || undefined, states, limit, before });
     const tasks = rows.filter((r) => r.task).map((r) => Task.fromJSON(JSON.parse(r.task)));
     const last = rows.length === limit ? rows[rows.length - 1] : undefined;
     return { tasks, nextPageToken: last ? Buffer.from(`${last.updatedAt.toISOString()}|${last.id}`).toString("base64url") : "", pageSize: limit, totalSize: total };
