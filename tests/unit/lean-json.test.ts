@@ -64,3 +64,45 @@ describe("LeanJsonParser", () => {
     expect(() => parse(JSON.stringify({ ["k".repeat(20)]: 1 }), 10)).toThrow(/key too long/);
   });
 });
+
+// Edges of stream-json's tokenizer that the samples above do not reach: its fast path takes a whole
+// lexeme in one piece, its slow path (escapes, long strings, a lexeme cut by a chunk's end) in pieces.
+describe("LeanJsonParser on stream-json's edges", () => {
+  const byEveryByte = (text: string, keep = Infinity) => parse(text, keep, 1);
+
+  it("reads numbers, surrogates and lone escapes as JSON.parse does, split at every byte", () => {
+    for (const text of [
+      "[0,-0,1e21,1E+2,-1e-400,1e400,0.1,123456789012345678901234567890,5e-324]",
+      " 42 ",
+      "7",
+      '"😀 🎉 é"',
+      '"\\ud83d\\ude00\\ud800\\udfff"',
+      '["\\ud800","\\ud800x","x\\udc00","\\u2028\u2028"]',
+      `{"long":${JSON.stringify("a😀".repeat(300) + "\\\"\n")},"after":[true,false,null]}`,
+      '{"constructor":1,"__proto__":[],"toString":"x"}',
+    ]) {
+      expect(byEveryByte(text), text).toEqual(JSON.parse(text));
+    }
+  });
+
+  it("counts a long string of surrogate pairs in UTF-16 code units, whatever the chunking", () => {
+    const emoji = "😀".repeat(4_000);
+    for (const body of [JSON.stringify(emoji), '"' + "\\ud83d\\ude00".repeat(4_000) + '"']) {
+      for (const step of [0, 1, 3, 4096]) expect(parse(body, 1000, step), `${body.slice(0, 20)} by ${step}`).toEqual(new ElidedText(8_000, 1, emoji.slice(0, HEAD_LENGTH)));
+    }
+  });
+
+  it("keeps a string exactly at the bound, elides one past it", () => {
+    expect(parse(JSON.stringify("x".repeat(10)), 10, 1)).toBe("x".repeat(10));
+    expect(parse(JSON.stringify("x".repeat(11)), 10, 1)).toEqual(new ElidedText(11, 1, "x".repeat(11)));
+  });
+
+  it("refuses a byte-order mark (as JSON.parse does), and keys or numbers past the bound", () => {
+    expect(() => parse("\uFEFF{}")).toThrow(LeanJsonError);
+    expect(() => JSON.parse("\uFEFF{}")).toThrow();
+    expect(parse(JSON.stringify({ ["k".repeat(10)]: 1 }), 10, 1)).toEqual({ ["k".repeat(10)]: 1 });
+    expect(() => parse(JSON.stringify({ ["k".repeat(20)]: 1 }), 10, 1)).toThrow(/key too long/);
+    expect(() => parse("1".repeat(20), 10, 3)).toThrow(/Number too long/);
+    expect(parse("[".repeat(64) + "]".repeat(64), Infinity, 1)).toEqual(JSON.parse("[".repeat(64) + "]".repeat(64)));
+  });
+});
