@@ -99,9 +99,12 @@ export interface ComponentRule {
 
 // ---- inputs ----
 
+/** What a status says, at most. */
+export const STATUS_TEXT_MAX = 200;
+
 export const setWorkStatusInput = z.strictObject({
   state: z.enum(WORK_STATES),
-  text: z.string().trim().max(200).default(""),
+  text: z.string().trim().max(STATUS_TEXT_MAX).default(""),
   /** `waiting`: whom for (a participant id). */
   waitingFor: id.optional(),
   /** Seconds the state holds without being sent again (ignored for `idle`). */
@@ -170,8 +173,9 @@ export const linkWorkInput = z
   })
   .refine((l) => l.kind !== "pull_request" || /^https?:\/\/\S+$/.test(l.value), { message: "a pull request is its URL (http or https)", path: ["value"] });
 
+export const COMPONENT_NAME_MAX = 80;
 export const componentRuleInput = z.strictObject({
-  name: z.string().trim().min(1).max(80),
+  name: z.string().trim().min(1).max(COMPONENT_NAME_MAX),
   patterns: z.array(z.string().trim().min(1).max(300)).min(1).max(50),
 });
 export const MAX_COMPONENTS = 100;
