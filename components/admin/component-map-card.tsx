@@ -14,6 +14,7 @@ import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { toast } from "@/components/ui/toast";
 import { useDebounced } from "@/components/ui/use-debounced";
 import { Card } from "./card";
+import { COMPONENT_NAME_MAX } from "@/sdk/work";
 
 interface Rule {
   name: string;
@@ -133,7 +134,7 @@ function ComponentMapForm({ saved }: { saved: Rule[] }) {
                   </button>
                 </div>
                 <div className="min-w-0 flex-1 space-y-2">
-                  <TextInput value={row.name} onChange={(e) => update(row.key, { name: e.target.value })} placeholder="Name, e.g. Services" maxLength={80} aria-label="Component name" data-testid="component-name" />
+                  <TextInput value={row.name} onChange={(e) => update(row.key, { name: e.target.value })} placeholder="Name, e.g. Services" maxLength={COMPONENT_NAME_MAX} aria-label="Component name" data-testid="component-name" />
                   <TextArea
                     value={row.patterns}
                     onChange={(e) => update(row.key, { patterns: e.target.value })}
