@@ -21,6 +21,8 @@ export type WorkLinkKind = (typeof LINK_KINDS)[number];
 /** How long a status holds without a heartbeat, unless the report says otherwise. */
 export const DEFAULT_STATUS_TTL_SEC = 120;
 export const MAX_STATUS_TTL_SEC = 24 * 60 * 60;
+/** A state a model set itself (the set_status tool, no `ttl_seconds`) holds this long: a model calls it now and then, not on a timer. */
+export const MODEL_STATUS_TTL_SEC = 900;
 
 /**
  * What a participant is doing now. Anything but `idle` holds until `until` unless renewed (sent again:
