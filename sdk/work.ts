@@ -99,6 +99,20 @@ export interface ComponentRule {
   patterns: string[];
 }
 
+/** One component of a draft map, against the paths agents touched lately (`work.previewComponents`). */
+export interface ComponentPreview {
+  name: string;
+  /** No entry of the map matched: the path's top folder. */
+  fallback: boolean;
+  paths: number;
+  examples: string[];
+}
+/** What a draft map would make of the `paths` agents touched lately. */
+export interface ComponentMapPreview {
+  components: ComponentPreview[];
+  paths: number;
+}
+
 // ---- inputs ----
 
 /** What a status says, at most. */

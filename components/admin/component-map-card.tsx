@@ -14,12 +14,7 @@ import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { toast } from "@/components/ui/toast";
 import { useDebounced } from "@/components/ui/use-debounced";
 import { Card } from "./card";
-import { COMPONENT_NAME_MAX } from "@/sdk/work";
-
-interface Rule {
-  name: string;
-  patterns: string[];
-}
+import { COMPONENT_NAME_MAX, type ComponentMapPreview, type ComponentRule as Rule } from "@/sdk/work";
 
 interface Row {
   key: number;
@@ -168,7 +163,7 @@ function ComponentMapForm({ saved }: { saved: Rule[] }) {
   );
 }
 
-type PreviewData = { components: { name: string; fallback: boolean; paths: number; examples: string[] }[]; paths: number };
+type PreviewData = ComponentMapPreview;
 
 /** The draft against recently touched files: each component's share, with a few of its paths. */
 function Preview({ preview, loading, stale }: { preview: PreviewData | undefined; loading: boolean; stale: boolean }) {
