@@ -1,7 +1,8 @@
 // Workspace administration's operations (tRPC `workspace.*`, `agents.*`, `admin.*`): each input
 // written once, with its business bounds named, so the router validates with it, the service takes
-// its output type, and the admin console's fields allow exactly what the server will.
+// its output type, and the admin console's (and sign-up's) fields allow exactly what the server will.
 import { z } from "zod";
+import { consentPolicies, DISPLAY_NAME_MAX, EMAIL_MAX, handleSchema, PASSWORD_MAX, setDeliveryModeInput } from "./contract";
 
 const id = z.string().min(1).max(64);
 
@@ -49,8 +50,10 @@ export const createInviteInput = z.strictObject({
 });
 export type CreateInviteInput = z.output<typeof createInviteInput>;
 
+/** What an onboarding token is called (its creator's note), at most. */
+export const ONBOARDING_LABEL_MAX = 80;
 export const createOnboardingTokenInput = z.strictObject({
-  label: z.string().trim().max(80).default(""),
+  label: z.string().trim().max(ONBOARDING_LABEL_MAX).default(""),
   expiresInDays: z.number().int().min(1).max(90).default(7),
   maxUses,
 });
@@ -71,3 +74,66 @@ export const auditFilterInput = z.strictObject({
 export const listAuditInput = auditFilterInput.extend({ beforeSeq: z.number().int().min(1).optional(), limit: z.number().int().min(1).max(500).default(100) });
 export type AuditFilter = z.output<typeof listAuditInput>;
 export const exportAuditInput = auditFilterInput.extend({ format: z.enum(["csv", "json"]) });
+
+// ---- the workspace (tRPC `workspace.*`) ----
+
+export const WORKSPACE_NAME_MAX = 80;
+export const PASSWORD_MIN = 8;
+/** An invite link's token, and an onboarding token, at most. */
+export const TOKEN_MAX = 200;
+
+/** A new account: the first names the workspace, later ones come with an invite token. */
+export const signUpInput = z.strictObject({
+  email: z.string().trim().email().max(EMAIL_MAX),
+  password: z.string().min(PASSWORD_MIN, `at least ${PASSWORD_MIN} characters`).max(PASSWORD_MAX),
+  displayName: z.string().trim().min(1).max(DISPLAY_NAME_MAX),
+  handle: handleSchema,
+  workspaceName: z.string().trim().min(1).max(WORKSPACE_NAME_MAX).optional(),
+  inviteToken: z.string().min(1).max(TOKEN_MAX).optional(),
+});
+export type SignUpInput = z.output<typeof signUpInput>;
+
+export const setRateExemptionInput = z.strictObject({ exempt: z.boolean() });
+/** The workspace's name, and whether its people talk without connection requests; what is left out stays. */
+export const updateSettingsInput = z.strictObject({ name: z.string().trim().min(1).max(WORKSPACE_NAME_MAX).optional(), peopleTalkFreely: z.boolean().optional() });
+export type UpdateSettingsInput = z.output<typeof updateSettingsInput>;
+
+/** A picker's search: at most PARTICIPANT_QUERY_MAX characters; PARTICIPANTS_PAGE matches unless asked for more. */
+export const PARTICIPANT_QUERY_MAX = 100;
+export const PARTICIPANTS_PAGE = 50;
+export const MAX_PARTICIPANTS_PAGE = 200;
+/** Everyone in the workspace, or with `query` the first `limit` whose handle or name holds it. */
+export const listParticipantsInput = z.strictObject({ query: z.string().max(PARTICIPANT_QUERY_MAX).optional(), limit: z.number().int().min(1).max(MAX_PARTICIPANTS_PAGE).optional() }).optional();
+
+export const revokeInviteInput = z.strictObject({ inviteId: id });
+/** An invite link's token, looked up before signing up with it. */
+export const describeInviteInput = z.strictObject({ token: z.string().min(1).max(TOKEN_MAX) });
+
+// ---- agents (tRPC `agents.*`) ----
+
+export const agentIdInput = z.strictObject({ agentId: id });
+export const revokeKeyInput = agentIdInput.extend({ keyId: id });
+/** The viewer's onboarding tokens (`mine`, the default), or everyone's (`workspace`, owners and admins). */
+export const listOnboardingTokensInput = z.strictObject({ scope: z.enum(["mine", "workspace"]) }).default({ scope: "mine" });
+export const revokeOnboardingTokenInput = z.strictObject({ tokenId: id });
+/** Why an agent is suspended (its owner and admins see it), at most. */
+export const SUSPEND_REASON_MAX = 300;
+export const suspendAgentInput = agentIdInput.extend({ reason: z.string().trim().max(SUSPEND_REASON_MAX).default("") });
+export const setConsentPolicyInput = agentIdInput.extend({ policy: z.enum(consentPolicies) });
+/** Served over A2A at /a2a/<handle>, or not. */
+export const setA2aServedInput = agentIdInput.extend({ served: z.boolean() });
+/** A member's delivery mode in a room: one's own, or (`participantId`) an agent one owns. */
+export const setMemberDeliveryModeInput = setDeliveryModeInput.extend({ participantId: id.optional() });
+
+/** What an owner may make an agent ask for first: opening a conversation, inviting, asking to connect. */
+export const GATED_ACTIONS = ["dm.open", "room.invite", "connection.request"] as const;
+export type GatedAction = (typeof GATED_ACTIONS)[number];
+/** A daily spend past which an agent's usage reports wait for its owner's approval, at most this. */
+export const MAX_APPROVAL_SPEND_USD = 1_000_000;
+export const setApprovalActionsInput = z.strictObject({
+  agentId: id,
+  actions: z.array(z.enum(GATED_ACTIONS)).max(GATED_ACTIONS.length),
+  /** Past this many dollars in a UTC day, the agent's usage reports wait for approval; null: never. */
+  spendUsdPerDay: z.number().min(0).max(MAX_APPROVAL_SPEND_USD).nullable().default(null),
+});
+export type SetApprovalActionsInput = z.output<typeof setApprovalActionsInput>;

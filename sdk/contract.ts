@@ -71,10 +71,13 @@ const channelName = z
   .toLowerCase()
   .regex(/^[a-z0-9][a-z0-9_-]{0,79}$/, "lower-case letters, digits, - and _, up to 80 characters");
 
+/** A channel's topic, at most. */
+export const TOPIC_MAX = 250;
+
 export const createChannelInput = z.strictObject({
   name: channelName,
   visibility: z.enum(["public", "private"]).default("public"),
-  topic: z.string().trim().max(250).default(""),
+  topic: z.string().trim().max(TOPIC_MAX).default(""),
   memberIds: z.array(id).max(100).default([]),
 });
 export const inviteToRoomInput = z.strictObject({ roomId: id, participantIds: z.array(id).min(1).max(100) });
@@ -92,8 +95,10 @@ export const receiptInput = z.strictObject({
 });
 export const setDeliveryModeInput = z.strictObject({ roomId: id, mode: z.enum(deliveryModes) });
 
+/** A handle is at most this long (and at least 2). */
+export const HANDLE_MAX = 39;
 /** A handle, as an HTML `pattern` attribute takes it (the browser anchors it): forms check what the server will. */
-export const HANDLE_PATTERN = "[a-z0-9][a-z0-9_\\-]{1,38}";
+export const HANDLE_PATTERN = `[a-z0-9][a-z0-9_\\-]{1,${HANDLE_MAX - 1}}`;
 export const HANDLE_RULE = "2-39 lower-case letters, digits, - and _";
 export const handleSchema = z
   .string()
@@ -104,10 +109,14 @@ export const handleSchema = z
 /** An HTTP header's name (a credential a remote agent wants in a header of its own), as a `pattern` too. */
 export const HEADER_NAME_PATTERN = "[A-Za-z0-9\\-]{1,60}";
 
+/** A participant's display name (a person's or an agent's), and an agent's description, at most. */
+export const DISPLAY_NAME_MAX = 80;
+export const DESCRIPTION_MAX = 500;
+
 export const agentProfileInput = z.strictObject({
   handle: handleSchema,
-  displayName: z.string().trim().min(1).max(80),
-  description: z.string().trim().max(500).default(""),
+  displayName: z.string().trim().min(1).max(DISPLAY_NAME_MAX),
+  description: z.string().trim().max(DESCRIPTION_MAX).default(""),
   framework: z.string().trim().min(1).max(40).default("script"),
   capabilities: z.array(z.string().trim().min(1).max(40)).max(32).default([]),
 });
@@ -124,9 +133,11 @@ export const findParticipantsInput = z.strictObject({
   ownerId: id.optional(),
   limit: z.number().int().min(1).max(200).default(50),
 });
+/** What a connection request says to whoever decides it, at most. */
+export const CONNECTION_MESSAGE_MAX = 500;
 export const requestConnectionInput = z.strictObject({
   participantId: id,
-  message: z.string().trim().max(500).default(""),
+  message: z.string().trim().max(CONNECTION_MESSAGE_MAX).default(""),
   scope: z
     .strictObject({ roomIds: z.array(id).max(50).optional(), purposes: z.array(z.string().trim().min(1).max(80)).max(10).optional() })
     .optional(),
@@ -172,21 +183,26 @@ export const roomRef = z.string().trim().min(1).max(81);
 /** A participant named by its id, or by `@handle`. */
 export const participantRef = z.string().trim().min(1).max(64);
 
+/** An email address (RFC 5321's bound) and a password, at most, wherever a person signs up or in. */
+export const EMAIL_MAX = 254;
+export const PASSWORD_MAX = 200;
+
 /**
  * A person's access token: `read` reads (and moves the person's own cursors), `write` does whatever
  * the person may. `expiresInDays` absent or null: it works until it is revoked.
  */
 export const accessTokenScopes = ["read", "write"] as const;
 export type AccessTokenScope = (typeof accessTokenScopes)[number];
+export const ACCESS_TOKEN_NAME_MAX = 80;
 export const createAccessTokenInput = z.strictObject({
-  name: z.string().trim().min(1).max(80),
+  name: z.string().trim().min(1).max(ACCESS_TOKEN_NAME_MAX),
   scope: z.enum(accessTokenScopes),
   expiresInDays: z.number().int().min(1).max(365).nullish(),
 });
 /** POST /api/v1/tokens: a script (the CLI's `switchboard login`) trades a person's email and password for a token. */
 export const passwordTokenInput = createAccessTokenInput.extend({
-  email: z.string().trim().email().max(254),
-  password: z.string().min(1).max(200),
+  email: z.string().trim().email().max(EMAIL_MAX),
+  password: z.string().min(1).max(PASSWORD_MAX),
 });
 export const accessTokenIdInput = z.strictObject({ tokenId: id });
 

@@ -22,6 +22,14 @@ export interface ToolSpec<S extends z.ZodObject = z.ZodObject> {
 /** At most this long in one call of a tool that waits: under the tool-call timeouts hosts use. */
 export const MAX_WAIT_SECONDS = 50;
 
+/**
+ * What MCP hands a client besides tool results: a room's resource is its newest ROOM_RESOURCE_MESSAGES
+ * messages; in channel mode, what is addressed to it is pushed at most CHANNEL_PUSH_MESSAGES per room
+ * at a time. list_connection_requests pages by the contract's own page (`listConnectionsInput`).
+ */
+export const ROOM_RESOURCE_MESSAGES = 50;
+export const CHANNEL_PUSH_MESSAGES = 50;
+
 const room = contract.roomRef.describe('The room: "#name" for a channel, or a room id');
 const participant = contract.participantRef.describe('Someone: "@handle" or a participant id');
 const participants = z.array(participant).min(1).max(100);
@@ -183,12 +191,12 @@ export const TOOL_SPECS = named({
   },
   set_status: {
     description:
-      'Says what you are doing, shown next to your name and on the Work page. With a state (working, waiting, blocked, idle) it holds for ttl_seconds (default 900): call it again to keep it. Example: {"status": "Need the staging password", "state": "waiting", "waiting_for": "@dana"}',
+      `Says what you are doing, shown next to your name and on the Work page. With a state (working, waiting, blocked, idle) it holds for ttl_seconds (default ${work.MODEL_STATUS_TTL_SEC}): call it again to keep it. Example: {"status": "Need the staging password", "state": "waiting", "waiting_for": "@dana"}`,
     input: z.strictObject({
       status: contract.workStatusInput.shape.workStatus,
       state: z.enum(work.WORK_STATES).optional().describe("What you are doing: working, waiting (for someone), blocked, or idle"),
       waiting_for: participant.optional().describe("Whom you wait for (with state waiting)"),
-      ttl_seconds: work.setWorkStatusInput.shape.ttlSec.unwrap().optional().describe("How long the state holds unless you set it again (default 900)"),
+      ttl_seconds: work.setWorkStatusInput.shape.ttlSec.unwrap().default(work.MODEL_STATUS_TTL_SEC).describe(`How long the state holds unless you set it again (default ${work.MODEL_STATUS_TTL_SEC})`),
     }),
     readOnly: false,
   },

@@ -53,8 +53,11 @@ export type QuestionAudienceInput = z.input<typeof questionAudience>;
 
 // ---- answers, one shape per kind ----
 
-const text = z.string().trim().min(1).max(4000);
-const comment = z.string().trim().max(1000).optional();
+/** A `text` answer, and the comment an approval may carry, at most. */
+export const ANSWER_TEXT_MAX = 4000;
+export const ANSWER_COMMENT_MAX = 1000;
+const text = z.string().trim().min(1).max(ANSWER_TEXT_MAX);
+const comment = z.string().trim().max(ANSWER_COMMENT_MAX).optional();
 export const answerShapes = {
   single: z.strictObject({ choice: z.string().min(1).max(100) }),
   multiple: z.strictObject({ choices: z.array(z.string().min(1).max(100)).min(1).max(50) }),
@@ -144,6 +147,8 @@ export type AskQuestionInput = z.input<typeof askQuestionInput>;
 
 export const answerQuestionInput = z.strictObject({ questionId: id, answer: z.unknown() });
 export const questionIdInput = z.strictObject({ questionId: id });
+/** The question a message of kind `question` carries. */
+export const questionOfMessageInput = z.strictObject({ messageId: id });
 /** The caller's questions: those it may answer (`for: "me"`, the Needs-you queue) or those it asked. */
 export const listQuestionsInput = z.strictObject({
   for: z.enum(["me", "asked"]).default("me"),

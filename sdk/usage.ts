@@ -5,7 +5,9 @@ import { z } from "zod";
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD");
 const id = z.string().min(1).max(64);
 const taskId = z.string().min(1).max(128);
-const model = z.string().min(1).max(100);
+/** A model's name, at most. */
+export const MODEL_NAME_MAX = 100;
+const model = z.string().min(1).max(MODEL_NAME_MAX);
 const money = z.number().min(0).max(1_000_000);
 
 export const USAGE_BUCKETS = ["day", "week", "month"] as const;
@@ -37,7 +39,7 @@ export type UsageCsvView = (typeof USAGE_CSV_VIEWS)[number];
 export const usageExportInput = usageQueryInput.extend({ view: z.enum(USAGE_CSV_VIEWS) });
 
 /** A model's price per million tokens. */
-export const setPriceInput = z.strictObject({ model: z.string().trim().min(1).max(100), inputPerMTok: money, outputPerMTok: money, cachedPerMTok: money.default(0) });
+export const setPriceInput = z.strictObject({ model: z.string().trim().min(1).max(MODEL_NAME_MAX), inputPerMTok: money, outputPerMTok: money, cachedPerMTok: money.default(0) });
 export type SetPriceInput = z.output<typeof setPriceInput>;
 export const deletePriceInput = z.strictObject({ model });
 

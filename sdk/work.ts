@@ -21,6 +21,8 @@ export type WorkLinkKind = (typeof LINK_KINDS)[number];
 /** How long a status holds without a heartbeat, unless the report says otherwise. */
 export const DEFAULT_STATUS_TTL_SEC = 120;
 export const MAX_STATUS_TTL_SEC = 24 * 60 * 60;
+/** A state a model set itself (the set_status tool, no `ttl_seconds`) holds this long: a model calls it now and then, not on a timer. */
+export const MODEL_STATUS_TTL_SEC = 900;
 
 /**
  * What a participant is doing now. Anything but `idle` holds until `until` unless renewed (sent again:
@@ -97,11 +99,28 @@ export interface ComponentRule {
   patterns: string[];
 }
 
+/** One component of a draft map, against the paths agents touched lately (`work.previewComponents`). */
+export interface ComponentPreview {
+  name: string;
+  /** No entry of the map matched: the path's top folder. */
+  fallback: boolean;
+  paths: number;
+  examples: string[];
+}
+/** What a draft map would make of the `paths` agents touched lately. */
+export interface ComponentMapPreview {
+  components: ComponentPreview[];
+  paths: number;
+}
+
 // ---- inputs ----
+
+/** What a status says, at most. */
+export const STATUS_TEXT_MAX = 200;
 
 export const setWorkStatusInput = z.strictObject({
   state: z.enum(WORK_STATES),
-  text: z.string().trim().max(200).default(""),
+  text: z.string().trim().max(STATUS_TEXT_MAX).default(""),
   /** `waiting`: whom for (a participant id). */
   waitingFor: id.optional(),
   /** Seconds the state holds without being sent again (ignored for `idle`). */
@@ -170,9 +189,42 @@ export const linkWorkInput = z
   })
   .refine((l) => l.kind !== "pull_request" || /^https?:\/\/\S+$/.test(l.value), { message: "a pull request is its URL (http or https)", path: ["value"] });
 
+export const COMPONENT_NAME_MAX = 80;
 export const componentRuleInput = z.strictObject({
-  name: z.string().trim().min(1).max(80),
+  name: z.string().trim().min(1).max(COMPONENT_NAME_MAX),
   patterns: z.array(z.string().trim().min(1).max(300)).min(1).max(50),
 });
 export const MAX_COMPONENTS = 100;
 export const setComponentMapInput = z.strictObject({ components: z.array(componentRuleInput).max(MAX_COMPONENTS) });
+
+// ---- the Work page's reads (tRPC `work.board`, `work.involvement`, `work.timeline`) ----
+
+/** The board's window: the last `sinceHours` hours, a day unless said, thirty days at most. */
+export const DEFAULT_BOARD_HOURS = 24;
+export const MAX_BOARD_HOURS = 24 * 30;
+export const workBoardInput = z.strictObject({ sinceHours: z.number().int().min(1).max(MAX_BOARD_HOURS).default(DEFAULT_BOARD_HOURS) });
+
+/** Who drove a pull request or a branch (by its URL or name), or a task. */
+export const involvementInput = z.union([
+  z.strictObject({ kind: z.enum(["pull_request", "branch"]), value: z.string().trim().min(1).max(1000) }),
+  z.strictObject({ kind: z.literal("task"), taskId: id }),
+]);
+export type InvolvementInput = z.output<typeof involvementInput>;
+
+/** A timeline page holds this many events unless asked for fewer or more (up to MAX_TIMELINE_PAGE). */
+export const TIMELINE_PAGE = 100;
+export const MAX_TIMELINE_PAGE = 200;
+/** A timeline cursor: the oldest event a page showed, `<time>|<source letter>:<row id>`. */
+export const TIMELINE_CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([a-z]:[0-9a-f-]{1,64})$/;
+const timelinePage = {
+  /** The `nextCursor` of the page after the one wanted (the newest page without it). */
+  cursor: z.string().max(120).regex(TIMELINE_CURSOR, "not a timeline cursor").optional(),
+  limit: z.number().int().min(1).max(MAX_TIMELINE_PAGE).default(TIMELINE_PAGE),
+  /** tRPC's infinite queries add the page `direction`; pages only go forward, to earlier events. */
+  direction: z.literal("forward").optional(),
+};
+/** A room's (or one thread's) timeline, or a task's. */
+export const timelineInput = z.union([z.strictObject({ roomId: id, threadRootId: id.optional(), ...timelinePage }), z.strictObject({ taskId: id, ...timelinePage })]);
+/** What the service reads: the page's direction is tRPC's alone. */
+export type TimelineInput = DistributiveOmit<z.output<typeof timelineInput>, "direction">;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

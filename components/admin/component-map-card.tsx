@@ -14,11 +14,7 @@ import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { toast } from "@/components/ui/toast";
 import { useDebounced } from "@/components/ui/use-debounced";
 import { Card } from "./card";
-
-interface Rule {
-  name: string;
-  patterns: string[];
-}
+import { COMPONENT_NAME_MAX, type ComponentMapPreview, type ComponentRule as Rule } from "@/sdk/work";
 
 interface Row {
   key: number;
@@ -133,7 +129,7 @@ function ComponentMapForm({ saved }: { saved: Rule[] }) {
                   </button>
                 </div>
                 <div className="min-w-0 flex-1 space-y-2">
-                  <TextInput value={row.name} onChange={(e) => update(row.key, { name: e.target.value })} placeholder="Name, e.g. Services" maxLength={80} aria-label="Component name" data-testid="component-name" />
+                  <TextInput value={row.name} onChange={(e) => update(row.key, { name: e.target.value })} placeholder="Name, e.g. Services" maxLength={COMPONENT_NAME_MAX} aria-label="Component name" data-testid="component-name" />
                   <TextArea
                     value={row.patterns}
                     onChange={(e) => update(row.key, { patterns: e.target.value })}
@@ -167,7 +163,7 @@ function ComponentMapForm({ saved }: { saved: Rule[] }) {
   );
 }
 
-type PreviewData = { components: { name: string; fallback: boolean; paths: number; examples: string[] }[]; paths: number };
+type PreviewData = ComponentMapPreview;
 
 /** The draft against recently touched files: each component's share, with a few of its paths. */
 function Preview({ preview, loading, stale }: { preview: PreviewData | undefined; loading: boolean; stale: boolean }) {

@@ -11,7 +11,7 @@ import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextInput } from "@/components/ui/field";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { toast } from "@/components/ui/toast";
-import { LIMIT_BOUNDS } from "@/sdk/admin";
+import { LIMIT_BOUNDS, WORKSPACE_NAME_MAX } from "@/sdk/admin";
 import { Card } from "./card";
 import { ComponentMapCard } from "./component-map-card";
 import type { WorkspaceLimits } from "./types";
@@ -79,7 +79,7 @@ function GeneralForm({ name: initialName, peopleTalkFreely: initialFree }: { nam
       <div className="space-y-4">
         <FormError message={save.error ? errorMessage(save.error) : null} />
         <Field label="Name">
-          <TextInput value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required className="max-w-sm" data-testid="settings-name" />
+          <TextInput value={name} onChange={(e) => setName(e.target.value)} maxLength={WORKSPACE_NAME_MAX} required className="max-w-sm" data-testid="settings-name" />
         </Field>
         <label className="flex max-w-xl cursor-pointer items-start gap-3">
           <input type="checkbox" checked={free} onChange={(e) => setFree(e.target.checked)} className="mt-0.5 h-4 w-4 rounded border-zinc-300 accent-indigo-600" data-testid="settings-people-free" />

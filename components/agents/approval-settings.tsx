@@ -9,13 +9,15 @@ import { Button, Spinner } from "@/components/ui/button";
 import { errorMessage } from "@/components/ui/errors";
 import { inputClass } from "@/components/ui/field";
 import { toast } from "@/components/ui/toast";
+import { GATED_ACTIONS, MAX_APPROVAL_SPEND_USD, type GatedAction } from "@/sdk/admin";
 
-const ACTIONS = [
-  { value: "dm.open", label: "Opening a direct conversation" },
-  { value: "room.invite", label: "Inviting someone to a room" },
-  { value: "connection.request", label: "Asking someone to connect" },
-] as const;
-type Action = (typeof ACTIONS)[number]["value"];
+const LABELS: Record<GatedAction, string> = {
+  "dm.open": "Opening a direct conversation",
+  "room.invite": "Inviting someone to a room",
+  "connection.request": "Asking someone to connect",
+};
+const ACTIONS = GATED_ACTIONS.map((value) => ({ value, label: LABELS[value] }));
+type Action = GatedAction;
 
 export function ApprovalSettings({ agentId, handle }: { agentId: string; handle: string }) {
   const trpc = useTRPC();
@@ -50,7 +52,7 @@ export function ApprovalSettings({ agentId, handle }: { agentId: string; handle:
     save.mutate({ agentId, actions: on ? [...actions, action] : actions.filter((a) => a !== action), spendUsdPerDay });
   const spendText = spend ?? (spendUsdPerDay === null ? "" : String(spendUsdPerDay));
   const spendValue = spendText.trim() === "" ? null : Number(spendText);
-  const spendValid = spendValue === null || (Number.isFinite(spendValue) && spendValue >= 0);
+  const spendValid = spendValue === null || (Number.isFinite(spendValue) && spendValue >= 0 && spendValue <= MAX_APPROVAL_SPEND_USD);
 
   return (
     <fieldset className="flex flex-col gap-2" data-testid="approval-settings">

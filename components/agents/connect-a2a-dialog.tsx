@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { HANDLE_PATTERN, HEADER_NAME_PATTERN } from "@/sdk/contract";
+import { CONNECTION_MESSAGE_MAX, HANDLE_MAX, HANDLE_PATTERN, HEADER_NAME_PATTERN } from "@/sdk/contract";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextInput, inputClass } from "@/components/ui/field";
@@ -97,7 +97,7 @@ function ConnectA2aForm({ connect }: { connect: ReturnType<typeof useConnectA2a>
         />
       </Field>
       <Field label="Handle" hint="Optional: taken from the card's name unless you choose one.">
-        <TextInput value={handle} pattern={HANDLE_PATTERN} maxLength={39} placeholder="from the card" data-testid="a2a-handle" onChange={(e) => setHandle(e.target.value.toLowerCase())} />
+        <TextInput value={handle} pattern={HANDLE_PATTERN} maxLength={HANDLE_MAX} placeholder="from the card" data-testid="a2a-handle" onChange={(e) => setHandle(e.target.value.toLowerCase())} />
       </Field>
       <div className="grid gap-4 sm:grid-cols-[12rem_1fr]">
         <Field label="Credential">
@@ -128,7 +128,7 @@ function ConnectA2aForm({ connect }: { connect: ReturnType<typeof useConnectA2a>
         <ParticipantPicker selected={introduce} onChange={setIntroduce} />
         <div className="mt-3">
           <Field label="Its request says">
-            <TextInput value={introduction} maxLength={500} placeholder="What it can do for them" data-testid="a2a-introduction" onChange={(e) => setIntroduction(e.target.value)} />
+            <TextInput value={introduction} maxLength={CONNECTION_MESSAGE_MAX} placeholder="What it can do for them" data-testid="a2a-introduction" onChange={(e) => setIntroduction(e.target.value)} />
           </Field>
         </div>
       </details>

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { HANDLE_PATTERN } from "@/sdk/contract";
+import { DESCRIPTION_MAX, DISPLAY_NAME_MAX, HANDLE_MAX, HANDLE_PATTERN } from "@/sdk/contract";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextArea, TextInput, inputClass } from "@/components/ui/field";
@@ -79,7 +79,7 @@ function CreateAgentForm({ create }: { create: CreateMutation }) {
           <TextInput
             value={displayName}
             required
-            maxLength={80}
+            maxLength={DISPLAY_NAME_MAX}
             autoFocus
             placeholder="Release assistant"
             data-testid="agent-display-name"
@@ -96,7 +96,7 @@ function CreateAgentForm({ create }: { create: CreateMutation }) {
               value={handle}
               required
               pattern={HANDLE_PATTERN}
-              maxLength={39}
+              maxLength={HANDLE_MAX}
               placeholder="release-assistant"
               className="pl-7"
               data-testid="agent-handle"
@@ -111,7 +111,7 @@ function CreateAgentForm({ create }: { create: CreateMutation }) {
       <Field label="Description" hint="What it does, in a sentence. People see it in the directory.">
         <TextArea
           value={description}
-          maxLength={500}
+          maxLength={DESCRIPTION_MAX}
           rows={2}
           placeholder="Drafts release notes and chases blockers"
           data-testid="agent-description"

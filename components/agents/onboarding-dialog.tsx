@@ -10,6 +10,7 @@ import { errorMessage } from "@/components/ui/errors";
 import { DaysSelect, Field, FormError, TextInput } from "@/components/ui/field";
 import { CodeBlock, SecretBox } from "@/components/ui/secret-box";
 import { shortDate } from "@/components/ui/time";
+import { ONBOARDING_LABEL_MAX } from "@/sdk/admin";
 
 export function curlSnippet(origin: string, token: string): string {
   const body = JSON.stringify({ onboardingToken: token, handle: "my-agent", displayName: "My agent", framework: "codex", capabilities: ["code-review"] });
@@ -85,7 +86,7 @@ function OnboardingForm({ create }: { create: CreateToken }) {
     <form id="onboarding-form" onSubmit={submit} className="space-y-4">
       <FormError message={create.error ? errorMessage(create.error) : null} />
       <Field label="Label" hint="For you: where this token is used.">
-        <TextInput value={label} onChange={(e) => setLabel(e.target.value)} maxLength={80} placeholder="CI runners" autoFocus data-testid="onboarding-label" />
+        <TextInput value={label} onChange={(e) => setLabel(e.target.value)} maxLength={ONBOARDING_LABEL_MAX} placeholder="CI runners" autoFocus data-testid="onboarding-label" />
       </Field>
       <div className="grid grid-cols-2 gap-4">
         <Field label="Expires after">

@@ -11,6 +11,7 @@ import { errorMessage } from "@/components/ui/errors";
 import { PauseIcon, PlayIcon, PowerIcon } from "@/components/ui/icons";
 import { Field, TextArea } from "@/components/ui/field";
 import { toast } from "@/components/ui/toast";
+import { SUSPEND_REASON_MAX } from "@/sdk/admin";
 
 function useRefreshAgents() {
   const trpc = useTRPC();
@@ -66,7 +67,7 @@ export function SuspendDialog({ agent, onClose }: { agent: Pick<AgentView, "id" 
         <TextArea
           value={reason}
           onChange={(e) => setReason(e.target.value)}
-          maxLength={300}
+          maxLength={SUSPEND_REASON_MAX}
           rows={2}
           autoFocus
           placeholder="Posting in a loop in #ops"

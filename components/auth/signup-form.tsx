@@ -3,7 +3,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { HANDLE_PATTERN, HANDLE_RULE } from "@/sdk/contract";
+import { DISPLAY_NAME_MAX, HANDLE_MAX, HANDLE_PATTERN, HANDLE_RULE } from "@/sdk/contract";
+import { PASSWORD_MIN, WORKSPACE_NAME_MAX } from "@/sdk/admin";
 import { Button, Spinner } from "@/components/ui/button";
 import { appErrorOf } from "@/components/ui/errors";
 import { Field, FormError, TextInput } from "@/components/ui/field";
@@ -19,7 +20,7 @@ const handleFrom = (name: string) =>
     .replace(/\s+/g, "-")
     .replace(/[^a-z0-9_-]/g, "")
     .replace(/^[-_]+/, "")
-    .slice(0, 39);
+    .slice(0, HANDLE_MAX);
 
 export function SignUpForm({ mode, inviteToken }: { mode: "first-run" | "invite"; inviteToken?: string }) {
   const trpc = useTRPC();
@@ -34,7 +35,7 @@ export function SignUpForm({ mode, inviteToken }: { mode: "first-run" | "invite"
   const [entering, setEntering] = useState(false);
 
   const handleError = handle && !HANDLE.test(handle) ? HANDLE_RULE : null;
-  const passwordError = password && password.length < 8 ? "At least 8 characters" : null;
+  const passwordError = password && password.length < PASSWORD_MIN ? `At least ${PASSWORD_MIN} characters` : null;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -68,7 +69,7 @@ export function SignUpForm({ mode, inviteToken }: { mode: "first-run" | "invite"
         <TextInput
           required
           autoFocus
-          maxLength={80}
+          maxLength={DISPLAY_NAME_MAX}
           autoComplete="name"
           value={displayName}
           onChange={(e) => {
@@ -98,12 +99,12 @@ export function SignUpForm({ mode, inviteToken }: { mode: "first-run" | "invite"
       <Field label="Email">
         <TextInput type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} data-testid="signup-email" />
       </Field>
-      <Field label="Password" error={passwordError} hint="At least 8 characters.">
+      <Field label="Password" error={passwordError} hint={`At least ${PASSWORD_MIN} characters.`}>
         <TextInput type="password" required autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="signup-password" />
       </Field>
       {mode === "first-run" && (
         <Field label="Workspace name" hint="Your team, company or project. You can invite people next.">
-          <TextInput required maxLength={80} value={workspaceName} onChange={(e) => setWorkspaceName(e.target.value)} placeholder="Acme Robotics" data-testid="signup-workspace" />
+          <TextInput required maxLength={WORKSPACE_NAME_MAX} value={workspaceName} onChange={(e) => setWorkspaceName(e.target.value)} placeholder="Acme Robotics" data-testid="signup-workspace" />
         </Field>
       )}
       <Button type="submit" className="w-full" disabled={busy} data-testid="signup-submit">

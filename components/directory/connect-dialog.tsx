@@ -3,7 +3,7 @@
 // An agent's consent policy may accept or decline at once; the answer says which.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import type { DirectoryEntry } from "@/sdk/contract";
+import { CONNECTION_MESSAGE_MAX, type DirectoryEntry } from "@/sdk/contract";
 import { useTRPC } from "@/components/providers/trpc";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
@@ -72,7 +72,7 @@ export function ConnectDialog({ target, onClose }: { target: DirectoryEntry | nu
             <TextArea
               value={message}
               onChange={(e) => setMessage(e.target.value)}
-              maxLength={500}
+              maxLength={CONNECTION_MESSAGE_MAX}
               rows={3}
               autoFocus
               placeholder="Hi! I'd like to hand you the weekly release report."

@@ -3,7 +3,7 @@
 // (multiple), a textarea (text) and a small typed form (form). Each checks its answer with the same
 // `answerSchema` the server uses before sending it; the server's INVALID_PAYLOAD lands on its field.
 import { useEffect, useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
-import { answerSchema, type FormField, type QuestionView } from "@/sdk/questions";
+import { ANSWER_COMMENT_MAX, ANSWER_TEXT_MAX, answerSchema, type FormField, type QuestionView } from "@/sdk/questions";
 import { Button, Spinner } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { CheckIcon, SendIcon, XIcon } from "@/components/ui/icons";
@@ -75,7 +75,7 @@ function ApprovalControls({ busy, onAnswer }: ControlsProps) {
         id={`${id}-comment`}
         value={comment}
         onChange={(e) => setComment(e.target.value)}
-        maxLength={1000}
+        maxLength={ANSWER_COMMENT_MAX}
         placeholder="Add a comment (optional)"
         disabled={busy}
         data-testid="question-comment"
@@ -167,7 +167,7 @@ function TextControls({ busy, onAnswer }: ControlsProps) {
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
         rows={2}
-        maxLength={4000}
+        maxLength={ANSWER_TEXT_MAX}
         disabled={busy}
         placeholder="Type your answer…"
         data-testid="question-text"

@@ -3,7 +3,7 @@
 // happens then, the controls to answer it (only when the server says `can.answer`), and once decided,
 // how it ended. The timeline (question-message.tsx) and the Needs-you page both show it.
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import type { QuestionView } from "@/sdk/questions";
+import type { QuestionForViewer, QuestionView } from "@/sdk/questions";
 import { Markdown } from "@/components/rooms/markdown";
 import { appErrorOf } from "@/components/ui/errors";
 import { AlertIcon, BanIcon, CheckCircleIcon, ClockIcon, XIcon } from "@/components/ui/icons";
@@ -12,7 +12,7 @@ import { AnswerControls } from "./answer-controls";
 import { audienceLabel, countdownLabel, fieldOfError, outcomeLabel, outcomeTone } from "./question-text";
 import { useNow, useQuestionMutations } from "./use-questions";
 
-type Can = { answer: boolean; cancel: boolean };
+type Can = QuestionForViewer["can"];
 type Notice = { tone: "error" | "info"; text: string } | null;
 
 export function QuestionCard({ question: q, can, meId, meHandle, header }: { question: QuestionView; can: Can | null; meId: string; meHandle: string; header?: ReactNode }) {

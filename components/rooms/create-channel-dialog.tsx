@@ -11,6 +11,7 @@ import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextInput } from "@/components/ui/field";
 import { HashIcon, LockIcon } from "@/components/ui/icons";
 import { ParticipantPicker } from "./participant-picker";
+import { TOPIC_MAX } from "@/sdk/contract";
 
 const toChannelName = (raw: string) =>
   raw
@@ -104,7 +105,7 @@ function CreateChannelForm({ onClose }: { onClose: () => void }) {
         </div>
       </fieldset>
       <Field label="Topic (optional)">
-        <TextInput value={topic} onChange={(e) => setTopic(e.target.value)} maxLength={250} placeholder="What is this channel about?" data-testid="channel-topic" />
+        <TextInput value={topic} onChange={(e) => setTopic(e.target.value)} maxLength={TOPIC_MAX} placeholder="What is this channel about?" data-testid="channel-topic" />
       </Field>
       <div>
         <span className="mb-1.5 block text-sm font-medium text-zinc-800">

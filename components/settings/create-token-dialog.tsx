@@ -3,7 +3,7 @@
 // token itself, shown once, with a command that uses it.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import type { AccessTokenScope, AccessTokenView } from "@/sdk/contract";
+import { ACCESS_TOKEN_NAME_MAX, type AccessTokenScope, type AccessTokenView } from "@/sdk/contract";
 import { useTRPC } from "@/components/providers/trpc";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
@@ -71,7 +71,7 @@ function CreateTokenForm({ create }: { create: CreateToken }) {
     <form id="create-token-form" onSubmit={submit} className="space-y-4" data-testid="create-token-form">
       <FormError message={create.error ? errorMessage(create.error) : null} />
       <Field label="Name" hint="For you: what uses it, e.g. “laptop CLI” or “CI reports”.">
-        <TextInput value={name} onChange={(e) => setName(e.target.value)} required maxLength={80} placeholder="laptop CLI" autoFocus data-testid="token-name" />
+        <TextInput value={name} onChange={(e) => setName(e.target.value)} required maxLength={ACCESS_TOKEN_NAME_MAX} placeholder="laptop CLI" autoFocus data-testid="token-name" />
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
         <div>

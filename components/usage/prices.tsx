@@ -13,6 +13,7 @@ import { toast } from "@/components/ui/toast";
 import { PriceTagIcon } from "@/components/ui/usage-icons";
 import { Card, Skeleton } from "./parts";
 import type { Price } from "./types";
+import { MODEL_NAME_MAX } from "@/sdk/usage";
 
 interface Draft {
   model: string;
@@ -157,7 +158,7 @@ export function PricesSection({ canManage, unpriced }: { canManage: boolean; unp
                             onChange={(e) => setDraft({ ...draft, model: e.target.value })}
                             placeholder="e.g. claude-sonnet-4.5"
                             aria-label="Model"
-                            maxLength={100}
+                            maxLength={MODEL_NAME_MAX}
                             data-testid="price-model"
                           />
                         ) : (

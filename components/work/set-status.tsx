@@ -3,7 +3,7 @@
 // with a few words. It holds until they change it; everyone sees it beside their name.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { WORK_STATES, type WorkState, type WorkStatusView } from "@/sdk/work";
+import { STATUS_TEXT_MAX, WORK_STATES, type WorkState, type WorkStatusView } from "@/sdk/work";
 import { useDirectory } from "@/components/providers/directory";
 import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";
@@ -85,7 +85,7 @@ function SetStatusDialog({ current, onClose }: { current: WorkStatusView | undef
         )}
         {state !== "idle" && (
           <Field label="What" hint="A few words, up to 200 characters.">
-            <input value={text} onChange={(e) => setText(e.target.value)} maxLength={200} placeholder="Reviewing the auth refactor" className={inputClass} data-testid="status-text-input" autoFocus />
+            <input value={text} onChange={(e) => setText(e.target.value)} maxLength={STATUS_TEXT_MAX} placeholder="Reviewing the auth refactor" className={inputClass} data-testid="status-text-input" autoFocus />
           </Field>
         )}
       </form>

@@ -1,7 +1,9 @@
 // Where the Work page's links lead: who drove a pull request, a branch or a task (/work/involvement),
 // and the timeline of a room, a thread or a task (/work/timeline). The pages read the same parameters.
+import type { InvolvementInput } from "@/sdk/work";
 
-export type InvolvementTarget = { kind: "pull_request" | "branch"; value: string } | { kind: "task"; taskId: string };
+/** What `work.involvement` is asked about. */
+export type InvolvementTarget = InvolvementInput;
 export type TimelineTarget = { roomId: string; threadRootId?: string | null } | { taskId: string };
 
 export function involvementHref(target: InvolvementTarget): string {

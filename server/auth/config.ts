@@ -6,6 +6,7 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { ADDRESS_HEADER } from "../http/client-address";
 import { checkCredentials } from "../services/identity/accounts";
+import { EMAIL_MAX, PASSWORD_MAX } from "../../sdk/contract";
 
 /**
  * Too many failed sign-ins for this email, or attempts from this address: the browser gets
@@ -16,7 +17,7 @@ export class SignInRateLimited extends CredentialsSignin {
   code = "rate_limited";
 }
 
-const credentials = z.object({ email: z.string().email().max(254), password: z.string().min(1).max(200) });
+const credentials = z.object({ email: z.string().email().max(EMAIL_MAX), password: z.string().min(1).max(PASSWORD_MAX) });
 
 export const SESSION_MAX_AGE_S = 30 * 24 * 60 * 60;
 

@@ -398,7 +398,10 @@ const rules = {
     if (s.roomReadable || speaksFor(actor, s.agent) || isHumanAdmin(actor)) return true;
     return deny("NOT_FOUND", "No such work");
   },
-  /** Everyone's work status and the component map are the workspace's to see, like presence. */
+  /**
+   * Everyone's work status, the agents on the work board, the component map and which work links a pull
+   * request or a branch has are the workspace's to see, like presence (what the work itself is: `work.read`).
+   */
   "work.read_workspace": (actor: Actor, s: { workspaceId: string }): Decision =>
     s.workspaceId === actor.workspaceId ? true : deny("NOT_FOUND", "No such workspace"),
   /** Only an agent reports its own tasks, files and links (people's work is their messages). */

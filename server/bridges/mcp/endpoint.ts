@@ -10,14 +10,11 @@ import { authenticateAuthorization } from "../../auth/bearer";
 import { AppError, ERROR_CODES, toErrorShape } from "../../errors";
 import { stampedAddress } from "../../http/client-address";
 import type { Actor } from "../../policies";
+import { idleSessions, sessionsToCloseForNew } from "../../services/governance/mcp-sessions";
 import { createSession, type McpSession } from "./session";
 
 export const MCP_PATH = "/api/mcp";
 const MAX_BODY_BYTES = 1024 * 1024;
-/** A session nobody used for this long is closed; its client starts a new one (HTTP 404, as MCP says). */
-const IDLE_MS = 60 * 60 * 1000;
-/** Sessions one participant may hold open in one process; a new one closes its least recently used. */
-const SESSIONS_PER_PARTICIPANT = 10;
 
 interface Entry {
   id: string;
@@ -37,8 +34,7 @@ export interface McpEndpointOptions {
 export function mcpEndpoint(opts: McpEndpointOptions) {
   const sessions = new Map<string, Entry>();
   const reaper = setInterval(() => {
-    const cutoff = Date.now() - IDLE_MS;
-    for (const entry of sessions.values()) if (entry.lastUsed < cutoff) void entry.transport.close();
+    for (const entry of idleSessions(sessions.values())) void entry.transport.close();
   }, 60_000);
   reaper.unref();
 
@@ -71,8 +67,7 @@ export function mcpEndpoint(opts: McpEndpointOptions) {
   }
 
   async function open(actor: Actor, credentialId: string, channel: boolean): Promise<Entry> {
-    const mine = [...sessions.values()].filter((e) => e.participantId === actor.participantId).sort((a, b) => a.lastUsed - b.lastUsed);
-    for (const old of mine.slice(0, Math.max(0, mine.length - SESSIONS_PER_PARTICIPANT + 1))) await old.transport.close();
+    for (const old of sessionsToCloseForNew(sessions.values(), actor.participantId)) await old.transport.close();
     const entry = { credentialId, participantId: actor.participantId, actor, lastUsed: Date.now() } as Entry;
     entry.session = createSession({ channel, actor: () => entry.actor });
     entry.transport = new StreamableHTTPServerTransport({

@@ -21,6 +21,7 @@ import * as delivery from "../../services/messaging/delivery";
 import { countRequest, MCP_TOOL_CALLS } from "../../services/governance/request-limits";
 import * as messages from "../../services/messaging/messages";
 import * as rooms from "../../services/rooms/rooms";
+import { CHANNEL_PUSH_MESSAGES, ROOM_RESOURCE_MESSAGES } from "../../../sdk/platform-tools";
 import { compactMembership, compactMessage, failed, ok, roomLabel } from "./results";
 import { runTool, TOOLS } from "./tools";
 
@@ -146,7 +147,7 @@ export function createSession(opts: SessionOptions): McpSession {
     if (closed) return;
     try {
       const actor = opts.actor();
-      const pages = await delivery.pendingFor(actor, 50, pushedThrough);
+      const pages = await delivery.pendingFor(actor, CHANNEL_PUSH_MESSAGES, pushedThrough);
       const names = new Map((await delivery.memberships(actor)).map((m) => [m.room.id, roomLabel(m.room)]));
       for (const page of pages) {
         for (const m of page.messages) {
@@ -203,6 +204,6 @@ function roomOf(uri: string): string {
 
 async function recentMessages(actor: Actor, roomId: string) {
   const room = await rooms.getRoom(actor, roomId);
-  const page = await messages.sync(actor, { roomId, afterSeq: Math.max(0, room.lastSeq - 50), limit: 50 });
+  const page = await messages.sync(actor, { roomId, limit: ROOM_RESOURCE_MESSAGES }); // no afterSeq: the newest page
   return { room_id: roomId, room: roomLabel(room), messages: page.messages.map((m) => compactMessage(m)), last_seq: page.lastSeq };
 }

@@ -19,6 +19,7 @@ import * as rooms from "../../services/rooms/rooms";
 import * as work from "../../services/work/work";
 import * as workStatus from "../../services/work/status";
 import { linkWorkInput } from "../../../sdk/work";
+import { listConnectionsInput } from "../../../sdk/contract";
 import { sendMessage } from "../../services/messaging/sending";
 import { touchSession } from "../../services/identity/sessions";
 import { reportUsage } from "../../services/usage/usage";
@@ -171,7 +172,7 @@ export const RUNS: Runs = {
   },
   list_connection_requests: {
     run: async (actor, args) => {
-      const page = await connections.listConnections(actor, { status: args.status, cursor: args.cursor, limit: 50 });
+      const page = await connections.listConnections(actor, listConnectionsInput.parse({ status: args.status, cursor: args.cursor })); // the contract's page size
       return { connections: page.connections, next_cursor: page.nextCursor };
     },
   },
@@ -210,7 +211,7 @@ export const RUNS: Runs = {
     run: async (actor, args) => {
       if (!args.state) return { status: (await directory.setWorkStatus(actor, { workStatus: args.status })).workStatus };
       const waitingFor = args.waiting_for ? await resolveParticipant(actor, args.waiting_for) : undefined;
-      const set = await workStatus.setStatus(actor, { state: args.state, text: args.status, waitingFor, ttlSec: args.ttl_seconds ?? workStatus.MODEL_STATUS_TTL_SEC });
+      const set = await workStatus.setStatus(actor, { state: args.state, text: args.status, waitingFor, ttlSec: args.ttl_seconds });
       return { status: set.text, state: set.state, waiting_for: set.waitingFor ? `@${set.waitingFor.handle}` : null, until: set.until };
     },
   },

@@ -2,9 +2,8 @@
 // becomes an agent participant they own, like any other (consent, limits, budgets, suspension). Its
 // bridge (bridges/a2a/outbound/host.ts) runs it over the socket API with its own API key; the key and
 // the credential are kept sealed (secret-box.ts), and one process at a time holds its lease.
-import { z } from "zod";
 import { fetchAgentCard, type A2aCredential, type AgentCard } from "../../../sdk/adapters/a2a";
-import { handleSchema, HEADER_NAME_PATTERN } from "../../../sdk/contract";
+import type { A2aCredentialInput, RegisterA2aRemoteInput, RemoteAgentInput, SetA2aRemoteEnabledInput, UpdateA2aCredentialInput } from "../../../sdk/a2a-remotes";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { sha256 } from "../../ids";
@@ -15,42 +14,6 @@ import { actorForAgent, agentView, createWithKey } from "../identity/agents";
 import { issueKey } from "../identity/api-keys";
 import { recordAudit } from "../governance/audit";
 import { requestConnection } from "../consent/connections";
-
-const credentialInput = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("bearer"), token: z.string().trim().min(1).max(4000) }),
-  z.strictObject({
-    kind: z.literal("header"),
-    header: z
-      .string()
-      .trim()
-      .regex(new RegExp(`^${HEADER_NAME_PATTERN}$`), "a header name"),
-    value: z.string().trim().min(1).max(4000),
-  }),
-]);
-export type A2aCredentialInput = z.infer<typeof credentialInput>;
-
-export const registerA2aRemoteInput = z.strictObject({
-  cardUrl: z
-    .string()
-    .trim()
-    .url()
-    .max(2000)
-    .refine((u) => /^https?:\/\//.test(u), "an http(s) URL"),
-  /** Default: from the card's name. */
-  handle: handleSchema.optional(),
-  displayName: z.string().trim().min(1).max(80).optional(),
-  credential: credentialInput.nullish(),
-  /**
-   * Whom the new agent asks to connect with at once (its owner speaks for it): people or agents of the
-   * workspace, each asked with `message`; they decide in their inbox, as for any agent's request.
-   */
-  introduceTo: z
-    .strictObject({ participantIds: z.array(z.string().min(1).max(64)).min(1).max(10), message: z.string().trim().max(500).default("") })
-    .optional(),
-});
-export const remoteAgentInput = z.strictObject({ agentId: z.string().min(1).max(64) });
-export const updateA2aCredentialInput = remoteAgentInput.extend({ credential: credentialInput.nullable() });
-export const setA2aRemoteEnabledInput = remoteAgentInput.extend({ enabled: z.boolean() });
 
 /** The label of the key its bridge connects with (it never leaves the server). */
 const BRIDGE_KEY_LABEL = "a2a bridge";
@@ -88,7 +51,7 @@ function handleFrom(name: string): string {
   return base.length >= 2 ? base : `a2a-${base || "agent"}`;
 }
 
-export async function registerA2aRemote(actor: Actor, input: z.infer<typeof registerA2aRemoteInput>): Promise<A2aRemoteView> {
+export async function registerA2aRemote(actor: Actor, input: RegisterA2aRemoteInput): Promise<A2aRemoteView> {
   authorize(actor, "agent.create", undefined);
   const introduceTo = [...new Set(input.introduceTo?.participantIds ?? [])];
   if (introduceTo.length) {
@@ -136,7 +99,7 @@ export async function listA2aRemotes(actor: Actor, scope: "mine" | "all" = "mine
   return Promise.all(rows.map((r) => view(r.participantId)));
 }
 
-export async function updateA2aCredential(actor: Actor, input: z.infer<typeof updateA2aCredentialInput>): Promise<A2aRemoteView> {
+export async function updateA2aCredential(actor: Actor, input: UpdateA2aCredentialInput): Promise<A2aRemoteView> {
   await loadManaged(actor, input.agentId);
   await getDb().$transaction(async (tx) => {
     await tx.a2aRemoteAgent.update({ where: { participantId: input.agentId }, data: { ...storedCredential(input.credential), lastError: null } });
@@ -146,7 +109,7 @@ export async function updateA2aCredential(actor: Actor, input: z.infer<typeof up
 }
 
 /** Off: its bridge stops (messages addressed to it wait, and are sent when it is on again). */
-export async function setA2aRemoteEnabled(actor: Actor, input: z.infer<typeof setA2aRemoteEnabledInput>): Promise<A2aRemoteView> {
+export async function setA2aRemoteEnabled(actor: Actor, input: SetA2aRemoteEnabledInput): Promise<A2aRemoteView> {
   await loadManaged(actor, input.agentId);
   await getDb().$transaction(async (tx) => {
     await tx.a2aRemoteAgent.update({ where: { participantId: input.agentId }, data: { enabled: input.enabled } });
@@ -156,7 +119,7 @@ export async function setA2aRemoteEnabled(actor: Actor, input: z.infer<typeof se
 }
 
 /** Forgets the remote (its card, credential and bridge key); the agent stays, suspended, with its history. */
-export async function removeA2aRemote(actor: Actor, input: z.infer<typeof remoteAgentInput>): Promise<void> {
+export async function removeA2aRemote(actor: Actor, input: RemoteAgentInput): Promise<void> {
   await loadManaged(actor, input.agentId);
   await getDb().$transaction(async (tx) => {
     await tx.a2aRemoteAgent.delete({ where: { participantId: input.agentId } });

@@ -7,7 +7,7 @@
 //
 // The action is decided where it always is (its service's own checks run first, and again when it
 // is retried), so an approval never lets through what the rules would refuse.
-import { z } from "zod";
+import { GATED_ACTIONS, type GatedAction, type SetApprovalActionsInput } from "../../../sdk/admin";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { newId, sha256 } from "../../ids";
@@ -16,15 +16,6 @@ import { canonicalJson } from "../governance/audit";
 import { askQuestion } from "../questions/questions";
 import { openDirectRoom } from "../membership/direct";
 
-/** What an owner may make an agent ask for: opening a conversation, inviting, asking to connect. */
-export const GATED_ACTIONS = ["dm.open", "room.invite", "connection.request"] as const;
-export type GatedAction = (typeof GATED_ACTIONS)[number];
-export const approvalActionsInput = z.strictObject({
-  agentId: z.string().min(1).max(64),
-  actions: z.array(z.enum(GATED_ACTIONS)).max(GATED_ACTIONS.length),
-  /** Past this many dollars in a UTC day, the agent's usage reports wait for approval; null: never. */
-  spendUsdPerDay: z.number().min(0).max(1_000_000).nullable().default(null),
-});
 export interface ApprovalSettings {
   actions: GatedAction[];
   spendUsdPerDay: number | null;
@@ -104,7 +95,7 @@ function approvalRequired(questionId: string): AppError {
 }
 
 /** The owner (or an admin) chooses which actions of the agent wait for approval. */
-export async function setApprovalActions(actor: Actor, input: z.output<typeof approvalActionsInput>): Promise<ApprovalSettings> {
+export async function setApprovalActions(actor: Actor, input: SetApprovalActionsInput): Promise<ApprovalSettings> {
   const db = getDb();
   const agent = await db.participant.findUnique({ where: { id: input.agentId }, select: { workspaceId: true, ownerId: true, kind: true } });
   if (!agent || agent.kind !== "agent" || agent.workspaceId !== actor.workspaceId) throw new AppError("PARTICIPANT_NOT_FOUND", "No such agent");

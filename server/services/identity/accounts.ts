@@ -1,5 +1,6 @@
 // People's accounts: sign-up (the first creates the workspace, later ones need an invite), and the
 // credentials check that Auth.js calls at sign-in.
+import type { SignUpInput } from "../../../sdk/admin";
 import { getDb, isPostgres, type Db, type Tx } from "../../db";
 import { env } from "../../env";
 import { AppError, isUniqueViolation } from "../../errors";
@@ -11,15 +12,6 @@ import { isUsable } from "./invites";
 import { recordFailedSignIn, signInBlocked } from "../governance/limits";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords";
 import { addToDefaultChannels, createWorkspace } from "./workspaces";
-
-export interface SignUpInput {
-  email: string;
-  password: string;
-  displayName: string;
-  handle: string;
-  workspaceName?: string;
-  inviteToken?: string;
-}
 
 /**
  * Creates an account. The cheap checks come first, so that a sign-up that cannot succeed (no

@@ -1,3 +1,4 @@
+import { PARTICIPANTS_PAGE, type UpdateSettingsInput } from "../../../sdk/admin";
 import { getDb, type Tx } from "../../db";
 import { newId } from "../../ids";
 import { authorize, type Actor } from "../../policies";
@@ -10,9 +11,6 @@ import { inOrder, searchParticipants } from "../consent/participant-search";
 import { seedPrices } from "../usage/usage";
 
 export const DEFAULT_CHANNEL = "general";
-/** A picker's search answers this many at most, unless it asks for another number. */
-const PICKER_LIMIT = 50;
-
 /** A new, empty workspace; its first member creates #general by joining it. */
 export async function createWorkspace(tx: Tx, name: string): Promise<string> {
   const workspaceId = newId();
@@ -74,7 +72,7 @@ export async function describeWorkspace(actor: Actor) {
   };
 }
 
-export async function updateSettings(actor: Actor, input: { name?: string; peopleTalkFreely?: boolean }) {
+export async function updateSettings(actor: Actor, input: UpdateSettingsInput) {
   authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
   await getDb().$transaction(async (tx) => {
     await tx.workspace.update({ where: { id: actor.workspaceId }, data: input });
@@ -90,7 +88,7 @@ export async function updateSettings(actor: Actor, input: { name?: string; peopl
 export async function listParticipants(actor: Actor, input: { query?: string; limit?: number } = {}) {
   const query = input.query?.trim();
   const matched = query
-    ? await named(actor.workspaceId, query, input.limit ?? PICKER_LIMIT)
+    ? await named(actor.workspaceId, query, input.limit ?? PARTICIPANTS_PAGE)
     : await getDb().participant.findMany({ where: { workspaceId: actor.workspaceId }, select: participantSelect, orderBy: [{ kind: "asc" }, { handle: "asc" }] });
   const online = await onlineAmong(matched.map((p) => p.id));
   return matched.map((p) => ({ ...presentParticipant(p), online: online.has(p.id) }));

@@ -2,10 +2,11 @@
 // what it shipped, last activity), per component (which agents are in it now and lately), and the
 // warnings when two agents edit the same file or component at the same time. Each viewer sees an
 // agent's work where the policy `work.read` lets them (the room it served, or the agent is theirs, or
-// they are an admin); statuses are the workspace's, like presence.
+// they are an admin); the agents, their statuses and the component map are the workspace's, like
+// presence (`work.read_workspace`).
 import type { FileOperation, FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "../../../sdk/work";
 import { getDb } from "../../db";
-import type { Actor } from "../../policies";
+import { authorize, type Actor } from "../../policies";
 import { presentFileTouch, presentTask, presentWorkLink, presentWorkStatus, workStatusSelect } from "../../presenters/work";
 import { onlineAmong } from "../../realtime/presence";
 import { componentMatcherFor } from "./components";
@@ -82,6 +83,7 @@ export async function workBoard(actor: Actor, input: { sinceHours: number }, now
   const db = getDb();
   const since = new Date(now.getTime() - input.sinceHours * 3600 * 1000);
   const workspaceId = actor.workspaceId;
+  authorize(actor, "work.read_workspace", { workspaceId }); // the agents, their statuses and the component map
   const [agents, tasks, files, links, componentOf] = await Promise.all([
     db.participant.findMany({
       where: { workspaceId, kind: "agent" },

@@ -5,7 +5,7 @@
 // so an edited map re-files history too.
 import picomatch from "picomatch";
 import type { z } from "zod";
-import type { ComponentRule, setComponentMapInput } from "../../../sdk/work";
+import type { ComponentMapPreview, ComponentPreview, ComponentRule, setComponentMapInput } from "../../../sdk/work";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, type Actor } from "../../policies";
@@ -94,20 +94,13 @@ export async function setComponentMap(actor: Actor, input: z.output<typeof setCo
 /** How many of the workspace's most recently touched paths a preview files. */
 export const PREVIEW_PATHS = 500;
 
-export interface ComponentPreview {
-  name: string;
-  /** No entry of the map matched: the path's top folder. */
-  fallback: boolean;
-  paths: number;
-  examples: string[];
-}
 
 /**
  * What a draft map would make of the files agents actually touched (the most recent distinct paths),
  * before an admin saves it: each component with how many paths it gets and a few of them, the top
  * folders that catch what no entry matches, and entries that match nothing.
  */
-export async function previewComponentMap(actor: Actor, input: z.output<typeof setComponentMapInput>): Promise<{ components: ComponentPreview[]; paths: number }> {
+export async function previewComponentMap(actor: Actor, input: z.output<typeof setComponentMapInput>): Promise<ComponentMapPreview> {
   authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
   const rules = checkedMap(input);
   const touched = await getDb().fileTouch.findMany({

@@ -9,7 +9,7 @@
 // the same instant. Event ids are a one-letter source and the row's id (a UUID: the same order in
 // JavaScript and in either database).
 import { describeAnswer, type QuestionAnswer, type QuestionView } from "../../../sdk/questions";
-import type { FileOperation, WorkLinkKind } from "../../../sdk/work";
+import { TIMELINE_CURSOR, type FileOperation, type WorkLinkKind } from "../../../sdk/work";
 import { getDb, type Prisma } from "../../db";
 import { AppError } from "../../errors";
 import { can, type Actor } from "../../policies";
@@ -75,9 +75,6 @@ export interface Cursor {
 }
 
 const EXCERPT = 280;
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([a-z]:[0-9a-f-]{1,64})$/;
-/** What `cursorOf` writes and `parseCursor` reads (for the input's schema). */
-export const CURSOR_PATTERN = CURSOR;
 
 export const words = (text: string): number => (text.trim() ? text.trim().split(/\s+/).length : 0);
 const excerpt = (text: string) => (text.length > EXCERPT ? `${text.slice(0, EXCERPT - 1)}…` : text);
@@ -86,7 +83,7 @@ export const cursorOf = (event: WorkEvent): string => `${event.at}|${event.id}`;
 
 export function parseCursor(text: string | undefined): Cursor | null {
   if (text === undefined) return null;
-  const match = CURSOR.exec(text);
+  const match = TIMELINE_CURSOR.exec(text); // what `cursorOf` writes; the input's schema checks it too
   const at = match ? new Date(match[1]) : null;
   if (!match || !at || Number.isNaN(at.getTime())) throw new AppError("INVALID_PAYLOAD", "cursor: not a timeline cursor");
   return { at, id: match[2] };

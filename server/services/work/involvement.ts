@@ -6,7 +6,7 @@
 // manager reads "was the developer really involved?" off facts, and exports them (CSV).
 //
 // Only conversations the viewer may read are counted; the others are counted as hidden, never read.
-import type { TaskView } from "../../../sdk/work";
+import type { InvolvementInput, TaskView } from "../../../sdk/work";
 import { AppError } from "../../errors";
 import { getDb } from "../../db";
 import { authorize, type Actor } from "../../policies";
@@ -14,7 +14,7 @@ import { presentTask } from "../../presenters/work";
 import { readableRoomIds } from "../access/rooms";
 import { allEvents, roomNames, workStart, type AgentSession, type Conversation, type RoomName, type Who, type WorkEvent, type WorkSelection } from "./events";
 
-export type InvolvementSubject = { kind: "pull_request" | "branch"; value: string } | { kind: "task"; taskId: string };
+export type InvolvementSubject = InvolvementInput;
 
 export interface ParticipantPart {
   participant: Who;
@@ -93,6 +93,7 @@ export async function subjectWork(actor: Actor, subject: InvolvementSubject): Pr
     if (row.roomId) scopes = [{ roomId: row.roomId, threadRootId: row.threadRootId, sessionId: row.sessionId, agentId: row.agentId }];
     to = row.completedAt;
   } else {
+    authorize(actor, "work.read_workspace", { workspaceId }); // which links a pull request or a branch has
     const links = await db.workLink.findMany({ where: { workspaceId, kind: subject.kind, value: subject.value }, orderBy: { createdAt: "asc" } });
     if (links.length === 0) throw new AppError("NOT_FOUND", `No work links to this ${subject.kind === "branch" ? "branch" : "pull request"}`);
     head = { kind: subject.kind, value: subject.value, title: links.find((l) => l.title)?.title ?? null };

@@ -39,8 +39,6 @@ export async function setStatus(actor: Actor, input: z.output<typeof setWorkStat
 
 type StatusInput = z.output<typeof setWorkStatusInput>;
 
-/** A state a model set itself (MCP's set_status, no `ttl_seconds`) holds this long: a model calls it now and then, not on a timer. */
-export const MODEL_STATUS_TTL_SEC = 900;
 
 /**
  * A runtime that reports only at turn events and tool ends (Claude Code's hooks), not by heartbeats:

@@ -1,25 +1,20 @@
 // The timeline of a room (or one thread of it) or of a task: the tasks agents made and finished there,
 // the files they touched, what they shipped, the messages, and people's interventions (their messages,
 // answers and approvals) marked as such, in time order. Paged back from the newest: each page holds at
-// most `limit` events (MAX_TIMELINE_PAGE at most) and names the cursor of the page before it.
+// most `limit` events (MAX_TIMELINE_PAGE at most, sdk/work.ts) and names the cursor of the page before it.
 //
 // A room's timeline is for whoever may read the room (`room.read`; all work done for a room is theirs
 // to see by `work.read`); a task's is for whoever may see the task (`work.read`), with its
 // conversation only where they may read its room, counted as hidden otherwise. A task's work is what
 // the involvement view reads for it (its steps, its session's tasks, files and links, its conversation
 // from the request that set it going to its end).
-import type { TaskView } from "../../../sdk/work";
+import type { TaskView, TimelineInput } from "../../../sdk/work";
 import { getDb } from "../../db";
 import { authorize, type Actor } from "../../policies";
 import { subjectWork } from "./involvement";
 import { loadRoomFor } from "../access/rooms";
 import { checkThreadRoot } from "../messaging/threads";
 import { eventPage, parseCursor, roomNames, type Conversation, type RoomName, type Who, type WorkEvent, type WorkSelection } from "./events";
-
-export const TIMELINE_PAGE = 100;
-export const MAX_TIMELINE_PAGE = 200;
-
-export type TimelineInput = ({ roomId: string; threadRootId?: string } | { taskId: string }) & { cursor?: string; limit: number };
 
 export interface WorkTimeline {
   scope: { kind: "room"; roomId: string; threadRootId: string | null } | { kind: "task"; task: TaskView; agent: Who };

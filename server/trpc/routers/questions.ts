@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { answerQuestionInput, askQuestionInput, listQuestionsInput, questionIdInput } from "../../../sdk/questions";
+import { answerQuestionInput, askQuestionInput, listQuestionsInput, questionIdInput, questionOfMessageInput } from "../../../sdk/questions";
 import * as questions from "../../services/questions/questions";
 import { authedProcedure, router } from "../init";
 
@@ -10,7 +9,7 @@ export const questionsRouter = router({
   openCount: authedProcedure.query(({ ctx }) => questions.countOpenForMe(ctx.actor)),
   get: authedProcedure.input(questionIdInput).query(({ ctx, input }) => questions.getQuestion(ctx.actor, input)),
   /** The question a message of kind `question` carries, as the viewer sees it (with `can`). */
-  ofMessage: authedProcedure.input(z.strictObject({ messageId: z.string().min(1).max(64) })).query(({ ctx, input }) => questions.questionOfMessage(ctx.actor, input.messageId)),
+  ofMessage: authedProcedure.input(questionOfMessageInput).query(({ ctx, input }) => questions.questionOfMessage(ctx.actor, input.messageId)),
   ask: authedProcedure.input(askQuestionInput).mutation(({ ctx, input }) => questions.askQuestion(ctx.actor, input)),
   answer: authedProcedure.input(answerQuestionInput).mutation(({ ctx, input }) => questions.answerQuestion(ctx.actor, input)),
   cancel: authedProcedure.input(questionIdInput).mutation(({ ctx, input }) => questions.cancelQuestion(ctx.actor, input)),
