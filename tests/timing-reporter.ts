@@ -1,9 +1,14 @@
 // Prints, after an integration run, the files that took longest (their tests and hooks, server boots
-// included), so CI's log says where its time goes: CI time is a budget.
+// included) and what the servers they started cost, so CI's log says where its time goes: CI time is a budget.
 import type { Reporter, TestModule } from "vitest/node";
+import { resetServerCpu, serverCpuSummary } from "./integration/server-cpu";
 
 export default class TimingReporter implements Reporter {
   private readonly files: { name: string; ms: number; tests: number }[] = [];
+
+  onInit(): void {
+    resetServerCpu();
+  }
 
   onTestModuleEnd(module: TestModule): void {
     this.files.push({ name: module.moduleId.replace(`${process.cwd()}/`, ""), ms: module.diagnostic().duration, tests: [...module.children.allTests()].length });
@@ -14,5 +19,7 @@ export default class TimingReporter implements Reporter {
     const total = rows.reduce((sum, r) => sum + r.ms, 0);
     console.log(`\nSlowest test files (${rows.length} files, ${(total / 1000).toFixed(0)} s in all):`);
     for (const r of rows.slice(0, 15)) console.log(`${(r.ms / 1000).toFixed(1).padStart(7)} s ${String(r.tests).padStart(4)} tests  ${r.name}`);
+    const servers = serverCpuSummary();
+    if (servers) console.log(servers);
   }
 }

@@ -16,6 +16,7 @@ import { CUT_OFF_REFUSALS, OPENING_IN_FLIGHT } from "../../server/services/gover
 import type { QueryCount } from "./fixtures/query-counter";
 import { SwitchboardClient, SwitchboardError } from "../../sdk";
 import { sqliteDateTime } from "../../server/sqlite-time";
+import { recordServerCpu } from "./server-cpu";
 
 export type Dialect = "sqlite" | "postgresql";
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -128,6 +129,7 @@ export async function startTestServer(
         const match = /running at (http:\/\/[^\s]+)/.exec(log);
         if (match) {
           clearTimeout(timer);
+          recordServerCpu(child!.pid, "ready");
           resolve(match[1]);
         }
       };
@@ -144,6 +146,7 @@ export async function startTestServer(
     const proc = child;
     if (!proc || proc.exitCode !== null) return;
     const exited = new Promise((resolve) => proc.once("exit", resolve));
+    recordServerCpu(proc.pid, "stopping");
     proc.kill(hard ? "SIGKILL" : "SIGTERM");
     await exited;
     child = null;
