@@ -3,13 +3,12 @@
 // add members through here.
 import { getDb, type Tx } from "../../db";
 import { AppError } from "../../errors";
-import { newId } from "../../ids";
 import { authorize, type Actor } from "../../policies";
 import { audience, publish, subscribeToRoom, type Committed } from "../../realtime";
 import { roomViewsFor } from "../access/views";
 import { recordAudit } from "../governance/audit";
 import { defaultMode, fanOutNew, followsWholeRoom } from "../messaging/delivery";
-import { appendToRoom } from "../messaging/messages";
+import { bumpRoomVersion } from "../messaging/room-version";
 
 export async function workspaceParticipants(actor: Actor, ids: string[]) {
   const unique = [...new Set(ids)];
@@ -23,14 +22,7 @@ export async function workspaceParticipants(actor: Actor, ids: string[]) {
 export async function addMembers(tx: Tx, roomId: string, byId: string, ids: string[], type: "member.joined" | "member.added") {
   await tx.roomMember.createMany({ data: await newMemberships(tx, roomId, ids) });
   await auditRoom(tx, roomId, byId, type === "member.joined" ? "room.joined" : "room.members_added", { participantIds: ids });
-  return appendToRoom(tx, {
-    roomId,
-    authorId: byId,
-    kind: "event",
-    body: "",
-    clientMsgId: `event:${newId()}`,
-    data: { type, participantIds: ids },
-  });
+  return bumpRoomVersion(tx, roomId, byId, { type, participantIds: ids });
 }
 
 export async function auditRoom(tx: Tx, roomId: string, actorId: string, action: string, data: Record<string, unknown>) {

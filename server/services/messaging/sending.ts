@@ -8,8 +8,8 @@
 // they arrived. Checks that depend on nothing a send changes (thread, mentions) start on arrival,
 // while the previous batch commits. The rest (membership, suspension, rate, loop guard, retries) is
 // decided on one read of what the batch depends on (`MessageStore.batchFacts`), and the batch is then
-// stored on condition that the room has not moved since (every membership change appends an event,
-// so `lastSeq` is the room's version) and its agent authors are still active. If it moved (another
+// stored on condition that the room has not moved since (`lastSeq` is the room's version: every write
+// of a fact a batch depends on moves it, room-version.ts) and its agent authors are still active. If it moved (another
 // process's batch, a member joining) the batch is decided again holding the room, so several
 // processes agree. The SQL is in `message-store/`, one implementation per database.
 import type { MessageView, RoomKind } from "../../../sdk/contract";
