@@ -68,9 +68,6 @@ const EXCUSED: Record<string, string> = {
   "server/services/messaging/messages.ts appendToRoom": "it is the version: it moves lastSeq and stores the message with it",
   "server/services/membership/direct.ts openDirectRoom": "a new conversation's members, created with its room in one transaction",
   "server/seed.ts seedDemo": "the demo data, written before the server serves",
-  // Who the fan-out pushes a message to (`mentions`-mode agents): a mode changed while a batch is
-  // stored can miss that batch's push to the agent until its next addressed message or reconnect.
-  "server/services/messaging/delivery.ts setDeliveryMode": "a race: moving the version needs a room event per change",
 };
 
 const WRITES = new Set(["create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
@@ -247,7 +244,7 @@ describe("a room's lastSeq is its version", () => {
 
   it("finds the writes it checks, nested ones included", () => {
     const writers = writes.filter(({ write }) => versionedFacts(write, facts).length > 0).map(({ write }) => write.writer);
-    expect(writers).toEqual(expect.arrayContaining(["server/services/membership/members.ts addMembers", "server/services/rooms/rooms.ts leaveRoom", "server/services/messaging/delivery.ts setDeliveryMode"]));
+    expect(writers).toEqual(expect.arrayContaining(["server/services/membership/members.ts addMembers", "server/services/rooms/rooms.ts leaveRoom", "server/services/membership/members.ts setDeliveryMode"]));
   });
 
   it("every write of a versioned fact moves the version in the same function", () => {

@@ -4,7 +4,7 @@ import { agentProfileInput, consentPolicies, setDeliveryModeInput } from "../../
 import * as a2aTasks from "../../services/a2a/tasks";
 import * as agents from "../../services/identity/agents";
 import * as approvals from "../../services/approvals/approvals";
-import * as delivery from "../../services/messaging/delivery";
+import { setDeliveryMode } from "../../services/membership/members";
 import * as limits from "../../services/governance/limits";
 import { authedProcedure, router } from "../init";
 
@@ -50,5 +50,5 @@ export const agentsRouter = router({
   /** A member's (or its owner's) delivery mode in a room. */
   setDeliveryMode: authedProcedure
     .input(setDeliveryModeInput.extend({ participantId: z.string().min(1).max(64).optional() }))
-    .mutation(({ ctx, input }) => delivery.setDeliveryMode(ctx.actor, input)),
+    .mutation(({ ctx, input }) => setDeliveryMode(ctx.actor, input)),
 });
