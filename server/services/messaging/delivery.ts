@@ -14,7 +14,7 @@ import { audience, publish, publishNewMessages, type Committed } from "../../rea
 import { transaction } from "../../transaction";
 import { roomChanged } from "../../realtime/wakeups";
 import { addressing } from "./addressed";
-import { findMessages, roomRange } from "./reads";
+import { presentedMessages, roomRange } from "./reads";
 import { loadMembershipFor, loadRoomFor } from "../access/rooms";
 import { roomViews, withMemberCount } from "../access/views";
 
@@ -78,7 +78,7 @@ async function selectAddressed(
   const hasMore = picked.length > limit || through < lastSeq;
   const page = picked.slice(0, limit);
   const throughSeq = picked.length > limit ? page[page.length - 1].seq : through;
-  const messages = page.length ? await findMessages({ where: { id: { in: page.map((m) => m.id) } }, orderBy: { seq: "asc" } }) : [];
+  const messages = await presentedMessages(page.map((m) => m.id));
   return { messages, throughSeq, hasMore };
 }
 
