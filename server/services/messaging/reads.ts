@@ -1,9 +1,9 @@
 // Reading messages as clients see them, in four statements however many messages: the rows, their
 // authors, their mentions and their receipts. `presentedMessages` is how a stored message is read for
-// presenting by its id; pages read by range (`findMessages`, `roomRange`) build the same views. Prisma's `include` would bind one parameter per message
-// for each relation; replay pages of hundreds of messages spent most of their time there. Mentions and
-// receipts carry their message's room and seq, so a dense run of one room's messages reads them by
-// seq range instead.
+// presenting by its id; pages (`findMessages`, `roomRange`) build the same views. Prisma's `include`
+// would bind one parameter per message for each relation; replay pages of hundreds of messages spent
+// most of their time there. Mentions and receipts carry their message's room and seq, so a dense run
+// of one room's messages reads them by seq range instead.
 import type { MessageView } from "../../../sdk/contract";
 import { getDb, type Db, type Prisma, type Tx } from "../../db";
 import { presentMessage } from "../../presenters/message";

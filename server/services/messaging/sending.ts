@@ -9,9 +9,9 @@
 // while the previous batch commits. The rest (membership, suspension, rate, loop guard, retries) is
 // decided on one read of what the batch depends on (`MessageStore.batchFacts`), and the batch is then
 // stored on condition that the room has not moved since (`lastSeq` is the room's version: every write
-// of a fact a batch depends on moves it, room-version.ts) and its agent authors are still active. If it moved (another
-// process's batch, a member joining) the batch is decided again holding the room, so several
-// processes agree. The SQL is in `message-store/`, one implementation per database.
+// of a fact a batch depends on moves it, room-version.ts) and its agent authors are still active. If
+// it moved (another process's batch, a member joining) the batch is decided again holding the room,
+// so several processes agree. The SQL is in `message-store/`, one implementation per database.
 import type { MessageView, RoomKind } from "../../../sdk/contract";
 import { getDb } from "../../db";
 import { env } from "../../env";
