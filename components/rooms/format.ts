@@ -51,6 +51,7 @@ interface EventData {
   participantIds?: string[];
   name?: string;
   visibility?: string;
+  mode?: string;
 }
 
 /** "Dana joined", "Dana added Bob and Carol", "Dana created #ops". */
@@ -68,6 +69,10 @@ export function eventText(m: MessageView, nameOf: (id: string) => string): strin
       return `${actor} added ${joinNames(others)}`;
     case "member.left":
       return ids.length === 1 && ids[0] === m.author.id ? `${actor} left` : `${joinNames(others)} left`;
+    case "member.mode_changed": {
+      const hears = data.mode === "all" ? "everything" : data.mode === "mentions" ? "only what is addressed to them" : "nothing";
+      return ids.length === 1 && ids[0] === m.author.id ? `${actor} now hears ${hears}` : `${actor} set ${joinNames(others)} to hear ${hears}`;
+    }
     default:
       return m.body || `${actor} updated the room`;
   }

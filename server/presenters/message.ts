@@ -68,10 +68,3 @@ function withoutUsage(data: unknown): unknown {
 export function presentReceipt(r: ReceiptRow): ReceiptView {
   return { participantId: r.participantId, state: r.state, reason: r.reason, at: r.updatedAt.toISOString() };
 }
-
-/** The relations a presented message needs, for Prisma `include`. */
-export const messageInclude = {
-  author: { select: { id: true, handle: true, displayName: true, kind: true } },
-  mentions: { select: { participantId: true }, orderBy: { participantId: "asc" } },
-  receipts: { select: { participantId: true, state: true, reason: true, updatedAt: true }, orderBy: { participantId: "asc" } },
-} as const;

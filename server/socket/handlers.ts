@@ -33,6 +33,7 @@ import { linkWorkInput, reportFilesInput, reportTasksInput, setWorkStatusInput }
 import * as messages from "../services/messaging/messages";
 import * as connections from "../services/consent/connections";
 import * as delivery from "../services/messaging/delivery";
+import { setDeliveryMode } from "../services/membership/members";
 import * as directory from "../services/consent/directory";
 import { EVENT_LIMITS } from "../services/governance/request-limits";
 import * as questions from "../services/questions/questions";
@@ -56,7 +57,7 @@ export function registerHandlers(socket: AppSocket): void {
   on("room:read", markReadInput, messages.markRead);
   on("room:typing", typingInput, announceTyping, { limit: EVENT_LIMITS["room:typing"] });
   on("room:list", noInput, (actor) => delivery.memberships(actor));
-  on("room:mode", setDeliveryModeInput, delivery.setDeliveryMode);
+  on("room:mode", setDeliveryModeInput, setDeliveryMode);
   on("room:join", roomIdInput, (actor, i) => rooms.joinRoom(actor, i.roomId));
   on("room:leave", roomIdInput, async (actor, i) => {
     await rooms.leaveRoom(actor, i.roomId);

@@ -12,7 +12,8 @@ import { isUniqueViolation } from "../../server/errors";
 import { migrate } from "../../server/migrate";
 import { messageStore, type BatchWrite, type NewMention, type NewMessage } from "../../server/services/message-store";
 import { batchFactsStatement, storeStatement } from "../../server/services/message-store/postgres";
-import { findMessages, MAX_SEQ, roomRange } from "../../server/services/messaging/reads";
+import { presentMessage } from "../../server/presenters/message";
+import { findMessages, MAX_SEQ, presentedMessages, roomRange } from "../../server/services/messaging/reads";
 import { dialects, dropPgSchema, PG_URL, withSchema } from "./harness";
 
 describe.each(dialects)("the message store on %s", (dialect) => {
@@ -207,6 +208,19 @@ describe.each(dialects)("the message store on %s", (dialect) => {
     const viaStore = await roomRange(ids.room, 0, MAX_SEQ, 1000);
     expect(viaStore).toEqual(await findMessages({ where: { roomId: ids.room }, orderBy: { seq: "asc" } }));
     expect(viaStore.find((m) => m.id === "m-edited")).toMatchObject({ body: "changed", mentions: [ids.author, ids.agent].sort(), receipts: [{ participantId: ids.agent, state: "failed", reason: "no tool" }] });
+    // By id: in the order asked, what has no message left out; the same views as a Prisma include presented them.
+    const byId = await presentedMessages(["m-deleted", "no-such-message", "m-edited"]);
+    expect(byId).toEqual(["m-deleted", "m-edited"].map((id) => viaStore.find((m) => m.id === id)));
+    const included = await db.message.findMany({
+      where: { id: { in: ["m-edited", "m-deleted"] } },
+      orderBy: { seq: "desc" },
+      include: {
+        author: { select: { id: true, handle: true, displayName: true, kind: true } },
+        mentions: { select: { participantId: true }, orderBy: { participantId: "asc" } },
+        receipts: { select: { participantId: true, state: true, reason: true, updatedAt: true }, orderBy: { participantId: "asc" } },
+      },
+    });
+    expect(included.map(presentMessage)).toEqual(byId);
     // Bounds and limits: (after, through], oldest first.
     expect((await roomRange(ids.room, seq, seq + 2, 1)).map((m) => m.seq)).toEqual([seq + 1]);
     expect(await roomRange(ids.room, seq + 2, MAX_SEQ, 10)).toEqual([]);

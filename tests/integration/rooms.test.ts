@@ -4,6 +4,7 @@ import { io as connect } from "socket.io-client";
 import {
   closeSockets,
   collect,
+  createAgent,
   dialects,
   emitAck,
   errorCode,
@@ -45,6 +46,30 @@ describe.each(dialects)("rooms on %s", (dialect) => {
     expect(browse.find((r) => r.name === "design")).toMatchObject({ joined: false, memberCount: 1, topic: "pixels" });
     await ana.api.rooms.createChannel.mutate({ name: "secret", visibility: "private" });
     expect((await ben.api.rooms.browse.query()).some((r) => r.name === "secret")).toBe(false);
+  });
+
+  it("moves a room's version (lastSeq) with each change a send is decided on, by that change's own room event", async () => {
+    const agent = await createAgent(ana, `versioned-${dialect}`);
+    const room = await ana.api.rooms.createChannel.mutate({ name: `versioned-${dialect}`, visibility: "public" });
+    const changes: [string, () => Promise<unknown>][] = [
+      ["member.joined", () => ben.api.rooms.join.mutate({ roomId: room.id })],
+      ["member.added", () => ana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [agent.id] })],
+      ["member.mode_changed", () => ana.api.agents.setDeliveryMode.mutate({ roomId: room.id, mode: "all", participantId: agent.id })],
+      ["member.left", () => ben.api.rooms.leave.mutate({ roomId: room.id })],
+    ];
+    let version = (await ana.api.rooms.get.query({ roomId: room.id })).lastSeq;
+    expect(version).toBe(1); // room.created
+    for (const [type, change] of changes) {
+      await change();
+      const now = (await ana.api.rooms.get.query({ roomId: room.id })).lastSeq;
+      expect(now, type).toBe(version + 1);
+      const [event] = (await ana.api.messages.history.query({ roomId: room.id, limit: 1 })).messages;
+      expect(event, type).toMatchObject({ seq: now, kind: "event", data: { type } });
+      version = now;
+    }
+    // Setting the mode a member has changes nothing.
+    await ana.api.agents.setDeliveryMode.mutate({ roomId: room.id, mode: "all", participantId: agent.id });
+    expect((await ana.api.rooms.get.query({ roomId: room.id })).lastSeq).toBe(version);
   });
 
   it("lets people join and leave public channels, live, with membership as room events", async () => {

@@ -6,7 +6,7 @@ import { participantSelect, presentParticipant } from "../../presenters/particip
 import { workspaceCan } from "../../presenters/workspace";
 import { onlineAmong } from "../../realtime/presence";
 import { recordAudit } from "../governance/audit";
-import { appendToRoom } from "../messaging/messages";
+import { bumpRoomVersion } from "../messaging/room-version";
 import { inOrder, searchParticipants } from "../consent/participant-search";
 import { seedPrices } from "../usage/usage";
 
@@ -37,25 +37,11 @@ export async function addToDefaultChannels(tx: Tx, workspaceId: string, particip
       },
     });
     await tx.roomMember.create({ data: { roomId: room.id, participantId, role: "owner" } });
-    await appendToRoom(tx, {
-      roomId: room.id,
-      authorId: participantId,
-      kind: "event",
-      body: "",
-      clientMsgId: `event:${newId()}`,
-      data: { type: "room.created", name: DEFAULT_CHANNEL, visibility: "public" },
-    });
+    await bumpRoomVersion(tx, room.id, participantId, { type: "room.created", name: DEFAULT_CHANNEL, visibility: "public" });
     return;
   }
   await tx.roomMember.create({ data: { roomId: room.id, participantId } });
-  await appendToRoom(tx, {
-    roomId: room.id,
-    authorId: participantId,
-    kind: "event",
-    body: "",
-    clientMsgId: `event:${newId()}`,
-    data: { type: "member.joined", participantIds: [participantId] },
-  });
+  await bumpRoomVersion(tx, room.id, participantId, { type: "member.joined", participantIds: [participantId] });
 }
 
 export async function describeWorkspace(actor: Actor) {

@@ -1,15 +1,17 @@
 // Who is in a room: adding members as one room event (audited, with the room's seq), their delivery
-// defaults, and telling their sockets and the room. Rooms, direct conversations and approvals all
-// add members through here.
+// defaults and modes, and telling their sockets and the room. Rooms, direct conversations and
+// approvals all add members through here.
+import type { DeliveryMode, MembershipView } from "../../../sdk/contract";
 import { getDb, type Tx } from "../../db";
 import { AppError } from "../../errors";
-import { newId } from "../../ids";
 import { authorize, type Actor } from "../../policies";
-import { audience, publish, subscribeToRoom, type Committed } from "../../realtime";
+import { audience, publish, subscribeToRoom, unsubscribeFromRoom, type Committed } from "../../realtime";
+import { transaction, TX_OPTIONS } from "../../transaction";
+import { loadRoomFor } from "../access/rooms";
 import { roomViewsFor } from "../access/views";
 import { recordAudit } from "../governance/audit";
-import { defaultMode, fanOutNew, followsWholeRoom } from "../messaging/delivery";
-import { appendToRoom } from "../messaging/messages";
+import { defaultMode, fanOutNew, followsWholeRoom, memberships } from "../messaging/delivery";
+import { bumpRoomVersion } from "../messaging/room-version";
 
 export async function workspaceParticipants(actor: Actor, ids: string[]) {
   const unique = [...new Set(ids)];
@@ -23,14 +25,7 @@ export async function workspaceParticipants(actor: Actor, ids: string[]) {
 export async function addMembers(tx: Tx, roomId: string, byId: string, ids: string[], type: "member.joined" | "member.added") {
   await tx.roomMember.createMany({ data: await newMemberships(tx, roomId, ids) });
   await auditRoom(tx, roomId, byId, type === "member.joined" ? "room.joined" : "room.members_added", { participantIds: ids });
-  return appendToRoom(tx, {
-    roomId,
-    authorId: byId,
-    kind: "event",
-    body: "",
-    clientMsgId: `event:${newId()}`,
-    data: { type, participantIds: ids },
-  });
+  return bumpRoomVersion(tx, roomId, byId, { type, participantIds: ids });
 }
 
 export async function auditRoom(tx: Tx, roomId: string, actorId: string, action: string, data: Record<string, unknown>) {
@@ -65,4 +60,30 @@ export async function announceJoined(committed: Committed, roomId: string, event
 export async function announceAdded(committed: Committed, roomId: string, joined: string[]): Promise<void> {
   const views = await roomViewsFor(roomId, joined);
   joined.forEach((id, i) => publish(committed, audience.participant(id), "room:added", { room: views[i] }));
+}
+
+/**
+ * Sets what a member is pushed (its delivery mode), recorded as a room event: a batch of sends pushes
+ * its messages to the room's `mentions`-mode agents as its read found them, so the change moves the
+ * room's version (room-version.ts) and a batch read before it is decided again.
+ */
+export async function setDeliveryMode(actor: Actor, input: { roomId: string; mode: DeliveryMode; participantId?: string }): Promise<MembershipView> {
+  const participantId = input.participantId ?? actor.participantId;
+  const db = getDb();
+  const subject = await loadRoomFor(actor, input.roomId);
+  const membership = await db.roomMember.findUnique({ where: { roomId_participantId: { roomId: input.roomId, participantId } } });
+  const participant = await db.participant.findUnique({ where: { id: participantId }, select: { id: true, ownerId: true, kind: true } });
+  if (!participant) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
+  authorize(actor, "membership.configure", { ...subject, membership, participant });
+  if (membership!.deliveryMode !== input.mode) {
+    const [event, committed] = await transaction(async (tx) => {
+      await tx.roomMember.update({ where: { roomId_participantId: { roomId: input.roomId, participantId } }, data: { deliveryMode: input.mode } });
+      return bumpRoomVersion(tx, input.roomId, actor.participantId, { type: "member.mode_changed", participantIds: [participantId], mode: input.mode });
+    }, TX_OPTIONS);
+    if (followsWholeRoom(participant.kind, input.mode)) subscribeToRoom([participantId], input.roomId);
+    else unsubscribeFromRoom([participantId], input.roomId);
+    await fanOutNew(committed, event);
+  }
+  const [view] = await memberships({ ...actor, participantId }, input.roomId);
+  return view;
 }

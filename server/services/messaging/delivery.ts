@@ -10,11 +10,11 @@ import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, type Actor } from "../../policies";
 import { presentReceipt } from "../../presenters/message";
-import { audience, publish, publishNewMessages, subscribeToRoom, unsubscribeFromRoom, type Committed } from "../../realtime";
+import { audience, publish, publishNewMessages, type Committed } from "../../realtime";
 import { transaction } from "../../transaction";
 import { roomChanged } from "../../realtime/wakeups";
 import { addressing } from "./addressed";
-import { findMessages, roomRange } from "./reads";
+import { presentedMessages, roomRange } from "./reads";
 import { loadMembershipFor, loadRoomFor } from "../access/rooms";
 import { roomViews, withMemberCount } from "../access/views";
 
@@ -78,7 +78,7 @@ async function selectAddressed(
   const hasMore = picked.length > limit || through < lastSeq;
   const page = picked.slice(0, limit);
   const throughSeq = picked.length > limit ? page[page.length - 1].seq : through;
-  const messages = page.length ? await findMessages({ where: { id: { in: page.map((m) => m.id) } }, orderBy: { seq: "asc" } }) : [];
+  const messages = await presentedMessages(page.map((m) => m.id));
   return { messages, throughSeq, hasMore };
 }
 
@@ -222,24 +222,6 @@ export async function pendingFor(actor: Actor, limit: number, after?: ReadonlyMa
     }
   }
   return pages;
-}
-
-export async function setDeliveryMode(
-  actor: Actor,
-  input: { roomId: string; mode: DeliveryMode; participantId?: string },
-): Promise<MembershipView> {
-  const participantId = input.participantId ?? actor.participantId;
-  const db = getDb();
-  const subject = await loadRoomFor(actor, input.roomId);
-  const membership = await db.roomMember.findUnique({ where: { roomId_participantId: { roomId: input.roomId, participantId } } });
-  const participant = await db.participant.findUnique({ where: { id: participantId }, select: { id: true, ownerId: true, kind: true } });
-  if (!participant) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
-  authorize(actor, "membership.configure", { ...subject, membership, participant });
-  await db.roomMember.update({ where: { roomId_participantId: { roomId: input.roomId, participantId } }, data: { deliveryMode: input.mode } });
-  if (followsWholeRoom(participant.kind, input.mode)) subscribeToRoom([participantId], input.roomId);
-  else unsubscribeFromRoom([participantId], input.roomId);
-  const [view] = await memberships({ ...actor, participantId }, input.roomId);
-  return view;
 }
 
 /** An agent reports what it did with a message; the room sees it on the message. */

@@ -7,14 +7,13 @@ import { getDb, type Tx } from "../../db";
 import { AppError } from "../../errors";
 import { newId } from "../../ids";
 import { authorize, type Actor } from "../../policies";
-import { messageInclude, presentMessage } from "../../presenters/message";
 import { audience, publish, type Committed } from "../../realtime";
 import { transaction } from "../../transaction";
 import { roomChanged } from "../../realtime/wakeups";
 import { reachable } from "../access/reach";
 import { selectPage, syncSelected } from "./delivery";
 import { mentionedHandles, resolveMentions } from "./mentions";
-import { findMessages } from "./reads";
+import { findMessages, presentedMessages } from "./reads";
 import type { NotifiedPerson } from "../notifications/outbox";
 import { loadMembershipFor, loadRoomFor } from "../access/rooms";
 
@@ -49,7 +48,7 @@ export async function appendToRoom(tx: Tx, input: AppendInput): Promise<MessageV
         create: (input.mentions ?? []).map((participantId) => ({ participantId, roomId: input.roomId, seq: room.lastSeq })),
       },
     },
-    include: messageInclude,
+    select: { id: true, createdAt: true },
   });
   if (input.threadRootId) {
     await tx.message.update({
@@ -62,7 +61,8 @@ export async function appendToRoom(tx: Tx, input: AppendInput): Promise<MessageV
     where: { roomId: input.roomId, participantId: input.authorId },
     data: { readSeq: room.lastSeq },
   });
-  return presentMessage(message);
+  const [stored] = await presentedMessages([message.id], tx);
+  return stored;
 }
 
 /**
@@ -106,7 +106,7 @@ export function checkBody(body: string): void {
 
 /** A message as everyone sees it. */
 async function presented(messageId: string): Promise<MessageView> {
-  const [message] = await findMessages({ where: { id: messageId }, orderBy: { seq: "asc" } });
+  const [message] = await presentedMessages([messageId]);
   if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
   return message;
 }
@@ -183,7 +183,7 @@ export async function thread(actor: Actor, input: { messageId: string; beforeSeq
   authorize(actor, "room.read", subject);
   const rootId = subject.message.threadRootId ?? subject.message.id;
   const [[root], page] = await Promise.all([
-    findMessages({ where: { id: rootId }, orderBy: { seq: "asc" } }),
+    presentedMessages([rootId]),
     pageBefore({ threadRootId: rootId }, input.beforeSeq, input.limit),
   ]);
   return { root, replies: page.messages, hasMore: page.hasMore };

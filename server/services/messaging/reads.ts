@@ -1,10 +1,11 @@
 // Reading messages as clients see them, in four statements however many messages: the rows, their
-// authors, their mentions and their receipts. Prisma's `include` would bind one parameter per message
-// for each relation; replay pages of hundreds of messages spent most of their time there. Mentions and
-// receipts carry their message's room and seq, so a dense run of one room's messages reads them by
-// seq range instead.
+// authors, their mentions and their receipts. `presentedMessages` is how a stored message is read for
+// presenting by its id; pages (`findMessages`, `roomRange`) build the same views. Prisma's `include`
+// would bind one parameter per message for each relation; replay pages of hundreds of messages spent
+// most of their time there. Mentions and receipts carry their message's room and seq, so a dense run
+// of one room's messages reads them by seq range instead.
 import type { MessageView } from "../../../sdk/contract";
-import { getDb, type Prisma } from "../../db";
+import { getDb, type Db, type Prisma, type Tx } from "../../db";
 import { presentMessage } from "../../presenters/message";
 import { messageStore, type MessagePage } from "../message-store";
 import { groupBy } from "../../collections";
@@ -31,12 +32,25 @@ export const authorFields = { id: true, handle: true, displayName: true, kind: t
 /** Read by seq range when the messages fill at least this share of it; by id otherwise. */
 const DENSE_ENOUGH = 0.25;
 
-export async function findMessages(args: {
-  where: Prisma.MessageWhereInput;
-  orderBy: { seq: "asc" | "desc" };
-  take?: number;
-}): Promise<MessageView[]> {
-  const db = getDb();
+/**
+ * The messages with these ids as clients see them, in the order of `ids` (an id with no message is left
+ * out). `db`: the caller's transaction, to present what it has just written.
+ */
+export async function presentedMessages(ids: string[], db: Db | Tx = getDb()): Promise<MessageView[]> {
+  if (ids.length === 0) return [];
+  const found = new Map((await findMessages({ where: { id: { in: ids } }, orderBy: { seq: "asc" } }, db)).map((m) => [m.id, m]));
+  return ids.flatMap((id) => found.get(id) ?? []);
+}
+
+/** The messages `where` selects, in seq order (at most `take`), as clients see them. */
+export async function findMessages(
+  args: {
+    where: Prisma.MessageWhereInput;
+    orderBy: { seq: "asc" | "desc" };
+    take?: number;
+  },
+  db: Db | Tx = getDb(),
+): Promise<MessageView[]> {
   const rows = await db.message.findMany({ ...args, select: messageFields });
   if (rows.length === 0) return [];
 

@@ -8,17 +8,17 @@
 // they arrived. Checks that depend on nothing a send changes (thread, mentions) start on arrival,
 // while the previous batch commits. The rest (membership, suspension, rate, loop guard, retries) is
 // decided on one read of what the batch depends on (`MessageStore.batchFacts`), and the batch is then
-// stored on condition that the room has not moved since (every membership change appends an event,
-// so `lastSeq` is the room's version) and its agent authors are still active. If it moved (another
-// process's batch, a member joining) the batch is decided again holding the room, so several
-// processes agree. The SQL is in `message-store/`, one implementation per database.
+// stored on condition that the room has not moved since (`lastSeq` is the room's version: every write
+// of a fact a batch depends on moves it, room-version.ts) and its agent authors are still active. If
+// it moved (another process's batch, a member joining) the batch is decided again holding the room,
+// so several processes agree. The SQL is in `message-store/`, one implementation per database.
 import type { MessageView, RoomKind } from "../../../sdk/contract";
 import { getDb } from "../../db";
 import { env } from "../../env";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
 import { authorize, type Actor } from "../../policies";
-import { messageInclude, presentMessage } from "../../presenters/message";
+import { presentMessage } from "../../presenters/message";
 import { fanOut } from "./delivery";
 import { consumeMessage, messageRate, roomPaused, systemClientMsgId, type MessageRate } from "../governance/limits";
 import { LoopGuard } from "../governance/loop-guard";
@@ -29,6 +29,7 @@ import { notifyNewMessages } from "../notifications/outbox";
 import { requesterForSend } from "./requesters";
 import { visibleRoom } from "../access/rooms";
 import { checkThreadRoot } from "./threads";
+import { presentedMessages } from "./reads";
 
 export interface SendInput {
   roomId: string;
@@ -338,8 +339,7 @@ function repeatSettlers(repeats: [PendingSend, PendingSend][], stored: Map<Pendi
 /** Messages already stored under the batch's (author, clientMsgId) pairs, by "author clientMsgId". */
 async function originals(found: string[]): Promise<Map<string, MessageView>> {
   if (found.length === 0) return new Map(); // the usual case: no retries in this batch
-  const rows = await getDb().message.findMany({ where: { id: { in: found } }, include: messageInclude });
-  return new Map(rows.map((row) => [`${row.authorId} ${row.clientMsgId}`, presentMessage(row)]));
+  return new Map((await presentedMessages(found)).map((m) => [`${m.author.id} ${m.clientMsgId}`, m]));
 }
 
 function settleWith(pending: PendingSend, answer: () => MessageView): void {
@@ -351,11 +351,8 @@ function settleWith(pending: PendingSend, answer: () => MessageView): void {
 }
 
 async function findByClientMsgId(authorId: string, clientMsgId: string): Promise<MessageView | null> {
-  const row = await getDb().message.findUnique({
-    where: { authorId_clientMsgId: { authorId, clientMsgId } },
-    include: messageInclude,
-  });
-  return row ? presentMessage(row) : null;
+  const row = await getDb().message.findUnique({ where: { authorId_clientMsgId: { authorId, clientMsgId } }, select: { id: true } });
+  return row ? ((await presentedMessages([row.id]))[0] ?? null) : null;
 }
 
 function sameSendOrConflict(existing: MessageView, input: SendInput): MessageView {

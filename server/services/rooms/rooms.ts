@@ -13,7 +13,7 @@ import { gate, handlesOf } from "../approvals/approvals";
 import { assertCanReach } from "../access/reach";
 import { fanOutNew } from "../messaging/delivery";
 import { waitingFor } from "../questions/waiting";
-import { appendToRoom } from "../messaging/messages";
+import { bumpRoomVersion } from "../messaging/room-version";
 import { transaction, TX_OPTIONS } from "../../transaction";
 import { loadRoomFor } from "../access/rooms";
 import { roomView, roomViews, withMemberCount } from "../access/views";
@@ -144,14 +144,7 @@ export async function createChannel(
       });
       await tx.roomMember.create({ data: { roomId, participantId: actor.participantId, role: "owner" } });
       await auditRoom(tx, roomId, actor.participantId, "room.created", { name: input.name, visibility: input.visibility });
-      const created = await appendToRoom(tx, {
-        roomId,
-        authorId: actor.participantId,
-        kind: "event",
-        body: "",
-        clientMsgId: `event:${newId()}`,
-        data: { type: "room.created", name: input.name, visibility: input.visibility },
-      });
+      const created = await bumpRoomVersion(tx, roomId, actor.participantId, { type: "room.created", name: input.name, visibility: input.visibility });
       return others.length ? addMembers(tx, roomId, actor.participantId, others, "member.added") : created;
     }, TX_OPTIONS);
   } catch (error) {
@@ -195,14 +188,7 @@ export async function leaveRoom(actor: Actor, roomId: string): Promise<void> {
   const [event, committed] = await transaction(async (tx) => {
     await tx.roomMember.delete({ where: { roomId_participantId: { roomId, participantId: actor.participantId } } });
     await auditRoom(tx, roomId, actor.participantId, "room.left", {});
-    return appendToRoom(tx, {
-      roomId,
-      authorId: actor.participantId,
-      kind: "event",
-      body: "",
-      clientMsgId: `event:${newId()}`,
-      data: { type: "member.left", participantIds: [actor.participantId] },
-    });
+    return bumpRoomVersion(tx, roomId, actor.participantId, { type: "member.left", participantIds: [actor.participantId] });
   }, TX_OPTIONS);
   await fanOutNew(committed, event);
   publish(committed, audience.room(roomId), "room:members", { roomId, seq: event.seq, joined: [], left: [actor.participantId] });

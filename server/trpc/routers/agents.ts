@@ -3,7 +3,7 @@ import { agentProfileInput } from "../../../sdk/contract";
 import * as a2aTasks from "../../services/a2a/tasks";
 import * as agents from "../../services/identity/agents";
 import * as approvals from "../../services/approvals/approvals";
-import * as delivery from "../../services/messaging/delivery";
+import { setDeliveryMode } from "../../services/membership/members";
 import * as limits from "../../services/governance/limits";
 import { authedProcedure, router } from "../init";
 
@@ -33,5 +33,5 @@ export const agentsRouter = router({
   /** Serve the agent over A2A at /a2a/<handle>, or stop (bridges/a2a/inbound). */
   setA2aServed: authedProcedure.input(a.setA2aServedInput).mutation(({ ctx, input }) => a2aTasks.setA2aServed(ctx.actor, input.agentId, input.served)),
   /** A member's (or its owner's) delivery mode in a room. */
-  setDeliveryMode: authedProcedure.input(a.setMemberDeliveryModeInput).mutation(({ ctx, input }) => delivery.setDeliveryMode(ctx.actor, input)),
+  setDeliveryMode: authedProcedure.input(a.setMemberDeliveryModeInput).mutation(({ ctx, input }) => setDeliveryMode(ctx.actor, input)),
 });
