@@ -9,7 +9,8 @@ import { Task, TaskState, type Message } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SwitchboardClient, type MessageView } from "../../sdk";
-import { closeAgentClients, createAgent, dialects, insertRows, queryDb, signUpPerson, waitFor, type Person, type TestServer, startTestServer } from "./harness";
+import { closeAgentClients, createAgent, dialects, insertRows, queryDb, waitFor, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 
 const text = (value: string) => ({ content: { $case: "text" as const, value }, metadata: undefined, filename: "", mediaType: "text/plain" });
 const userMessage = (value: string, ids: { contextId?: string; taskId?: string } = {}): Message => ({
@@ -72,10 +73,7 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
   }
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    dana = await signUpPerson(server, { handle: "dana" });
-    const { token } = await dana.api.workspace.createInvite.mutate({ maxUses: 5 });
-    bob = await signUpPerson(server, { handle: "bob", inviteToken: token });
+    ({ server, people: { dana, bob } } = await startWorkspace(dialect, { people: { dana: "owner", bob: "member" }, invite: { maxUses: 5 } }));
     const made = await createAgent(dana, "helper", { capabilities: ["summarize", "translate"] });
     agentId = made.id;
     agentKey = made.apiKey;

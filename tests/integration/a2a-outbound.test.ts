@@ -9,7 +9,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES, type MessageView } from "../../sdk";
 import { startScriptedA2a, type ScriptedA2a } from "../support/scripted-a2a";
-import { apiClient, dialects, errorCode, queryDb, signUpPerson, startTestServer, startTwoProcesses, waitFor, type Person, type TestServer } from "./harness";
+import { apiClient, dialects, errorCode, queryDb, signUpPerson, startTwoProcesses, waitFor, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 
 describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)", (dialect) => {
   let server: TestServer;
@@ -50,8 +51,7 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
 
   beforeAll(async () => {
     remote = await startScriptedA2a({ plain: false, streamer: true, reporter: false }, { plain: "Bearer s3cret-token" });
-    server = await startTestServer(dialect, { A2A_RETRY_MAX_MS: "1000" });
-    dana = await signUpPerson(server, { handle: "dana" });
+    ({ server, people: { dana } } = await startWorkspace(dialect, { people: { dana: "owner" }, env: { A2A_RETRY_MAX_MS: "1000" } }));
     const one = await dana.api.a2a.register.mutate({ cardUrl: remote.cardUrl("plain"), handle: "plain", credential: { kind: "bearer", token: "s3cret-token" } });
     const two = await dana.api.a2a.register.mutate({ cardUrl: remote.cardUrl("streamer") });
     plain = { agentId: one.agent.id, roomId: (await dana.api.rooms.openDirect.mutate({ participantIds: [one.agent.id] })).id };

@@ -19,12 +19,12 @@ import {
   queryDb,
   signUpPerson,
   sqlDate,
-  startTestServer,
   waitFor,
   type ClientSocket,
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 const PASSWORD = "correct horse battery"; // the harness signs everyone up with it
 const REFUSED = "Invalid, expired or revoked access token";
@@ -132,8 +132,7 @@ describe.each(dialects)("personal access tokens on %s", (dialect) => {
     queryDb<{ actorId: string | null; address: string | null; data: unknown }>(server, `SELECT "actorId", address, data FROM "AuditEvent" WHERE action = $1 AND "subjectId" = $2`, [action, subjectId]);
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { TRUST_PROXY: "1" });
-    owner = await signUpPerson(server, { handle: "olga" });
+    ({ server, people: { olga: owner } } = await startWorkspace(dialect, { people: { olga: "owner" }, env: { TRUST_PROXY: "1" } }));
     general = (await owner.api.rooms.mine.query()).find((r) => r.name === "general")!.id;
   });
   afterEach(closeSockets);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 
 const PASSWORD = "correct horse battery"; // what signUpPerson sets
 
@@ -120,11 +121,10 @@ describe("sign-in limits over HTTP, as a browser signs in", () => {
   let tess: Person;
 
   beforeAll(async () => {
-    server = await startTestServer(dialects[0], { SWITCHBOARD_API_ONLY: "0", NODE_ENV: "development", TRUST_PROXY: "1" });
-    const owner = await signUpPerson(server, { handle: "owner" });
-    const invite = async () => (await owner.api.workspace.createInvite.mutate({})).token;
-    sam = await signUpPerson(server, { handle: "sam", inviteToken: await invite() });
-    tess = await signUpPerson(server, { handle: "tess", inviteToken: await invite() });
+    ({ server, people: { sam, tess } } = await startWorkspace(dialects[0], {
+      people: { owner: "owner", sam: "member", tess: "member" },
+      env: { SWITCHBOARD_API_ONLY: "0", NODE_ENV: "development", TRUST_PROXY: "1" },
+    }));
   });
   afterAll(() => server?.dispose());
 

@@ -3,7 +3,8 @@
 // audited once per window. The server trusts one proxy here, so each test picks its own addresses.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { handshake as connectWith } from "./fixtures/handshake";
-import { closeSockets, createAgent, dialects, queryDb, signUpPerson, startTestServer, type Person, type TestServer } from "./harness";
+import { closeSockets, createAgent, dialects, queryDb, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 
 async function register(url: string, from: string, onboardingToken: string, handle: string): Promise<{ status: number; code: string }> {
   const response = await fetch(`${url}/api/v1/agents/register`, {
@@ -26,8 +27,7 @@ describe("limits per address before sign-in", () => {
   let owner: Person;
 
   beforeAll(async () => {
-    server = await startTestServer(dialects[0], { TRUST_PROXY: "1" });
-    owner = await signUpPerson(server, { handle: "owner" });
+    ({ server, people: { owner } } = await startWorkspace(dialects[0], { people: { owner: "owner" }, env: { TRUST_PROXY: "1" } }));
   });
   afterEach(closeSockets);
   afterAll(() => server?.dispose());

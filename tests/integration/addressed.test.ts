@@ -13,13 +13,12 @@ import {
   dialects,
   emitAck,
   queryDb,
-  signUpPerson,
-  startTestServer,
   waitFor,
   type ClientSocket,
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 describe.each(dialects)("what is addressed to an agent, on %s", (dialect) => {
   let server: TestServer;
@@ -28,9 +27,7 @@ describe.each(dialects)("what is addressed to an agent, on %s", (dialect) => {
   const sockets: ClientSocket[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    ana = await signUpPerson(server, { handle: "ana" });
-    ben = await signUpPerson(server, { handle: "ben", inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
+    ({ server, people: { ana, ben } } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" } }));
   });
   afterEach(() => {
     for (const s of sockets.splice(0)) s.disconnect();

@@ -14,13 +14,12 @@ import {
   openAgentSocket,
   queryDb,
   sentinel,
-  signUpPerson,
-  startTestServer,
   waitFor,
   type Person,
   type TestServer,
   sqlDate,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 describe.each(dialects)("agents on %s", (dialect) => {
   let server: TestServer;
@@ -40,9 +39,7 @@ describe.each(dialects)("agents on %s", (dialect) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    ana = await signUpPerson(server, { handle: "ana" });
-    ben = await signUpPerson(server, { handle: "ben", inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
+    ({ server, people: { ana, ben } } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" } }));
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));

@@ -5,7 +5,8 @@ import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUDIT_VERIFY, dialects, queryDb, signUpPerson, startTestServer, type Person, type TestServer } from "./harness";
+import { AUDIT_VERIFY, dialects, queryDb, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -23,8 +24,7 @@ describe.each(dialects)("audit heads recorded outside the database, on %s", (dia
     });
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    owner = await signUpPerson(server, { handle: "olga" });
+    ({ server, people: { olga: owner } } = await startWorkspace(dialect, { people: { olga: "owner" } }));
     await owner.api.workspace.createInvite.mutate({});
   });
   afterAll(() => server?.dispose());

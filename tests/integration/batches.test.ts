@@ -15,14 +15,12 @@ import {
   openAgentSocket,
   openSocket,
   sentinel,
-  signUpPerson,
-  startTestServer,
   waitFor,
   type ClientSocket,
   type Person,
   type TestServer,
-  liftMessageRates,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 /**
  * `n` sends from `socket` all in flight at once, so the server stores them in batches. Returns the acks
@@ -44,10 +42,7 @@ describe.each(dialects)("message batches on %s", (dialect) => {
   let ben: Person;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    ana = await signUpPerson(server, { handle: "ana" });
-    await liftMessageRates(ana);
-    ben = await signUpPerson(server, { handle: "ben", inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
+    ({ server, people: { ana, ben } } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" }, liftRates: true }));
   });
   afterAll(async () => {
     closeSockets();

@@ -18,14 +18,13 @@ import {
   emitAck,
   errorCode,
   openAgentSocket,
-  signUpPerson,
   startAgentProcess,
-  startTestServer,
   unwrap,
   waitFor,
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 const work = mkdtempSync(path.join(tmpdir(), "switchboard-bindings-"));
 const children = new Set<ChildProcess>();
@@ -58,10 +57,7 @@ describe.each(dialects)("runtime bindings (%s)", (dialect) => {
   let erin: Person; // a member who is not in the agents' rooms
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    dana = await signUpPerson(server, { handle: "dana" });
-    const { token } = await dana.api.workspace.createInvite.mutate({ maxUses: 10 });
-    erin = await signUpPerson(server, { handle: "erin", inviteToken: token });
+    ({ server, people: { dana, erin } } = await startWorkspace(dialect, { people: { dana: "owner", erin: "member" }, invite: { maxUses: 10 } }));
   });
 
   afterAll(async () => {

@@ -19,12 +19,12 @@ import {
   openAgentSocket,
   queryDb,
   signUpPerson,
-  startTestServer,
   waitFor,
   type ClientSocket,
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 describe.each(dialects)("bounded reads on %s", (dialect) => {
   let server: TestServer;
@@ -34,10 +34,7 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
   let inviteToken: string;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, {}, { countQueries: true });
-    ana = await signUpPerson(server, { handle: "ana" });
-    inviteToken = (await ana.api.workspace.createInvite.mutate({ maxUses: 20 })).token;
-    ben = await signUpPerson(server, { handle: "ben", inviteToken });
+    ({ server, people: { ana, ben }, inviteToken } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" }, invite: { maxUses: 20 }, countQueries: true }));
     workspaceId = await workspaceOf(server, ana.participantId);
   });
   afterEach(() => closeSockets());

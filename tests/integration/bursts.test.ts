@@ -15,14 +15,13 @@ import {
   dialects,
   emitAck,
   openAgentSocket,
-  signUpPerson,
   SOCKET_BUFFER,
-  startTestServer,
   unwrap,
   type ClientSocket,
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 const BURST = 1000;
 
@@ -54,8 +53,7 @@ describe.each(dialects)("bursts on %s", (dialect) => {
   let loopGuardMessages: number;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    owner = await signUpPerson(server, { handle: "olga" });
+    ({ server, people: { olga: owner } } = await startWorkspace(dialect, { people: { olga: "owner" } }));
     await owner.api.workspace.setRateExemption.mutate({ exempt: true });
     // Agents alone in a room would meet the loop guard long before 1,000 sends: its highest setting.
     ({ loopGuardMessages } = await owner.api.workspace.limits.query());

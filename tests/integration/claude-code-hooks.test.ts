@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Ack } from "../../sdk";
-import { CLI, closeSockets, collect, createAgent, dialects, emitAck, openAgentSocket, queryDb, runProcess, signUpPerson, sqlDate, startTestServer, unwrap, waitFor, type Person, type TestServer } from "./harness";
+import { CLI, closeSockets, collect, createAgent, dialects, emitAck, openAgentSocket, queryDb, runProcess, sqlDate, unwrap, waitFor, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "claude-code-hooks");
 const fixture = (name: string, sessionId: string): Record<string, unknown> => ({ ...JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8")), session_id: sessionId });
@@ -26,10 +27,7 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
   let erin: Person; // a member watching the workspace
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    dana = await signUpPerson(server, { handle: "dana" });
-    const { token } = await dana.api.workspace.createInvite.mutate({ maxUses: 5 });
-    erin = await signUpPerson(server, { handle: "erin", inviteToken: token });
+    ({ server, people: { dana, erin } } = await startWorkspace(dialect, { people: { dana: "owner", erin: "member" }, invite: { maxUses: 5 } }));
   });
   afterEach(() => closeSockets());
   afterAll(() => server?.dispose());

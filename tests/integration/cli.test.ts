@@ -10,7 +10,8 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { MessageView } from "../../sdk/contract";
-import { BIN, CLI, closeSockets, collectMessages, dialects, runProcess, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import { BIN, CLI, closeSockets, collectMessages, dialects, runProcess, waitFor, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 
 /**
  * The hosts' own CLIs, when installed outside the repository (they are not dependencies: ~640 MB):
@@ -72,9 +73,8 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
   const snapshot = (file: string) => ({ bytes: readFileSync(file, "utf8"), mtimeMs: statSync(file).mtimeMs });
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
+    ({ server, people: { ana } } = await startWorkspace(dialect, { people: { ana: "owner" } }));
     origin = new URL(server.url).origin;
-    ana = await signUpPerson(server, { handle: "ana" });
     home = mkdtempSync(path.join(tmpdir(), "switchboard-cli-"));
     project = path.join(home, "project");
     mkdirSync(project);

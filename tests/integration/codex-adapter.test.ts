@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codex, type CodexAdapterOptions } from "../../sdk/adapters/codex";
 import { ResumeFailed, type BindingView, type RuntimeAdapter, type TurnInput } from "../../sdk/runtime";
 import { callCustomTool, callTool, describeItem, lastToolOutput, say, searchTools, searchedTools, startScriptedOpenAI, type ResponsesRequest, type ScriptedOpenAI } from "../support/scripted-openai";
-import { createAgent, signUpPerson, startTestServer, type TestServer } from "./harness";
+import { createAgent, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 import { sampleBinding } from "../support/binding-view";
 
 const MODEL = "gpt-5.5";
@@ -206,13 +207,12 @@ describe("Codex adapter against a scripted model", () => {
 
 describe("Codex adapter with Switchboard's MCP server attached", () => {
   let server: TestServer;
-  let owner: Awaited<ReturnType<typeof signUpPerson>>;
+  let owner: Person;
   let agent: { id: string; apiKey: string };
   let roomId: string;
 
   beforeAll(async () => {
-    server = await startTestServer("sqlite");
-    owner = await signUpPerson(server, { handle: "dana" });
+    ({ server, people: { dana: owner } } = await startWorkspace("sqlite", { people: { dana: "owner" } }));
     agent = await createAgent(owner, "coder", { framework: "codex" });
     roomId = (await owner.api.rooms.createChannel.mutate({ name: "ops", visibility: "private", memberIds: [agent.id] })).id;
   });

@@ -13,11 +13,11 @@ import {
   errorCode,
   queryDb,
   signUpPerson,
-  startTestServer,
   waitFor,
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 describe.each(dialects)("discovery and consent on %s", (dialect) => {
   let server: TestServer;
@@ -28,9 +28,7 @@ describe.each(dialects)("discovery and consent on %s", (dialect) => {
     connectedAgent(server, owner, handle, { capabilities, framework });
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    ana = await signUpPerson(server, { handle: "ana" });
-    ben = await signUpPerson(server, { handle: "ben", inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
+    ({ server, people: { ana, ben } } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" } }));
   });
   afterEach(async () => {
     await closeAgentClients();

@@ -20,7 +20,6 @@ import {
   queryDb,
   sentinel,
   signUpPerson,
-  startTestServer,
   waitFor,
   type ClientSocket,
   type Person,
@@ -29,6 +28,7 @@ import {
   startTwoProcesses,
   startAgentProcess,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 const work = mkdtempSync(path.join(tmpdir(), "switchboard-continuity-"));
 const children = new Set<ChildProcess>();
@@ -77,9 +77,7 @@ describe.each(dialects)("continuity on %s", (dialect) => {
   let ana: Person;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    ana = await signUpPerson(server, { handle: "ana" });
-    await liftMessageRates(ana);
+    ({ server, people: { ana } } = await startWorkspace(dialect, { people: { ana: "owner" }, liftRates: true }));
   });
   afterEach(() => closeSockets());
   afterAll(() => server.dispose());

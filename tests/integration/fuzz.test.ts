@@ -3,7 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ack } from "../../sdk/contract";
-import { closeSockets, createAgent, dialects, openAgentSocket, prng, queryDb, signUpPerson, startTestServer, type ClientSocket, type Person, type TestServer } from "./harness";
+import { closeSockets, createAgent, dialects, openAgentSocket, prng, queryDb, type ClientSocket, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 
 const NASTY_KEYS = ["__proto__", "constructor", "prototype", "toString", "$where", "", "roomId ", "\u0000"];
 
@@ -60,8 +61,7 @@ describe.each(dialects)("fuzzing on %s", (dialect) => {
   let roomId: string;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    person = await signUpPerson(server, { handle: "fuzz" });
+    ({ server, people: { fuzz: person } } = await startWorkspace(dialect, { people: { fuzz: "owner" } }));
     const agent = await createAgent(person, "target");
     roomId = (await person.api.rooms.createChannel.mutate({ name: "fuzz", visibility: "private", memberIds: [agent.id] })).id;
     agentSocket = await openAgentSocket(server.url, agent.apiKey);

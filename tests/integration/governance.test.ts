@@ -16,12 +16,12 @@ import {
   openAgentSocket,
   queryDb,
   signUpPerson,
-  startTestServer,
   waitFor,
   type Person,
   type TestServer,
   sqlDate,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -45,12 +45,9 @@ describe.each(dialects)("governance on %s", (dialect) => {
   let other: Person;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    owner = await signUpPerson(server, { handle: "olga" });
-    const invite = async (role: "admin" | "member" = "member") => (await owner.api.workspace.createInvite.mutate({ role })).token;
-    admin = await signUpPerson(server, { handle: "adam", inviteToken: await invite("admin") });
-    member = await signUpPerson(server, { handle: "mia", inviteToken: await invite() });
-    other = await signUpPerson(server, { handle: "ned", inviteToken: await invite() });
+    ({ server, people: { olga: owner, adam: admin, mia: member, ned: other } } = await startWorkspace(dialect, {
+      people: { olga: "owner", adam: "admin", mia: "member", ned: "member" },
+    }));
   });
   afterEach(() => closeSockets());
   afterAll(async () => {

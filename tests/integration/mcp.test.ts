@@ -12,7 +12,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { MAX_WAIT_SECONDS } from "../../server/bridges/mcp/tools";
-import { CLI, closeSockets, collectMessages, createAgent, dialects, emitAck, openAgentSocket, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import { CLI, closeSockets, collectMessages, createAgent, dialects, emitAck, openAgentSocket, signUpPerson, waitFor, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 
 const TOOL_NAMES = [
   "whoami",
@@ -89,8 +90,7 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
   let roomId: string;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    owner = await signUpPerson(server, { handle: "dana" });
+    ({ server, people: { dana: owner } } = await startWorkspace(dialect, { people: { dana: "owner" } }));
     agent = await createAgent(owner, "scout");
     roomId = (await owner.api.rooms.createChannel.mutate({ name: "ops", visibility: "private", memberIds: [agent.id] })).id;
   });

@@ -9,13 +9,11 @@ import {
   emitAck,
   errorCode,
   openAgentSocket,
-  signUpPerson,
-  startTestServer,
   waitFor,
   type Person,
   type TestServer,
-  liftMessageRates,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 /** Four sends in flight from `socket` at all times until stopped: batches follow one another in the room. */
 function keepBusy(socket: Awaited<ReturnType<Person["socket"]>>, roomId: string) {
@@ -44,12 +42,7 @@ describe.each(dialects)("messages on %s", (dialect) => {
   let roomId: string;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    ana = await signUpPerson(server, { handle: "ana" });
-    await liftMessageRates(ana);
-    const invite = async () => (await ana.api.workspace.createInvite.mutate({})).token;
-    ben = await signUpPerson(server, { handle: "ben", inviteToken: await invite() });
-    cy = await signUpPerson(server, { handle: "cy", inviteToken: await invite() });
+    ({ server, people: { ana, ben, cy } } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member", cy: "member" }, liftRates: true }));
     const room = await ana.api.rooms.createChannel.mutate({ name: "launch", visibility: "private", memberIds: [ben.participantId] });
     roomId = room.id;
   });

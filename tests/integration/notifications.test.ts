@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeAgentClients, closeSockets, connectedAgent, dialects, errorCode, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import { closeAgentClients, closeSockets, connectedAgent, dialects, errorCode, signUpPerson, waitFor, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 
 interface Received {
   to: string;
@@ -67,8 +68,10 @@ describe.each(dialects)("email notifications on %s", (dialect) => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    server = await startTestServer(dialect, { SMTP_URL: smtp.url, SMTP_FROM: "Switchboard <notify@example.test>", NOTIFY_BATCH_SECONDS: "1" });
-    owner = await signUpPerson(server, { handle: "owner" });
+    ({ server, people: { owner } } = await startWorkspace(dialect, {
+      people: { owner: "owner" },
+      env: { SMTP_URL: smtp.url, SMTP_FROM: "Switchboard <notify@example.test>", NOTIFY_BATCH_SECONDS: "1" },
+    }));
     await owner.api.workspace.setLimits.mutate({ agentMessagesPerMinute: 10_000, agentBurst: 10_000 });
   }, 90_000);
 

@@ -10,12 +10,11 @@ import {
   emitAck,
   errorCode,
   openAgentSocket,
-  signUpPerson,
-  startTestServer,
   type ClientSocket,
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 type Outcome = "OK" | string;
 type Actor = { name: string; role: "owner" | "admin" | "member" | "guest" | "agent"; person?: Person; socket?: ClientSocket; id: string };
@@ -75,13 +74,9 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
   const rooms: Record<"public" | "private", { id: string; members: Set<string>; rootId: string }> = {} as never;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    const owner = await signUpPerson(server, { handle: "owner" });
-    const invite = async (role: "admin" | "member" | "guest") => (await owner.api.workspace.createInvite.mutate({ role })).token;
-    const admin = await signUpPerson(server, { handle: "admin", inviteToken: await invite("admin") });
-    const insider = await signUpPerson(server, { handle: "insider", inviteToken: await invite("member") });
-    const outsider = await signUpPerson(server, { handle: "outsider", inviteToken: await invite("member") });
-    const guest = await signUpPerson(server, { handle: "guest", inviteToken: await invite("guest") });
+    const workspace = await startWorkspace(dialect, { people: { owner: "owner", admin: "admin", insider: "member", outsider: "member", guest: "guest" } });
+    server = workspace.server;
+    const { owner, admin, insider, outsider, guest } = workspace.people;
     const inAgent = await createAgent(insider, "inagent");
     const outAgent = await createAgent(outsider, "outagent");
     for (const [name, role, person] of [

@@ -23,12 +23,12 @@ import {
   openAgentSocket,
   signUpPerson,
   SOCKET_BUFFER,
-  startTestServer,
   waitFor,
   type ClientSocket,
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 /**
  * A WebSocket that speaks Engine.IO and Socket.IO packets as text, as a client in another language
@@ -92,8 +92,7 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
   let owner: Person;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    owner = await signUpPerson(server, { handle: "olga" });
+    ({ server, people: { olga: owner } } = await startWorkspace(dialect, { people: { olga: "owner" } }));
   });
   afterAll(async () => {
     closeSockets();

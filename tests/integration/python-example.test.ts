@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgent, dialects, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import { createAgent, dialects, waitFor, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 
 const DOC = path.resolve(import.meta.dirname, "../../docs/protocol.md");
 
@@ -57,8 +58,7 @@ describe.runIf(python).each([dialects[0]])("the protocol doc's Python client on 
   const repliesTo = async (messageId: string) => (await owner.api.messages.thread.query({ messageId })).replies.map((r) => r.body);
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    owner = await signUpPerson(server, { handle: "pyowner" });
+    ({ server, people: { pyowner: owner } } = await startWorkspace(dialect, { people: { pyowner: "owner" } }));
     agent = await createAgent(owner, "pyecho");
     roomId = (await owner.api.rooms.createChannel.mutate({ name: "python", visibility: "private", memberIds: [agent.id] })).id;
     dir = mkdtempSync(path.join(tmpdir(), "switchboard-py-"));

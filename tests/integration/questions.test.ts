@@ -20,13 +20,12 @@ import {
   emitAck,
   errorCode,
   openAgentSocket,
-  signUpPerson,
   startAgentProcess,
-  startTestServer,
   waitFor,
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 const work = mkdtempSync(path.join(tmpdir(), "switchboard-questions-"));
 const children = new Set<ChildProcess>();
@@ -49,11 +48,7 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
   let roomId: string;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    dana = await signUpPerson(server, { handle: "dana" });
-    const { token } = await dana.api.workspace.createInvite.mutate({ maxUses: 10 });
-    bob = await signUpPerson(server, { handle: "bob", inviteToken: token });
-    carol = await signUpPerson(server, { handle: "carol", inviteToken: token });
+    ({ server, people: { dana, bob, carol } } = await startWorkspace(dialect, { people: { dana: "owner", bob: "member", carol: "member" }, invite: { maxUses: 10 } }));
     const room = await dana.api.rooms.createChannel.mutate({ name: "deploys", memberIds: [bob.participantId] });
     roomId = room.id;
   });

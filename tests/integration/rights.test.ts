@@ -21,6 +21,7 @@ import {
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 const preview = (socket: ClientSocket, roomId: string) =>
   emitAck<Ack<unknown>>(socket, "room:sync", { roomId, afterSeq: 0 }).then((r) => (r.ok ? "OK" : r.error.code));
@@ -49,8 +50,7 @@ describe.each(dialects)("rights follow roles on %s", (dialect) => {
     signUpPerson(server, { handle, inviteToken: (await owner.api.workspace.createInvite.mutate({ role })).token });
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    owner = await signUpPerson(server, { handle: "olga" });
+    ({ server, people: { olga: owner } } = await startWorkspace(dialect, { people: { olga: "owner" } }));
     lobby = (await owner.api.rooms.createChannel.mutate({ name: "lobby", visibility: "public" })).id;
   });
   afterEach(closeSockets);

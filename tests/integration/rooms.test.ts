@@ -10,11 +10,11 @@ import {
   errorCode,
   sentinel,
   signUpPerson,
-  startTestServer,
   waitFor,
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 describe.each(dialects)("rooms on %s", (dialect) => {
   let server: TestServer;
@@ -23,13 +23,7 @@ describe.each(dialects)("rooms on %s", (dialect) => {
   let gus: Person;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    ana = await signUpPerson(server, { handle: "ana" });
-    ben = await signUpPerson(server, { handle: "ben", inviteToken: (await ana.api.workspace.createInvite.mutate({})).token });
-    gus = await signUpPerson(server, {
-      handle: "gus",
-      inviteToken: (await ana.api.workspace.createInvite.mutate({ role: "guest" })).token,
-    });
+    ({ server, people: { ana, ben, gus } } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member", gus: "guest" } }));
   });
   afterAll(async () => {
     closeSockets();

@@ -16,9 +16,9 @@ import {
   type Person,
   type TestServer,
   liftMessageRates,
-  startTestServer,
   startTwoProcesses,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 const send = (socket: ClientSocket, roomId: string, body: string) => emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body, clientMsgId: randomUUID() });
 
@@ -82,9 +82,7 @@ describe.each(dialects)("the send path's failures on %s", (dialect) => {
   let ana: Person;
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { SEND_QUEUE_PER_ROOM: "40" });
-    ana = await signUpPerson(server, { handle: "ana" });
-    await liftMessageRates(ana);
+    ({ server, people: { ana } } = await startWorkspace(dialect, { people: { ana: "owner" }, liftRates: true, env: { SEND_QUEUE_PER_ROOM: "40" } }));
     await poisonMessages(server);
   });
   afterAll(async () => {

@@ -21,11 +21,11 @@ import {
   errorCode,
   openAgentSocket,
   signUpPerson,
-  startTestServer,
   waitFor,
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 type Result = Ack<Record<string, unknown>>;
 
@@ -37,8 +37,7 @@ describe.each(dialects)("tool:call on %s", (dialect) => {
   const mcpClients: Client[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    dana = await signUpPerson(server, { handle: "dana" });
+    ({ server, people: { dana } } = await startWorkspace(dialect, { people: { dana: "owner" } }));
     scout = await connectedAgent(server, dana, "scout");
     roomId = (await dana.api.rooms.createChannel.mutate({ name: "ops", visibility: "private", memberIds: [scout.id] })).id;
   });

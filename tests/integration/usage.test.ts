@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { weekOf } from "../../components/usage/format";
 import { rollupRowsFromRecordsSql } from "../../server/services/usage/rollups";
 import type { UsageView } from "../../sdk/contract";
-import { closeAgentClients, closeSockets, collect, collectMessages, connectedAgent, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import { closeAgentClients, closeSockets, collect, collectMessages, connectedAgent, dialects, errorCode, queryDb, signUpPerson, waitFor, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
 
 const DAYS = ["2026-11-20", "2026-11-21", "2026-11-23", "2026-11-28"];
 const today = () => new Date().toISOString().slice(0, 10);
@@ -119,9 +120,7 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    admin = await signUpPerson(server, { handle: "ada" });
-    mia = await signUpPerson(server, { handle: "mia", inviteToken: (await admin.api.workspace.createInvite.mutate({})).token });
+    ({ server, people: { ada: admin, mia } } = await startWorkspace(dialect, { people: { ada: "owner", mia: "member" } }));
   });
   afterEach(async () => {
     await closeAgentClients();

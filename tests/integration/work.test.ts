@@ -17,14 +17,13 @@ import {
   errorCode,
   openAgentSocket,
   queryDb,
-  signUpPerson,
-  startTestServer,
   unwrap,
   waitFor,
   type ClientSocket,
   type Person,
   type TestServer,
 } from "./harness";
+import { startWorkspace } from "./factories";
 
 const codeOf = <T,>(reply: Ack<T>): string => (reply.ok ? "ok" : reply.error.code);
 
@@ -35,11 +34,7 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
   let fay: Person; // a member of the private room
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    dana = await signUpPerson(server, { handle: "dana" });
-    const { token } = await dana.api.workspace.createInvite.mutate({ maxUses: 10 });
-    erin = await signUpPerson(server, { handle: "erin", inviteToken: token });
-    fay = await signUpPerson(server, { handle: "fay", inviteToken: token });
+    ({ server, people: { dana, erin, fay } } = await startWorkspace(dialect, { people: { dana: "owner", erin: "member", fay: "member" }, invite: { maxUses: 10 } }));
   });
   afterEach(async () => {
     closeSockets();
