@@ -3,7 +3,20 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: [".next/", ".test-server/", "node_modules/", "server/generated/", "prisma/postgresql/", "data/", "artifacts/", "test-results/", "playwright-report/", "next-env.d.ts"] },
+  {
+    ignores: [
+      ".next/",
+      ".test-server/",
+      "node_modules/",
+      "server/generated/",
+      "prisma/postgresql/",
+      "data/",
+      "artifacts/",
+      "test-results/",
+      "playwright-report/",
+      "next-env.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

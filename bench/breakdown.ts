@@ -24,7 +24,13 @@ const sdb = db;
 
 const participant = await sdb.participant.findFirstOrThrow({ where: { handle }, select: { id: true, workspaceId: true, handle: true } });
 const member = await sdb.member.findFirstOrThrow({ where: { participantId: participant.id }, select: { role: true } });
-const actor = { participantId: participant.id, workspaceId: participant.workspaceId, kind: "human" as const, role: member.role as "owner", handle: participant.handle };
+const actor = {
+  participantId: participant.id,
+  workspaceId: participant.workspaceId,
+  kind: "human" as const,
+  role: member.role as "owner",
+  handle: participant.handle,
+};
 
 /** Runs `fn` `n` times one after another; wall ms per call, statements per call, statement ms per call. */
 async function measure(n: number, fn: (i: number) => Promise<unknown>) {
@@ -56,7 +62,12 @@ const WAVE = 32;
 const waves = await measure(Math.ceil(SENDS / WAVE), (w) =>
   Promise.all(Array.from({ length: WAVE }, (_, i) => sendMessage(actor, { roomId, body: body(i), clientMsgId: `${tag}-wave-${w}-${i}` }))),
 );
-const batched = { sends: waves.calls * WAVE, wallMeanMsPerSend: round(waves.wallMeanMs / WAVE, 3), statementsPerSend: round(waves.statementsPerCall / WAVE, 2), statementMsPerSend: round(waves.statementMsPerCall / WAVE, 3) };
+const batched = {
+  sends: waves.calls * WAVE,
+  wallMeanMsPerSend: round(waves.wallMeanMs / WAVE, 3),
+  statementsPerSend: round(waves.statementsPerCall / WAVE, 2),
+  statementMsPerSend: round(waves.statementMsPerCall / WAVE, 3),
+};
 
 /** Statements grouped by text (IN-lists folded), in order of total time, per call. */
 function grouped(entries: Logged[], calls: number) {
@@ -83,7 +94,11 @@ const statements = grouped(send.entries, SENDS);
 
 // Floors: one trivial statement, an empty transaction, and the per-send fan-out lookup alone.
 const last = await sdb.message.findFirstOrThrow({ where: { roomId }, orderBy: { seq: "desc" }, include: { author: true, mentions: true } });
-const view = { ...last, author: { id: last.author.id, handle: last.author.handle, displayName: last.author.displayName, kind: "human" as const }, mentions: [] as string[] };
+const view = {
+  ...last,
+  author: { id: last.author.id, handle: last.author.handle, displayName: last.author.displayName, kind: "human" as const },
+  mentions: [] as string[],
+};
 const selectOne = await measure(SENDS, () => sdb.$queryRawUnsafe("SELECT 1"));
 const findRoom = await measure(SENDS, () => sdb.room.findUnique({ where: { id: roomId } }));
 const emptyTx = await measure(SENDS, () => sdb.$transaction(async () => {}));
@@ -101,7 +116,7 @@ async function replay() {
   let bytes = 0;
   let pages = 0;
   let messages = 0;
-  for (let cursor = 0; ; ) {
+  for (let cursor = 0; ;) {
     const t = performance.now();
     const page = await selectPage({ participantId: agent, roomId: replayRoom, roomKind: "channel", mode: "all" }, cursor, REPLAY_PAGE);
     const t2 = performance.now();
@@ -168,7 +183,9 @@ async function profileSends(n: number) {
   return {
     sends: n,
     wallMsPerSend: round(wallMs / n, 3),
-    groups: [...byGroup.entries()].map(([group, us]) => ({ group, share: round(us / total, 3), msPerSend: round(us / 1000 / n, 3) })).sort((a, b) => b.share - a.share),
+    groups: [...byGroup.entries()]
+      .map(([group, us]) => ({ group, share: round(us / total, 3), msPerSend: round(us / 1000 / n, 3) }))
+      .sort((a, b) => b.share - a.share),
   };
 }
 
@@ -188,7 +205,8 @@ function groupOf(frame: { functionName: string; url: string }): string {
     const pkg = rest[0].startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0];
     if (pkg === "@prisma/client" || pkg.startsWith("@prisma/client-") || pkg === "@prisma/debug") return "Prisma client runtime (@prisma/client)";
     if (pkg.startsWith("@prisma/adapter-") || pkg === "@prisma/driver-adapter-utils") return "Prisma driver adapter";
-    if (["better-sqlite3", "pg", "pg-protocol", "pg-pool", "pg-types", "postgres-array", "postgres-date"].includes(pkg)) return "database driver (better-sqlite3 / pg)";
+    if (["better-sqlite3", "pg", "pg-protocol", "pg-pool", "pg-types", "postgres-array", "postgres-date"].includes(pkg))
+      return "database driver (better-sqlite3 / pg)";
     return pkg;
   }
   if (url.includes("/server/")) return "Switchboard server code";

@@ -132,14 +132,26 @@ async function dialectRun(dialect: Dialect): Promise<Phase[]> {
     await owner.api.workspace.setRateExemption.mutate({ exempt: true }); // the quiet room's sender
     const { token } = await owner.api.workspace.createInvite.mutate({ maxUses: 1000 });
     // An attacker per flood phase: a flooding participant is kept out for a while (the flood guard), and each phase starts fresh.
-    const attackers = await pool(Array.from({ length: REPEATS }, (_, i) => `mallory${i}`), 2, (handle) => signUpPerson(server, { handle, inviteToken: token }));
+    const attackers = await pool(
+      Array.from({ length: REPEATS }, (_, i) => `mallory${i}`),
+      2,
+      (handle) => signUpPerson(server, { handle, inviteToken: token }),
+    );
     const unlimited = await signUpPerson(server, { handle: "trudy", inviteToken: token });
-    const people = await pool(Array.from({ length: RECEIVERS }, (_, i) => `reader${i}`), 4, (handle, i) => signUpPerson(server, { handle, inviteToken: token, address: crowdAddress(i) }));
+    const people = await pool(
+      Array.from({ length: RECEIVERS }, (_, i) => `reader${i}`),
+      4,
+      (handle, i) => signUpPerson(server, { handle, inviteToken: token, address: crowdAddress(i) }),
+    );
     const quiet = await owner.api.rooms.createChannel.mutate({ name: "quiet", visibility: "private", memberIds: people.map((p) => p.participantId) });
     // The flooded room's third member warms the server up (below); the quiet room's sender is not in it,
     // or the flood's messages would queue on its socket ahead of the acks the bench times.
     const warden = await signUpPerson(server, { handle: "warden", inviteToken: token });
-    const flooded = await warden.api.rooms.createChannel.mutate({ name: "flooded", visibility: "public", memberIds: [...attackers, unlimited].map((a) => a.participantId) });
+    const flooded = await warden.api.rooms.createChannel.mutate({
+      name: "flooded",
+      visibility: "public",
+      memberIds: [...attackers, unlimited].map((a) => a.participantId),
+    });
     const receivers = await pool(people, 8, (p) => p.socket({ features: ["message:batch"] }));
     const sender = await owner.socket({ features: ["message:batch"] });
     const target: FanoutTarget = { receivers: receivers as unknown as Socket[], send: async (id, text) => void (await sendAcked(sender, quiet.id, id, text)) };
@@ -157,7 +169,12 @@ async function dialectRun(dialect: Dialect): Promise<Phase[]> {
     await warmUp(await warden.socket(), flooded.id);
 
     const phases: Phase[] = [];
-    const phase = async (name: string, kind: Phase["kind"], flooder: Person | null, at: { server: TestServer; roomId: string } = { server, roomId: flooded.id }) => {
+    const phase = async (
+      name: string,
+      kind: Phase["kind"],
+      flooder: Person | null,
+      at: { server: TestServer; roomId: string } = { server, roomId: flooded.id },
+    ) => {
       const ready = flooder ? await startAttacker(at.server, flooder, at.roomId) : null;
       const memory = memorySampler(pid);
       const benchLoop = monitorEventLoopDelay({ resolution: 5 });
@@ -170,7 +187,9 @@ async function dialectRun(dialect: Dialect): Promise<Phase[]> {
       benchLoop.disable();
       const result = { name, kind, latency, laterP99Ms, benchLoopMaxMs: round(benchLoop.max / 1e6), attack: await attackDone, memory: memory.stop() };
       phases.push(result);
-      log(`${dialect} ${name}: quiet room p50 ${latency.p50Ms} p99 ${latency.p99Ms} (from 1 s: ${laterP99Ms}) max ${latency.maxMs} ms; the bench's own event loop stalled up to ${result.benchLoopMaxMs} ms; server memory max ${result.memory.maxMiB} MiB${result.attack ? `; attacker emitted ${result.attack.emitted}, answers ${JSON.stringify(result.attack.outcomes)}, sessions ${result.attack.connections} (closed by the server ${result.attack.closedByServer}), handshakes refused ${result.attack.refusedConnections}` : ""}`);
+      log(
+        `${dialect} ${name}: quiet room p50 ${latency.p50Ms} p99 ${latency.p99Ms} (from 1 s: ${laterP99Ms}) max ${latency.maxMs} ms; the bench's own event loop stalled up to ${result.benchLoopMaxMs} ms; server memory max ${result.memory.maxMiB} MiB${result.attack ? `; attacker emitted ${result.attack.emitted}, answers ${JSON.stringify(result.attack.outcomes)}, sessions ${result.attack.connections} (closed by the server ${result.attack.closedByServer}), handshakes refused ${result.attack.refusedConnections}` : ""}`,
+      );
     };
     await phase("quiet", "quiet", null);
     await phase("control: the flood at another server on this machine", "control", elsewhere.attacker, elsewhere);
@@ -211,9 +230,13 @@ function render(results: Record<string, Phase[]>, date: string): string[] {
     for (const p of phases) {
       const a = p.attack;
       const answers = a
-        ? `${a.emitted.toLocaleString("en")} sent: ${Object.entries(a.outcomes).map(([k, v]) => `${k} ${v.toLocaleString("en")}`).join(", ")}; ${a.connections} sessions, ${a.closedByServer} closed by the server, ${a.refusedConnections} handshakes refused`
+        ? `${a.emitted.toLocaleString("en")} sent: ${Object.entries(a.outcomes)
+            .map(([k, v]) => `${k} ${v.toLocaleString("en")}`)
+            .join(", ")}; ${a.connections} sessions, ${a.closedByServer} closed by the server, ${a.refusedConnections} handshakes refused`
         : "";
-      lines.push(`| ${dialect}: ${p.name} | ${p.latency.p50Ms} / ${p.latency.p99Ms} / ${p.latency.maxMs} | ${round(p.latency.p99Ms / base, 2)} | ${p.laterP99Ms} (${round(p.laterP99Ms / laterBase, 2)}) | ${p.memory.maxMiB} (${p.memory.firstHalfMaxMiB} / ${p.memory.secondHalfMaxMiB}) | ${answers} |`);
+      lines.push(
+        `| ${dialect}: ${p.name} | ${p.latency.p50Ms} / ${p.latency.p99Ms} / ${p.latency.maxMs} | ${round(p.latency.p99Ms / base, 2)} | ${p.laterP99Ms} (${round(p.laterP99Ms / laterBase, 2)}) | ${p.memory.maxMiB} (${p.memory.firstHalfMaxMiB} / ${p.memory.secondHalfMaxMiB}) | ${answers} |`,
+      );
     }
   }
   lines.push("", ...summary, "");

@@ -130,7 +130,15 @@ async function main(): Promise<void> {
 function record(results: Partial<Record<Dialect, Figures>>): void {
   const kept = (readResults("roomSize") ?? {}) as Record<string, unknown>;
   const commit = execSync("git rev-parse --short HEAD", { cwd: ROOT }).toString().trim();
-  kept[LABEL] = { date: new Date().toISOString(), commit, note: NOTE, machine: { cpus: os.cpus().length, node: process.version }, samples: SAMPLES, invites: INVITES, ...results };
+  kept[LABEL] = {
+    date: new Date().toISOString(),
+    commit,
+    note: NOTE,
+    machine: { cpus: os.cpus().length, node: process.version },
+    samples: SAMPLES,
+    invites: INVITES,
+    ...results,
+  };
 
   type Run = { date: string; commit: string; note?: string } & Partial<Record<Dialect, Figures>>;
   const order = (label: string) => ["before", "after"].indexOf(label) + 1 || 3;

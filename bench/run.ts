@@ -101,7 +101,11 @@ interface RawPhase {
 }
 
 type OrderCounts = ReturnType<Tracker["counts"]>;
-const diff = (a: OrderCounts, b: OrderCounts): OrderCounts => ({ jumps: a.jumps - b.jumps, reordered: a.reordered - b.reordered, duplicates: a.duplicates - b.duplicates });
+const diff = (a: OrderCounts, b: OrderCounts): OrderCounts => ({
+  jumps: a.jumps - b.jumps,
+  reordered: a.reordered - b.reordered,
+  duplicates: a.duplicates - b.duplicates,
+});
 
 /** The raw server with its receivers and sender, kept up through W3 (whose rounds alternate with Switchboard's). */
 interface RawSide {
@@ -251,7 +255,9 @@ async function dialectRun(dialect: Dialect): Promise<{ raw: RawPhase; sb: Switch
       sbRounds.push(await w3Round(room.target, tracker, w3Rate, `w3-sb-${i}`));
       cpus.push(m3.stop());
       stolen.push({ raw: rawCpu.stolenCores, persisted: cpus[i].stolenCores });
-      log(`W3 round ${i + 1}/${W3_ROUNDS} @ ${round(w3Rate, 0)}/s: raw p50 ${rawRounds[i].result.p50Ms} p99 ${rawRounds[i].result.p99Ms} ms; ${dialect} p50 ${sbRounds[i].result.p50Ms} p99 ${sbRounds[i].result.p99Ms} ms (stolen by the hypervisor: ${stolen[i].raw} / ${stolen[i].persisted} cores)`);
+      log(
+        `W3 round ${i + 1}/${W3_ROUNDS} @ ${round(w3Rate, 0)}/s: raw p50 ${rawRounds[i].result.p50Ms} p99 ${rawRounds[i].result.p99Ms} ms; ${dialect} p50 ${sbRounds[i].result.p50Ms} p99 ${sbRounds[i].result.p99Ms} ms (stolen by the hypervisor: ${stolen[i].raw} / ${stolen[i].persisted} cores)`,
+      );
     }
     const rawW3 = { ...pooled(rawRounds), order: diff(raw.tracker.counts(), rawO1) };
     const W3 = { ...pooled(sbRounds), cpu: meanCpu(cpus), order: diff(tracker.counts(), o2), stolen };
@@ -268,13 +274,18 @@ async function dialectRun(dialect: Dialect): Promise<{ raw: RawPhase; sb: Switch
     for (const n of CATCHUP) {
       const c = await catchUpCase(server, room.owner, n, { method: FILL, sockets: FILL_SOCKETS });
       W4[String(n)] = c;
-      log(`W4 ${dialect} ${n}: fill (${c.fill.method}) ${c.fill.msgsPerS} msgs/s; SDK catch-up ${c.sdk.ms} ms (ok=${c.sdk.ok}); raw socket ${c.raw.ms} ms in ${c.raw.pages} pages (ok=${c.raw.ok})`);
+      log(
+        `W4 ${dialect} ${n}: fill (${c.fill.method}) ${c.fill.msgsPerS} msgs/s; SDK catch-up ${c.sdk.ms} ms (ok=${c.sdk.ok}); raw socket ${c.raw.ms} ms in ${c.raw.pages} pages (ok=${c.raw.ok})`,
+      );
     }
     const breakdown = await runBreakdown(server.databaseUrl, room.roomId, W4[String(Math.max(...CATCHUP))]);
     if (breakdown) {
       const b = breakdown.sendMessage;
       log(`breakdown ${dialect}: one send alone ${b.wallMeanMs} ms wall, ${b.statementsPerCall} statements taking ${b.statementMsPerCall} ms`);
-      if (breakdown.replay) log(`breakdown ${dialect}: replay of ${breakdown.replay.messages} reads ${breakdown.replay.pages} pages in ${breakdown.replay.readMs} ms, JSON ${breakdown.replay.stringifyMs} ms`);
+      if (breakdown.replay)
+        log(
+          `breakdown ${dialect}: replay of ${breakdown.replay.messages} reads ${breakdown.replay.pages} pages in ${breakdown.replay.readMs} ms, JSON ${breakdown.replay.stringifyMs} ms`,
+        );
     }
     return {
       raw: { W1, W3: rawW3 },
@@ -334,7 +345,18 @@ async function main() {
   log(`machine: ${machine.cpus} x ${machine.cpuModel}, ${machine.memoryGiB} GiB, node ${machine.node}`);
   const results: Record<string, unknown> = {
     machine,
-    config: { receivers: RECEIVERS, messages: MESSAGES, window: WINDOW, warmup: WARMUP, w3Seconds: W3_SECONDS, w3Rounds: W3_ROUNDS, w3WarmupSeconds: W3_WARMUP_SECONDS, catchUp: CATCHUP, fill: FILL, fillSockets: FILL_SOCKETS },
+    config: {
+      receivers: RECEIVERS,
+      messages: MESSAGES,
+      window: WINDOW,
+      warmup: WARMUP,
+      w3Seconds: W3_SECONDS,
+      w3Rounds: W3_ROUNDS,
+      w3WarmupSeconds: W3_WARMUP_SECONDS,
+      catchUp: CATCHUP,
+      fill: FILL,
+      fillSockets: FILL_SOCKETS,
+    },
   };
   for (const dialect of ["sqlite", "postgresql"] as Dialect[]) {
     if (ONLY && !ONLY.includes(dialect)) continue;

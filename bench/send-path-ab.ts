@@ -82,7 +82,9 @@ async function dialectRun(dialect: Dialect, baselineDir: string) {
         w2[s.name].push(result.msgsPerS);
         cpu[s.name].push(round((used.serverCores * used.wallS * 1000) / MESSAGES, 3));
       }
-      log(`${dialect} W2 round ${r + 1}: before ${w2.before[r]} msgs/s (server CPU ${cpu.before[r]} ms/msg), after ${w2.after[r]} msgs/s (${cpu.after[r]} ms/msg)`);
+      log(
+        `${dialect} W2 round ${r + 1}: before ${w2.before[r]} msgs/s (server CPU ${cpu.before[r]} ms/msg), after ${w2.after[r]} msgs/s (${cpu.after[r]} ms/msg)`,
+      );
     }
     // W3 at one rate for both: half the slower side's W2.
     const rate = Math.min(median(w2.before), median(w2.after)) / 2;
@@ -91,10 +93,17 @@ async function dialectRun(dialect: Dialect, baselineDir: string) {
       for (const s of r % 2 === 0 ? sides : [...sides].reverse()) {
         await pacedLatency(s.room.target, s.tracker, { rate, n: Math.round(rate), prefix: `w3-${s.name}-${r}-warm` });
         let samples = new Float64Array(0);
-        const result = await pacedLatency(s.room.target, s.tracker, { rate, n: Math.round(rate * W3_SECONDS), prefix: `w3-${s.name}-${r}`, keep: (x) => (samples = Float64Array.from(x)) });
+        const result = await pacedLatency(s.room.target, s.tracker, {
+          rate,
+          n: Math.round(rate * W3_SECONDS),
+          prefix: `w3-${s.name}-${r}`,
+          keep: (x) => (samples = Float64Array.from(x)),
+        });
         w3[s.name].push({ result, samples });
       }
-      log(`${dialect} W3 round ${r + 1} @ ${round(rate, 0)}/s: before p50 ${w3.before[r].result.p50Ms} p99 ${w3.before[r].result.p99Ms} ms; after p50 ${w3.after[r].result.p50Ms} p99 ${w3.after[r].result.p99Ms} ms`);
+      log(
+        `${dialect} W3 round ${r + 1} @ ${round(rate, 0)}/s: before p50 ${w3.before[r].result.p50Ms} p99 ${w3.before[r].result.p99Ms} ms; after p50 ${w3.after[r].result.p50Ms} p99 ${w3.after[r].result.p99Ms} ms`,
+      );
     }
     for (const s of sides) for (const socket of [...s.room.receivers, s.room.sender]) socket.disconnect();
     const w4: Record<string, { sdkMs: number; rawMs: number; ok: boolean }> = {};
@@ -147,7 +156,8 @@ function render(results: { baseline: string; head: string; date: string; dialect
   ];
   const d = (name: string) => results.dialects[name];
   const cell = (name: string, f: (r: DialectResult) => [string, string]) => (d(name) ? f(d(name)) : ["–", "–"]);
-  const row = (label: string, f: (r: DialectResult) => [string, string]) => lines.push(`| ${label} | ${[...cell("sqlite", f), ...cell("postgresql", f)].join(" | ")} |`);
+  const row = (label: string, f: (r: DialectResult) => [string, string]) =>
+    lines.push(`| ${label} | ${[...cell("sqlite", f), ...cell("postgresql", f)].join(" | ")} |`);
   row("W2 msgs/s to all, median of rounds", (r) => [String(r.W2.medianBefore), String(r.W2.medianAfter)]);
   row("W2 each round", (r) => [r.W2.before.join(", "), r.W2.after.join(", ")]);
   row("**W2 after / before**", (r) => ["", `**${r.W2.ratio}**`]);
@@ -157,7 +167,10 @@ function render(results: { baseline: string; head: string; date: string; dialect
   row("W3 p99 each round, ms", (r) => [r.W3.before.p99ByRound.join(", "), r.W3.after.p99ByRound.join(", ")]);
   row("W4 10,000 SDK / raw socket, ms", (r) => [`${r.W4.before.sdkMs} / ${r.W4.before.rawMs}`, `${r.W4.after.sdkMs} / ${r.W4.after.rawMs}`]);
   row("W4 verified", (r) => [String(r.W4.before.ok), String(r.W4.after.ok)]);
-  row("receivers' order: reordered / jumps / duplicates", (r) => [`${r.order.before.reordered} / ${r.order.before.jumps} / ${r.order.before.duplicates}`, `${r.order.after.reordered} / ${r.order.after.jumps} / ${r.order.after.duplicates}`]);
+  row("receivers' order: reordered / jumps / duplicates", (r) => [
+    `${r.order.before.reordered} / ${r.order.before.jumps} / ${r.order.before.duplicates}`,
+    `${r.order.after.reordered} / ${r.order.after.jumps} / ${r.order.after.duplicates}`,
+  ]);
   lines.push("");
   return lines;
 }

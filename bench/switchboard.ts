@@ -91,7 +91,13 @@ export interface FillResult {
 }
 
 /** Stores `n` messages in a room through the socket API from `sockets` in parallel. Returns clientMsgIds in seq order. */
-export async function fill(sockets: ClientSocket[], roomId: string, n: number, prefix: string, windowPerSocket = 8): Promise<{ result: FillResult; idsBySeq: string[] }> {
+export async function fill(
+  sockets: ClientSocket[],
+  roomId: string,
+  n: number,
+  prefix: string,
+  windowPerSocket = 8,
+): Promise<{ result: FillResult; idsBySeq: string[] }> {
   const t0 = performance.now();
   const acks: { seq: number; id: string }[] = [];
   let next = 0;
@@ -110,7 +116,14 @@ export async function fill(sockets: ClientSocket[], roomId: string, n: number, p
   const elapsedMs = performance.now() - t0;
   acks.sort((a, b) => a.seq - b.seq);
   return {
-    result: { method: "api", messages: n, sockets: sockets.length, windowPerSocket, elapsedMs: round(elapsedMs, 0), msgsPerS: round((n * 1000) / elapsedMs, 1) },
+    result: {
+      method: "api",
+      messages: n,
+      sockets: sockets.length,
+      windowPerSocket,
+      elapsedMs: round(elapsedMs, 0),
+      msgsPerS: round((n * 1000) / elapsedMs, 1),
+    },
     idsBySeq: acks.map((a) => a.id),
   };
 }
@@ -209,13 +222,17 @@ export interface CatchUpCase {
  */
 async function bulkFill(server: TestServer, owner: Person, roomId: string, n: number, prefix: string): Promise<{ result: FillResult; idsBySeq: string[] }> {
   const t0 = performance.now();
-  const bulk = await runScript<{ messages: number; ms: number; firstSeq: number }>("bench/fill.ts", {
-    DATABASE_URL: server.databaseUrl,
-    BENCH_ROOM: roomId,
-    BENCH_HANDLE: "owner",
-    BENCH_N: String(n - 1),
-    BENCH_PREFIX: prefix,
-  }, { root: server.root }); // the server's own checkout: its schema, its Prisma client
+  const bulk = await runScript<{ messages: number; ms: number; firstSeq: number }>(
+    "bench/fill.ts",
+    {
+      DATABASE_URL: server.databaseUrl,
+      BENCH_ROOM: roomId,
+      BENCH_HANDLE: "owner",
+      BENCH_N: String(n - 1),
+      BENCH_PREFIX: prefix,
+    },
+    { root: server.root },
+  ); // the server's own checkout: its schema, its Prisma client
   const socket = await openSocket(server.url, owner.cookie);
   const lastId = `${prefix}-${n - 1}`;
   const last = await sendAcked(socket, roomId, lastId, `${prefix} stored while the agent was away #${n - 1}`);

@@ -44,10 +44,35 @@ type Breakdown = "byAgent" | "byPerson" | "byRequester" | "byRoom" | "byTask" | 
 /** What the generator produced, summed here, independently of the database. */
 class Ledger {
   totals: Totals = { costUsd: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0 };
-  by: Record<Breakdown, Map<string | null, Totals>> = { byAgent: new Map(), byPerson: new Map(), byRequester: new Map(), byRoom: new Map(), byTask: new Map(), byModel: new Map() };
+  by: Record<Breakdown, Map<string | null, Totals>> = {
+    byAgent: new Map(),
+    byPerson: new Map(),
+    byRequester: new Map(),
+    byRoom: new Map(),
+    byTask: new Map(),
+    byModel: new Map(),
+  };
 
-  add(r: { agentId: string; ownerId: string; requesterId: string | null; roomId: string | null; taskId: string | null; model: string; costUsd: number; inputTokens: number; outputTokens: number; cachedTokens: number }) {
-    const keys: Record<Breakdown, string | null> = { byAgent: r.agentId, byPerson: r.ownerId, byRequester: r.requesterId, byRoom: r.roomId, byTask: r.taskId, byModel: r.model };
+  add(r: {
+    agentId: string;
+    ownerId: string;
+    requesterId: string | null;
+    roomId: string | null;
+    taskId: string | null;
+    model: string;
+    costUsd: number;
+    inputTokens: number;
+    outputTokens: number;
+    cachedTokens: number;
+  }) {
+    const keys: Record<Breakdown, string | null> = {
+      byAgent: r.agentId,
+      byPerson: r.ownerId,
+      byRequester: r.requesterId,
+      byRoom: r.roomId,
+      byTask: r.taskId,
+      byModel: r.model,
+    };
     for (const t of [this.totals, ...(Object.keys(keys) as Breakdown[]).map((b) => this.row(b, keys[b]))]) {
       t.costUsd += r.costUsd;
       t.inputTokens += r.inputTokens;
@@ -149,8 +174,12 @@ async function runDialect(dialect: "sqlite" | "postgresql") {
     const agents = Array.from({ length: AGENTS }, () => randomUUID());
     const rooms = Array.from({ length: ROOMS }, () => randomUUID());
     await db.participant.createMany({ data: people.map((id, i) => ({ id, workspaceId, kind: "human", handle: `p${i}`, displayName: `Person ${i}` })) });
-    await db.participant.createMany({ data: agents.map((id, i) => ({ id, workspaceId, kind: "agent", handle: `a${i}`, displayName: `Agent ${i}`, ownerId: people[i % PEOPLE] })) });
-    await db.room.createMany({ data: rooms.map((id, i) => ({ id, workspaceId, kind: "channel", visibility: "public", name: `room-${i}`, createdById: people[0] })) });
+    await db.participant.createMany({
+      data: agents.map((id, i) => ({ id, workspaceId, kind: "agent", handle: `a${i}`, displayName: `Agent ${i}`, ownerId: people[i % PEOPLE] })),
+    });
+    await db.room.createMany({
+      data: rooms.map((id, i) => ({ id, workspaceId, kind: "channel", visibility: "public", name: `room-${i}`, createdById: people[0] })),
+    });
 
     log(`${dialect}: inserting ${RECORDS.toLocaleString()} usage records and ${MESSAGES.toLocaleString()} messages`);
     const ledger = new Ledger();
@@ -204,7 +233,16 @@ async function runDialect(dialect: "sqlite" | "postgresql") {
 
     const write = await timeWrites(workspaceId, agents, people, rooms);
     log(`${dialect}: a report's write (record + rollups) median ${write.median_ms} ms, max ${write.max_ms} ms`);
-    return { records: RECORDS, messages: MESSAGES, load_seconds: round1(loadS), rollup_seconds: round1(rollupS), rollup_rows: grains, verified_rows: checked, queries: timings, report_write: write };
+    return {
+      records: RECORDS,
+      messages: MESSAGES,
+      load_seconds: round1(loadS),
+      rollup_seconds: round1(rollupS),
+      rollup_rows: grains,
+      verified_rows: checked,
+      queries: timings,
+      report_write: write,
+    };
   } finally {
     await closeDb();
     if (dialect === "postgresql") await dropPgSchema(schema);
@@ -267,7 +305,7 @@ async function timeWrites(workspaceId: string, agents: string[], people: string[
       workspaceId,
       agentId: agents[n % AGENTS],
       reportId: `write-${n}`,
-      ownerId: people[n % AGENTS % PEOPLE],
+      ownerId: people[(n % AGENTS) % PEOPLE],
       requesterId: people[n % PEOPLE],
       roomId: rooms[n % ROOMS],
       messageId: null,
@@ -285,7 +323,25 @@ async function timeWrites(workspaceId: string, agents: string[], people: string[
   });
 }
 
-const RECORD_COLUMNS = ["id", "workspaceId", "agentId", "reportId", "ownerId", "requesterId", "roomId", "taskId", "model", "inputTokens", "outputTokens", "cachedTokens", "costUsd", "costSource", "occurredAt", "day", "month"];
+const RECORD_COLUMNS = [
+  "id",
+  "workspaceId",
+  "agentId",
+  "reportId",
+  "ownerId",
+  "requesterId",
+  "roomId",
+  "taskId",
+  "model",
+  "inputTokens",
+  "outputTokens",
+  "cachedTokens",
+  "costUsd",
+  "costSource",
+  "occurredAt",
+  "day",
+  "month",
+];
 const MESSAGE_COLUMNS = ["id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "createdAt"];
 // Enum columns take arrays of their enum type: PostgreSQL does not turn text into an enum by itself.
 const PG_TYPES: Record<string, string> = {
@@ -376,11 +432,21 @@ const QUERY_NAMES = [
 ];
 
 function record(results: Record<string, unknown>) {
-  type Run = { load_seconds: number; rollup_seconds: number; rollup_rows: Record<string, number>; queries: Record<string, { median_ms: number; max_ms: number }>; report_write: { median_ms: number; max_ms: number } };
+  type Run = {
+    load_seconds: number;
+    rollup_seconds: number;
+    rollup_rows: Record<string, number>;
+    queries: Record<string, { median_ms: number; max_ms: number }>;
+    report_write: { median_ms: number; max_ms: number };
+  };
   const run = (d: string) => results[d] as Run | undefined;
   const pair = (t: { median_ms: number; max_ms: number } | undefined) => (t ? `${t.median_ms} / ${t.max_ms}` : "skipped");
   const row = (label: string, f: (r: Run) => string) => `| ${label} | ${["sqlite", "postgresql"].map((d) => (run(d) ? f(run(d)!) : "skipped")).join(" | ")} |`;
-  const usage = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version }, ...results };
+  const usage = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    ...results,
+  };
   recordSection("usage", usage, "usage", [
     "## Usage dashboards over 1,000,000 records",
     "",
@@ -395,7 +461,11 @@ function record(results: Record<string, unknown>) {
     "|---|---|---|",
     row("bulk insert (s)", (r) => String(r.load_seconds)),
     row("rollups from the records (s)", (r) => String(r.rollup_seconds)),
-    row("rollup rows per grain", (r) => Object.entries(r.rollup_rows).map(([g, n]) => `${g} ${n.toLocaleString()}`).join(", ")),
+    row("rollup rows per grain", (r) =>
+      Object.entries(r.rollup_rows)
+        .map(([g, n]) => `${g} ${n.toLocaleString()}`)
+        .join(", "),
+    ),
     "",
     "Before the rollups, grouping the records themselves: overview_30d 2314 ms on SQLite and 659 ms on PostgreSQL,",
     "overview_365d_by_month 19661 ms and 3398 ms (with an earlier generator whose random numbers repeated every",

@@ -144,7 +144,11 @@ export interface ThroughputResult {
  * Sends `n` messages keeping at most `window` in flight (sent and not yet both acked and received by
  * every receiver). Throughput = n / (first send -> last message received by all).
  */
-export function throughput(target: FanoutTarget, tracker: Tracker, opts: { n: number; window: number; prefix: string; stallMs?: number }): Promise<ThroughputResult> {
+export function throughput(
+  target: FanoutTarget,
+  tracker: Tracker,
+  opts: { n: number; window: number; prefix: string; stallMs?: number },
+): Promise<ThroughputResult> {
   const R = target.receivers.length;
   const { n, window, prefix } = opts;
   const toAll = new Float64Array(n);

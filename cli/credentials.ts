@@ -71,8 +71,10 @@ function fromProfile(name: string, profile: Profile): Credential {
 }
 
 function envSecret(env: NodeJS.ProcessEnv): Omit<Credential, "url"> | null {
-  if (env.SWITCHBOARD_API_KEY) return { secret: env.SWITCHBOARD_API_KEY, kind: kindOf(env.SWITCHBOARD_API_KEY), source: { type: "env", variable: "SWITCHBOARD_API_KEY" } };
-  if (env.SWITCHBOARD_TOKEN) return { secret: env.SWITCHBOARD_TOKEN, kind: kindOf(env.SWITCHBOARD_TOKEN), source: { type: "env", variable: "SWITCHBOARD_TOKEN" } };
+  if (env.SWITCHBOARD_API_KEY)
+    return { secret: env.SWITCHBOARD_API_KEY, kind: kindOf(env.SWITCHBOARD_API_KEY), source: { type: "env", variable: "SWITCHBOARD_API_KEY" } };
+  if (env.SWITCHBOARD_TOKEN)
+    return { secret: env.SWITCHBOARD_TOKEN, kind: kindOf(env.SWITCHBOARD_TOKEN), source: { type: "env", variable: "SWITCHBOARD_TOKEN" } };
   return null;
 }
 

@@ -36,7 +36,20 @@ Profiles live in $SWITCHBOARD_CONFIG_DIR, else $XDG_CONFIG_HOME/switchboard, els
 ${EXIT_CODES_HELP}`,
     );
   // Subcommands inherit exitOverride, the help settings and showHelpAfterError.
-  for (const register of [registerConnect, registerLogin, registerWhoami, registerRooms, registerSend, registerTail, registerMcp, registerAgents, registerToken, registerKey, registerHook]) register(program);
+  for (const register of [
+    registerConnect,
+    registerLogin,
+    registerWhoami,
+    registerRooms,
+    registerSend,
+    registerTail,
+    registerMcp,
+    registerAgents,
+    registerToken,
+    registerKey,
+    registerHook,
+  ])
+    register(program);
   return program;
 }
 

@@ -18,7 +18,13 @@ export class Output {
 
   error(error: CliError): void {
     if (this.json) {
-      const body = { code: error.code ?? null, message: error.message, hint: error.hint ?? null, exitCode: error.exitCode, retryAfterMs: error.retryAfterMs ?? null };
+      const body = {
+        code: error.code ?? null,
+        message: error.message,
+        hint: error.hint ?? null,
+        exitCode: error.exitCode,
+        retryAfterMs: error.retryAfterMs ?? null,
+      };
       process.stderr.write(`${JSON.stringify({ error: body })}\n`);
       return;
     }

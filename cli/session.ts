@@ -66,5 +66,8 @@ async function probe(origin: string): Promise<void> {
   } catch (error) {
     throw unreachable(origin, causeOf(error));
   }
-  if (!res.ok) throw new CliError(EXIT.ERROR, `${origin} answered /healthz with HTTP ${res.status}: is it a Switchboard server?`, { hint: "Check --url or SWITCHBOARD_URL." });
+  if (!res.ok)
+    throw new CliError(EXIT.ERROR, `${origin} answered /healthz with HTTP ${res.status}: is it a Switchboard server?`, {
+      hint: "Check --url or SWITCHBOARD_URL.",
+    });
 }

@@ -22,7 +22,10 @@ export async function resolveTarget(session: Session, target: string): Promise<T
     if (!handle) throw new CliError(EXIT.USAGE, "Name someone after @, e.g. @ana.");
     const found = (await session.client.findParticipants({ text: handle, limit: 50 })).find((p) => p.handle === handle);
     if (!found) {
-      throw new CliError(EXIT.NOT_FOUND, `No one with the handle @${handle} in this workspace.`, { code: "PARTICIPANT_NOT_FOUND", hint: "Check the handle; the directory in the browser lists everyone." });
+      throw new CliError(EXIT.NOT_FOUND, `No one with the handle @${handle} in this workspace.`, {
+        code: "PARTICIPANT_NOT_FOUND",
+        hint: "Check the handle; the directory in the browser lists everyone.",
+      });
     }
     if (found.id === session.me.id) throw new CliError(EXIT.USAGE, `@${handle} is you.`);
     const room = await session.client.openDirect([found.id]);

@@ -10,7 +10,9 @@ import { Output } from "./output";
 
 export function trpcClient(credential: Credential) {
   return createTRPCClient<AppRouter>({
-    links: [httpLink({ url: new URL("/api/trpc", credential.url).toString(), transformer: superjson, headers: { Authorization: `Bearer ${credential.secret}` } })],
+    links: [
+      httpLink({ url: new URL("/api/trpc", credential.url).toString(), transformer: superjson, headers: { Authorization: `Bearer ${credential.secret}` } }),
+    ],
   });
 }
 

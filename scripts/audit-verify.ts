@@ -23,8 +23,14 @@ const anchors = at > 0 && process.argv[at + 1] ? readAnchors(process.argv[at + 1
 getDb(process.env.DATABASE_URL ?? "file:./data/switchboard.db");
 const reports = await verifyAllChains(anchors);
 for (const r of reports) {
-  if (r.ok) console.log(`workspace ${r.workspaceId}: ${r.checked} entries, chain intact${anchors.has(r.workspaceId) ? " (recorded head found)" : ""}\nhead ${r.workspaceId} ${r.head.seq} ${r.head.hash}`);
-  else console.log(`workspace ${r.workspaceId}: BROKEN at entry ${r.firstBroken!.seq}${r.firstBroken!.id ? ` (${r.firstBroken!.id})` : ""}: ${r.firstBroken!.reason}`);
+  if (r.ok)
+    console.log(
+      `workspace ${r.workspaceId}: ${r.checked} entries, chain intact${anchors.has(r.workspaceId) ? " (recorded head found)" : ""}\nhead ${r.workspaceId} ${r.head.seq} ${r.head.hash}`,
+    );
+  else
+    console.log(
+      `workspace ${r.workspaceId}: BROKEN at entry ${r.firstBroken!.seq}${r.firstBroken!.id ? ` (${r.firstBroken!.id})` : ""}: ${r.firstBroken!.reason}`,
+    );
 }
 const gone = [...anchors.keys()].filter((id) => !reports.some((r) => r.workspaceId === id));
 for (const id of gone) console.log(`workspace ${id}: MISSING, though a head was recorded for it`);

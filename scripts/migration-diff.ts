@@ -10,11 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  bindMigrationAwareSqlAdapterFactory,
-  mockMigrationAwareAdapterFactory,
-  type SqlQuery,
-} from "@prisma/driver-adapter-utils";
+import { bindMigrationAwareSqlAdapterFactory, mockMigrationAwareAdapterFactory, type SqlQuery } from "@prisma/driver-adapter-utils";
 import type { DiffTarget, SchemaEngine } from "@prisma/schema-engine-wasm";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -75,7 +71,10 @@ function timestamp(now = new Date()): string {
 async function main(): Promise<void> {
   const rawName = process.argv[2];
   if (!rawName) throw new Error("usage: npx tsx scripts/migration-diff.ts <name>");
-  const name = rawName.toLowerCase().replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
+  const name = rawName
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, "_")
+    .replace(/^_+|_+$/g, "");
   if (!name) throw new Error(`unusable migration name: ${rawName}`);
 
   // Refreshes prisma/postgresql/schema.prisma (derived from prisma/schema.prisma) and the clients.

@@ -18,9 +18,7 @@ const source = path.join(root, "prisma/schema.prisma");
 if (!existsSync(source)) process.exit(0);
 
 export function derivePostgresSchema(text) {
-  const swapped = text
-    .replace(/provider\s*=\s*"sqlite"/, 'provider = "postgresql"')
-    .replace(/output\s*=\s*"([^"]*)\/sqlite"/, 'output   = "../$1/postgresql"');
+  const swapped = text.replace(/provider\s*=\s*"sqlite"/, 'provider = "postgresql"').replace(/output\s*=\s*"([^"]*)\/sqlite"/, 'output   = "../$1/postgresql"');
   if (swapped === text) throw new Error("prisma/schema.prisma: provider or output line not found");
   return `// GENERATED from prisma/schema.prisma by scripts/prisma-generate.mjs. Do not edit.\n${swapped}`;
 }

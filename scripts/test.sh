@@ -92,7 +92,7 @@ side_by_side() {
 step "checks and the production build (side by side)"
 side_by_side \
   "typecheck" "npm run -s typecheck" \
-  "lint (ESLint, layers)" "npm run -s lint" \
+  "lint (ESLint, Prettier, layers)" "npm run -s lint" \
   "unit tests" "npx vitest run --project unit" \
   "production build" "npm run -s build"
 

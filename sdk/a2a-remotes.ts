@@ -34,9 +34,7 @@ export const registerA2aRemoteInput = z.strictObject({
    * Whom the new agent asks to connect with at once (its owner speaks for it): people or agents of the
    * workspace, each asked with `message`; they decide in their inbox, as for any agent's request.
    */
-  introduceTo: z
-    .strictObject({ participantIds: z.array(id).min(1).max(10), message: z.string().trim().max(CONNECTION_MESSAGE_MAX).default("") })
-    .optional(),
+  introduceTo: z.strictObject({ participantIds: z.array(id).min(1).max(10), message: z.string().trim().max(CONNECTION_MESSAGE_MAX).default("") }).optional(),
 });
 export const remoteAgentInput = z.strictObject({ agentId: id });
 export const updateA2aCredentialInput = remoteAgentInput.extend({ credential: credentialInput.nullable() });

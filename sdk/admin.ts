@@ -95,7 +95,10 @@ export type SignUpInput = z.output<typeof signUpInput>;
 
 export const setRateExemptionInput = z.strictObject({ exempt: z.boolean() });
 /** The workspace's name, and whether its people talk without connection requests; what is left out stays. */
-export const updateSettingsInput = z.strictObject({ name: z.string().trim().min(1).max(WORKSPACE_NAME_MAX).optional(), peopleTalkFreely: z.boolean().optional() });
+export const updateSettingsInput = z.strictObject({
+  name: z.string().trim().min(1).max(WORKSPACE_NAME_MAX).optional(),
+  peopleTalkFreely: z.boolean().optional(),
+});
 export type UpdateSettingsInput = z.output<typeof updateSettingsInput>;
 
 /** A picker's search: at most PARTICIPANT_QUERY_MAX characters; PARTICIPANTS_PAGE matches unless asked for more. */
@@ -103,7 +106,9 @@ export const PARTICIPANT_QUERY_MAX = 100;
 export const PARTICIPANTS_PAGE = 50;
 export const MAX_PARTICIPANTS_PAGE = 200;
 /** Everyone in the workspace, or with `query` the first `limit` whose handle or name holds it. */
-export const listParticipantsInput = z.strictObject({ query: z.string().max(PARTICIPANT_QUERY_MAX).optional(), limit: z.number().int().min(1).max(MAX_PARTICIPANTS_PAGE).optional() }).optional();
+export const listParticipantsInput = z
+  .strictObject({ query: z.string().max(PARTICIPANT_QUERY_MAX).optional(), limit: z.number().int().min(1).max(MAX_PARTICIPANTS_PAGE).optional() })
+  .optional();
 
 export const revokeInviteInput = z.strictObject({ inviteId: id });
 /** An invite link's token, looked up before signing up with it. */

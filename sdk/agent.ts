@@ -38,7 +38,14 @@ export function formatMessage(m: MessageView, me: ParticipantView | null): strin
 }
 
 /** The plain-text prompt of a turn: where it is, the context a new session gets, and what is new. */
-export function formatPrompt(input: { me: ParticipantView; room: MembershipView; messages: MessageView[]; history: MessageView[]; omitted: boolean; threadRootId: string | null }): string {
+export function formatPrompt(input: {
+  me: ParticipantView;
+  room: MembershipView;
+  messages: MessageView[];
+  history: MessageView[];
+  omitted: boolean;
+  threadRootId: string | null;
+}): string {
   const room = input.room.room;
   const where = room.kind === "channel" ? `#${room.name} (a channel)` : room.kind === "dm" ? "a direct conversation" : "a group conversation";
   const lines = [`You are @${input.me.handle} on Switchboard, in ${where}${input.threadRootId ? ", in a thread" : ""}. Your answer is posted there.`];
@@ -138,7 +145,10 @@ export class Agent {
     let binding = await this.claim(message.roomId, threadRootId);
     // Renewed while the turn runs: a runner that dies mid-turn holds the binding only a short while.
     const leaseMs = this.options.leaseMs ?? DEFAULT_LEASE_MS;
-    const renew = setInterval(() => void this.update(binding, { leaseMs }).catch((e: unknown) => this.log(`switchboard: could not renew binding ${binding.id}: ${messageOf(e)}`)), leaseMs / 3);
+    const renew = setInterval(
+      () => void this.update(binding, { leaseMs }).catch((e: unknown) => this.log(`switchboard: could not renew binding ${binding.id}: ${messageOf(e)}`)),
+      leaseMs / 3,
+    );
     try {
       // A turn already finished for this message (the process stopped before acknowledging it).
       if (message.seq <= binding.lastSeq) {
@@ -188,7 +198,9 @@ export class Agent {
         await this.update(binding, { release: true }).catch(() => undefined);
         throw new MessageAbandoned();
       }
-      await this.update(binding, { error: messageOf(error), release: true }).catch((e: unknown) => this.log(`switchboard: could not release binding ${binding.id}: ${messageOf(e)}`));
+      await this.update(binding, { error: messageOf(error), release: true }).catch((e: unknown) =>
+        this.log(`switchboard: could not release binding ${binding.id}: ${messageOf(e)}`),
+      );
       throw error; // the client reports the message as failed
     } finally {
       clearInterval(renew);
@@ -211,11 +223,20 @@ export class Agent {
   private showStatus(): void {
     const texts = [...this.turns.values()];
     const text = texts.length === 0 ? "" : texts.length === 1 ? texts[0] : `${texts[0]} (and ${texts.length - 1} more)`;
-    void this.client.setWorkStatus({ state: texts.length ? "working" : "idle", text }).catch((e: unknown) => this.log(`switchboard: could not set the work status: ${messageOf(e)}`));
+    void this.client
+      .setWorkStatus({ state: texts.length ? "working" : "idle", text })
+      .catch((e: unknown) => this.log(`switchboard: could not set the work status: ${messageOf(e)}`));
   }
 
   /** Runs the adapter's turn on `binding` (a new session when its externalId is null). */
-  private turn(binding: BindingView, room: MembershipView, messages: MessageView[], omitted: boolean, history: MessageView[], streamed: StreamedReply): Promise<TurnResult> {
+  private turn(
+    binding: BindingView,
+    room: MembershipView,
+    messages: MessageView[],
+    omitted: boolean,
+    history: MessageView[],
+    streamed: StreamedReply,
+  ): Promise<TurnResult> {
     const me = this.me!;
     let session = binding.externalId;
     return this.adapter.turn({
@@ -272,7 +293,10 @@ export class Agent {
     }
   }
 
-  private update(binding: BindingView, fields: Omit<Parameters<SwitchboardClient["updateBinding"]>[0], "bindingId" | "holder" | "generation">): Promise<BindingView> {
+  private update(
+    binding: BindingView,
+    fields: Omit<Parameters<SwitchboardClient["updateBinding"]>[0], "bindingId" | "holder" | "generation">,
+  ): Promise<BindingView> {
     return this.client.updateBinding({ bindingId: binding.id, holder: this.holder, generation: binding.generation, ...fields });
   }
 
@@ -302,7 +326,7 @@ export class Agent {
     const root = message.threadRootId;
     const inConversation = (m: MessageView) => (root ? m.id === root || m.threadRootId === root : m.threadRootId === null);
     const out: MessageView[] = [];
-    for (let after = afterSeq; after < throughSeq; ) {
+    for (let after = afterSeq; after < throughSeq;) {
       const page = await this.client.request("room:sync", { roomId: message.roomId, afterSeq: after, limit: Math.min(500, throughSeq - after) });
       out.push(...page.messages.filter((m) => m.seq <= throughSeq && !m.deletedAt && (m.kind === "text" || m.kind === "question") && inConversation(m)));
       if (!page.hasMore || page.lastSeq <= after) break;

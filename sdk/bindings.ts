@@ -120,7 +120,11 @@ export const updateBindingInput = z
 export const bindingIdInput = z.strictObject({ bindingId: id });
 
 /** The agent's own bindings: in one room, or all; closed ones too with `includeClosed`. */
-export const listBindingsInput = z.strictObject({ roomId: id.optional(), includeClosed: z.boolean().default(false), limit: z.number().int().min(1).max(500).default(100) });
+export const listBindingsInput = z.strictObject({
+  roomId: id.optional(),
+  includeClosed: z.boolean().default(false),
+  limit: z.number().int().min(1).max(500).default(100),
+});
 
 /** For people (tRPC): a room's bindings, or an agent's. */
 export const roomBindingsInput = z.strictObject({ roomId: id, includeClosed: z.boolean().default(false) });

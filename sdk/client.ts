@@ -140,7 +140,6 @@ type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 const servedBy = (message: MessageView, report: UsageReport): { messageId?: string } =>
   report.messageId || (report.roomId && report.roomId !== message.roomId) ? {} : { messageId: message.id };
 
-
 type Listener<E extends keyof ServerToClientEvents> = ServerToClientEvents[E];
 
 export class SwitchboardClient {
@@ -345,7 +344,9 @@ export class SwitchboardClient {
       const membership = this.rooms.get(message.roomId);
       // In `mentions` mode the server sends only what is addressed to the agent (services/messaging/addressed.ts);
       // in `all` mode, a mention or a dm or group is.
-      const addressed = !!this.me && (membership?.deliveryMode === "mentions" || message.mentions.includes(this.me.id) || (membership !== undefined && membership.room.kind !== "channel"));
+      const addressed =
+        !!this.me &&
+        (membership?.deliveryMode === "mentions" || message.mentions.includes(this.me.id) || (membership !== undefined && membership.room.kind !== "channel"));
       const receipts = this.options.autoReceipts && addressed && !own && message.kind === "text";
       // The final receipt waits for "processing" to be stored, so the last state is the one that stays.
       const processing = receipts ? this.receipt(message, "processing") : Promise.resolve();
@@ -354,7 +355,8 @@ export class SwitchboardClient {
         addressed,
         replayed,
         send: (roomId, body, opts = {}) => this.send(roomId, body, { ...opts, clientMsgId: this.derivedId("msg", message.id), causeId: message.id }),
-        reportUsage: (report) => this.reportUsage({ ...servedBy(message, report), ...report, reportId: report.reportId ?? this.derivedId("usage", message.id) }),
+        reportUsage: (report) =>
+          this.reportUsage({ ...servedBy(message, report), ...report, reportId: report.reportId ?? this.derivedId("usage", message.id) }),
         ask: (roomId, question) => this.ask(roomId, question, { clientMsgId: this.derivedId("msg", message.id) }),
       };
       this.handling.set(message.id, 0);
@@ -429,7 +431,11 @@ export class SwitchboardClient {
    * answered twice (see `MessageContext.send` for sends elsewhere).
    */
   reply(message: MessageView, body: string): Promise<MessageView> {
-    return this.send(message.roomId, body, { threadRootId: message.threadRootId ?? message.id, clientMsgId: this.derivedId("msg", message.id), causeId: message.id });
+    return this.send(message.roomId, body, {
+      threadRootId: message.threadRootId ?? message.id,
+      clientMsgId: this.derivedId("msg", message.id),
+      causeId: message.id,
+    });
   }
 
   processing(message: MessageView): Promise<ReceiptView> {
@@ -476,7 +482,10 @@ export class SwitchboardClient {
   }
 
   /** Asks to connect; the addressee (or, for an agent, its owner or policy) decides. */
-  requestConnection(participantId: string, opts: { message?: string; scope?: { roomIds?: string[]; purposes?: string[] }; expiresInDays?: number } = {}): Promise<ConnectionView> {
+  requestConnection(
+    participantId: string,
+    opts: { message?: string; scope?: { roomIds?: string[]; purposes?: string[] }; expiresInDays?: number } = {},
+  ): Promise<ConnectionView> {
     return this.request("connection:request", { participantId, ...opts });
   }
 
@@ -622,7 +631,10 @@ export class SwitchboardClient {
     const view = await this.request("work:status", status);
     if (status.state !== "idle") {
       const every = ((status.ttlSec ?? DEFAULT_STATUS_TTL_SEC) * 1000) / 3;
-      this.heartbeat = setInterval(() => void this.request("work:status", status).catch((error: unknown) => console.error("switchboard: status heartbeat failed:", error)), every);
+      this.heartbeat = setInterval(
+        () => void this.request("work:status", status).catch((error: unknown) => console.error("switchboard: status heartbeat failed:", error)),
+        every,
+      );
       this.heartbeat.unref?.();
     }
     return view;
@@ -676,7 +688,12 @@ export class SwitchboardClient {
    * whose tools differ): the ack timeout, whether it is idempotent, and the name it is paced and
    * reported under.
    */
-  async request<E extends RequestEvent>(event: E, payload: RequestPayload<E>, attempts = 3, opts: { timeoutMs?: number; idempotent?: boolean; key?: string } = {}): Promise<RequestResult<E>> {
+  async request<E extends RequestEvent>(
+    event: E,
+    payload: RequestPayload<E>,
+    attempts = 3,
+    opts: { timeoutMs?: number; idempotent?: boolean; key?: string } = {},
+  ): Promise<RequestResult<E>> {
     const socket = this.requireSocket();
     const idempotent = opts.idempotent ?? IDEMPOTENT.has(event);
     const key = opts.key ?? event;
@@ -690,12 +707,19 @@ export class SwitchboardClient {
       try {
         const timed = socket.timeout(opts.timeoutMs ?? this.options.requestTimeoutMs);
         reply = await (timed.emitWithAck as (e: string, p: unknown) => Promise<Ack<RequestResult<E>>>).call(timed, event, payload);
-        this.pacer.settle(key, reply.ok ? { ok: true } : { ok: false, rateLimited: reply.error.code === "RATE_LIMITED", retryAfterMs: reply.error.retryAfterMs });
+        this.pacer.settle(
+          key,
+          reply.ok ? { ok: true } : { ok: false, rateLimited: reply.error.code === "RATE_LIMITED", retryAfterMs: reply.error.retryAfterMs },
+        );
       } catch (error) {
         this.pacer.settle(key, { ok: false, rateLimited: false });
         // No answer: the request may or may not have been applied.
         if (!idempotent) {
-          throw new SwitchboardError({ code: "TIMEOUT", message: `${key} got no answer in time; it may have been applied: check before sending it again`, retryable: false });
+          throw new SwitchboardError({
+            code: "TIMEOUT",
+            message: `${key} got no answer in time; it may have been applied: check before sending it again`,
+            retryable: false,
+          });
         }
         lastError = error;
         await sleep(this.backoff(attempt));
@@ -710,7 +734,12 @@ export class SwitchboardClient {
           attempt--;
           continue;
         }
-        throw new SwitchboardError({ code: "APPROVAL_DECLINED", message: `${key} was not approved (${outcome.status === "answered" ? "declined" : outcome.status})`, retryable: false, questionId: error.questionId });
+        throw new SwitchboardError({
+          code: "APPROVAL_DECLINED",
+          message: `${key} was not approved (${outcome.status === "answered" ? "declined" : outcome.status})`,
+          retryable: false,
+          questionId: error.questionId,
+        });
       }
       if (!error.retryable || (error.code !== "RATE_LIMITED" && !idempotent)) throw error;
       lastError = error;

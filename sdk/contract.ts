@@ -138,9 +138,7 @@ export const CONNECTION_MESSAGE_MAX = 500;
 export const requestConnectionInput = z.strictObject({
   participantId: id,
   message: z.string().trim().max(CONNECTION_MESSAGE_MAX).default(""),
-  scope: z
-    .strictObject({ roomIds: z.array(id).max(50).optional(), purposes: z.array(z.string().trim().min(1).max(80)).max(10).optional() })
-    .optional(),
+  scope: z.strictObject({ roomIds: z.array(id).max(50).optional(), purposes: z.array(z.string().trim().min(1).max(80)).max(10).optional() }).optional(),
   expiresInDays: z.number().int().min(1).max(365).optional(),
 });
 export const respondToConnectionInput = z.strictObject({ connectionId: id, decision: z.enum(["accept", "decline"]) });
@@ -527,7 +525,7 @@ export interface ServerToClientEvents {
   "status:updated": (p: { status: WorkStatusView }) => void;
   /** An agent reported tasks, files or links: a work board asks again (tRPC `work.*`) for what it may see. */
   "work:changed": (p: { agentId: string; what: "tasks" | "files" | "links" }) => void;
-  "error": (p: ErrorShape & { event?: string }) => void;
+  error: (p: ErrorShape & { event?: string }) => void;
 }
 
 export interface ReplayPage {

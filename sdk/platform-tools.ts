@@ -35,7 +35,13 @@ const participant = contract.participantRef.describe('Someone: "@handle" or a pa
 const participants = z.array(participant).min(1).max(100);
 const seq = contract.markReadInput.shape.seq;
 const messageId = contract.receiptInput.shape.messageId.describe("The message's id");
-const waitSeconds = z.number().int().min(0).max(MAX_WAIT_SECONDS).default(45).describe("How long to wait for the answer in this call (call get_answer to wait more)");
+const waitSeconds = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_WAIT_SECONDS)
+  .default(45)
+  .describe("How long to wait for the answer in this call (call get_answer to wait more)");
 
 const receipt = (state: "processing" | "processed" | "failed", description: string) => ({
   description,
@@ -75,7 +81,7 @@ export const TOOL_SPECS = named({
   },
   wait_for_messages: {
     description:
-      "Waits until something addressed to you arrives in any of your rooms (by your delivery mode: mentions, DMs, your threads; or everything in rooms set to all), then returns it. You get the same messages again until you call acknowledge with each room's through_seq, so nothing is lost if you stop midway. Example: {\"timeout_seconds\": 30}",
+      'Waits until something addressed to you arrives in any of your rooms (by your delivery mode: mentions, DMs, your threads; or everything in rooms set to all), then returns it. You get the same messages again until you call acknowledge with each room\'s through_seq, so nothing is lost if you stop midway. Example: {"timeout_seconds": 30}',
     input: z.strictObject({
       timeout_seconds: z.number().int().min(0).max(MAX_WAIT_SECONDS).default(30).describe("How long to wait when nothing is waiting already"),
       limit: z.number().int().min(1).max(100).default(20),
@@ -156,11 +162,15 @@ export const TOOL_SPECS = named({
   },
   list_connection_requests: {
     description: 'Your connection requests and connections (and your agents\'), newest change first. Example: {"status": "pending"}',
-    input: z.strictObject({ status: contract.listConnectionsInput.shape.status.unwrap().default("pending"), cursor: contract.listConnectionsInput.shape.cursor }),
+    input: z.strictObject({
+      status: contract.listConnectionsInput.shape.status.unwrap().default("pending"),
+      cursor: contract.listConnectionsInput.shape.cursor,
+    }),
     readOnly: true,
   },
   respond_connection: {
-    description: 'Accepts or declines a connection request addressed to you or to an agent you own (people decide; agents cannot). Example: {"connection_id": "…", "decision": "accept"}',
+    description:
+      'Accepts or declines a connection request addressed to you or to an agent you own (people decide; agents cannot). Example: {"connection_id": "…", "decision": "accept"}',
     input: z.strictObject({ connection_id: contract.respondToConnectionInput.shape.connectionId, decision: contract.respondToConnectionInput.shape.decision }),
     readOnly: false,
   },
@@ -171,8 +181,18 @@ export const TOOL_SPECS = named({
       room,
       question: askQuestionInput.shape.prompt,
       kind: askQuestionInput.shape.kind.default("text"),
-      options: z.array(z.union([questionOption, z.string().trim().min(1).max(100)])).min(2).max(20).optional().describe('For single and multiple: the choices, as labels or {value, label, description}'),
-      fields: z.array(formField).min(1).max(20).optional().describe("For form: the fields, each {name, label, type: string|number|integer|boolean|enum, required?, options?, min?, max?}"),
+      options: z
+        .array(z.union([questionOption, z.string().trim().min(1).max(100)]))
+        .min(2)
+        .max(20)
+        .optional()
+        .describe("For single and multiple: the choices, as labels or {value, label, description}"),
+      fields: z
+        .array(formField)
+        .min(1)
+        .max(20)
+        .optional()
+        .describe("For form: the fields, each {name, label, type: string|number|integer|boolean|enum, required?, options?, min?, max?}"),
       ask: z.string().trim().min(1).max(64).default("owner").describe('Who answers: "owner", "@handle", "room" (anyone in it) or "admins"'),
       thread_id: askQuestionInput.shape.threadRootId.describe("Ask in the thread of this message"),
       expires_in_seconds: askQuestionInput.shape.expiresInSeconds,
@@ -184,19 +204,22 @@ export const TOOL_SPECS = named({
     waits: true,
   },
   get_answer: {
-    description: 'The state of a question you asked with ask_human, waiting up to wait_seconds for it to be answered. Example: {"question_id": "…", "wait_seconds": 45}',
+    description:
+      'The state of a question you asked with ask_human, waiting up to wait_seconds for it to be answered. Example: {"question_id": "…", "wait_seconds": 45}',
     input: z.strictObject({ question_id: contract.receiptInput.shape.messageId.describe("The question_id ask_human returned"), wait_seconds: waitSeconds }),
     readOnly: true,
     waits: true,
   },
   set_status: {
-    description:
-      `Says what you are doing, shown next to your name and on the Work page. With a state (working, waiting, blocked, idle) it holds for ttl_seconds (default ${work.MODEL_STATUS_TTL_SEC}): call it again to keep it. Example: {"status": "Need the staging password", "state": "waiting", "waiting_for": "@dana"}`,
+    description: `Says what you are doing, shown next to your name and on the Work page. With a state (working, waiting, blocked, idle) it holds for ttl_seconds (default ${work.MODEL_STATUS_TTL_SEC}): call it again to keep it. Example: {"status": "Need the staging password", "state": "waiting", "waiting_for": "@dana"}`,
     input: z.strictObject({
       status: contract.workStatusInput.shape.workStatus,
       state: z.enum(work.WORK_STATES).optional().describe("What you are doing: working, waiting (for someone), blocked, or idle"),
       waiting_for: participant.optional().describe("Whom you wait for (with state waiting)"),
-      ttl_seconds: work.setWorkStatusInput.shape.ttlSec.unwrap().default(work.MODEL_STATUS_TTL_SEC).describe(`How long the state holds unless you set it again (default ${work.MODEL_STATUS_TTL_SEC})`),
+      ttl_seconds: work.setWorkStatusInput.shape.ttlSec
+        .unwrap()
+        .default(work.MODEL_STATUS_TTL_SEC)
+        .describe(`How long the state holds unless you set it again (default ${work.MODEL_STATUS_TTL_SEC})`),
     }),
     readOnly: false,
   },
@@ -204,9 +227,20 @@ export const TOOL_SPECS = named({
     description:
       'Reports your task list for the current session, in order (the whole list: tasks you leave out are dropped, unless complete is false). Each task has a title, a status (pending, in_progress, completed, dropped) and optionally your own id for it and its parent\'s. Example: {"session_id": "…", "tasks": [{"title": "Add the endpoint", "status": "in_progress"}, {"title": "Write tests"}]}',
     input: z.strictObject({
-      session_id: work.reportTasksInput.shape.sessionId.describe("Your runtime's session id (ties the tasks to its room and thread, if one of your runtime bindings has it)"),
+      session_id: work.reportTasksInput.shape.sessionId.describe(
+        "Your runtime's session id (ties the tasks to its room and thread, if one of your runtime bindings has it)",
+      ),
       room: room.optional().describe("The room the work is for"),
-      tasks: z.array(z.strictObject({ id: work.taskInput.shape.key, title: work.taskInput.shape.title, status: work.taskInput.shape.status, parent_id: work.taskInput.shape.parentKey })).max(work.MAX_TASKS_PER_REPORT),
+      tasks: z
+        .array(
+          z.strictObject({
+            id: work.taskInput.shape.key,
+            title: work.taskInput.shape.title,
+            status: work.taskInput.shape.status,
+            parent_id: work.taskInput.shape.parentKey,
+          }),
+        )
+        .max(work.MAX_TASKS_PER_REPORT),
       complete: work.reportTasksInput.shape.complete,
     }),
     readOnly: false,
@@ -220,12 +254,23 @@ export const TOOL_SPECS = named({
       task_id: work.reportFilesInput.shape.taskKey.describe("The task (your id for it, or its title) the files were for"),
       commit: work.reportFilesInput.shape.commit,
       branch: work.reportFilesInput.shape.branch,
-      files: z.array(z.strictObject({ path: work.fileInput.shape.path, operation: work.fileInput.shape.operation, lines_added: work.fileInput.shape.linesAdded, lines_removed: work.fileInput.shape.linesRemoved })).min(1).max(work.MAX_FILES_PER_REPORT),
+      files: z
+        .array(
+          z.strictObject({
+            path: work.fileInput.shape.path,
+            operation: work.fileInput.shape.operation,
+            lines_added: work.fileInput.shape.linesAdded,
+            lines_removed: work.fileInput.shape.linesRemoved,
+          }),
+        )
+        .min(1)
+        .max(work.MAX_FILES_PER_REPORT),
     }),
     readOnly: false,
   },
   link_work: {
-    description: 'Ties what your work shipped to it: a branch, a commit, or a pull request (its URL). Example: {"kind": "pull_request", "value": "https://github.com/acme/app/pull/42", "title": "Export usage as CSV"}',
+    description:
+      'Ties what your work shipped to it: a branch, a commit, or a pull request (its URL). Example: {"kind": "pull_request", "value": "https://github.com/acme/app/pull/42", "title": "Export usage as CSV"}',
     input: z.strictObject({
       session_id: work.reportFilesInput.shape.sessionId,
       room: room.optional(),

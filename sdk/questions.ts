@@ -137,10 +137,14 @@ export const askQuestionInput = z
   })
   .superRefine((q, ctx) => {
     const choice = q.kind === "single" || q.kind === "multiple";
-    if (choice !== (q.options !== undefined)) ctx.addIssue({ code: "custom", path: ["options"], message: choice ? "required for single and multiple" : "only for single and multiple" });
-    if ((q.kind === "form") !== (q.fields !== undefined)) ctx.addIssue({ code: "custom", path: ["fields"], message: q.kind === "form" ? "required for a form" : "only for a form" });
-    if (q.options && new Set(q.options.map((o) => o.value)).size !== q.options.length) ctx.addIssue({ code: "custom", path: ["options"], message: "values must differ" });
-    if (q.fields && new Set(q.fields.map((f) => f.name)).size !== q.fields.length) ctx.addIssue({ code: "custom", path: ["fields"], message: "names must differ" });
+    if (choice !== (q.options !== undefined))
+      ctx.addIssue({ code: "custom", path: ["options"], message: choice ? "required for single and multiple" : "only for single and multiple" });
+    if ((q.kind === "form") !== (q.fields !== undefined))
+      ctx.addIssue({ code: "custom", path: ["fields"], message: q.kind === "form" ? "required for a form" : "only for a form" });
+    if (q.options && new Set(q.options.map((o) => o.value)).size !== q.options.length)
+      ctx.addIssue({ code: "custom", path: ["options"], message: "values must differ" });
+    if (q.fields && new Set(q.fields.map((f) => f.name)).size !== q.fields.length)
+      ctx.addIssue({ code: "custom", path: ["fields"], message: "names must differ" });
     if (q.onExpiry !== undefined && q.expiresInSeconds === undefined) ctx.addIssue({ code: "custom", path: ["onExpiry"], message: "needs expiresInSeconds" });
   });
 export type AskQuestionInput = z.input<typeof askQuestionInput>;

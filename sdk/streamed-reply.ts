@@ -25,10 +25,13 @@ export class StreamedReply {
   update(text: string): void {
     if (!text.trim() || this.given) return;
     this.latest = text;
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      void this.push();
-    }, this.started ? this.everyMs : 0);
+    this.timer ??= setTimeout(
+      () => {
+        this.timer = null;
+        void this.push();
+      },
+      this.started ? this.everyMs : 0,
+    );
     this.started = true;
   }
 

@@ -39,7 +39,12 @@ export type UsageCsvView = (typeof USAGE_CSV_VIEWS)[number];
 export const usageExportInput = usageQueryInput.extend({ view: z.enum(USAGE_CSV_VIEWS) });
 
 /** A model's price per million tokens. */
-export const setPriceInput = z.strictObject({ model: z.string().trim().min(1).max(MODEL_NAME_MAX), inputPerMTok: money, outputPerMTok: money, cachedPerMTok: money.default(0) });
+export const setPriceInput = z.strictObject({
+  model: z.string().trim().min(1).max(MODEL_NAME_MAX),
+  inputPerMTok: money,
+  outputPerMTok: money,
+  cachedPerMTok: money.default(0),
+});
 export type SetPriceInput = z.output<typeof setPriceInput>;
 export const deletePriceInput = z.strictObject({ model });
 

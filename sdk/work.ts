@@ -224,7 +224,10 @@ const timelinePage = {
   direction: z.literal("forward").optional(),
 };
 /** A room's (or one thread's) timeline, or a task's. */
-export const timelineInput = z.union([z.strictObject({ roomId: id, threadRootId: id.optional(), ...timelinePage }), z.strictObject({ taskId: id, ...timelinePage })]);
+export const timelineInput = z.union([
+  z.strictObject({ roomId: id, threadRootId: id.optional(), ...timelinePage }),
+  z.strictObject({ taskId: id, ...timelinePage }),
+]);
 /** What the service reads: the page's direction is tRPC's alone. */
 export type TimelineInput = DistributiveOmit<z.output<typeof timelineInput>, "direction">;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

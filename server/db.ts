@@ -67,7 +67,12 @@ function connect(url: string, opts: { logQueries?: boolean } = {}): Connections 
  * the pools had shrunk while idle and grew again: every room's sends waited on them. The pools stay at
  * the size their busiest moment needed, at most `max` (docs/operations.md counts them).
  */
-const postgresPoolConfig = (url: string, max: number): pg.PoolConfig => ({ connectionString: url, max, idleTimeoutMillis: 0, idle_in_transaction_session_timeout: 30_000 });
+const postgresPoolConfig = (url: string, max: number): pg.PoolConfig => ({
+  connectionString: url,
+  max,
+  idleTimeoutMillis: 0,
+  idle_in_transaction_session_timeout: 30_000,
+});
 
 const holder = globalThis as unknown as { __switchboardDb?: Connections };
 

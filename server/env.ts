@@ -36,7 +36,12 @@ const schema = z.object({
    * largest packet (256 KiB), so that any request fits an empty buffer.
    */
   SOCKET_BUFFER_REQUESTS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
-  SOCKET_BUFFER_BYTES: z.coerce.number().int().min(256 * 1024).max(1024 * 1024 * 1024).default(4 * 1024 * 1024),
+  SOCKET_BUFFER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(256 * 1024)
+    .max(1024 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
   /**
    * Sign-up attempts one client address may make in an hour that do not join by a usable invite (no
    * invite, a bad, expired or used-up one, or an invite sign-up that failed). Those that do are bounded

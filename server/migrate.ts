@@ -86,16 +86,22 @@ function pendingMigrations(dialect: Dialect, local: Migration[], rows: Migration
   const failed = live.filter((row) => row.finished_at == null);
   if (failed.length > 0) {
     const names = failed.map((row) => row.migration_name).join(", ");
-    throw new Error(`migrate: migration(s) ${names} failed earlier and are still recorded as started; repair the database by hand (or with \`prisma migrate resolve\`) first`);
+    throw new Error(
+      `migrate: migration(s) ${names} failed earlier and are still recorded as started; repair the database by hand (or with \`prisma migrate resolve\`) first`,
+    );
   }
   const byName = new Map(local.map((migration) => [migration.name, migration]));
   for (const row of live) {
     const migration = byName.get(row.migration_name);
     if (!migration) {
-      throw new Error(`migrate: migration ${row.migration_name} is applied to the database but missing from prisma/migrations/${dialect}; refusing to continue`);
+      throw new Error(
+        `migrate: migration ${row.migration_name} is applied to the database but missing from prisma/migrations/${dialect}; refusing to continue`,
+      );
     }
     if (!checksumMatches(migration.sql, row.checksum)) {
-      throw new Error(`migrate: migration ${row.migration_name} was edited after it was applied (checksum differs); restore the file and add a new migration instead`);
+      throw new Error(
+        `migrate: migration ${row.migration_name} was edited after it was applied (checksum differs); restore the file and add a new migration instead`,
+      );
     }
   }
   const applied = new Set(live.map((row) => row.migration_name));
@@ -103,7 +109,10 @@ function pendingMigrations(dialect: Dialect, local: Migration[], rows: Migration
 }
 
 function sqlitePath(databaseUrl: string): string {
-  const location = databaseUrl.slice("file:".length).split("?")[0].replace(/^\/\/(?=\/)/, "");
+  const location = databaseUrl
+    .slice("file:".length)
+    .split("?")[0]
+    .replace(/^\/\/(?=\/)/, "");
   return path.resolve(process.cwd(), location);
 }
 

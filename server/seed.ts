@@ -89,14 +89,50 @@ async function seedWork(s: { dana: Actor; scout: Actor; scribe: Actor; roomId: s
       { key: "tests", title: "Cover retries in the SDK's tests", status: "pending" },
     ],
   });
-  await reportFiles(s.scout, { ...inThread, taskKey: "jitter", branch: "fix/retry-jitter", files: [{ path: "sdk/client.ts", operation: "edit", linesAdded: 14, linesRemoved: 3 }, { path: "sdk/backoff.ts", operation: "create", linesAdded: 32 }] });
-  await reportFiles(s.scout, { ...inThread, taskKey: "stable-id", branch: "fix/retry-jitter", files: [{ path: "sdk/client.ts", operation: "edit", linesAdded: 6, linesRemoved: 2 }, { path: "server/services/sending.ts", operation: "read" }, { path: "npm test -- sdk", operation: "run" }] });
+  await reportFiles(s.scout, {
+    ...inThread,
+    taskKey: "jitter",
+    branch: "fix/retry-jitter",
+    files: [
+      { path: "sdk/client.ts", operation: "edit", linesAdded: 14, linesRemoved: 3 },
+      { path: "sdk/backoff.ts", operation: "create", linesAdded: 32 },
+    ],
+  });
+  await reportFiles(s.scout, {
+    ...inThread,
+    taskKey: "stable-id",
+    branch: "fix/retry-jitter",
+    files: [
+      { path: "sdk/client.ts", operation: "edit", linesAdded: 6, linesRemoved: 2 },
+      { path: "server/services/sending.ts", operation: "read" },
+      { path: "npm test -- sdk", operation: "run" },
+    ],
+  });
   await linkWork(s.scout, { ...inThread, taskKey: "review", kind: "branch", value: "fix/retry-jitter" });
-  await linkWork(s.scout, { ...inThread, taskKey: "review", kind: "pull_request", value: "https://github.com/example/switchboard/pull/42", title: "SDK: jittered backoff, stable clientMsgId on retry" });
+  await linkWork(s.scout, {
+    ...inThread,
+    taskKey: "review",
+    kind: "pull_request",
+    value: "https://github.com/example/switchboard/pull/42",
+    title: "SDK: jittered backoff, stable clientMsgId on retry",
+  });
   await setStatus(s.scout, { state: "working", text: "Keeping clientMsgId stable across retries", ttlSec: 86_400 });
 
   const changelog = { roomId: s.roomId, sessionId: "demo-scribe-session" };
-  await reportTasks(s.scribe, { ...changelog, complete: true, tasks: [{ title: "Draft the changelog entry", status: "completed" }, { title: "Ask Dana which release it ships in", status: "in_progress" }] });
-  await reportFiles(s.scribe, { ...changelog, files: [{ path: "CHANGELOG.md", operation: "edit", linesAdded: 4 }, { path: "docs/protocol.md", operation: "read" }] });
+  await reportTasks(s.scribe, {
+    ...changelog,
+    complete: true,
+    tasks: [
+      { title: "Draft the changelog entry", status: "completed" },
+      { title: "Ask Dana which release it ships in", status: "in_progress" },
+    ],
+  });
+  await reportFiles(s.scribe, {
+    ...changelog,
+    files: [
+      { path: "CHANGELOG.md", operation: "edit", linesAdded: 4 },
+      { path: "docs/protocol.md", operation: "read" },
+    ],
+  });
   await setStatus(s.scribe, { state: "waiting", text: "Which release does the retry fix ship in?", waitingFor: s.dana.participantId, ttlSec: 86_400 });
 }

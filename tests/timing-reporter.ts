@@ -11,7 +11,11 @@ export default class TimingReporter implements Reporter {
   }
 
   onTestModuleEnd(module: TestModule): void {
-    this.files.push({ name: module.moduleId.replace(`${process.cwd()}/`, ""), ms: module.diagnostic().duration, tests: [...module.children.allTests()].length });
+    this.files.push({
+      name: module.moduleId.replace(`${process.cwd()}/`, ""),
+      ms: module.diagnostic().duration,
+      tests: [...module.children.allTests()].length,
+    });
   }
 
   onTestRunEnd(): void {

@@ -10,9 +10,5 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   const viewer = await getViewer();
   if (!viewer) redirect("/signin");
   const { workspace, me, can } = (await viewer.api.workspace.me())!;
-  return (
-    <AppShell viewer={{ workspace, me, can }}>
-      {children}
-    </AppShell>
-  );
+  return <AppShell viewer={{ workspace, me, can }}>{children}</AppShell>;
 }

@@ -31,6 +31,10 @@ export const claude: Host = {
   },
   print(ctx) {
     const hooks = JSON.stringify({ hooks: claudeHooksBlock(ctx) }, null, 2);
-    return { files: [], notes: [CLAUDE_ADD(ctx.mcpUrl), "", "And merge these hooks into .claude/settings.local.json (the work board):", hooks], keyFromEnv: true };
+    return {
+      files: [],
+      notes: [CLAUDE_ADD(ctx.mcpUrl), "", "And merge these hooks into .claude/settings.local.json (the work board):", hooks],
+      keyFromEnv: true,
+    };
   },
 };

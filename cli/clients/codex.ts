@@ -63,7 +63,7 @@ export function withServerTable(text: string, entry: { url: string; bearer_token
     // header belong to it and stay.
     const kept: string[] = [];
     let pending: string[] = []; // what closes a dropped table: kept unless another of ours follows
-    for (let i = 0; i < lines.length; ) {
+    for (let i = 0; i < lines.length;) {
       if (!OURS.test(lines[i])) {
         kept.push(...pending, lines[i++]);
         pending = [];

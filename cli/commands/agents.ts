@@ -4,10 +4,14 @@ import type { Command } from "commander";
 import type { AgentView } from "../../sdk/contract";
 import { CliError, EXIT } from "../exit-codes";
 
-const line = (a: AgentView) => `@${a.handle.padEnd(20)} ${a.status.padEnd(9)} ${a.framework ?? ""}  ${a.lastSeenAt ? `seen ${a.lastSeenAt.slice(0, 16).replace("T", " ")}` : "never connected"}  ${a.displayName}`;
+const line = (a: AgentView) =>
+  `@${a.handle.padEnd(20)} ${a.status.padEnd(9)} ${a.framework ?? ""}  ${a.lastSeenAt ? `seen ${a.lastSeenAt.slice(0, 16).replace("T", " ")}` : "never connected"}  ${a.displayName}`;
 
 export function registerAgents(program: Command): void {
-  const agents = program.command("agents").summary("your agents: list, suspend, resume").description("List the agents you own; suspend one at once (the kill switch) or resume it.");
+  const agents = program
+    .command("agents")
+    .summary("your agents: list, suspend, resume")
+    .description("List the agents you own; suspend one at once (the kill switch) or resume it.");
 
   agents
     .command("list", { isDefault: true })

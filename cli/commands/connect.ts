@@ -31,7 +31,9 @@ export function registerConnect(program: Command): void {
   program
     .command("connect")
     .summary("register an agent and wire a coding agent in")
-    .description("Register an agent with a person's onboarding token (--url, --token), keep its key in the config dir, and wire a coding agent in. Running it again changes nothing.")
+    .description(
+      "Register an agent with a person's onboarding token (--url, --token), keep its key in the config dir, and wire a coding agent in. Running it again changes nothing.",
+    )
     .option("--token <token>", "a person's onboarding token (sbo_…, from the Agents page); needed the first time")
     .option("--handle <handle>", "the agent's handle (default: <user>-<client>)")
     .option("--name <displayName>", "the agent's display name (default: from the handle)")
@@ -136,7 +138,12 @@ function shown(file: string): string {
 async function checkStoredKey(profile: Profile): Promise<void> {
   const { openSession } = await import("../session");
   try {
-    const session = await openSession({ url: profile.url, secret: profile.apiKey, kind: profile.kind, source: { type: "profile", name: profileName(profile.url, profile.handle), profile } });
+    const session = await openSession({
+      url: profile.url,
+      secret: profile.apiKey,
+      kind: profile.kind,
+      source: { type: "profile", name: profileName(profile.url, profile.handle), profile },
+    });
     const same = session.me.id === profile.participantId;
     await session.close();
     if (!same) throw new CliError(EXIT.AUTH, `The key stored for @${profile.handle} now belongs to someone else.`, { hint: "Connect with another --handle." });

@@ -19,7 +19,9 @@ export function registerHook(program: Command): void {
   program
     .command("hook")
     .summary("forward a coding agent's hook payload (stdin) to the work board")
-    .description("Post the hook payload on stdin to the server as the connected agent, for the hooks `connect --client claude` writes. Prints nothing on success.")
+    .description(
+      "Post the hook payload on stdin to the server as the connected agent, for the hooks `connect --client claude` writes. Prints nothing on success.",
+    )
     .argument("<runtime>", `whose hook it is: ${Object.keys(RUNTIMES).join(", ")}`)
     .action(async (runtime: string, _opts: object, command: Command) => {
       try {
@@ -48,7 +50,10 @@ async function readStdin(): Promise<string> {
 }
 
 function parsed(text: string): unknown {
-  if (!text.trim()) throw new CliError(EXIT.ERROR, "No hook payload on stdin.", { hint: "Claude Code passes it on stdin; to try it: echo '{…}' | switchboard hook claude-code" });
+  if (!text.trim())
+    throw new CliError(EXIT.ERROR, "No hook payload on stdin.", {
+      hint: "Claude Code passes it on stdin; to try it: echo '{…}' | switchboard hook claude-code",
+    });
   try {
     return JSON.parse(text);
   } catch {

@@ -23,7 +23,10 @@ export function registerLogin(program: Command): void {
     .option("--password-stdin", "read the password from stdin instead of asking")
     .action(async (local: { email: string; name: string; scope: string; expiresInDays: string; passwordStdin?: boolean }, command: Command) => {
       const opts = optionsOf(command);
-      if (!opts.url) throw new CliError(EXIT.USAGE, "Which server? Pass --url.", { hint: "switchboard login --url https://switchboard.example.com --email you@example.com" });
+      if (!opts.url)
+        throw new CliError(EXIT.USAGE, "Which server? Pass --url.", {
+          hint: "switchboard login --url https://switchboard.example.com --email you@example.com",
+        });
       const { scope, expiresInDays } = tokenOptions(local);
       const origin = serverOrigin(opts.url);
       const password = local.passwordStdin ? (await readStdin()).replace(/\r?\n$/, "") : await askHidden(`Password for ${local.email}: `);
@@ -36,10 +39,21 @@ export function registerLogin(program: Command): void {
         expiresInDays,
       });
       const { withSession } = await import("../session");
-      const who = await withSession({ url: origin, secret: token, kind: "person", source: { type: "env", variable: "SWITCHBOARD_TOKEN" } }, async (s) => ({ me: s.me, workspaceId: s.workspaceId }));
+      const who = await withSession({ url: origin, secret: token, kind: "person", source: { type: "env", variable: "SWITCHBOARD_TOKEN" } }, async (s) => ({
+        me: s.me,
+        workspaceId: s.workspaceId,
+      }));
       const config = loadConfig();
       const name = profileName(origin, who.me.handle);
-      config.profiles[name] = { url: origin, handle: who.me.handle, kind: "person", participantId: who.me.id, workspaceId: who.workspaceId, apiKey: token, createdAt: new Date().toISOString() };
+      config.profiles[name] = {
+        url: origin,
+        handle: who.me.handle,
+        kind: "person",
+        participantId: who.me.id,
+        workspaceId: who.workspaceId,
+        apiKey: token,
+        createdAt: new Date().toISOString(),
+      };
       config.default = name;
       saveConfig(config);
       new Output(!!opts.json).record(

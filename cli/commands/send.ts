@@ -18,7 +18,9 @@ export function registerSend(program: Command): void {
   program
     .command("send")
     .summary("send a message to '#room' or @handle")
-    .description("Send a message to '#room' (quote the #: unquoted, a shell starts a comment), @handle (the DM with them) or a room id. Without text, it is read from stdin. Stored once however often it is retried.")
+    .description(
+      "Send a message to '#room' (quote the #: unquoted, a shell starts a comment), @handle (the DM with them) or a room id. Without text, it is read from stdin. Stored once however often it is retried.",
+    )
     .argument("<target>", "'#room', @handle, or a room's name or id")
     .argument("[text...]", "the message (Markdown); several words are joined with spaces")
     .option("--thread <message>", "reply in the thread of this message (its id, or its seq in the room)")
@@ -70,7 +72,11 @@ async function threadRoot(session: Session, roomId: string, ref: string): Promis
   const seq = Number(ref);
   const page = await session.client.request("room:sync", { roomId, afterSeq: Math.max(0, seq - 1), limit: 1 });
   const message = page.messages.find((m) => m.seq === seq);
-  if (!message) throw new CliError(EXIT.NOT_FOUND, `No message with seq ${seq} in that room.`, { code: "MESSAGE_NOT_FOUND", hint: "`switchboard tail` shows seqs in [brackets]." });
+  if (!message)
+    throw new CliError(EXIT.NOT_FOUND, `No message with seq ${seq} in that room.`, {
+      code: "MESSAGE_NOT_FOUND",
+      hint: "`switchboard tail` shows seqs in [brackets].",
+    });
   return message.threadRootId ?? message.id;
 }
 

@@ -23,7 +23,9 @@ export function registerTail(program: Command): void {
   program
     .command("tail")
     .summary("what was said since you last looked, then live")
-    .description("Show a room's messages since the last tail of it (the first time, the last --limit), exactly once, then follow it live. Ctrl-C stops (exit 0).")
+    .description(
+      "Show a room's messages since the last tail of it (the first time, the last --limit), exactly once, then follow it live. Ctrl-C stops (exit 0).",
+    )
     .argument("<target>", "'#room' (quote the #), @handle, or a room's name or id")
     .option("--since <seq>", "start after this seq (instead of where the last tail stopped)")
     .option("--limit <n>", "messages to show when nothing is remembered for this room", "20")

@@ -8,7 +8,10 @@ const line = (t: AccessTokenView) =>
   `${t.id}  ${t.prefix}…  ${t.scope.padEnd(5)}  ${t.state.padEnd(7)}  ${t.expiresAt ? `expires ${t.expiresAt.slice(0, 10)}` : "no expiry"}  ${t.lastUsedAt ? `used ${t.lastUsedAt.slice(0, 16).replace("T", " ")}` : "never used"}  ${t.name}`;
 
 export function registerToken(program: Command): void {
-  const token = program.command("token").summary("your personal access tokens").description("Create, list and revoke your personal access tokens (as a person: switchboard login first).");
+  const token = program
+    .command("token")
+    .summary("your personal access tokens")
+    .description("Create, list and revoke your personal access tokens (as a person: switchboard login first).");
 
   token
     .command("create")
@@ -43,4 +46,3 @@ export function registerToken(program: Command): void {
       out.record(revoked, `Revoked: ${line(revoked)}`);
     });
 }
-

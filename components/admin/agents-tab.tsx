@@ -36,7 +36,13 @@ export function AgentsTab() {
   if (agents.isPending) return <SkeletonRows rows={4} />;
   if (agents.isError) return <ErrorState error={agents.error} onRetry={() => void agents.refetch()} title="Couldn't load the agents" />;
   if (agents.data.length === 0) {
-    return <EmptyState icon={<BotIcon size={22} />} title="No agents in this workspace yet" body="Members create agents on their Agents page, or register them with an onboarding token." />;
+    return (
+      <EmptyState
+        icon={<BotIcon size={22} />}
+        title="No agents in this workspace yet"
+        body="Members create agents on their Agents page, or register them with an onboarding token."
+      />
+    );
   }
   const suspended = agents.data.filter((a) => a.status === "suspended").length;
 
@@ -45,19 +51,35 @@ export function AgentsTab() {
       <div className="flex flex-wrap items-center gap-3">
         <div className="relative min-w-[14rem] flex-1">
           <SearchIcon size={16} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-zinc-400" />
-          <input value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Filter by name, owner or framework" aria-label="Filter agents" className={`${inputClass} pl-9`} />
+          <input
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            placeholder="Filter by name, owner or framework"
+            aria-label="Filter agents"
+            className={`${inputClass} pl-9`}
+          />
         </div>
         <p className="text-sm text-zinc-500">
           {agents.data.length} agent{agents.data.length === 1 ? "" : "s"}
           {suspended > 0 && <span className="text-rose-600"> · {suspended} suspended</span>}
         </p>
       </div>
-      <DataTable columns={["Agent", "Owner", "Status", "Keys", "Last seen", { label: "Kill switch", className: "text-right" }]} minWidth="min-w-[52rem]" testId="admin-agents-table">
+      <DataTable
+        columns={["Agent", "Owner", "Status", "Keys", "Last seen", { label: "Kill switch", className: "text-right" }]}
+        minWidth="min-w-[52rem]"
+        testId="admin-agents-table"
+      >
         {list.map((a) => {
           const online = isOnline(a.id);
           const active = a.keys.filter((k) => !k.revokedAt);
           return (
-            <tr key={a.id} data-testid="admin-agent-row" data-handle={a.handle} data-status={a.status} className={a.status === "suspended" ? "bg-rose-50/40" : ""}>
+            <tr
+              key={a.id}
+              data-testid="admin-agent-row"
+              data-handle={a.handle}
+              data-status={a.status}
+              className={a.status === "suspended" ? "bg-rose-50/40" : ""}
+            >
               <ParticipantCell id={a.id} name={a.displayName} kind="agent" online={online} detail={`@${a.handle} · ${frameworkLabel(a.framework)}`} />
               <td className="px-4 py-2.5 text-zinc-700">{a.owner ? a.owner.displayName : <span className="text-zinc-400">None</span>}</td>
               <td className="px-4 py-2.5">

@@ -34,7 +34,10 @@ export function AuditTab() {
   const [to, setTo] = useState("");
   const debouncedAction = useDebounced(action.trim(), 300);
   const participants = useQuery({ ...trpc.workspace.participants.queryOptions(), staleTime: 60_000 });
-  const actors = useMemo(() => [...(participants.data ?? [])].sort((a, b) => (a.kind === b.kind ? a.displayName.localeCompare(b.displayName) : a.kind === "human" ? -1 : 1)), [participants.data]);
+  const actors = useMemo(
+    () => [...(participants.data ?? [])].sort((a, b) => (a.kind === b.kind ? a.displayName.localeCompare(b.displayName) : a.kind === "human" ? -1 : 1)),
+    [participants.data],
+  );
 
   const filter: Filter = useMemo(
     () => ({
@@ -89,7 +92,9 @@ export function AuditTab() {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-zinc-600">Every change to keys, agents, connections, roles, invites and settings, chained by hash so that tampering shows.</p>
+        <p className="text-sm text-zinc-600">
+          Every change to keys, agents, connections, roles, invites and settings, chained by hash so that tampering shows.
+        </p>
         <div className="flex flex-wrap gap-2">
           <Button variant="secondary" size="sm" onClick={() => void exportAs("csv")} disabled={exporting !== null} data-testid="export-csv">
             {exporting === "csv" ? <Spinner /> : <DownloadIcon size={14} />} CSV
@@ -106,7 +111,11 @@ export function AuditTab() {
       {verify.isError && <ChainBanner error={verify.error} onClose={() => verify.reset()} />}
       {verify.data && <ChainBanner report={verify.data} onClose={() => verify.reset()} />}
 
-      <div className="grid gap-3 rounded-xl border border-zinc-200 bg-white p-3 shadow-xs sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto]" role="search" aria-label="Filter the audit log">
+      <div
+        className="grid gap-3 rounded-xl border border-zinc-200 bg-white p-3 shadow-xs sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto]"
+        role="search"
+        aria-label="Filter the audit log"
+      >
         <div>
           <input
             list="audit-prefixes"
@@ -156,7 +165,11 @@ export function AuditTab() {
         <EmptyState
           icon={<ListIcon size={22} />}
           title={filtered ? "No entries match" : "Nothing recorded yet"}
-          body={filtered ? "Try a shorter action prefix, another actor or a wider date range." : "Entries appear as soon as someone creates an agent, changes a role, invites people or decides a connection."}
+          body={
+            filtered
+              ? "Try a shorter action prefix, another actor or a wider date range."
+              : "Entries appear as soon as someone creates an agent, changes a role, invites people or decides a connection."
+          }
           testId="audit-empty"
         />
       ) : (
@@ -229,7 +242,9 @@ function AuditEntry({ row: r }: { row: AuditRow }) {
         {details && details !== "{}" ? (
           <details className="group">
             <summary className="cursor-pointer truncate font-mono text-xs text-zinc-600 marker:text-zinc-400">{details}</summary>
-            <pre className="mt-1 overflow-x-auto rounded bg-zinc-50 p-2 font-mono text-[11px] whitespace-pre-wrap text-zinc-700 ring-1 ring-zinc-200">{JSON.stringify(r.data, null, 2)}</pre>
+            <pre className="mt-1 overflow-x-auto rounded bg-zinc-50 p-2 font-mono text-[11px] whitespace-pre-wrap text-zinc-700 ring-1 ring-zinc-200">
+              {JSON.stringify(r.data, null, 2)}
+            </pre>
           </details>
         ) : (
           <span className="text-zinc-300">—</span>
@@ -256,11 +271,13 @@ function ChainBanner({ report, error, onClose }: { report?: ChainReport; error?:
           </>
         ) : ok ? (
           <>
-            <strong className="font-semibold">The chain is intact.</strong> All {report!.checked.toLocaleString()} entries link to each other and none was changed.
+            <strong className="font-semibold">The chain is intact.</strong> All {report!.checked.toLocaleString()} entries link to each other and none was
+            changed.
           </>
         ) : (
           <>
-            <strong className="font-semibold">The chain is broken at entry #{report!.firstBroken?.seq}.</strong> {report!.firstBroken?.reason}. {report!.checked.toLocaleString()} entries before it check out.
+            <strong className="font-semibold">The chain is broken at entry #{report!.firstBroken?.seq}.</strong> {report!.firstBroken?.reason}.{" "}
+            {report!.checked.toLocaleString()} entries before it check out.
             {report!.firstBroken?.id && <span className="block font-mono text-xs text-rose-700">Entry id {report!.firstBroken.id}</span>}
           </>
         )}

@@ -1,7 +1,21 @@
 import type { FormEvent, ReactNode } from "react";
 
 /** A settings form: title and description, its fields, and a footer with its actions. */
-export function Card({ title, description, children, footer, onSubmit, testId }: { title: string; description: string; children: ReactNode; footer: ReactNode; onSubmit: (e: FormEvent) => void; testId: string }) {
+export function Card({
+  title,
+  description,
+  children,
+  footer,
+  onSubmit,
+  testId,
+}: {
+  title: string;
+  description: string;
+  children: ReactNode;
+  footer: ReactNode;
+  onSubmit: (e: FormEvent) => void;
+  testId: string;
+}) {
   return (
     <form onSubmit={onSubmit} className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs" data-testid={testId}>
       <div className="p-5">

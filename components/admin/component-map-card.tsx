@@ -100,7 +100,14 @@ function ComponentMapForm({ saved }: { saved: Rule[] }) {
       footer={
         <>
           {problem && dirty && <span className="mr-auto text-xs text-rose-600">{problem}</span>}
-          <Button type="button" size="sm" variant="ghost" disabled={!dirty || save.isPending} onClick={() => setRows(saved.map(toRow))} data-testid="components-reset">
+          <Button
+            type="button"
+            size="sm"
+            variant="ghost"
+            disabled={!dirty || save.isPending}
+            onClick={() => setRows(saved.map(toRow))}
+            data-testid="components-reset"
+          >
             Discard
           </Button>
           <Button type="submit" size="sm" disabled={!!problem || !dirty || save.isPending} data-testid="save-components">
@@ -114,22 +121,42 @@ function ComponentMapForm({ saved }: { saved: Rule[] }) {
         <div className="space-y-2.5 lg:col-span-3">
           {rows.length === 0 && (
             <p className="rounded-lg border border-dashed border-zinc-300 px-4 py-5 text-center text-sm text-zinc-500" data-testid="components-empty">
-              No components yet: files are grouped by their top folder (<code className="font-mono text-xs">server</code>, <code className="font-mono text-xs">app</code>, …).
+              No components yet: files are grouped by their top folder (<code className="font-mono text-xs">server</code>,{" "}
+              <code className="font-mono text-xs">app</code>, …).
             </p>
           )}
           <ol className="space-y-2.5">
             {rows.map((row, i) => (
               <li key={row.key} className="flex gap-2.5 rounded-lg border border-zinc-200 bg-zinc-50/50 p-3" data-testid="component-rule">
                 <div className="flex flex-col gap-1 pt-1">
-                  <button type="button" onClick={() => move(i, -1)} disabled={i === 0} aria-label={`Move ${row.name || "component"} up`} className="rounded p-0.5 text-zinc-400 hover:bg-zinc-200 hover:text-zinc-700 disabled:opacity-30">
+                  <button
+                    type="button"
+                    onClick={() => move(i, -1)}
+                    disabled={i === 0}
+                    aria-label={`Move ${row.name || "component"} up`}
+                    className="rounded p-0.5 text-zinc-400 hover:bg-zinc-200 hover:text-zinc-700 disabled:opacity-30"
+                  >
                     <ArrowDownIcon size={14} className="rotate-180" />
                   </button>
-                  <button type="button" onClick={() => move(i, 1)} disabled={i === rows.length - 1} aria-label={`Move ${row.name || "component"} down`} className="rounded p-0.5 text-zinc-400 hover:bg-zinc-200 hover:text-zinc-700 disabled:opacity-30">
+                  <button
+                    type="button"
+                    onClick={() => move(i, 1)}
+                    disabled={i === rows.length - 1}
+                    aria-label={`Move ${row.name || "component"} down`}
+                    className="rounded p-0.5 text-zinc-400 hover:bg-zinc-200 hover:text-zinc-700 disabled:opacity-30"
+                  >
                     <ArrowDownIcon size={14} />
                   </button>
                 </div>
                 <div className="min-w-0 flex-1 space-y-2">
-                  <TextInput value={row.name} onChange={(e) => update(row.key, { name: e.target.value })} placeholder="Name, e.g. Services" maxLength={COMPONENT_NAME_MAX} aria-label="Component name" data-testid="component-name" />
+                  <TextInput
+                    value={row.name}
+                    onChange={(e) => update(row.key, { name: e.target.value })}
+                    placeholder="Name, e.g. Services"
+                    maxLength={COMPONENT_NAME_MAX}
+                    aria-label="Component name"
+                    data-testid="component-name"
+                  />
                   <TextArea
                     value={row.patterns}
                     onChange={(e) => update(row.key, { patterns: e.target.value })}
@@ -140,7 +167,13 @@ function ComponentMapForm({ saved }: { saved: Rule[] }) {
                     data-testid="component-patterns"
                   />
                 </div>
-                <button type="button" onClick={() => setRows((all) => all.filter((r) => r.key !== row.key))} aria-label={`Remove ${row.name || "component"}`} className="self-start rounded p-1 text-zinc-400 hover:bg-rose-50 hover:text-rose-600" data-testid="component-remove">
+                <button
+                  type="button"
+                  onClick={() => setRows((all) => all.filter((r) => r.key !== row.key))}
+                  aria-label={`Remove ${row.name || "component"}`}
+                  className="self-start rounded p-1 text-zinc-400 hover:bg-rose-50 hover:text-rose-600"
+                  data-testid="component-remove"
+                >
                   <TrashIcon size={15} />
                 </button>
               </li>
@@ -191,7 +224,9 @@ function Preview({ preview, loading, stale }: { preview: PreviewData | undefined
                     {c.name}
                     {c.fallback && <span className="ml-1.5 text-xs font-normal text-zinc-400">top folder</span>}
                   </span>
-                  <span className={`shrink-0 text-xs tabular-nums ${c.paths === 0 ? "text-amber-600" : "text-zinc-500"}`}>{c.paths === 0 ? "matches no recent file" : `${c.paths} ${c.paths === 1 ? "file" : "files"}`}</span>
+                  <span className={`shrink-0 text-xs tabular-nums ${c.paths === 0 ? "text-amber-600" : "text-zinc-500"}`}>
+                    {c.paths === 0 ? "matches no recent file" : `${c.paths} ${c.paths === 1 ? "file" : "files"}`}
+                  </span>
                 </div>
                 <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-zinc-100">
                   <div className={`h-full rounded-full ${c.fallback ? "bg-zinc-300" : "bg-indigo-500"}`} style={{ width: `${(c.paths / most) * 100}%` }} />

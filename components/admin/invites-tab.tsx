@@ -128,7 +128,11 @@ function InviteLinks() {
     }),
   );
   return (
-    <Section id="invite-links-heading" title="Invite links" description="Links created in this workspace, with how often each was used. Revoke a link that was shared too widely.">
+    <Section
+      id="invite-links-heading"
+      title="Invite links"
+      description="Links created in this workspace, with how often each was used. Revoke a link that was shared too widely."
+    >
       <InvitationList
         query={invites}
         revoke={revoke}
@@ -143,7 +147,9 @@ function InviteLinks() {
         consequence={(row) => (
           <>
             Nobody can join with this {ROLE_LABEL[row.role].toLowerCase()} link any more.{" "}
-            {row.uses === 0 ? "Nobody has joined with it yet." : `The ${row.uses === 1 ? "person" : `${row.uses} people`} who joined with it stay${row.uses === 1 ? "s" : ""} in the workspace.`}
+            {row.uses === 0
+              ? "Nobody has joined with it yet."
+              : `The ${row.uses === 1 ? "person" : `${row.uses} people`} who joined with it stay${row.uses === 1 ? "s" : ""} in the workspace.`}
           </>
         )}
         empty={{

@@ -54,7 +54,12 @@ export function MembersTab() {
   return (
     <div className="space-y-3">
       {failure && (
-        <div role="alert" className="flex items-start gap-2.5 rounded-lg bg-rose-50 px-3.5 py-2.5 text-sm text-rose-800 ring-1 ring-rose-200 ring-inset" data-testid="role-error" data-code={failure.code}>
+        <div
+          role="alert"
+          className="flex items-start gap-2.5 rounded-lg bg-rose-50 px-3.5 py-2.5 text-sm text-rose-800 ring-1 ring-rose-200 ring-inset"
+          data-testid="role-error"
+          data-code={failure.code}
+        >
           <AlertIcon size={17} className="mt-px shrink-0 text-rose-600" />
           <div className="flex-1">
             <strong className="font-semibold">Couldn&apos;t change {failure.name}&apos;s role.</strong> {failure.message}

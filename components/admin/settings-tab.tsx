@@ -27,7 +27,11 @@ export function SettingsTab() {
       ) : me.isError || !me.data ? (
         <ErrorState error={me.error} onRetry={() => void me.refetch()} title="Couldn't load the settings" />
       ) : (
-        <GeneralForm key={`${me.data.workspace.name}:${me.data.workspace.peopleTalkFreely}`} name={me.data.workspace.name} peopleTalkFreely={me.data.workspace.peopleTalkFreely} />
+        <GeneralForm
+          key={`${me.data.workspace.name}:${me.data.workspace.peopleTalkFreely}`}
+          name={me.data.workspace.name}
+          peopleTalkFreely={me.data.workspace.peopleTalkFreely}
+        />
       )}
       {limits.isPending ? (
         <SkeletonRows rows={2} />
@@ -41,7 +45,6 @@ export function SettingsTab() {
     </div>
   );
 }
-
 
 function GeneralForm({ name: initialName, peopleTalkFreely: initialFree }: { name: string; peopleTalkFreely: boolean }) {
   const trpc = useTRPC();
@@ -79,10 +82,23 @@ function GeneralForm({ name: initialName, peopleTalkFreely: initialFree }: { nam
       <div className="space-y-4">
         <FormError message={save.error ? errorMessage(save.error) : null} />
         <Field label="Name">
-          <TextInput value={name} onChange={(e) => setName(e.target.value)} maxLength={WORKSPACE_NAME_MAX} required className="max-w-sm" data-testid="settings-name" />
+          <TextInput
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={WORKSPACE_NAME_MAX}
+            required
+            className="max-w-sm"
+            data-testid="settings-name"
+          />
         </Field>
         <label className="flex max-w-xl cursor-pointer items-start gap-3">
-          <input type="checkbox" checked={free} onChange={(e) => setFree(e.target.checked)} className="mt-0.5 h-4 w-4 rounded border-zinc-300 accent-indigo-600" data-testid="settings-people-free" />
+          <input
+            type="checkbox"
+            checked={free}
+            onChange={(e) => setFree(e.target.checked)}
+            className="mt-0.5 h-4 w-4 rounded border-zinc-300 accent-indigo-600"
+            data-testid="settings-people-free"
+          />
           <span>
             <span className="block text-sm font-medium text-zinc-800">People may talk without a connection request</span>
             <span className="block text-xs text-zinc-500">
@@ -140,7 +156,11 @@ function LimitsForm({ limits }: { limits: WorkspaceLimits }) {
       }}
       footer={
         <>
-          {invalid && <span className="mr-auto text-xs text-rose-600">{invalid.label}: a whole number from {LIMIT_BOUNDS[invalid.key].min} to {LIMIT_BOUNDS[invalid.key].max.toLocaleString()}.</span>}
+          {invalid && (
+            <span className="mr-auto text-xs text-rose-600">
+              {invalid.label}: a whole number from {LIMIT_BOUNDS[invalid.key].min} to {LIMIT_BOUNDS[invalid.key].max.toLocaleString()}.
+            </span>
+          )}
           <Button type="submit" size="sm" disabled={!!invalid || changed.length === 0 || save.isPending} data-testid="save-limits">
             {save.isPending && <Spinner />} Save limits
           </Button>
@@ -199,7 +219,9 @@ function RateExemption() {
         />
         <span>
           <span className="block text-sm font-medium text-zinc-800">Exempt me from the people&apos;s message rate</span>
-          <span className="block text-xs text-zinc-500">As the workspace&apos;s owner you may send without a limit, for instance from a script. Nobody else can be exempted. The change is audited.</span>
+          <span className="block text-xs text-zinc-500">
+            As the workspace&apos;s owner you may send without a limit, for instance from a script. Nobody else can be exempted. The change is audited.
+          </span>
         </span>
       </label>
       <FormError message={save.error ? errorMessage(save.error) : null} />

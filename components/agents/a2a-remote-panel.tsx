@@ -30,7 +30,11 @@ export function A2aRemotePanel({ agentId }: { agentId: string }) {
       : remote.running
         ? { tone: "emerald" as const, text: "Connected" }
         : { tone: "zinc" as const, text: "Starting" };
-  const credential = !remote.credential ? "no credential" : remote.credential.kind === "bearer" ? "a bearer token" : `an API key in ${remote.credential.header}`;
+  const credential = !remote.credential
+    ? "no credential"
+    : remote.credential.kind === "bearer"
+      ? "a bearer token"
+      : `an API key in ${remote.credential.header}`;
   return (
     <div className="min-w-0" data-testid="a2a-remote-panel">
       <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase">Remote A2A agent</h3>
@@ -38,13 +42,25 @@ export function A2aRemotePanel({ agentId }: { agentId: string }) {
         <Pill tone={state.tone} dot testId="a2a-remote-state">
           {state.text}
         </Pill>
-        <a href={remote.cardUrl} target="_blank" rel="noreferrer" className="truncate font-mono text-[12.5px] text-zinc-600 underline decoration-zinc-300 hover:text-zinc-900">
+        <a
+          href={remote.cardUrl}
+          target="_blank"
+          rel="noreferrer"
+          className="truncate font-mono text-[12.5px] text-zinc-600 underline decoration-zinc-300 hover:text-zinc-900"
+        >
           {remote.cardUrl}
         </a>
         <span className="text-xs text-zinc-500">
-          {remote.card.name} {remote.card.version && `v${remote.card.version}`} · {remote.card.streaming ? "streams its answers" : "answers at once"} · sent with {credential}
+          {remote.card.name} {remote.card.version && `v${remote.card.version}`} · {remote.card.streaming ? "streams its answers" : "answers at once"} · sent
+          with {credential}
         </span>
-        <Button variant="secondary" size="sm" disabled={toggle.isPending} onClick={() => toggle.mutate({ agentId, enabled: !remote.enabled })} data-testid="a2a-remote-toggle">
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={toggle.isPending}
+          onClick={() => toggle.mutate({ agentId, enabled: !remote.enabled })}
+          data-testid="a2a-remote-toggle"
+        >
           {toggle.isPending && <Spinner />} {remote.enabled ? "Turn off" : "Turn on"}
         </Button>
       </div>

@@ -58,7 +58,11 @@ export function A2aServing({ agent }: { agent: AgentView }) {
       </label>
       {agent.a2aServed && (
         <div className="mt-2 flex min-w-0 items-center gap-2">
-          <code className="min-w-0 truncate rounded-md border border-zinc-200 bg-white px-2 py-1 font-mono text-xs text-zinc-700" title={cardUrl} data-testid="a2a-served-card-url">
+          <code
+            className="min-w-0 truncate rounded-md border border-zinc-200 bg-white px-2 py-1 font-mono text-xs text-zinc-700"
+            title={cardUrl}
+            data-testid="a2a-served-card-url"
+          >
             {cardUrl}
           </code>
           <CopyButton text={cardUrl} size="sm" label="Copy card URL" testId="copy-a2a-card" />

@@ -201,11 +201,7 @@ export function KeysTable({ keys, onRevoke }: { keys: ApiKeyView[]; onRevoke?: (
                     {relativeTime(k.lastUsedAt)}
                   </td>
                   <td className="px-3 py-2 whitespace-nowrap">
-                    {k.revokedAt ? (
-                      <span title={dateTime(k.revokedAt)}>Revoked {relativeTime(k.revokedAt)}</span>
-                    ) : (
-                      <Pill tone="emerald">Active</Pill>
-                    )}
+                    {k.revokedAt ? <span title={dateTime(k.revokedAt)}>Revoked {relativeTime(k.revokedAt)}</span> : <Pill tone="emerald">Active</Pill>}
                   </td>
                   {onRevoke && (
                     <td className="px-3 py-1.5 text-right">

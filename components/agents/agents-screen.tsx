@@ -49,10 +49,24 @@ export function AgentsScreen() {
       actions={
         can.createAgent && (
           <>
-            <Button variant="secondary" size="sm" onClick={() => setDialog("onboard")} data-testid="open-onboarding" aria-label="Onboard programmatically" title="Onboard programmatically">
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => setDialog("onboard")}
+              data-testid="open-onboarding"
+              aria-label="Onboard programmatically"
+              title="Onboard programmatically"
+            >
               <TerminalIcon size={15} /> <span className="max-sm:hidden">Onboard programmatically</span>
             </Button>
-            <Button variant="secondary" size="sm" onClick={() => setDialog("a2a")} data-testid="open-connect-a2a" aria-label="Connect an A2A agent" title="Connect an A2A agent">
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => setDialog("a2a")}
+              data-testid="open-connect-a2a"
+              aria-label="Connect an A2A agent"
+              title="Connect an A2A agent"
+            >
               <PlusIcon size={15} /> <span className="max-sm:hidden">Connect an A2A agent</span>
             </Button>
             <Button size="sm" onClick={() => setDialog("create")} data-testid="open-create-agent">
@@ -63,7 +77,8 @@ export function AgentsScreen() {
       }
     >
       <p className="mb-5 text-sm text-zinc-600">
-        Each agent acts under its own name with its own API keys. You decide who may connect to it, and you can stop it at once with <strong className="font-semibold">Suspend</strong>.
+        Each agent acts under its own name with its own API keys. You decide who may connect to it, and you can stop it at once with{" "}
+        <strong className="font-semibold">Suspend</strong>.
       </p>
       {agents.isPending ? (
         <SkeletonRows rows={3} />

@@ -97,7 +97,14 @@ function ConnectA2aForm({ connect }: { connect: ReturnType<typeof useConnectA2a>
         />
       </Field>
       <Field label="Handle" hint="Optional: taken from the card's name unless you choose one.">
-        <TextInput value={handle} pattern={HANDLE_PATTERN} maxLength={HANDLE_MAX} placeholder="from the card" data-testid="a2a-handle" onChange={(e) => setHandle(e.target.value.toLowerCase())} />
+        <TextInput
+          value={handle}
+          pattern={HANDLE_PATTERN}
+          maxLength={HANDLE_MAX}
+          placeholder="from the card"
+          data-testid="a2a-handle"
+          onChange={(e) => setHandle(e.target.value.toLowerCase())}
+        />
       </Field>
       <div className="grid gap-4 sm:grid-cols-[12rem_1fr]">
         <Field label="Credential">
@@ -111,11 +118,24 @@ function ConnectA2aForm({ connect }: { connect: ReturnType<typeof useConnectA2a>
           <div className="grid gap-4 sm:grid-cols-2">
             {kind === "header" && (
               <Field label="Header">
-                <TextInput value={header} required pattern={HEADER_NAME_PATTERN} data-testid="a2a-credential-header" onChange={(e) => setHeader(e.target.value)} />
+                <TextInput
+                  value={header}
+                  required
+                  pattern={HEADER_NAME_PATTERN}
+                  data-testid="a2a-credential-header"
+                  onChange={(e) => setHeader(e.target.value)}
+                />
               </Field>
             )}
             <Field label={kind === "bearer" ? "Token" : "Value"} hint="Stored encrypted; never shown again.">
-              <TextInput value={secret} required type="password" autoComplete="off" data-testid="a2a-credential-value" onChange={(e) => setSecret(e.target.value)} />
+              <TextInput
+                value={secret}
+                required
+                type="password"
+                autoComplete="off"
+                data-testid="a2a-credential-value"
+                onChange={(e) => setSecret(e.target.value)}
+              />
             </Field>
           </div>
         )}
@@ -128,7 +148,13 @@ function ConnectA2aForm({ connect }: { connect: ReturnType<typeof useConnectA2a>
         <ParticipantPicker selected={introduce} onChange={setIntroduce} />
         <div className="mt-3">
           <Field label="Its request says">
-            <TextInput value={introduction} maxLength={CONNECTION_MESSAGE_MAX} placeholder="What it can do for them" data-testid="a2a-introduction" onChange={(e) => setIntroduction(e.target.value)} />
+            <TextInput
+              value={introduction}
+              maxLength={CONNECTION_MESSAGE_MAX}
+              placeholder="What it can do for them"
+              data-testid="a2a-introduction"
+              onChange={(e) => setIntroduction(e.target.value)}
+            />
           </Field>
         </div>
       </details>

@@ -23,7 +23,9 @@ export function CreateAgentDialog({ open, onClose }: { open: boolean; onClose: (
       open={open}
       onClose={close}
       title={created ? `@${created.handle} is ready` : "Create an agent"}
-      description={created ? "Give the key to the agent's process. It acts under its own name in the workspace." : "An agent you own, with its own identity and API key."}
+      description={
+        created ? "Give the key to the agent's process. It acts under its own name in the workspace." : "An agent you own, with its own identity and API key."
+      }
       testId="create-agent-dialog"
       width="max-w-xl"
       footer={
@@ -132,7 +134,13 @@ function CreateAgentForm({ create }: { create: CreateMutation }) {
           <label htmlFor="agent-capabilities" className="mb-1.5 block text-sm font-medium text-zinc-800">
             Capabilities
           </label>
-          <TagInput id="agent-capabilities" value={capabilities} onChange={setCapabilities} placeholder="e.g. scheduling, code-review" testId="agent-capabilities" />
+          <TagInput
+            id="agent-capabilities"
+            value={capabilities}
+            onChange={setCapabilities}
+            placeholder="e.g. scheduling, code-review"
+            testId="agent-capabilities"
+          />
           <span className="mt-1 block text-xs text-zinc-500">Press Enter after each. Others find agents by capability.</span>
         </div>
       </div>

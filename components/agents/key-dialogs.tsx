@@ -93,8 +93,8 @@ export function RevokeKeyDialog({ target, onClose }: { target: { agent: AgentVie
     >
       {target && (
         <p>
-          <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[13px] text-zinc-800">{target.key.prefix}…</code> of @{target.agent.handle} stops working at once,
-          and any process using it is disconnected. This cannot be undone.
+          <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[13px] text-zinc-800">{target.key.prefix}…</code> of @{target.agent.handle} stops
+          working at once, and any process using it is disconnected. This cannot be undone.
         </p>
       )}
     </ConfirmDialog>

@@ -86,7 +86,14 @@ function OnboardingForm({ create }: { create: CreateToken }) {
     <form id="onboarding-form" onSubmit={submit} className="space-y-4">
       <FormError message={create.error ? errorMessage(create.error) : null} />
       <Field label="Label" hint="For you: where this token is used.">
-        <TextInput value={label} onChange={(e) => setLabel(e.target.value)} maxLength={ONBOARDING_LABEL_MAX} placeholder="CI runners" autoFocus data-testid="onboarding-label" />
+        <TextInput
+          value={label}
+          onChange={(e) => setLabel(e.target.value)}
+          maxLength={ONBOARDING_LABEL_MAX}
+          placeholder="CI runners"
+          autoFocus
+          data-testid="onboarding-label"
+        />
       </Field>
       <div className="grid grid-cols-2 gap-4">
         <Field label="Expires after">
@@ -110,14 +117,16 @@ function TokenReveal({ token, expiresAt }: { token: string; expiresAt: string })
         testId="onboarding-token"
         warning={
           <>
-            <strong className="font-semibold">Copy it now: you won&apos;t see this again.</strong> Anyone holding it can register agents owned by you until it expires.
+            <strong className="font-semibold">Copy it now: you won&apos;t see this again.</strong> Anyone holding it can register agents owned by you until it
+            expires.
           </>
         }
       />
       <CodeBlock label="With curl" code={curlSnippet(origin, token)} testId="onboarding-curl" />
       <CodeBlock label="With the TypeScript SDK" code={sdkSnippet(origin, token)} testId="onboarding-sdk" />
       <p className="text-xs text-zinc-500">
-        The answer is <code className="font-mono">{"{ ok: true, data: { apiKey, agent, workspaceId } }"}</code>. See <code className="font-mono">docs/protocol.md</code>.
+        The answer is <code className="font-mono">{"{ ok: true, data: { apiKey, agent, workspaceId } }"}</code>. See{" "}
+        <code className="font-mono">docs/protocol.md</code>.
       </p>
     </div>
   );

@@ -36,7 +36,8 @@ export function OnboardingTokenList({ scope, empty, testId }: { scope: Scope; em
       name={(row) => (row.label ? <span className="font-medium text-zinc-900">{row.label}</span> : <span className="text-zinc-400 italic">No label</span>)}
       consequence={(row) => (
         <>
-          Scripts holding it can no longer register agents for {scope === "mine" ? "you" : row.createdBy.displayName}. Agents it already registered keep their keys.
+          Scripts holding it can no longer register agents for {scope === "mine" ? "you" : row.createdBy.displayName}. Agents it already registered keep their
+          keys.
         </>
       )}
       empty={{ icon: <TerminalIcon size={22} />, ...empty }}
@@ -56,9 +57,15 @@ export function OnboardingTokens() {
         <h2 id="my-onboarding-tokens" className="flex items-center gap-2 text-[15px] font-semibold text-zinc-900">
           <TerminalIcon size={16} className="text-zinc-400" /> Onboarding tokens
         </h2>
-        <p className="mt-0.5 text-sm text-zinc-500">Tokens you created for scripts that register agents owned by you. Revoke one you no longer use or that leaked.</p>
+        <p className="mt-0.5 text-sm text-zinc-500">
+          Tokens you created for scripts that register agents owned by you. Revoke one you no longer use or that leaked.
+        </p>
       </div>
-      <OnboardingTokenList scope="mine" empty={{ title: "No onboarding tokens", body: "Create one with Onboard programmatically." }} testId="my-onboarding-tokens" />
+      <OnboardingTokenList
+        scope="mine"
+        empty={{ title: "No onboarding tokens", body: "Create one with Onboard programmatically." }}
+        testId="my-onboarding-tokens"
+      />
     </section>
   );
 }

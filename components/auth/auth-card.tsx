@@ -15,8 +15,7 @@ export function AuthCard({ title, subtitle, children, footer }: { title: string;
             in the same room.
           </p>
           <p className="mt-4 max-w-sm text-[15px] leading-relaxed text-zinc-400">
-            Switchboard is chat built for agents first: people and AI agents are equal participants, with ordered,
-            durable messages, threads and presence.
+            Switchboard is chat built for agents first: people and AI agents are equal participants, with ordered, durable messages, threads and presence.
           </p>
         </div>
         <ul className="relative space-y-2 text-sm text-zinc-400">

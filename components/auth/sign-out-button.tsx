@@ -10,12 +10,7 @@ export function SignOutButton({ to = "/signin", label = "Sign out" }: { to?: str
     window.location.assign(to);
   };
   return (
-    <button
-      type="button"
-      disabled={busy}
-      onClick={() => void leave()}
-      className="w-full text-center text-sm text-zinc-500 hover:text-zinc-800 hover:underline"
-    >
+    <button type="button" disabled={busy} onClick={() => void leave()} className="w-full text-center text-sm text-zinc-500 hover:text-zinc-800 hover:underline">
       {label}
     </button>
   );

@@ -43,7 +43,14 @@ export function SignInForm() {
         <TextInput type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus data-testid="signin-email" />
       </Field>
       <Field label="Password">
-        <TextInput type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} data-testid="signin-password" />
+        <TextInput
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          data-testid="signin-password"
+        />
       </Field>
       <Button type="submit" className="w-full" disabled={busy} data-testid="signin-submit">
         {busy && <Spinner />} Sign in

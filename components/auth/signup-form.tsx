@@ -100,11 +100,25 @@ export function SignUpForm({ mode, inviteToken }: { mode: "first-run" | "invite"
         <TextInput type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} data-testid="signup-email" />
       </Field>
       <Field label="Password" error={passwordError} hint={`At least ${PASSWORD_MIN} characters.`}>
-        <TextInput type="password" required autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="signup-password" />
+        <TextInput
+          type="password"
+          required
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          data-testid="signup-password"
+        />
       </Field>
       {mode === "first-run" && (
         <Field label="Workspace name" hint="Your team, company or project. You can invite people next.">
-          <TextInput required maxLength={WORKSPACE_NAME_MAX} value={workspaceName} onChange={(e) => setWorkspaceName(e.target.value)} placeholder="Acme Robotics" data-testid="signup-workspace" />
+          <TextInput
+            required
+            maxLength={WORKSPACE_NAME_MAX}
+            value={workspaceName}
+            onChange={(e) => setWorkspaceName(e.target.value)}
+            placeholder="Acme Robotics"
+            data-testid="signup-workspace"
+          />
         </Field>
       )}
       <Button type="submit" className="w-full" disabled={busy} data-testid="signup-submit">

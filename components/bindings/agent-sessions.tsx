@@ -36,7 +36,12 @@ export function AgentSessions({ agentId, handle }: { agentId: string; handle: st
         )}
       </h3>
       {query.isPending ? (
-        <div className="space-y-2 rounded-lg border border-zinc-200 bg-white px-3 py-3" aria-busy="true" aria-label="Loading sessions" data-testid="agent-sessions-loading">
+        <div
+          className="space-y-2 rounded-lg border border-zinc-200 bg-white px-3 py-3"
+          aria-busy="true"
+          aria-label="Loading sessions"
+          data-testid="agent-sessions-loading"
+        >
           <div className="h-3 w-2/5 animate-pulse rounded bg-zinc-200" />
           <div className="h-3 w-3/5 animate-pulse rounded bg-zinc-100" />
         </div>
@@ -67,11 +72,18 @@ export function AgentSessions({ agentId, handle }: { agentId: string; handle: st
         title={`Close @${handle}'s session?`}
         error={close.error}
         testId="close-session-dialog"
-        confirm={{ label: "Close session", variant: "danger", busy: close.isPending, onConfirm: () => closing && close.mutate({ bindingId: closing.id }), testId: "confirm-close-session" }}
+        confirm={{
+          label: "Close session",
+          variant: "danger",
+          busy: close.isPending,
+          onConfirm: () => closing && close.mutate({ bindingId: closing.id }),
+          testId: "confirm-close-session",
+        }}
       >
         {closing && (
           <p>
-            The next message to <strong className="font-semibold text-zinc-900">@{handle}</strong> in {roomName(closing)} starts a new session. The {runtimeLabel(closing.runtime)}
+            The next message to <strong className="font-semibold text-zinc-900">@{handle}</strong> in {roomName(closing)} starts a new session. The{" "}
+            {runtimeLabel(closing.runtime)}
             {closing.externalId && <code className="mx-1 font-mono text-[12.5px]">{shortId(closing.externalId)}</code>} is no longer resumed.
           </p>
         )}
@@ -122,7 +134,12 @@ function SessionRow({ binding: b, now, onClose }: { binding: BindingForViewer; n
           <span>
             {plural(b.turns, "turn")}
             {b.resumes > 0 && ` · resumed ${b.resumes}×`}
-            {b.resumeFailures > 0 && <span className="text-amber-700" title="Resumes that failed: the session was gone, a new one started"> · {b.resumeFailures} failed</span>}
+            {b.resumeFailures > 0 && (
+              <span className="text-amber-700" title="Resumes that failed: the session was gone, a new one started">
+                {" "}
+                · {b.resumeFailures} failed
+              </span>
+            )}
           </span>
           <span aria-hidden="true">·</span>
           <span title={dateTime(b.lastUsedAt)}>last used {relativeTime(b.lastUsedAt, now)}</span>

@@ -27,7 +27,13 @@ export function BindingDetails({
   const warning = resumeWarning(b);
   const where = [b.runner, b.host && b.host !== b.runner ? b.host : null].filter(Boolean).join(" · ");
   return (
-    <section className="space-y-3 p-3.5" data-testid="binding-details" data-binding-id={b.id} data-status={status} aria-label={`@${b.agent.handle}'s ${runtimeLabel(b.runtime)}`}>
+    <section
+      className="space-y-3 p-3.5"
+      data-testid="binding-details"
+      data-binding-id={b.id}
+      data-status={status}
+      aria-label={`@${b.agent.handle}'s ${runtimeLabel(b.runtime)}`}
+    >
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h3 className="truncate font-semibold text-zinc-900">
@@ -44,7 +50,11 @@ export function BindingDetails({
 
       {status === "stale" && <p className="text-xs text-orange-700">{STATUS.stale.hint}: the next message takes it over.</p>}
       {warning && (
-        <p role="note" className="flex gap-2 rounded-md bg-amber-50 px-2.5 py-2 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset" data-testid="binding-warning">
+        <p
+          role="note"
+          className="flex gap-2 rounded-md bg-amber-50 px-2.5 py-2 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset"
+          data-testid="binding-warning"
+        >
           <AlertIcon size={14} className="mt-px shrink-0 text-amber-600" />
           <span className="min-w-0 break-words">{warning}</span>
         </p>
@@ -68,7 +78,12 @@ export function BindingDetails({
         <dd data-testid="binding-counters">
           {plural(b.turns, "turn")}
           {b.resumes > 0 && ` · resumed ${b.resumes}×`}
-          {b.resumeFailures > 0 && <span className="text-amber-700" title="Resumes that failed: the session was gone, a new one started"> · {b.resumeFailures} failed</span>}
+          {b.resumeFailures > 0 && (
+            <span className="text-amber-700" title="Resumes that failed: the session was gone, a new one started">
+              {" "}
+              · {b.resumeFailures} failed
+            </span>
+          )}
         </dd>
         <dt className="text-zinc-500">Last used</dt>
         <dd title={dateTime(b.lastUsedAt)}>{relativeTime(b.lastUsedAt, now)}</dd>

@@ -111,7 +111,12 @@ function MoreChip({
   const all = [...extra, ...inThreads];
   const warn = all.some((b) => resumeWarning(b));
   const working = all.some((b) => statusNow(b, now) === "active");
-  const label = [extra.length > 0 && `+${extra.length} more`, inThreads.length > 0 && `+${inThreads.length} in ${inThreads.length === 1 ? "a thread" : "threads"}`].filter(Boolean).join(" · ");
+  const label = [
+    extra.length > 0 && `+${extra.length} more`,
+    inThreads.length > 0 && `+${inThreads.length} in ${inThreads.length === 1 ? "a thread" : "threads"}`,
+  ]
+    .filter(Boolean)
+    .join(" · ");
   return (
     <div className="relative shrink-0">
       <button

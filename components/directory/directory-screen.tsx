@@ -44,7 +44,10 @@ export function DirectoryScreen() {
   const results = useQuery({ ...trpc.directory.search.queryOptions(input), placeholderData: keepPreviousData });
   // For the owner filter and capability suggestions: everyone, unfiltered.
   const everyone = useQuery({ ...trpc.workspace.participants.queryOptions(), staleTime: 60_000 });
-  const people = useMemo(() => (everyone.data ?? []).filter((p) => p.kind === "human").sort((a, b) => a.displayName.localeCompare(b.displayName)), [everyone.data]);
+  const people = useMemo(
+    () => (everyone.data ?? []).filter((p) => p.kind === "human").sort((a, b) => a.displayName.localeCompare(b.displayName)),
+    [everyone.data],
+  );
   const capabilities = useMemo(() => [...new Set((everyone.data ?? []).flatMap((p) => p.capabilities))].sort(), [everyone.data]);
 
   useSocketEvent("participant:updated", () => void queryClient.invalidateQueries(trpc.directory.pathFilter()));
@@ -145,7 +148,9 @@ export function DirectoryScreen() {
         <EmptyState
           icon={<SearchIcon size={22} />}
           title={filtered ? "Nobody matches" : "The directory is empty"}
-          body={filtered ? "Try fewer words, another capability, or clear the filters." : "Invite people, or create an agent on the Agents page: they show up here."}
+          body={
+            filtered ? "Try fewer words, another capability, or clear the filters." : "Invite people, or create an agent on the Agents page: they show up here."
+          }
           testId="directory-empty"
         >
           {filtered && (
@@ -155,7 +160,10 @@ export function DirectoryScreen() {
           )}
         </EmptyState>
       ) : (
-        <ul className={`divide-y divide-zinc-100 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs ${results.isPlaceholderData ? "opacity-60" : ""}`} data-testid="directory-list">
+        <ul
+          className={`divide-y divide-zinc-100 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs ${results.isPlaceholderData ? "opacity-60" : ""}`}
+          data-testid="directory-list"
+        >
           {list.map((entry) => (
             <DirectoryRow
               key={entry.id}
@@ -176,7 +184,11 @@ export function DirectoryScreen() {
 function Standing({ standing }: { standing: DirectoryEntry["connection"] }) {
   switch (standing) {
     case "self":
-      return <Pill tone="indigo" testId="standing">You</Pill>;
+      return (
+        <Pill tone="indigo" testId="standing">
+          You
+        </Pill>
+      );
     case "connected":
       return (
         <Pill tone="emerald" dot testId="standing">
@@ -204,7 +216,19 @@ function Standing({ standing }: { standing: DirectoryEntry["connection"] }) {
   }
 }
 
-function DirectoryRow({ entry, online, work, onConnect, onCapability }: { entry: DirectoryEntry; online: boolean; work: WorkStatusView | undefined; onConnect: () => void; onCapability: (c: string) => void }) {
+function DirectoryRow({
+  entry,
+  online,
+  work,
+  onConnect,
+  onCapability,
+}: {
+  entry: DirectoryEntry;
+  online: boolean;
+  work: WorkStatusView | undefined;
+  onConnect: () => void;
+  onCapability: (c: string) => void;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const { me } = useViewer();
@@ -250,7 +274,10 @@ function DirectoryRow({ entry, online, work, onConnect, onCapability }: { entry:
             <span className={online ? "text-emerald-700" : ""}>{online ? "Online" : "Offline"}</span>
           </div>
           {entry.waitingFor && (
-            <p className="mt-1.5 mr-1.5 inline-flex max-w-full items-center gap-1.5 rounded-md bg-amber-50 px-2 py-0.5 text-xs text-amber-800 ring-1 ring-amber-100" data-testid="entry-waiting-for">
+            <p
+              className="mt-1.5 mr-1.5 inline-flex max-w-full items-center gap-1.5 rounded-md bg-amber-50 px-2 py-0.5 text-xs text-amber-800 ring-1 ring-amber-100"
+              data-testid="entry-waiting-for"
+            >
               <span className="h-1.5 w-1.5 shrink-0 rounded-full bg-amber-500" />
               <span className="truncate">Waiting for {entry.waitingFor}</span>
             </p>
@@ -259,7 +286,10 @@ function DirectoryRow({ entry, online, work, onConnect, onCapability }: { entry:
             <WorkStateChip status={work} withText className="mt-1.5" />
           ) : (
             entry.workStatus && (
-              <p className="mt-1.5 inline-flex max-w-full items-center gap-1.5 rounded-md bg-sky-50 px-2 py-0.5 text-xs text-sky-800 ring-1 ring-sky-100" data-testid="entry-work-status">
+              <p
+                className="mt-1.5 inline-flex max-w-full items-center gap-1.5 rounded-md bg-sky-50 px-2 py-0.5 text-xs text-sky-800 ring-1 ring-sky-100"
+                data-testid="entry-work-status"
+              >
                 <span className="h-1.5 w-1.5 shrink-0 animate-pulse rounded-full bg-sky-500" />
                 <span className="truncate">{entry.workStatus}</span>
               </p>
@@ -290,7 +320,13 @@ function DirectoryRow({ entry, online, work, onConnect, onCapability }: { entry:
         <div className="flex shrink-0 flex-wrap items-center gap-2 sm:flex-col sm:items-end">
           <Standing standing={entry.connection} />
           {entry.connection === "connected" && (
-            <Button variant="secondary" size="sm" onClick={() => open.mutate({ participantIds: [entry.id] })} disabled={open.isPending} data-testid="message-participant">
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => open.mutate({ participantIds: [entry.id] })}
+              disabled={open.isPending}
+              data-testid="message-participant"
+            >
               {open.isPending ? <Spinner /> : <MessageIcon size={14} />} Message
             </Button>
           )}

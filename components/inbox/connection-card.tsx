@@ -41,7 +41,9 @@ export function Scope({ scope }: { scope: ConnectionView["scope"] }) {
   if (!scope || (!scope.purposes?.length && !scope.roomIds?.length)) return <span className="text-zinc-500">Anywhere in the workspace</span>;
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
-      {scope.purposes?.map((p) => <Tag key={p}>{p}</Tag>)}
+      {scope.purposes?.map((p) => (
+        <Tag key={p}>{p}</Tag>
+      ))}
       {scope.roomIds?.length ? (
         <span className="text-zinc-600">
           {scope.purposes?.length ? "· " : ""}limited to {scope.roomIds.length} room{scope.roomIds.length === 1 ? "" : "s"}
@@ -96,7 +98,14 @@ export function RequesterBlock({ side }: { side: Side }) {
         <div className="mt-0.5 text-xs text-zinc-500" data-testid="requester-owner">
           {side.kind === "agent" ? (
             <>
-              {frameworkLabel(side.framework)} agent · {side.owner ? <>owned by <span className="font-medium text-zinc-700">{side.owner.displayName}</span></> : "no owner"}
+              {frameworkLabel(side.framework)} agent ·{" "}
+              {side.owner ? (
+                <>
+                  owned by <span className="font-medium text-zinc-700">{side.owner.displayName}</span>
+                </>
+              ) : (
+                "no owner"
+              )}
             </>
           ) : (
             "Person"

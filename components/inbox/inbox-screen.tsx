@@ -120,7 +120,9 @@ function IncomingCard({ connection: c, expired = false }: { connection: Connecti
   const respond = useMutation(
     trpc.connections.respond.mutationOptions(
       useDecisionFeedback((r) =>
-        r.status === "accepted" ? `Connected: @${r.requester.handle} can now reach ${r.addressee.id === me.id ? "you" : `@${r.addressee.handle}`}` : `Declined @${r.requester.handle}'s request`,
+        r.status === "accepted"
+          ? `Connected: @${r.requester.handle} can now reach ${r.addressee.id === me.id ? "you" : `@${r.addressee.handle}`}`
+          : `Declined @${r.requester.handle}'s request`,
       ),
     ),
   );
@@ -141,7 +143,10 @@ function IncomingCard({ connection: c, expired = false }: { connection: Connecti
             asks to connect with {addresseeLabel(c, me.id)} <span className="text-zinc-400">· {relativeTime(c.createdAt)}</span>
           </p>
           {c.message && (
-            <blockquote className="rounded-lg border-l-4 border-indigo-300 bg-indigo-50/40 px-3 py-2 text-sm whitespace-pre-wrap text-zinc-800" data-testid="request-message">
+            <blockquote
+              className="rounded-lg border-l-4 border-indigo-300 bg-indigo-50/40 px-3 py-2 text-sm whitespace-pre-wrap text-zinc-800"
+              data-testid="request-message"
+            >
               {c.message}
             </blockquote>
           )}
@@ -158,10 +163,23 @@ function IncomingCard({ connection: c, expired = false }: { connection: Connecti
         </div>
         {!expired && (
           <div className="flex shrink-0 gap-2 sm:flex-col sm:items-stretch">
-            <Button size="sm" onClick={() => decide("accept")} disabled={respond.isPending} data-testid="accept-request" aria-label={`Accept ${c.requester.displayName}'s request`}>
+            <Button
+              size="sm"
+              onClick={() => decide("accept")}
+              disabled={respond.isPending}
+              data-testid="accept-request"
+              aria-label={`Accept ${c.requester.displayName}'s request`}
+            >
               {busy === "accept" ? <Spinner /> : <CheckIcon size={15} />} Accept
             </Button>
-            <Button variant="secondary" size="sm" onClick={() => decide("decline")} disabled={respond.isPending} data-testid="decline-request" aria-label={`Decline ${c.requester.displayName}'s request`}>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => decide("decline")}
+              disabled={respond.isPending}
+              data-testid="decline-request"
+              aria-label={`Decline ${c.requester.displayName}'s request`}
+            >
               {busy === "decline" ? <Spinner /> : <XIcon size={15} />} Decline
             </Button>
           </div>
@@ -183,11 +201,18 @@ function Sent({ outgoing }: { outgoing: ConnectionView[] }) {
             <Parties connection={c} meId={me.id} />
             <div className="text-xs text-zinc-500">
               Sent {relativeTime(c.createdAt)} ·{" "}
-              {c.addressee.kind === "agent" && c.addressee.owner ? `${c.addressee.owner.displayName} decides` : `${c.addressee.displayName} decides`} · <Expiry expiresAt={c.expiresAt} />
+              {c.addressee.kind === "agent" && c.addressee.owner ? `${c.addressee.owner.displayName} decides` : `${c.addressee.displayName} decides`} ·{" "}
+              <Expiry expiresAt={c.expiresAt} />
             </div>
             {c.message && <p className="line-clamp-2 text-zinc-600">“{c.message}”</p>}
           </div>
-          <Button variant="secondary" size="sm" onClick={() => cancel.mutate({ connectionId: c.id })} disabled={cancel.isPending && cancel.variables?.connectionId === c.id} data-testid="cancel-request">
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => cancel.mutate({ connectionId: c.id })}
+            disabled={cancel.isPending && cancel.variables?.connectionId === c.id}
+            data-testid="cancel-request"
+          >
             {cancel.isPending && cancel.variables?.connectionId === c.id && <Spinner />} Cancel
           </Button>
         </>
@@ -210,7 +235,15 @@ const EMPTY = {
 };
 
 /** One row per connection, or the list's empty state. `name` makes the test ids: sent-list, sent-row, sent-empty. */
-function ConnectionList({ connections, name, children }: { connections: ConnectionView[]; name: keyof typeof EMPTY; children: (c: ConnectionView) => ReactNode }) {
+function ConnectionList({
+  connections,
+  name,
+  children,
+}: {
+  connections: ConnectionView[];
+  name: keyof typeof EMPTY;
+  children: (c: ConnectionView) => ReactNode;
+}) {
   if (connections.length === 0) return <EmptyState {...EMPTY[name]} testId={`${name}-empty`} />;
   return (
     <ul className="divide-y divide-zinc-100 overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs" data-testid={`${name}-list`}>
@@ -312,16 +345,38 @@ function Decision({ connection: c, meId }: { connection: ConnectionView; meId: s
   const ended = c.endedAt ? relativeTime(c.endedAt) : when;
   switch (c.status) {
     case "accepted":
-      return <>{by ? `Accepted by ${by}` : "Accepted automatically by the agent's consent policy"} · {when}</>;
+      return (
+        <>
+          {by ? `Accepted by ${by}` : "Accepted automatically by the agent's consent policy"} · {when}
+        </>
+      );
     case "declined":
-      return <>{by ? `Declined by ${by}` : "Declined automatically by the agent's consent policy"} · {when}</>;
+      return (
+        <>
+          {by ? `Declined by ${by}` : "Declined automatically by the agent's consent policy"} · {when}
+        </>
+      );
     case "blocked":
-      return <>Blocked{by ? ` by ${by}` : ""} · {when}</>;
+      return (
+        <>
+          Blocked{by ? ` by ${by}` : ""} · {when}
+        </>
+      );
     case "cancelled":
-      return <>Withdrawn{endedBy ? ` by ${endedBy}` : " by the asker"} before a decision · {ended}</>;
+      return (
+        <>
+          Withdrawn{endedBy ? ` by ${endedBy}` : " by the asker"} before a decision · {ended}
+        </>
+      );
     case "revoked":
       // No one ends a connection without a name but the server, when a new request replaces an expired one.
-      return endedBy ? <>Revoked by {endedBy} · {ended}</> : <>Expired, then replaced by a new request · {ended}</>;
+      return endedBy ? (
+        <>
+          Revoked by {endedBy} · {ended}
+        </>
+      ) : (
+        <>Expired, then replaced by a new request · {ended}</>
+      );
     default:
       return <>{when}</>;
   }
@@ -367,7 +422,8 @@ function RevokeDialog({ connection: c, onClose }: { connection: ConnectionView |
           </p>
         ) : (
           <p>
-            From now on {other.displayName} (@{other.handle}) can no longer open a direct message with, invite or mention the other side. Rooms you already share stay as they are. They can ask again.
+            From now on {other.displayName} (@{other.handle}) can no longer open a direct message with, invite or mention the other side. Rooms you already
+            share stay as they are. They can ask again.
           </p>
         ))}
     </ConfirmDialog>

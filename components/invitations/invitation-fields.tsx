@@ -23,8 +23,20 @@ export function RoleSelect({ value, onChange, testId }: { value: InviteRole; onC
 }
 
 /** The number of uses as typed; empty means no limit. */
-export function MaxUsesInput({ value, onChange, placeholder, testId }: { value: string; onChange: (value: string) => void; placeholder: string; testId: string }) {
-  return <TextInput type="number" min={1} max={MAX_USES} value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} data-testid={testId} />;
+export function MaxUsesInput({
+  value,
+  onChange,
+  placeholder,
+  testId,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+  testId: string;
+}) {
+  return (
+    <TextInput type="number" min={1} max={MAX_USES} value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} data-testid={testId} />
+  );
 }
 
 /** The create input's `maxUses` for what MaxUsesInput holds: none when it is empty. */

@@ -85,7 +85,8 @@ export function InvitationList<T extends InvitationView, V>({
   const rows = useMemo(() => [...(query.data ?? [])].sort((a, b) => Number(a.state !== "active") - Number(b.state !== "active")), [query.data]);
 
   if (query.isPending) return <SkeletonRows rows={2} testId={`${testId}-loading`} />;
-  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} title={`Couldn't load the ${noun}s`} testId={`${testId}-error`} />;
+  if (query.isError)
+    return <ErrorState error={query.error} onRetry={() => void query.refetch()} title={`Couldn't load the ${noun}s`} testId={`${testId}-error`} />;
   if (rows.length === 0) return <EmptyState icon={empty.icon} title={empty.title} body={empty.body} testId={`${testId}-empty`} />;
 
   const close = () => {

@@ -54,7 +54,9 @@ export function WorkspaceNav() {
         >
           Inbox
         </NavLink>
-        <NavLink href="/usage" active={active("/usage")} icon={<ChartIcon size={15} />} testId="nav-usage">Usage</NavLink>
+        <NavLink href="/usage" active={active("/usage")} icon={<ChartIcon size={15} />} testId="nav-usage">
+          Usage
+        </NavLink>
         {can.manage && (
           <NavLink href="/admin" active={active("/admin")} icon={<ShieldIcon size={15} />} testId="nav-admin">
             Admin
@@ -93,7 +95,23 @@ function CountBadge({ count, testId, what }: { count: number; testId: string; wh
   );
 }
 
-function NavLink({ href, active, icon, badge, testId, title, children }: { href: string; active: boolean; icon: ReactNode; badge?: ReactNode; testId: string; title?: string; children: ReactNode }) {
+function NavLink({
+  href,
+  active,
+  icon,
+  badge,
+  testId,
+  title,
+  children,
+}: {
+  href: string;
+  active: boolean;
+  icon: ReactNode;
+  badge?: ReactNode;
+  testId: string;
+  title?: string;
+  children: ReactNode;
+}) {
   return (
     <li>
       <Link

@@ -30,13 +30,25 @@ export function DesktopNotifications() {
   const dismissed = useSyncExternalStore(subscribeDismissed, readDismissed, () => true);
   if (dismissed || permission !== "default" || !settings.data || settings.data.notifications === "none") return null;
   return (
-    <div className="flex shrink-0 items-center gap-3 border-b border-indigo-100 bg-indigo-50/70 px-4 py-2 text-sm text-indigo-950" role="region" aria-label="Desktop notifications" data-testid="desktop-prompt">
+    <div
+      className="flex shrink-0 items-center gap-3 border-b border-indigo-100 bg-indigo-50/70 px-4 py-2 text-sm text-indigo-950"
+      role="region"
+      aria-label="Desktop notifications"
+      data-testid="desktop-prompt"
+    >
       <BellIcon size={16} className="shrink-0 text-indigo-500" />
       <p className="min-w-0 flex-1 truncate">Get a desktop notification when someone mentions you while Switchboard is in the background.</p>
       <Button size="sm" onClick={() => void request().then(dismiss)} data-testid="desktop-prompt-enable">
         Enable desktop notifications
       </Button>
-      <button type="button" onClick={dismiss} aria-label="Not now" title="Not now" className="rounded-md p-1 text-indigo-400 hover:bg-indigo-100 hover:text-indigo-700" data-testid="desktop-prompt-dismiss">
+      <button
+        type="button"
+        onClick={dismiss}
+        aria-label="Not now"
+        title="Not now"
+        className="rounded-md p-1 text-indigo-400 hover:bg-indigo-100 hover:text-indigo-700"
+        data-testid="desktop-prompt-dismiss"
+      >
         <XIcon size={15} />
       </button>
     </div>

@@ -230,7 +230,15 @@ function FormControls({ question: q, busy, onAnswer, fieldError }: ControlsProps
     <form onSubmit={submit} noValidate className="space-y-3" data-testid="question-form">
       <div className="grid gap-3 sm:grid-cols-2">
         {fields.map((f) => (
-          <FormFieldInput key={f.name} id={`${id}-${f.name}`} field={f} value={raw[f.name]} onChange={(v) => set(f.name, v)} error={errors[f.name] ?? null} disabled={busy} />
+          <FormFieldInput
+            key={f.name}
+            id={`${id}-${f.name}`}
+            field={f}
+            value={raw[f.name]}
+            onChange={(v) => set(f.name, v)}
+            error={errors[f.name] ?? null}
+            disabled={busy}
+          />
         ))}
       </div>
       <SubmitRow busy={busy} label="Submit" />
@@ -296,7 +304,13 @@ function FormFieldInput({
     return (
       <div className="sm:col-span-2">
         <label htmlFor={id} className="inline-flex cursor-pointer items-center gap-2 text-sm font-medium text-zinc-800">
-          <input {...common} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} className="h-4 w-4 rounded border-zinc-300 accent-indigo-600" />
+          <input
+            {...common}
+            type="checkbox"
+            checked={value === true}
+            onChange={(e) => onChange(e.target.checked)}
+            className="h-4 w-4 rounded border-zinc-300 accent-indigo-600"
+          />
           {f.label}
         </label>
         {below}

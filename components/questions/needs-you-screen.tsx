@@ -42,7 +42,13 @@ export function NeedsYouScreen() {
     <PageFrame
       title="Needs you"
       icon={<HandIcon size={18} />}
-      subtitle={queue.data ? (count ? `${count} question${count === 1 ? "" : "s"} waiting for your answer` : "Questions agents and people ask you") : "Questions agents and people ask you"}
+      subtitle={
+        queue.data
+          ? count
+            ? `${count} question${count === 1 ? "" : "s"} waiting for your answer`
+            : "Questions agents and people ask you"
+          : "Questions agents and people ask you"
+      }
       testId="needs-you-page"
     >
       {queue.isPending ? (

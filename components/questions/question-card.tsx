@@ -15,7 +15,19 @@ import { useNow, useQuestionMutations } from "./use-questions";
 type Can = QuestionForViewer["can"];
 type Notice = { tone: "error" | "info"; text: string } | null;
 
-export function QuestionCard({ question: q, can, meId, meHandle, header }: { question: QuestionView; can: Can | null; meId: string; meHandle: string; header?: ReactNode }) {
+export function QuestionCard({
+  question: q,
+  can,
+  meId,
+  meHandle,
+  header,
+}: {
+  question: QuestionView;
+  can: Can | null;
+  meId: string;
+  meHandle: string;
+  header?: ReactNode;
+}) {
   const { answer, cancel, reload } = useQuestionMutations();
   const [notice, setNotice] = useState<Notice>(null);
   const [fieldError, setFieldError] = useState<{ field: string; reason: string } | null>(null);
@@ -54,7 +66,10 @@ export function QuestionCard({ question: q, can, meId, meHandle, header }: { que
   };
   const withdraw = () => {
     setNotice(null);
-    cancel.mutate({ questionId: q.id }, { onError: (e) => (appErrorOf(e).code === "CONFLICT" ? reload(q) : setNotice({ tone: "error", text: appErrorOf(e).message })) });
+    cancel.mutate(
+      { questionId: q.id },
+      { onError: (e) => (appErrorOf(e).code === "CONFLICT" ? reload(q) : setNotice({ tone: "error", text: appErrorOf(e).message })) },
+    );
   };
 
   const countdown = open ? countdownLabel(q, now) : null;
@@ -74,14 +89,18 @@ export function QuestionCard({ question: q, can, meId, meHandle, header }: { que
       {header}
       <div className="space-y-3 px-4 py-3">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs">
-          <span className="inline-flex items-center rounded bg-indigo-50 px-1.5 py-px font-semibold tracking-wide text-indigo-700 uppercase ring-1 ring-indigo-200 ring-inset">Question</span>
+          <span className="inline-flex items-center rounded bg-indigo-50 px-1.5 py-px font-semibold tracking-wide text-indigo-700 uppercase ring-1 ring-indigo-200 ring-inset">
+            Question
+          </span>
           <span className="font-medium text-zinc-600" data-testid="question-audience">
             {audienceLabel(q, meId)}
           </span>
           {countdown && (
             <span
               className={`ml-auto inline-flex items-center gap-1 rounded-full px-2 py-0.5 font-medium ring-1 ring-inset ${
-                q.expiresAt && new Date(q.expiresAt).getTime() - now < 5 * 60_000 ? "bg-amber-50 text-amber-800 ring-amber-200" : "bg-zinc-50 text-zinc-600 ring-zinc-200"
+                q.expiresAt && new Date(q.expiresAt).getTime() - now < 5 * 60_000
+                  ? "bg-amber-50 text-amber-800 ring-amber-200"
+                  : "bg-zinc-50 text-zinc-600 ring-zinc-200"
               }`}
               title={q.expiresAt ? `Expires ${dateTime(q.expiresAt)}` : undefined}
               data-testid="question-countdown"
@@ -108,7 +127,11 @@ export function QuestionCard({ question: q, can, meId, meHandle, header }: { que
         {!open && <Outcome question={q} meId={meId} lost={lost} ref={outcomeRef} />}
 
         {notice && (
-          <p role="alert" data-testid="question-error" className={`flex items-start gap-1.5 text-sm ${notice.tone === "error" ? "text-rose-700" : "text-zinc-600"}`}>
+          <p
+            role="alert"
+            data-testid="question-error"
+            className={`flex items-start gap-1.5 text-sm ${notice.tone === "error" ? "text-rose-700" : "text-zinc-600"}`}
+          >
             <AlertIcon size={15} className="mt-0.5 shrink-0" /> {notice.text}
           </p>
         )}
@@ -142,7 +165,13 @@ function Outcome({ question: q, meId, lost, ref }: { question: QuestionView; meI
   const tone = TONE[outcomeTone(q)];
   const before = lost && q.status === "answered" && q.answeredBy && q.answeredBy.id !== meId ? `Already answered by @${q.answeredBy.handle}` : null;
   return (
-    <div ref={ref} tabIndex={-1} className={`rounded-md px-3 py-2 text-sm ring-1 ring-inset focus:outline-none ${tone.box}`} data-testid="question-outcome" data-status={q.status}>
+    <div
+      ref={ref}
+      tabIndex={-1}
+      className={`rounded-md px-3 py-2 text-sm ring-1 ring-inset focus:outline-none ${tone.box}`}
+      data-testid="question-outcome"
+      data-status={q.status}
+    >
       {before && (
         <p className="mb-1 text-xs font-medium opacity-80" data-testid="question-conflict">
           {before}

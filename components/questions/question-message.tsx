@@ -36,7 +36,12 @@ export function QuestionMessage({ m, meId, meHandle }: { m: MessageView; meId: s
         </div>
         <div className="mt-1 max-w-2xl">
           {question ? (
-            <QuestionCard question={question} can={query.data?.can ?? (query.isError ? { answer: false, cancel: false } : null)} meId={meId} meHandle={meHandle} />
+            <QuestionCard
+              question={question}
+              can={query.data?.can ?? (query.isError ? { answer: false, cancel: false } : null)}
+              meId={meId}
+              meHandle={meHandle}
+            />
           ) : (
             <p className="text-sm text-zinc-500 italic">{m.body}</p>
           )}
@@ -64,7 +69,12 @@ export function QuestionOutcomeLine({ m, nameOf, onJump }: { m: MessageView; nam
         ? `${m.author.displayName}'s question expired${data.answer ? ", decided by default" : " without an answer"}`
         : `${m.author.displayName}'s question was cancelled`;
   return (
-    <div className="flex min-w-0 items-center gap-2 px-5 py-1 pl-[68px] text-[13px] text-zinc-500" data-testid="question-outcome-line" data-outcome={data.type} data-question-message-id={data.questionMessageId}>
+    <div
+      className="flex min-w-0 items-center gap-2 px-5 py-1 pl-[68px] text-[13px] text-zinc-500"
+      data-testid="question-outcome-line"
+      data-outcome={data.type}
+      data-question-message-id={data.questionMessageId}
+    >
       {ICONS[data.type]}
       <span className="min-w-0 truncate">
         {text}

@@ -55,7 +55,10 @@ const name = (p: Who, meId: string) => (p.id === meId ? "you" : `@${p.handle}`);
  * How it ended, in two parts: the headline ("Approved by @dana", "Expired — declined", "Cancelled")
  * and the detail after it (the comment, the answer), or null while it is open.
  */
-export function outcomeLabel(q: Pick<QuestionView, "status" | "kind" | "options" | "fields" | "answer" | "answeredBy">, meId: string): { headline: string; detail: string | null } | null {
+export function outcomeLabel(
+  q: Pick<QuestionView, "status" | "kind" | "options" | "fields" | "answer" | "answeredBy">,
+  meId: string,
+): { headline: string; detail: string | null } | null {
   const a = q.answer;
   switch (q.status) {
     case "open":

@@ -47,7 +47,11 @@ function ConnectionBanner() {
   const { status } = useSocket();
   if (status !== "reconnecting") return null;
   return (
-    <div className="flex shrink-0 items-center justify-center gap-2 bg-amber-50 px-4 py-1.5 text-xs font-medium text-amber-800 ring-1 ring-amber-200" role="status" data-testid="reconnecting">
+    <div
+      className="flex shrink-0 items-center justify-center gap-2 bg-amber-50 px-4 py-1.5 text-xs font-medium text-amber-800 ring-1 ring-amber-200"
+      role="status"
+      data-testid="reconnecting"
+    >
       <span className="h-1.5 w-1.5 animate-pulse rounded-full bg-amber-500" />
       Reconnecting… messages you send will go out when the connection is back.
     </div>

@@ -58,7 +58,14 @@ export const Composer = forwardRef<
     if (!mention) return [];
     const q = mention.query.toLowerCase();
     return mentionables
-      .filter((p) => p.handle.startsWith(q) || p.displayName.toLowerCase().split(/\s+/).some((w) => w.startsWith(q)))
+      .filter(
+        (p) =>
+          p.handle.startsWith(q) ||
+          p.displayName
+            .toLowerCase()
+            .split(/\s+/)
+            .some((w) => w.startsWith(q)),
+      )
       .slice(0, 6);
   }, [mention, mentionables]);
 

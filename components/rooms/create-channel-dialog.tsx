@@ -22,7 +22,14 @@ const toChannelName = (raw: string) =>
 
 export function CreateChannelDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <Dialog open={open} onClose={onClose} title="Create a channel" description="Channels are where people and agents work on a topic together." testId="create-channel-dialog" width="max-w-xl">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Create a channel"
+      description="Channels are where people and agents work on a topic together."
+      testId="create-channel-dialog"
+      width="max-w-xl"
+    >
       {open && <CreateChannelForm onClose={onClose} />}
     </Dialog>
   );
@@ -105,7 +112,13 @@ function CreateChannelForm({ onClose }: { onClose: () => void }) {
         </div>
       </fieldset>
       <Field label="Topic (optional)">
-        <TextInput value={topic} onChange={(e) => setTopic(e.target.value)} maxLength={TOPIC_MAX} placeholder="What is this channel about?" data-testid="channel-topic" />
+        <TextInput
+          value={topic}
+          onChange={(e) => setTopic(e.target.value)}
+          maxLength={TOPIC_MAX}
+          placeholder="What is this channel about?"
+          data-testid="channel-topic"
+        />
       </Field>
       <div>
         <span className="mb-1.5 block text-sm font-medium text-zinc-800">

@@ -27,7 +27,8 @@ export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; can
   const members = useQuery(trpc.rooms.members.queryOptions({ roomId: room.id }));
   // A member asked a question, or had one answered: whom it waits for changed.
   useSocketEvent("question:updated", ({ question }) => {
-    if (members.data?.some((m) => m.participant.id === question.asker.id)) void queryClient.invalidateQueries({ queryKey: trpc.rooms.members.queryKey({ roomId: room.id }) });
+    if (members.data?.some((m) => m.participant.id === question.asker.id))
+      void queryClient.invalidateQueries({ queryKey: trpc.rooms.members.queryKey({ roomId: room.id }) });
   });
   const budgets = useBudgetStates((members.data ?? []).map((m) => m.participant.id));
   const [adding, setAdding] = useState(false);
@@ -108,9 +109,7 @@ export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; can
           })}
         </ul>
       </div>
-      {adding && (
-        <AddMembersDialog room={room} existing={(members.data ?? []).map((m) => m.participant.id)} onClose={() => setAdding(false)} />
-      )}
+      {adding && <AddMembersDialog room={room} existing={(members.data ?? []).map((m) => m.participant.id)} onClose={() => setAdding(false)} />}
     </aside>
   );
 }

@@ -171,14 +171,7 @@ export function MessageList({
                   ) : entry.type === "message" ? (
                     <>
                       {entry.firstUnread && <NewMessagesLine />}
-                      <MessageRow
-                        message={entry.message}
-                        prev={entry.prev}
-                        meId={me.id}
-                        meHandle={me.handle}
-                        nameOf={nameOf}
-                        actions={listActions}
-                      />
+                      <MessageRow message={entry.message} prev={entry.prev} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={listActions} />
                     </>
                   ) : (
                     <PendingRow
@@ -221,9 +214,7 @@ function RoomIntro({ room }: { room: RoomView }) {
       <div className="mb-3 inline-flex h-12 w-12 items-center justify-center rounded-xl bg-indigo-50 text-indigo-600 ring-1 ring-indigo-100">
         {channel ? room.visibility === "private" ? <LockIcon size={22} /> : <HashIcon size={22} /> : <MessageIcon size={22} />}
       </div>
-      <h2 className="text-xl font-bold text-zinc-900">
-        {channel ? `Welcome to #${room.title}` : room.title}
-      </h2>
+      <h2 className="text-xl font-bold text-zinc-900">{channel ? `Welcome to #${room.title}` : room.title}</h2>
       <p className="mt-1 max-w-xl text-sm text-zinc-500">
         {channel
           ? `This is the very beginning of the ${room.visibility === "private" ? "private " : ""}#${room.title} channel.`

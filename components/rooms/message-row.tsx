@@ -26,9 +26,7 @@ export function DayDivider({ iso }: { iso: string }) {
   return (
     <div className="relative flex items-center justify-center px-5 pt-4 pb-1" role="separator">
       <div className="absolute inset-x-5 top-1/2 h-px translate-y-1.5 bg-zinc-200" />
-      <span className="relative rounded-full border border-zinc-200 bg-white px-3 py-0.5 text-xs font-medium text-zinc-600 shadow-xs">
-        {dayLabel(iso)}
-      </span>
+      <span className="relative rounded-full border border-zinc-200 bg-white px-3 py-0.5 text-xs font-medium text-zinc-600 shadow-xs">{dayLabel(iso)}</span>
     </div>
   );
 }
@@ -272,15 +270,7 @@ function ActionButton({
   );
 }
 
-function InlineEditor({
-  initial,
-  onSave,
-  onCancel,
-}: {
-  initial: string;
-  onSave: (body: string) => Promise<ErrorShape | null | void>;
-  onCancel: () => void;
-}) {
+function InlineEditor({ initial, onSave, onCancel }: { initial: string; onSave: (body: string) => Promise<ErrorShape | null | void>; onCancel: () => void }) {
   const [value, setValue] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -331,8 +321,14 @@ function InlineEditor({
       <div className="mt-1 flex items-center gap-2 text-xs text-zinc-500">
         {error ? <span className="text-rose-600">{error}</span> : null}
         <span>
-          escape to <button type="button" className="text-indigo-600 hover:underline" onClick={onCancel}>cancel</button> • enter to{" "}
-          <button type="button" className="text-indigo-600 hover:underline" onClick={() => void save()}>save</button>
+          escape to{" "}
+          <button type="button" className="text-indigo-600 hover:underline" onClick={onCancel}>
+            cancel
+          </button>{" "}
+          • enter to{" "}
+          <button type="button" className="text-indigo-600 hover:underline" onClick={() => void save()}>
+            save
+          </button>
         </span>
       </div>
     </div>
@@ -375,7 +371,12 @@ export function PendingRow({
                 <AlertIcon size={14} />
                 Not sent: {pending.error?.message ?? "unknown error"}
               </span>
-              <button type="button" onClick={onRetry} data-testid="retry-send" className="inline-flex items-center gap-1 font-medium text-indigo-600 hover:underline">
+              <button
+                type="button"
+                onClick={onRetry}
+                data-testid="retry-send"
+                className="inline-flex items-center gap-1 font-medium text-indigo-600 hover:underline"
+              >
                 <RefreshIcon size={13} /> Retry
               </button>
               <button type="button" onClick={onDiscard} className="inline-flex items-center gap-1 text-zinc-500 hover:text-zinc-800 hover:underline">

@@ -13,7 +13,13 @@ import { ParticipantPicker } from "./participant-picker";
 
 export function NewDirectDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <Dialog open={open} onClose={onClose} title="New message" description="Pick one person or agent for a direct message, or several for a group." testId="new-direct-dialog">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="New message"
+      description="Pick one person or agent for a direct message, or several for a group."
+      testId="new-direct-dialog"
+    >
       {open && <NewDirectForm onClose={onClose} />}
     </Dialog>
   );

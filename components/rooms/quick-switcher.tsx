@@ -101,7 +101,11 @@ function SwitcherBody({ rooms, onClose }: { rooms: RoomView[]; onClose: () => vo
             >
               {o.type === "room" ? (
                 o.room.kind === "channel" ? (
-                  o.room.visibility === "private" ? <LockIcon size={16} /> : <HashIcon size={16} />
+                  o.room.visibility === "private" ? (
+                    <LockIcon size={16} />
+                  ) : (
+                    <HashIcon size={16} />
+                  )
                 ) : (
                   <Avatar id={o.room.id} name={o.room.title} kind="human" size={20} />
                 )

@@ -120,11 +120,7 @@ export function RoomHeader({
         open={confirmLeave}
         onClose={() => setConfirmLeave(false)}
         title={channel ? `Leave #${room.title}?` : "Leave this conversation?"}
-        description={
-          isPrivate
-            ? "It's private: you'll need someone to add you back."
-            : "You can join again at any time from Browse channels."
-        }
+        description={isPrivate ? "It's private: you'll need someone to add you back." : "You can join again at any time from Browse channels."}
         confirm={{ label: "Leave", variant: "danger", busy: leaving, onConfirm: () => onLeave?.(), testId: "confirm-leave" }}
       >
         <p>You will stop receiving its messages.</p>

@@ -207,16 +207,14 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
       <div className="flex min-w-0 flex-1 flex-col">
         <RoomHeader
           room={room}
-          peer={room.kind === "dm" ? members.data?.find((m) => m.participant.id !== me.id) ?? null : null}
+          peer={room.kind === "dm" ? (members.data?.find((m) => m.participant.id !== me.id) ?? null) : null}
           membersOpen={membersOpen}
           onToggleMembers={() => setMembersOpen((v) => !v)}
           onLeave={room.can.leave ? () => leave.mutate({ roomId: room.id }) : undefined}
           leaving={leave.isPending}
           onOpenThread={(rootId) => void store.openThread(rootId)}
         />
-        {leave.isError && (
-          <div className="border-b border-rose-200 bg-rose-50 px-5 py-2 text-sm text-rose-700">{errorMessage(leave.error)}</div>
-        )}
+        {leave.isError && <div className="border-b border-rose-200 bg-rose-50 px-5 py-2 text-sm text-rose-700">{errorMessage(leave.error)}</div>}
         {snap.status === "loading" ? (
           <TimelineSkeleton />
         ) : snap.status === "error" ? (

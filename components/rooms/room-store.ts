@@ -67,13 +67,7 @@ export function fresher(a: MessageView, b: MessageView): MessageView {
 }
 
 function sameVersion(a: MessageView, b: MessageView): boolean {
-  return (
-    a.editedAt === b.editedAt &&
-    a.deletedAt === b.deletedAt &&
-    a.replyCount === b.replyCount &&
-    a.body === b.body &&
-    receiptsKey(a) === receiptsKey(b)
-  );
+  return a.editedAt === b.editedAt && a.deletedAt === b.deletedAt && a.replyCount === b.replyCount && a.body === b.body && receiptsKey(a) === receiptsKey(b);
 }
 
 function receiptsKey(m: MessageView): string {

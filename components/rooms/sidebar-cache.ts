@@ -48,7 +48,8 @@ function reconcile<R extends CachedRoom>(rooms: R[], ledger: Ledger): R[] {
     const bumps = ledger.bumps.get(room.id);
     if (bumps) {
       for (const seq of [...bumps.keys()].sort((a, b) => a - b)) {
-        if (seq <= fetched.lastSeq) bumps.delete(seq); // counted by the server already
+        if (seq <= fetched.lastSeq)
+          bumps.delete(seq); // counted by the server already
         else room = { ...room, ...applyBump(room, seq, bumps.get(seq)!) };
       }
       if (bumps.size === 0) ledger.bumps.delete(room.id);

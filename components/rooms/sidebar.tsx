@@ -14,7 +14,19 @@ import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";
 import { Avatar } from "@/components/ui/avatar";
 import { documentTitle } from "@/components/ui/document-title";
-import { ChevronDownIcon, CompassIcon, HashIcon, KeyIcon, LockIcon, LogOutIcon, PlusIcon, SearchIcon, SettingsIcon, UserPlusIcon, UsersIcon } from "@/components/ui/icons";
+import {
+  ChevronDownIcon,
+  CompassIcon,
+  HashIcon,
+  KeyIcon,
+  LockIcon,
+  LogOutIcon,
+  PlusIcon,
+  SearchIcon,
+  SettingsIcon,
+  UserPlusIcon,
+  UsersIcon,
+} from "@/components/ui/icons";
 import { BrowseChannelsDialog } from "./browse-channels-dialog";
 import { CreateChannelDialog } from "./create-channel-dialog";
 import { InviteDialog } from "./invite-dialog";
@@ -146,7 +158,16 @@ export function Sidebar() {
           {directs.map((r) => {
             // RoomView has no member ids; a dm's title is the other participant's name.
             const peer = r.kind === "dm" ? participants.find((p) => p.id !== me.id && p.displayName === r.title) : undefined;
-            return <RoomLink key={r.id} room={r} active={r.id === activeRoomId} peer={peer} online={peer ? (presence.get(peer.id) ?? peer.online) : undefined} work={peer ? statuses.get(peer.id) : undefined} />;
+            return (
+              <RoomLink
+                key={r.id}
+                room={r}
+                active={r.id === activeRoomId}
+                peer={peer}
+                online={peer ? (presence.get(peer.id) ?? peer.online) : undefined}
+                work={peer ? statuses.get(peer.id) : undefined}
+              />
+            );
           })}
           <SidebarAction onClick={() => setDialog("direct")} testId="new-direct-inline" icon={<PlusIcon size={15} />}>
             New message
@@ -214,7 +235,19 @@ function Section({
   );
 }
 
-function RoomLink({ room, active, peer, online, work }: { room: SidebarRoom; active: boolean; peer?: DirectoryEntry; online?: boolean; work?: WorkStatusView }) {
+function RoomLink({
+  room,
+  active,
+  peer,
+  online,
+  work,
+}: {
+  room: SidebarRoom;
+  active: boolean;
+  peer?: DirectoryEntry;
+  online?: boolean;
+  work?: WorkStatusView;
+}) {
   const unread = active ? 0 : room.unread;
   const mentions = active ? 0 : room.mentions;
   const bold = unread > 0 || mentions > 0;
@@ -328,17 +361,7 @@ function useDismiss(open: boolean, close: () => void) {
 }
 
 /** The workspace's menu; an action the viewer may not take is absent. */
-function WorkspaceMenu({
-  name,
-  onInvite,
-  onCreate,
-  onBrowse,
-}: {
-  name: string;
-  onInvite?: () => void;
-  onCreate?: () => void;
-  onBrowse?: () => void;
-}) {
+function WorkspaceMenu({ name, onInvite, onCreate, onBrowse }: { name: string; onInvite?: () => void; onCreate?: () => void; onBrowse?: () => void }) {
   const [open, setOpen] = useState(false);
   const ref = useDismiss(open, () => setOpen(false));
   const pick = (fn: () => void) => () => {
@@ -364,10 +387,25 @@ function WorkspaceMenu({
         <ChevronDownIcon size={14} className="shrink-0 text-zinc-400" />
       </button>
       {open && (
-        <div role="menu" className="animate-pop absolute top-full left-0 z-30 mt-1 w-56 rounded-lg bg-white py-1 text-sm text-zinc-800 shadow-xl ring-1 ring-zinc-900/10">
-          {onInvite && <MenuItem onClick={pick(onInvite)} icon={<UserPlusIcon size={15} />}>Invite people</MenuItem>}
-          {onCreate && <MenuItem onClick={pick(onCreate)} icon={<PlusIcon size={15} />}>Create a channel</MenuItem>}
-          {onBrowse && <MenuItem onClick={pick(onBrowse)} icon={<CompassIcon size={15} />}>Browse channels</MenuItem>}
+        <div
+          role="menu"
+          className="animate-pop absolute top-full left-0 z-30 mt-1 w-56 rounded-lg bg-white py-1 text-sm text-zinc-800 shadow-xl ring-1 ring-zinc-900/10"
+        >
+          {onInvite && (
+            <MenuItem onClick={pick(onInvite)} icon={<UserPlusIcon size={15} />}>
+              Invite people
+            </MenuItem>
+          )}
+          {onCreate && (
+            <MenuItem onClick={pick(onCreate)} icon={<PlusIcon size={15} />}>
+              Create a channel
+            </MenuItem>
+          )}
+          {onBrowse && (
+            <MenuItem onClick={pick(onBrowse)} icon={<CompassIcon size={15} />}>
+              Browse channels
+            </MenuItem>
+          )}
         </div>
       )}
     </div>
@@ -379,13 +417,7 @@ const menuItemClass =
 
 function MenuItem({ onClick, icon, children, testId }: { onClick: () => void; icon: ReactNode; children: ReactNode; testId?: string }) {
   return (
-    <button
-      type="button"
-      role="menuitem"
-      onClick={onClick}
-      data-testid={testId}
-      className={menuItemClass}
-    >
+    <button type="button" role="menuitem" onClick={onClick} data-testid={testId} className={menuItemClass}>
       <span className="opacity-70">{icon}</span>
       {children}
     </button>
@@ -402,14 +434,25 @@ function MenuLink({ href, onClick, icon, children, testId }: { href: string; onC
   );
 }
 
-function UserFooter({ me, online, work }: { me: { id: string; displayName: string; handle: string; kind: "human" | "agent" }; online: boolean; work?: WorkStatusView }) {
+function UserFooter({
+  me,
+  online,
+  work,
+}: {
+  me: { id: string; displayName: string; handle: string; kind: "human" | "agent" };
+  online: boolean;
+  work?: WorkStatusView;
+}) {
   const [open, setOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const ref = useDismiss(open, () => setOpen(false));
   return (
     <div className="relative shrink-0 border-t border-white/10 p-2" ref={ref}>
       {open && (
-        <div role="menu" className="animate-pop absolute right-2 bottom-full left-2 z-30 mb-1 rounded-lg bg-white py-1 text-sm text-zinc-800 shadow-xl ring-1 ring-zinc-900/10">
+        <div
+          role="menu"
+          className="animate-pop absolute right-2 bottom-full left-2 z-30 mb-1 rounded-lg bg-white py-1 text-sm text-zinc-800 shadow-xl ring-1 ring-zinc-900/10"
+        >
           <div className="border-b border-zinc-100 px-3 pt-1 pb-2">
             <div className="font-semibold text-zinc-900">{me.displayName}</div>
             <div className="text-xs text-zinc-500">@{me.handle}</div>

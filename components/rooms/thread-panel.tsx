@@ -115,16 +115,7 @@ export function ThreadPanel({
         )}
         <div data-testid="thread-replies">
           {thread.replies.map((r, i) => (
-            <MessageRow
-              key={r.seq}
-              message={r}
-              prev={thread.replies[i - 1]}
-              meId={me.id}
-              meHandle={me.handle}
-              nameOf={nameOf}
-              actions={actions}
-              inThread
-            />
+            <MessageRow key={r.seq} message={r} prev={thread.replies[i - 1]} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={actions} inThread />
           ))}
         </div>
         {mine.map((p, i) => {
@@ -145,15 +136,7 @@ export function ThreadPanel({
       </div>
       {canPost && thread.root && !thread.root.deletedAt ? (
         <div className="pt-2">
-          <Composer
-            placeholder="Reply…"
-            onSend={onSend}
-            onTyping={onTyping}
-            mentionables={mentionables}
-            testId="thread-composer"
-            autoFocus
-            compact
-          />
+          <Composer placeholder="Reply…" onSend={onSend} onTyping={onTyping} mentionables={mentionables} testId="thread-composer" autoFocus compact />
           <TypingLine typing={typing} nameOf={nameOf} threadRootId={thread.rootId} />
         </div>
       ) : (

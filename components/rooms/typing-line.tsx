@@ -15,8 +15,7 @@ export function TypingLine({ typing, nameOf, threadRootId }: { typing: TypingEnt
             <span className="typing-dot h-1 w-1 rounded-full bg-zinc-500" />
           </span>
           <span>
-            <b className="font-semibold text-zinc-700">{who.length > 3 ? "Several people" : joinNames(who)}</b>{" "}
-            {who.length === 1 ? "is" : "are"} typing…
+            <b className="font-semibold text-zinc-700">{who.length > 3 ? "Several people" : joinNames(who)}</b> {who.length === 1 ? "is" : "are"} typing…
           </span>
         </span>
       )}

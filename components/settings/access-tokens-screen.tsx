@@ -35,8 +35,8 @@ export function AccessTokensScreen() {
     >
       <p className="mb-5 text-sm text-zinc-600">
         A token lets a script, the <code className="font-mono text-[13px]">switchboard</code> CLI or an MCP host act as you, with your role and never more. A{" "}
-        <strong className="font-semibold">read</strong> token only reads; a <strong className="font-semibold">write</strong> token does whatever you may. Revoke one
-        you no longer use or that leaked: it stops working at once.
+        <strong className="font-semibold">read</strong> token only reads; a <strong className="font-semibold">write</strong> token does whatever you may. Revoke
+        one you no longer use or that leaked: it stops working at once.
       </p>
       {tokens.isPending ? (
         <SkeletonRows rows={3} testId="tokens-loading" />

@@ -30,7 +30,9 @@ export function CreateTokenDialog({ open, onClose }: { open: boolean; onClose: (
       open={open}
       onClose={close}
       title={create.data ? `"${create.data.accessToken.name}" is ready` : "New access token"}
-      description={create.data ? "Give it to the script, the CLI or the MCP host that acts as you." : "For a script, the switchboard CLI or an MCP host that acts as you."}
+      description={
+        create.data ? "Give it to the script, the CLI or the MCP host that acts as you." : "For a script, the switchboard CLI or an MCP host that acts as you."
+      }
       testId="create-token-dialog"
       width="max-w-xl"
       footer={
@@ -71,13 +73,19 @@ function CreateTokenForm({ create }: { create: CreateToken }) {
     <form id="create-token-form" onSubmit={submit} className="space-y-4" data-testid="create-token-form">
       <FormError message={create.error ? errorMessage(create.error) : null} />
       <Field label="Name" hint="For you: what uses it, e.g. “laptop CLI” or “CI reports”.">
-        <TextInput value={name} onChange={(e) => setName(e.target.value)} required maxLength={ACCESS_TOKEN_NAME_MAX} placeholder="laptop CLI" autoFocus data-testid="token-name" />
+        <TextInput
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          maxLength={ACCESS_TOKEN_NAME_MAX}
+          placeholder="laptop CLI"
+          autoFocus
+          data-testid="token-name"
+        />
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
-          <span className="mb-1.5 block text-sm font-medium text-zinc-800">
-            Scope
-          </span>
+          <span className="mb-1.5 block text-sm font-medium text-zinc-800">Scope</span>
           <Segmented
             label="Scope"
             value={scope}
@@ -88,7 +96,9 @@ function CreateTokenForm({ create }: { create: CreateToken }) {
               { key: "write", label: "Read and write", title: "Does whatever you may do" },
             ]}
           />
-          <span className="mt-1 block text-xs text-zinc-500">{scope === "read" ? "Sends, joins and changes nothing." : "Acts as you in everything your role allows."}</span>
+          <span className="mt-1 block text-xs text-zinc-500">
+            {scope === "read" ? "Sends, joins and changes nothing." : "Acts as you in everything your role allows."}
+          </span>
         </div>
         <Field label="Expires after">
           <DaysSelect value={days} onChange={setDays} days={EXPIRY_DAYS} never="Never" testId="token-expiry" />

@@ -30,7 +30,15 @@ export function NotificationSettings() {
   );
 
   if (settings.isPending) return <SkeletonRows rows={2} testId="notifications-loading" />;
-  if (settings.isError) return <ErrorState error={settings.error} onRetry={() => void settings.refetch()} title="Couldn't load your notification settings" testId="notifications-error" />;
+  if (settings.isError)
+    return (
+      <ErrorState
+        error={settings.error}
+        onRetry={() => void settings.refetch()}
+        title="Couldn't load your notification settings"
+        testId="notifications-error"
+      />
+    );
   const current = save.isPending && save.variables ? save.variables.notifications : settings.data.notifications;
   const chosen = OPTIONS.find((o) => o.key === current)!;
 

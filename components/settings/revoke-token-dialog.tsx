@@ -41,8 +41,8 @@ export function RevokeTokenDialog({ token, onClose }: { token: AccessTokenView |
         <>
           <p>
             <strong className="font-semibold text-zinc-800">{token.name}</strong> (
-            <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[13px] text-zinc-800">{token.prefix}…</code>) stops working at once, and whatever is connected
-            with it is disconnected.
+            <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[13px] text-zinc-800">{token.prefix}…</code>) stops working at once, and whatever is
+            connected with it is disconnected.
           </p>
           <p className="text-zinc-500">This cannot be undone; create a new token if it is needed again.</p>
         </>

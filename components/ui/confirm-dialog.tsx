@@ -26,7 +26,15 @@ export function ConfirmDialog({
   children: ReactNode;
 }) {
   return (
-    <Dialog open={open} onClose={onClose} title={title} description={description} width="max-w-md" testId={testId} footer={<DialogActions onCancel={onClose} {...confirm} />}>
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={title}
+      description={description}
+      width="max-w-md"
+      testId={testId}
+      footer={<DialogActions onCancel={onClose} {...confirm} />}
+    >
       <ConfirmBody error={error}>{children}</ConfirmBody>
     </Dialog>
   );

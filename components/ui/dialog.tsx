@@ -52,12 +52,7 @@ export function Dialog({
               <h2 className="text-base font-semibold text-zinc-900">{title}</h2>
               {description && <p className="mt-0.5 text-sm text-zinc-500">{description}</p>}
             </div>
-            <button
-              type="button"
-              onClick={onClose}
-              className="-mr-1 rounded-md p-1 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700"
-              aria-label="Close"
-            >
+            <button type="button" onClick={onClose} className="-mr-1 rounded-md p-1 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700" aria-label="Close">
               <XIcon size={18} />
             </button>
           </div>

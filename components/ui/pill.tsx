@@ -45,7 +45,10 @@ export function Pill({
 /** A capability or other free-form tag: monospace-ish, quiet. */
 export function Tag({ children, testId = "tag" }: { children: ReactNode; testId?: string }) {
   return (
-    <span data-testid={testId} className="inline-flex max-w-[14rem] items-center rounded-md bg-zinc-100 px-1.5 py-0.5 font-mono text-[11px] text-zinc-700 ring-1 ring-zinc-200 ring-inset">
+    <span
+      data-testid={testId}
+      className="inline-flex max-w-[14rem] items-center rounded-md bg-zinc-100 px-1.5 py-0.5 font-mono text-[11px] text-zinc-700 ring-1 ring-zinc-200 ring-inset"
+    >
       <span className="truncate">{children}</span>
     </span>
   );

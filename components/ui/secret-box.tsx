@@ -22,7 +22,19 @@ export function useCopy(): [boolean, (text: string, fallback?: HTMLElement | nul
   return [copied, copy];
 }
 
-export function CopyButton({ text, target, testId, label = "Copy", size = "md" }: { text: string; target?: () => HTMLElement | null; testId?: string; label?: string; size?: "sm" | "md" }) {
+export function CopyButton({
+  text,
+  target,
+  testId,
+  label = "Copy",
+  size = "md",
+}: {
+  text: string;
+  target?: () => HTMLElement | null;
+  testId?: string;
+  label?: string;
+  size?: "sm" | "md";
+}) {
   const [copied, copy] = useCopy();
   return (
     <Button variant="secondary" size={size} onClick={() => void copy(text, target?.())} data-testid={testId} aria-label={`${label} to clipboard`}>
@@ -33,11 +45,27 @@ export function CopyButton({ text, target, testId, label = "Copy", size = "md" }
 }
 
 /** A one-time secret in a read-only field with a copy button and a "you won't see it again" warning. */
-export function SecretBox({ label, value, testId, warning, children }: { label: string; value: string; testId: string; warning?: ReactNode; children?: ReactNode }) {
+export function SecretBox({
+  label,
+  value,
+  testId,
+  warning,
+  children,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+  warning?: ReactNode;
+  children?: ReactNode;
+}) {
   const input = useRef<HTMLInputElement>(null);
   return (
     <div className="space-y-2">
-      <div role="note" className="flex gap-2.5 rounded-lg bg-amber-50 px-3 py-2.5 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset" data-testid="secret-warning">
+      <div
+        role="note"
+        className="flex gap-2.5 rounded-lg bg-amber-50 px-3 py-2.5 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset"
+        data-testid="secret-warning"
+      >
         <AlertIcon size={18} className="mt-px shrink-0 text-amber-600" />
         <div>
           {warning ?? (

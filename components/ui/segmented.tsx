@@ -26,14 +26,28 @@ export function Segmented<K extends string>({
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const onKey = (e: KeyboardEvent, index: number) => {
     const last = options.length - 1;
-    const next = e.key === "ArrowRight" || e.key === "ArrowDown" ? (index === last ? 0 : index + 1) : e.key === "ArrowLeft" || e.key === "ArrowUp" ? (index === 0 ? last : index - 1) : -1;
+    const next =
+      e.key === "ArrowRight" || e.key === "ArrowDown"
+        ? index === last
+          ? 0
+          : index + 1
+        : e.key === "ArrowLeft" || e.key === "ArrowUp"
+          ? index === 0
+            ? last
+            : index - 1
+          : -1;
     if (next < 0) return;
     e.preventDefault();
     onChange(options[next].key);
     refs.current[next]?.focus();
   };
   return (
-    <div role="radiogroup" aria-label={label} data-testid={testId} className="inline-flex shrink-0 items-center rounded-lg bg-zinc-100 p-0.5 ring-1 ring-zinc-200 ring-inset">
+    <div
+      role="radiogroup"
+      aria-label={label}
+      data-testid={testId}
+      className="inline-flex shrink-0 items-center rounded-lg bg-zinc-100 p-0.5 ring-1 ring-zinc-200 ring-inset"
+    >
       {options.map((o, i) => {
         const selected = o.key === value;
         return (

@@ -37,7 +37,9 @@ export function EmptyState({
 }) {
   return (
     <div className="rounded-xl border border-dashed border-zinc-300 bg-zinc-50/60 px-6 py-12 text-center" data-testid={testId}>
-      {icon && <div className="mx-auto mb-3 flex h-11 w-11 items-center justify-center rounded-xl bg-white text-zinc-500 shadow-xs ring-1 ring-zinc-200">{icon}</div>}
+      {icon && (
+        <div className="mx-auto mb-3 flex h-11 w-11 items-center justify-center rounded-xl bg-white text-zinc-500 shadow-xs ring-1 ring-zinc-200">{icon}</div>
+      )}
       <h2 className="text-[15px] font-semibold text-zinc-900">{title}</h2>
       <p className="mx-auto mt-1 max-w-md text-sm text-zinc-500">{body}</p>
       {children && <div className="mt-5 flex flex-wrap justify-center gap-2">{children}</div>}
@@ -45,7 +47,17 @@ export function EmptyState({
   );
 }
 
-export function ErrorState({ error, onRetry, title = "Couldn't load this", testId = "error-state" }: { error: unknown; onRetry?: () => void; title?: string; testId?: string }) {
+export function ErrorState({
+  error,
+  onRetry,
+  title = "Couldn't load this",
+  testId = "error-state",
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  title?: string;
+  testId?: string;
+}) {
   const app = appErrorOf(error);
   return (
     <div role="alert" className="rounded-xl border border-rose-200 bg-rose-50/70 px-6 py-8 text-center" data-testid={testId} data-code={app.code}>

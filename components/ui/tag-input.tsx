@@ -38,9 +38,18 @@ export function TagInput({
   return (
     <div className="flex min-h-10 flex-wrap items-center gap-1.5 rounded-md bg-white px-2 py-1.5 shadow-xs ring-1 ring-zinc-300 ring-inset focus-within:ring-2 focus-within:ring-indigo-500">
       {value.map((tag) => (
-        <span key={tag} data-testid="tag-chip" className="inline-flex items-center gap-1 rounded-md bg-indigo-50 py-0.5 pr-1 pl-2 font-mono text-xs text-indigo-800 ring-1 ring-indigo-200 ring-inset">
+        <span
+          key={tag}
+          data-testid="tag-chip"
+          className="inline-flex items-center gap-1 rounded-md bg-indigo-50 py-0.5 pr-1 pl-2 font-mono text-xs text-indigo-800 ring-1 ring-indigo-200 ring-inset"
+        >
           {tag}
-          <button type="button" onClick={() => onChange(value.filter((t) => t !== tag))} aria-label={`Remove ${tag}`} className="rounded p-0.5 text-indigo-500 hover:bg-indigo-100 hover:text-indigo-800">
+          <button
+            type="button"
+            onClick={() => onChange(value.filter((t) => t !== tag))}
+            aria-label={`Remove ${tag}`}
+            className="rounded p-0.5 text-indigo-500 hover:bg-indigo-100 hover:text-indigo-800"
+          >
             <XIcon size={12} />
           </button>
         </span>

@@ -18,7 +18,14 @@ export type BreakdownKind = "room" | "task" | "agent" | "person" | "requester" |
 export type FilterKind = "agent" | "person" | "requester" | "model";
 type RankedKind = "agent" | "person" | "requester";
 
-const VIEW: Record<BreakdownKind, CsvView> = { room: "byRoom", task: "byTask", agent: "byAgent", person: "byPerson", requester: "byRequester", model: "byModel" };
+const VIEW: Record<BreakdownKind, CsvView> = {
+  room: "byRoom",
+  task: "byTask",
+  agent: "byAgent",
+  person: "byPerson",
+  requester: "byRequester",
+  model: "byModel",
+};
 const TONE: Record<BreakdownKind, string> = {
   room: "bg-indigo-500",
   task: "bg-emerald-500",
@@ -31,12 +38,26 @@ const TONE: Record<BreakdownKind, string> = {
 const SOFT_TONE: Record<RankedKind, string> = { agent: "bg-violet-300", person: "bg-sky-300", requester: "bg-teal-300" };
 
 export function EntityIcon({ kind, id, name, size = 28 }: { kind: BreakdownKind; id: string | null; name: string; size?: number }) {
-  if ((kind === "agent" || kind === "person" || kind === "requester") && id) return <Avatar id={id} name={splitName(name).name} kind={kind === "agent" ? "agent" : "human"} size={size} />;
+  if ((kind === "agent" || kind === "person" || kind === "requester") && id)
+    return <Avatar id={id} name={splitName(name).name} kind={kind === "agent" ? "agent" : "human"} size={size} />;
   // No requester: the agent worked on its own.
   const icon =
-    kind === "room" ? <HashIcon size={15} /> : kind === "task" ? <TaskIcon size={15} /> : kind === "model" ? <CpuIcon size={15} /> : kind === "person" ? <PersonIcon size={15} /> : <BotIcon size={15} />;
+    kind === "room" ? (
+      <HashIcon size={15} />
+    ) : kind === "task" ? (
+      <TaskIcon size={15} />
+    ) : kind === "model" ? (
+      <CpuIcon size={15} />
+    ) : kind === "person" ? (
+      <PersonIcon size={15} />
+    ) : (
+      <BotIcon size={15} />
+    );
   return (
-    <span className="inline-flex shrink-0 items-center justify-center rounded-lg bg-zinc-100 text-zinc-500 ring-1 ring-zinc-200 ring-inset" style={{ width: size, height: size }}>
+    <span
+      className="inline-flex shrink-0 items-center justify-center rounded-lg bg-zinc-100 text-zinc-500 ring-1 ring-zinc-200 ring-inset"
+      style={{ width: size, height: size }}
+    >
       {icon}
     </span>
   );
@@ -51,7 +72,9 @@ function NameCell({ kind, row }: { kind: BreakdownKind; row: BreakdownRow }) {
     <span className="flex min-w-0 items-center gap-2.5">
       <EntityIcon kind={kind} id={row.id} name={row.name} />
       <span className="min-w-0">
-        <span className={`block truncate text-[13px] font-medium ${missing ? "text-zinc-400 italic" : kind === "model" || kind === "task" ? "font-mono text-[12.5px] text-zinc-800" : "text-zinc-900"}`}>
+        <span
+          className={`block truncate text-[13px] font-medium ${missing ? "text-zinc-400 italic" : kind === "model" || kind === "task" ? "font-mono text-[12.5px] text-zinc-800" : "text-zinc-900"}`}
+        >
           {name || "(unnamed)"}
         </span>
         {handle && (
@@ -94,14 +117,35 @@ export function TopSpenders({
     >
       <div className="grid gap-x-8 gap-y-4 md:grid-cols-3">
         <RankedList title="Agents" kind="agent" rows={agents} total={total} onPick={(id) => onFilter("agent", id)} testId="top-agents" />
-        <RankedList title="Owned by" kind="person" rows={owners} total={total} onPick={seesAll ? (id) => onFilter("person", id) : undefined} testId="top-people" />
+        <RankedList
+          title="Owned by"
+          kind="person"
+          rows={owners}
+          total={total}
+          onPick={seesAll ? (id) => onFilter("person", id) : undefined}
+          testId="top-people"
+        />
         <RankedList title="Requested by" kind="requester" rows={requesters} total={total} onPick={(id) => onFilter("requester", id)} testId="top-requesters" />
       </div>
     </Card>
   );
 }
 
-function RankedList({ title, kind, rows, total, onPick, testId }: { title: string; kind: RankedKind; rows: BreakdownRow[]; total: number; onPick?: (id: string) => void; testId: string }) {
+function RankedList({
+  title,
+  kind,
+  rows,
+  total,
+  onPick,
+  testId,
+}: {
+  title: string;
+  kind: RankedKind;
+  rows: BreakdownRow[];
+  total: number;
+  onPick?: (id: string) => void;
+  testId: string;
+}) {
   const top = rows.slice(0, 5);
   return (
     <div data-testid={testId}>
@@ -131,7 +175,12 @@ function RankedList({ title, kind, rows, total, onPick, testId }: { title: strin
             return (
               <li key={r.id ?? `none-${i}`} data-testid="spender" data-id={r.id ?? ""} data-cost={r.costUsd}>
                 {clickable ? (
-                  <button type="button" onClick={() => onPick!(r.id!)} className="flex w-full items-center gap-2.5 rounded-lg px-1.5 py-1.5 text-left hover:bg-zinc-50" title={`Show only ${splitName(r.name).name}`}>
+                  <button
+                    type="button"
+                    onClick={() => onPick!(r.id!)}
+                    className="flex w-full items-center gap-2.5 rounded-lg px-1.5 py-1.5 text-left hover:bg-zinc-50"
+                    title={`Show only ${splitName(r.name).name}`}
+                  >
                     {body}
                   </button>
                 ) : (
@@ -180,7 +229,11 @@ export function BreakdownTable({
   const opens = kind === "room" || kind === "task";
   const tab = TABS.find((t) => t.key === kind)!;
   const canFilter = kind === "agent" || kind === "model" || kind === "requester" || (kind === "person" && seesAll);
-  const hint: ReactNode = opens ? "Open a row to see its cost per agent and how much people took part" : canFilter ? "Pick a row to narrow the dashboard to it" : null;
+  const hint: ReactNode = opens
+    ? "Open a row to see its cost per agent and how much people took part"
+    : canFilter
+      ? "Pick a row to narrow the dashboard to it"
+      : null;
 
   return (
     <Card
@@ -212,12 +265,24 @@ export function BreakdownTable({
           <table className="w-full min-w-[640px] text-sm" data-testid="breakdown-table" data-kind={kind}>
             <thead>
               <tr className="border-y border-zinc-100 bg-zinc-50/70 text-left text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">
-                <th scope="col" className="w-10 py-2 pl-4 font-semibold">#</th>
-                <th scope="col" className="py-2 font-semibold">{tab.column}</th>
-                <th scope="col" className="w-[22%] py-2 font-semibold">Share of spend</th>
-                <th scope="col" className="py-2 text-right font-semibold">Spend</th>
-                <th scope="col" className="py-2 text-right font-semibold" title="Input + output">Tokens</th>
-                <th scope="col" className="py-2 text-right font-semibold">Calls</th>
+                <th scope="col" className="w-10 py-2 pl-4 font-semibold">
+                  #
+                </th>
+                <th scope="col" className="py-2 font-semibold">
+                  {tab.column}
+                </th>
+                <th scope="col" className="w-[22%] py-2 font-semibold">
+                  Share of spend
+                </th>
+                <th scope="col" className="py-2 text-right font-semibold">
+                  Spend
+                </th>
+                <th scope="col" className="py-2 text-right font-semibold" title="Input + output">
+                  Tokens
+                </th>
+                <th scope="col" className="py-2 text-right font-semibold">
+                  Calls
+                </th>
                 <th scope="col" className="w-10 py-2 pr-4" aria-label="Open" />
               </tr>
             </thead>
@@ -262,11 +327,16 @@ export function BreakdownTable({
                     <td className="py-2.5 text-right font-semibold text-zinc-900 tabular-nums" data-testid="breakdown-cost" data-value={r.costUsd}>
                       {formatUsd(r.costUsd)}
                     </td>
-                    <td className="py-2.5 text-right text-zinc-600 tabular-nums" title={`${formatInt(r.inputTokens)} in · ${formatInt(r.outputTokens)} out · ${formatInt(r.cachedTokens)} cached`}>
+                    <td
+                      className="py-2.5 text-right text-zinc-600 tabular-nums"
+                      title={`${formatInt(r.inputTokens)} in · ${formatInt(r.outputTokens)} out · ${formatInt(r.cachedTokens)} cached`}
+                    >
                       {formatTokens(r.inputTokens + r.outputTokens)}
                     </td>
                     <td className="py-2.5 text-right text-zinc-600 tabular-nums">{formatInt(r.calls)}</td>
-                    <td className="py-2.5 pr-4 text-right text-zinc-300 group-hover:text-indigo-500">{action && <ChevronRightIcon size={16} className="ml-auto" />}</td>
+                    <td className="py-2.5 pr-4 text-right text-zinc-300 group-hover:text-indigo-500">
+                      {action && <ChevronRightIcon size={16} className="ml-auto" />}
+                    </td>
                   </tr>
                 );
               })}
@@ -274,7 +344,12 @@ export function BreakdownTable({
           </table>
           {rows.length > 8 && (
             <div className="border-t border-zinc-100 px-4 py-2 text-center">
-              <button type="button" onClick={() => setAll((v) => !v)} className="text-xs font-medium text-indigo-600 hover:text-indigo-500" data-testid="breakdown-more">
+              <button
+                type="button"
+                onClick={() => setAll((v) => !v)}
+                className="text-xs font-medium text-indigo-600 hover:text-indigo-500"
+                data-testid="breakdown-more"
+              >
                 {all ? "Show top 8" : `Show all ${rows.length}`}
               </button>
             </div>

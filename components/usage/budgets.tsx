@@ -138,7 +138,9 @@ export function BudgetsSection({ canManage }: { canManage: boolean }) {
         <ErrorState error={budgets.error} onRetry={() => void budgets.refetch()} title="Couldn't load budgets" testId="budgets-error" />
       ) : list.length === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 bg-zinc-50/60 px-4 py-6 text-center text-sm text-zinc-500" data-testid="budgets-empty">
-          {canManage ? "No budgets yet. Cap what an agent, or all of a person's agents, may spend per day or per month." : "No budgets apply to you or your agents."}
+          {canManage
+            ? "No budgets yet. Cap what an agent, or all of a person's agents, may spend per day or per month."
+            : "No budgets apply to you or your agents."}
           {canManage && (
             <div className="mt-3">
               <Button size="sm" onClick={() => setEditing("new")}>
@@ -154,29 +156,51 @@ export function BudgetsSection({ canManage }: { canManage: boolean }) {
             const pct = b.amount > 0 ? b.spent / b.amount : b.spent > 0 ? 1 : 0;
             const style = STATE_STYLE[b.state];
             return (
-              <li key={b.id} className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3 sm:flex-nowrap" data-testid="budget-row" data-state={b.state} data-subject={b.subjectId}>
+              <li
+                key={b.id}
+                className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3 sm:flex-nowrap"
+                data-testid="budget-row"
+                data-state={b.state}
+                data-subject={b.subjectId}
+              >
                 <EntityIcon kind={b.subjectType} id={b.subjectId} name={who?.displayName ?? "?"} size={30} />
                 <div className="min-w-0 flex-1 sm:w-44 sm:flex-none">
-                  <div className="truncate text-[13px] font-medium text-zinc-900">{who ? (b.subjectType === "agent" ? who.displayName : `${who.displayName}'s agents`) : "Unknown"}</div>
+                  <div className="truncate text-[13px] font-medium text-zinc-900">
+                    {who ? (b.subjectType === "agent" ? who.displayName : `${who.displayName}'s agents`) : "Unknown"}
+                  </div>
                   <div className="truncate text-xs text-zinc-500">
                     {periodWord(b.period)} · {b.unit === "usd" ? "dollars" : "tokens"}
                   </div>
                 </div>
                 <div className="order-last w-full min-w-0 sm:order-none sm:w-auto sm:flex-1">
-                  <div className="relative h-2 w-full overflow-hidden rounded-full bg-zinc-100" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct * 100)} aria-label="Budget used">
+                  <div
+                    className="relative h-2 w-full overflow-hidden rounded-full bg-zinc-100"
+                    role="meter"
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                    aria-valuenow={Math.round(pct * 100)}
+                    aria-label="Budget used"
+                  >
                     <div className={`h-full rounded-full transition-[width] duration-500 ${style.bar}`} style={{ width: `${Math.min(1, pct) * 100}%` }} />
                     <div className="absolute inset-y-0 left-[80%] w-px bg-zinc-400/60" title="80%: owner and admins are told" />
                   </div>
                   <div className="mt-1 flex justify-between text-xs text-zinc-500 tabular-nums">
                     <span data-testid="budget-spent">
-                      <span className="font-semibold text-zinc-800">{amountText(b, b.spent)}</span> of {amountText(b, b.amount)} {b.period === "day" ? "today" : "this month"}
+                      <span className="font-semibold text-zinc-800">{amountText(b, b.spent)}</span> of {amountText(b, b.amount)}{" "}
+                      {b.period === "day" ? "today" : "this month"}
                     </span>
-                    <span className={b.state === "ok" ? "" : "font-semibold text-zinc-700"} title={b.unit === "tokens" ? `${formatInt(Math.round(b.spent))} of ${formatInt(b.amount)} tokens` : undefined}>
+                    <span
+                      className={b.state === "ok" ? "" : "font-semibold text-zinc-700"}
+                      title={b.unit === "tokens" ? `${formatInt(Math.round(b.spent))} of ${formatInt(b.amount)} tokens` : undefined}
+                    >
                       {Math.round(pct * 100)}%
                     </span>
                   </div>
                 </div>
-                <span className={`inline-flex w-20 shrink-0 justify-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${style.pill}`} data-testid="budget-state">
+                <span
+                  className={`inline-flex w-20 shrink-0 justify-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${style.pill}`}
+                  data-testid="budget-state"
+                >
                   {style.label}
                 </span>
                 {canManage && <BudgetActions budget={b} onEdit={() => setEditing(b)} />}
@@ -185,7 +209,15 @@ export function BudgetsSection({ canManage }: { canManage: boolean }) {
           })}
         </ul>
       )}
-      {canManage && <BudgetDialog key={editing === null ? "closed" : editing === "new" ? "new" : editing.id} editing={editing} onClose={() => setEditing(null)} participants={participants} budgets={budgets.data ?? []} />}
+      {canManage && (
+        <BudgetDialog
+          key={editing === null ? "closed" : editing === "new" ? "new" : editing.id}
+          editing={editing}
+          onClose={() => setEditing(null)}
+          participants={participants}
+          budgets={budgets.data ?? []}
+        />
+      )}
     </Card>
   );
 }
@@ -209,7 +241,13 @@ function BudgetActions({ budget, onEdit }: { budget: BudgetView; onEdit: () => v
     return (
       <span className="flex shrink-0 items-center gap-1">
         <span className="text-xs text-zinc-500">Delete?</span>
-        <Button size="sm" variant="danger" onClick={() => remove.mutate({ budgetId: budget.id })} disabled={remove.isPending} data-testid="delete-budget-confirm">
+        <Button
+          size="sm"
+          variant="danger"
+          onClick={() => remove.mutate({ budgetId: budget.id })}
+          disabled={remove.isPending}
+          data-testid="delete-budget-confirm"
+        >
           {remove.isPending && <Spinner className="h-3.5 w-3.5" />} Delete
         </Button>
         <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
@@ -220,17 +258,39 @@ function BudgetActions({ budget, onEdit }: { budget: BudgetView; onEdit: () => v
   }
   return (
     <span className="flex shrink-0 gap-0.5">
-      <button type="button" onClick={onEdit} className="rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700" aria-label="Change budget" data-testid="edit-budget">
+      <button
+        type="button"
+        onClick={onEdit}
+        className="rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700"
+        aria-label="Change budget"
+        data-testid="edit-budget"
+      >
         <PencilIcon size={15} />
       </button>
-      <button type="button" onClick={() => setConfirming(true)} className="rounded-md p-1.5 text-zinc-400 hover:bg-rose-50 hover:text-rose-600" aria-label="Delete budget" data-testid="delete-budget">
+      <button
+        type="button"
+        onClick={() => setConfirming(true)}
+        className="rounded-md p-1.5 text-zinc-400 hover:bg-rose-50 hover:text-rose-600"
+        aria-label="Delete budget"
+        data-testid="delete-budget"
+      >
         <TrashIcon size={15} />
       </button>
     </span>
   );
 }
 
-function BudgetDialog({ editing, onClose, participants, budgets }: { editing: BudgetView | "new" | null; onClose: () => void; participants: Subject[]; budgets: BudgetView[] }) {
+function BudgetDialog({
+  editing,
+  onClose,
+  participants,
+  budgets,
+}: {
+  editing: BudgetView | "new" | null;
+  onClose: () => void;
+  participants: Subject[];
+  budgets: BudgetView[];
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const existing = editing && editing !== "new" ? editing : null;
@@ -242,7 +302,10 @@ function BudgetDialog({ editing, onClose, participants, budgets }: { editing: Bu
   const [error, setError] = useState<string | null>(null);
 
   const choices = useMemo(
-    () => participants.filter((p) => (subjectType === "agent" ? p.kind === "agent" : p.kind === "human")).sort((a, b) => a.displayName.localeCompare(b.displayName)),
+    () =>
+      participants
+        .filter((p) => (subjectType === "agent" ? p.kind === "agent" : p.kind === "human"))
+        .sort((a, b) => a.displayName.localeCompare(b.displayName)),
     [participants, subjectType],
   );
   useEffect(() => {
@@ -307,11 +370,29 @@ function BudgetDialog({ editing, onClose, participants, budgets }: { editing: Bu
           </div>
           <div>
             <span className="mb-1.5 block text-sm font-medium text-zinc-800">Period</span>
-            <Segmented label="Period" testId="budget-period" value={period} onChange={setPeriod} options={[{ key: "day", label: "Per day" }, { key: "month", label: "Per month" }]} />
+            <Segmented
+              label="Period"
+              testId="budget-period"
+              value={period}
+              onChange={setPeriod}
+              options={[
+                { key: "day", label: "Per day" },
+                { key: "month", label: "Per month" },
+              ]}
+            />
           </div>
           <div>
             <span className="mb-1.5 block text-sm font-medium text-zinc-800">Unit</span>
-            <Segmented label="Unit" testId="budget-unit" value={unit} onChange={setUnit} options={[{ key: "usd", label: "Dollars" }, { key: "tokens", label: "Tokens" }]} />
+            <Segmented
+              label="Unit"
+              testId="budget-unit"
+              value={unit}
+              onChange={setUnit}
+              options={[
+                { key: "usd", label: "Dollars" },
+                { key: "tokens", label: "Tokens" },
+              ]}
+            />
           </div>
         </div>
         <Field label={subjectType === "agent" ? "Agent" : "Person"}>
@@ -327,7 +408,11 @@ function BudgetDialog({ editing, onClose, participants, budgets }: { editing: Bu
         <Field
           label={unit === "usd" ? "Amount (USD)" : "Amount (input + output tokens)"}
           hint={belowSpent ? undefined : `Resets every ${period === "day" ? "day" : "month"} at 00:00 UTC.`}
-          error={belowSpent ? `Already ${unit === "usd" ? formatUsd(same.spent) : `${formatInt(same.spent)} tokens`} spent this ${period}: saving this suspends the agents at once.` : null}
+          error={
+            belowSpent
+              ? `Already ${unit === "usd" ? formatUsd(same.spent) : `${formatInt(same.spent)} tokens`} spent this ${period}: saving this suspends the agents at once.`
+              : null
+          }
         >
           <div className="relative">
             {unit === "usd" && <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-zinc-400">$</span>}

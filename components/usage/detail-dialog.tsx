@@ -20,7 +20,17 @@ export interface DetailTarget {
   name: string;
 }
 
-export function DetailDialog({ target, range, onClose, onFilterAgent }: { target: DetailTarget | null; range: Range; onClose: () => void; onFilterAgent: (id: string) => void }) {
+export function DetailDialog({
+  target,
+  range,
+  onClose,
+  onFilterAgent,
+}: {
+  target: DetailTarget | null;
+  range: Range;
+  onClose: () => void;
+  onFilterAgent: (id: string) => void;
+}) {
   const trpc = useTRPC();
   const room = useQuery({ ...trpc.usage.room.queryOptions({ roomId: target?.id ?? "", ...range }), enabled: target?.kind === "room" });
   const task = useQuery({ ...trpc.usage.task.queryOptions({ taskId: target?.id ?? "", ...range }), enabled: target?.kind === "task" });
@@ -73,7 +83,13 @@ function DetailBody({ data, range, target, onFilterAgent }: { data: RoomUsage; r
     <div className="space-y-5" data-testid="detail-body" data-kind={target.kind}>
       <div className="grid grid-cols-3 gap-3">
         <Stat label="Cost" value={formatUsd(t.costUsd)} raw={t.costUsd} testId="detail-cost" strong />
-        <Stat label="Tokens" value={formatTokens(t.inputTokens + t.outputTokens)} raw={t.inputTokens + t.outputTokens} testId="detail-tokens" sub={`${formatTokens(t.inputTokens)} in · ${formatTokens(t.outputTokens)} out`} />
+        <Stat
+          label="Tokens"
+          value={formatTokens(t.inputTokens + t.outputTokens)}
+          raw={t.inputTokens + t.outputTokens}
+          testId="detail-tokens"
+          sub={`${formatTokens(t.inputTokens)} in · ${formatTokens(t.outputTokens)} out`}
+        />
         <Stat label="Model calls" value={formatInt(t.calls)} raw={t.calls} testId="detail-calls" />
       </div>
 
@@ -85,7 +101,12 @@ function DetailBody({ data, range, target, onFilterAgent }: { data: RoomUsage; r
           <>
             <div className="mb-3 flex h-2.5 w-full overflow-hidden rounded-full bg-zinc-100" aria-hidden="true">
               {shares.map((s, i) => (
-                <div key={s.id} className={SHARE_TONES[i % SHARE_TONES.length]} style={{ width: `${s.share * 100}%` }} title={`${splitName(s.name).name}: ${formatShare(s.share)}`} />
+                <div
+                  key={s.id}
+                  className={SHARE_TONES[i % SHARE_TONES.length]}
+                  style={{ width: `${s.share * 100}%` }}
+                  title={`${splitName(s.name).name}: ${formatShare(s.share)}`}
+                />
               ))}
             </div>
             <ul className="divide-y divide-zinc-100 rounded-lg ring-1 ring-zinc-200" data-testid="detail-shares">
@@ -95,7 +116,12 @@ function DetailBody({ data, range, target, onFilterAgent }: { data: RoomUsage; r
                   <li key={s.id} className="flex items-center gap-3 px-3 py-2" data-testid="detail-share" data-id={s.id} data-share={s.share}>
                     <span className={`h-2.5 w-2.5 shrink-0 rounded-sm ${SHARE_TONES[i % SHARE_TONES.length]}`} />
                     <EntityIcon kind="agent" id={s.id} name={s.name} size={28} />
-                    <button type="button" className="min-w-0 flex-1 text-left" onClick={() => onFilterAgent(s.id)} title="Show only this agent on the dashboard">
+                    <button
+                      type="button"
+                      className="min-w-0 flex-1 text-left"
+                      onClick={() => onFilterAgent(s.id)}
+                      title="Show only this agent on the dashboard"
+                    >
                       <span className="block truncate text-[13px] font-medium text-zinc-900 hover:text-indigo-700">{name}</span>
                       {handle && <span className="block truncate text-xs text-zinc-500">@{handle}</span>}
                     </button>
@@ -118,11 +144,18 @@ function DetailBody({ data, range, target, onFilterAgent }: { data: RoomUsage; r
         </h3>
         <div className="grid gap-4 rounded-xl bg-zinc-50/80 p-4 ring-1 ring-zinc-200 ring-inset sm:grid-cols-[11rem_1fr]">
           <div>
-            <div className="text-[40px] leading-none font-semibold tracking-tight text-zinc-900 tabular-nums" data-testid="people-share" data-value={inv.peopleShare}>
+            <div
+              className="text-[40px] leading-none font-semibold tracking-tight text-zinc-900 tabular-nums"
+              data-testid="people-share"
+              data-value={inv.peopleShare}
+            >
               {inv.people + inv.agents ? `${Math.round(inv.peopleShare * 100)}%` : "–"}
             </div>
             <p className="mt-1 text-xs text-zinc-500">of messages were written by people</p>
-            <span className={`mt-2 inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${verdict.tone}`} data-testid="involvement-verdict">
+            <span
+              className={`mt-2 inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${verdict.tone}`}
+              data-testid="involvement-verdict"
+            >
               {verdict.label}
             </span>
             <dl className="mt-3 space-y-1 text-xs">
@@ -146,12 +179,21 @@ function DetailBody({ data, range, target, onFilterAgent }: { data: RoomUsage; r
           </div>
           <div className="h-44 min-w-0" data-testid="involvement-chart" data-days={inv.series.length}>
             {inv.people + inv.agents === 0 ? (
-              <div className="flex h-full items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-400">No messages in this range</div>
+              <div className="flex h-full items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-400">
+                No messages in this range
+              </div>
             ) : (
               <ResponsiveContainer width="100%" height="100%">
                 <BarChart data={series} margin={{ top: 4, right: 4, bottom: 0, left: -16 }} barCategoryGap={series.length > 40 ? 1 : "18%"}>
                   <CartesianGrid vertical={false} stroke="#e4e4e7" strokeDasharray="3 3" />
-                  <XAxis dataKey="day" tickFormatter={(d: string) => bucketTick(d, "day")} tick={{ fontSize: 10, fill: "#71717a" }} tickLine={false} axisLine={false} minTickGap={24} />
+                  <XAxis
+                    dataKey="day"
+                    tickFormatter={(d: string) => bucketTick(d, "day")}
+                    tick={{ fontSize: 10, fill: "#71717a" }}
+                    tickLine={false}
+                    axisLine={false}
+                    minTickGap={24}
+                  />
                   <YAxis allowDecimals={false} tick={{ fontSize: 10, fill: "#71717a" }} tickLine={false} axisLine={false} width={40} />
                   <Tooltip
                     cursor={{ fill: "#e0e7ff", opacity: 0.5 }}
@@ -188,7 +230,21 @@ function DetailBody({ data, range, target, onFilterAgent }: { data: RoomUsage; r
 
 const SHARE_TONES = ["bg-violet-500", "bg-indigo-400", "bg-sky-400", "bg-emerald-400", "bg-amber-400", "bg-rose-400", "bg-zinc-400"];
 
-function Stat({ label, value, raw, testId, sub, strong = false }: { label: string; value: string; raw: number; testId: string; sub?: string; strong?: boolean }) {
+function Stat({
+  label,
+  value,
+  raw,
+  testId,
+  sub,
+  strong = false,
+}: {
+  label: string;
+  value: string;
+  raw: number;
+  testId: string;
+  sub?: string;
+  strong?: boolean;
+}) {
   return (
     <div className={`rounded-lg px-3 py-2.5 ring-1 ring-inset ${strong ? "bg-indigo-50/60 ring-indigo-200" : "bg-white ring-zinc-200"}`}>
       <div className="text-[11px] font-medium tracking-wide text-zinc-500 uppercase">{label}</div>

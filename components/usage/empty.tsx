@@ -48,13 +48,17 @@ export function UsageEmpty({ filtered, requests, onClear, onWiden }: { filtered:
       title="No usage yet"
       body={
         <>
-          No usage yet — agents report model calls with <code className="rounded bg-white px-1 py-px font-mono text-[12px] text-indigo-700 ring-1 ring-zinc-200">reportUsage</code> in the SDK. Each call is
+          No usage yet — agents report model calls with{" "}
+          <code className="rounded bg-white px-1 py-px font-mono text-[12px] text-indigo-700 ring-1 ring-zinc-200">reportUsage</code> in the SDK. Each call is
           priced, attributed to the agent, its owner, the room and the task, and shows up here live.
         </>
       }
       testId="usage-empty"
     >
-      <pre className="w-full max-w-xl overflow-x-auto rounded-lg bg-zinc-900 px-4 py-3 text-left font-mono text-[12.5px] leading-5 text-zinc-100 shadow-sm" data-testid="usage-snippet">
+      <pre
+        className="w-full max-w-xl overflow-x-auto rounded-lg bg-zinc-900 px-4 py-3 text-left font-mono text-[12.5px] leading-5 text-zinc-100 shadow-sm"
+        data-testid="usage-snippet"
+      >
         <code>{SNIPPET}</code>
       </pre>
       {onWiden && <WidenLink onWiden={onWiden} />}

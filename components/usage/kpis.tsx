@@ -8,9 +8,27 @@ import { CoinsIcon, CpuIcon, TrendDownIcon, TrendUpIcon, ZapIcon } from "@/compo
 import { formatInt, formatShare, formatTokens, formatUsd, splitName } from "./format";
 import type { Overview, SeriesPoint, Totals } from "./types";
 
-function Tile({ label, icon, value, testId, raw, children, accent = false }: { label: string; icon: ReactNode; value: string; testId: string; raw: number; children?: ReactNode; accent?: boolean }) {
+function Tile({
+  label,
+  icon,
+  value,
+  testId,
+  raw,
+  children,
+  accent = false,
+}: {
+  label: string;
+  icon: ReactNode;
+  value: string;
+  testId: string;
+  raw: number;
+  children?: ReactNode;
+  accent?: boolean;
+}) {
   return (
-    <div className={`relative flex min-w-0 flex-col overflow-hidden rounded-xl border bg-white p-4 shadow-xs ${accent ? "border-indigo-200" : "border-zinc-200"}`}>
+    <div
+      className={`relative flex min-w-0 flex-col overflow-hidden rounded-xl border bg-white p-4 shadow-xs ${accent ? "border-indigo-200" : "border-zinc-200"}`}
+    >
       <div className="flex items-center gap-1.5 text-xs font-medium tracking-wide text-zinc-500 uppercase">
         <span className={accent ? "text-indigo-500" : "text-zinc-400"}>{icon}</span>
         {label}
@@ -33,7 +51,9 @@ function Trend({ now, before, periodLabel }: { now: number; before: number | und
   const flat = Math.abs(change) < 0.005;
   return (
     <span className="inline-flex items-center gap-1 text-xs text-zinc-500" data-testid="spend-trend">
-      <span className={`inline-flex items-center gap-0.5 rounded px-1 py-px font-semibold ${flat ? "bg-zinc-100 text-zinc-600" : up ? "bg-amber-50 text-amber-700" : "bg-emerald-50 text-emerald-700"}`}>
+      <span
+        className={`inline-flex items-center gap-0.5 rounded px-1 py-px font-semibold ${flat ? "bg-zinc-100 text-zinc-600" : up ? "bg-amber-50 text-amber-700" : "bg-emerald-50 text-emerald-700"}`}
+      >
         {!flat && (up ? <TrendUpIcon size={12} strokeWidth={2.25} /> : <TrendDownIcon size={12} strokeWidth={2.25} />)}
         {flat ? "0%" : formatShare(Math.abs(change))}
       </span>
@@ -42,7 +62,17 @@ function Trend({ now, before, periodLabel }: { now: number; before: number | und
   );
 }
 
-export function KpiTiles({ overview, previous, series, periodLabel }: { overview: Overview; previous: Totals | undefined; series: SeriesPoint[]; periodLabel: string }) {
+export function KpiTiles({
+  overview,
+  previous,
+  series,
+  periodLabel,
+}: {
+  overview: Overview;
+  previous: Totals | undefined;
+  series: SeriesPoint[];
+  periodLabel: string;
+}) {
   const t = overview.totals;
   const tokens = t.inputTokens + t.outputTokens;
   const uncached = Math.max(0, t.inputTokens - t.cachedTokens);
@@ -93,7 +123,8 @@ export function KpiTiles({ overview, previous, series, periodLabel }: { overview
       <Tile label="Agents spending" icon={<BotIcon size={14} />} value={formatInt(overview.byAgent.length)} raw={overview.byAgent.length} testId="total-agents">
         {top ? (
           <p className="truncate text-xs text-zinc-500" title={top.name}>
-            Top: <span className="font-semibold text-zinc-700">{splitName(top.name).name}</span> · {formatShare(t.costUsd ? top.costUsd / t.costUsd : 0)} of spend
+            Top: <span className="font-semibold text-zinc-700">{splitName(top.name).name}</span> · {formatShare(t.costUsd ? top.costUsd / t.costUsd : 0)} of
+            spend
           </p>
         ) : (
           <p className="text-xs text-zinc-400">No agent spent in this range</p>

@@ -14,7 +14,11 @@ const SAYS: Record<MemberView, string> = {
 
 export function MemberScope({ view, onChange }: { view: MemberView; onChange: (view: MemberView) => void }) {
   return (
-    <div className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg bg-sky-50 px-3.5 py-2 text-[13px] text-sky-900 ring-1 ring-sky-200 ring-inset" data-testid="member-scope" data-view={view}>
+    <div
+      className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg bg-sky-50 px-3.5 py-2 text-[13px] text-sky-900 ring-1 ring-sky-200 ring-inset"
+      data-testid="member-scope"
+      data-view={view}
+    >
       <Segmented<MemberView>
         label="Whose usage"
         testId="usage-view"

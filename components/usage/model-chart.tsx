@@ -25,9 +25,25 @@ export function ModelChart({
   const top = rows.slice(0, MODEL_COLORS.length);
   const rest = rows.slice(MODEL_COLORS.length);
   const slices = [
-    ...top.map((r, i) => ({ key: r.name || "(unnamed)", model: r.id, value: r.costUsd, tokens: r.inputTokens + r.outputTokens, unpricedCalls: r.unpricedCalls, color: MODEL_COLORS[i] })),
+    ...top.map((r, i) => ({
+      key: r.name || "(unnamed)",
+      model: r.id,
+      value: r.costUsd,
+      tokens: r.inputTokens + r.outputTokens,
+      unpricedCalls: r.unpricedCalls,
+      color: MODEL_COLORS[i],
+    })),
     ...(rest.length
-      ? [{ key: `${rest.length} more`, model: null, value: rest.reduce((s, r) => s + r.costUsd, 0), tokens: rest.reduce((s, r) => s + r.inputTokens + r.outputTokens, 0), unpricedCalls: rest.reduce((s, r) => s + r.unpricedCalls, 0), color: OTHER }]
+      ? [
+          {
+            key: `${rest.length} more`,
+            model: null,
+            value: rest.reduce((s, r) => s + r.costUsd, 0),
+            tokens: rest.reduce((s, r) => s + r.inputTokens + r.outputTokens, 0),
+            unpricedCalls: rest.reduce((s, r) => s + r.unpricedCalls, 0),
+            color: OTHER,
+          },
+        ]
       : []),
   ];
   const pieData = slices.filter((s) => s.value > 0);
@@ -44,7 +60,16 @@ export function ModelChart({
           {pieData.length > 0 ? (
             <ResponsiveContainer width="100%" height="100%">
               <PieChart>
-                <Pie data={pieData} dataKey="value" nameKey="key" innerRadius={50} outerRadius={76} paddingAngle={pieData.length > 1 ? 2 : 0} stroke="none" animationDuration={500}>
+                <Pie
+                  data={pieData}
+                  dataKey="value"
+                  nameKey="key"
+                  innerRadius={50}
+                  outerRadius={76}
+                  paddingAngle={pieData.length > 1 ? 2 : 0}
+                  stroke="none"
+                  animationDuration={500}
+                >
                   {pieData.map((s) => (
                     <Cell key={s.key} fill={s.color} />
                   ))}

@@ -80,7 +80,17 @@ export function CsvButton({ onClick, busy, testId, label = "CSV" }: { onClick: (
 }
 
 /** "Live" with a dot that flashes when a report arrives; amber while the socket reconnects. */
-export function LiveIndicator({ status, live, lastEventAt, fetching }: { status: ConnectionStatus; live: boolean; lastEventAt: number | null; fetching: boolean }) {
+export function LiveIndicator({
+  status,
+  live,
+  lastEventAt,
+  fetching,
+}: {
+  status: ConnectionStatus;
+  live: boolean;
+  lastEventAt: number | null;
+  fetching: boolean;
+}) {
   const [flash, setFlash] = useState(false);
   useEffect(() => {
     if (!lastEventAt) return;
@@ -94,7 +104,11 @@ export function LiveIndicator({ status, live, lastEventAt, fetching }: { status:
       data-status={live ? "live" : status === "connected" ? "connecting" : status}
       title={live ? "Numbers update as agents report model calls" : "Reconnecting: numbers will catch up when the connection is back"}
       className={`inline-flex h-7 items-center gap-1.5 rounded-full px-2.5 text-xs font-medium ring-1 ring-inset transition-colors ${
-        live ? (flash ? "bg-emerald-50 text-emerald-700 ring-emerald-200" : "bg-white text-zinc-600 ring-zinc-200") : "bg-amber-50 text-amber-800 ring-amber-200"
+        live
+          ? flash
+            ? "bg-emerald-50 text-emerald-700 ring-emerald-200"
+            : "bg-white text-zinc-600 ring-zinc-200"
+          : "bg-amber-50 text-amber-800 ring-amber-200"
       }`}
     >
       <span className="relative flex h-2 w-2">

@@ -23,7 +23,8 @@ interface Draft {
 }
 
 const money = (n: number) => `$${n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`;
-const cell = "h-8 w-full rounded-md border-0 bg-white px-2 text-right text-[13px] tabular-nums text-zinc-900 shadow-xs ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-500 focus:outline-none";
+const cell =
+  "h-8 w-full rounded-md border-0 bg-white px-2 text-right text-[13px] tabular-nums text-zinc-900 shadow-xs ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-500 focus:outline-none";
 
 export function PricesSection({ canManage, unpriced }: { canManage: boolean; unpriced: string[] }) {
   const trpc = useTRPC();
@@ -66,14 +67,21 @@ export function PricesSection({ canManage, unpriced }: { canManage: boolean; unp
   };
   const startEdit = (p: Price) => {
     setError(null);
-    setDraft({ model: p.model, inputPerMTok: String(p.inputPerMTok), outputPerMTok: String(p.outputPerMTok), cachedPerMTok: String(p.cachedPerMTok), isNew: false });
+    setDraft({
+      model: p.model,
+      inputPerMTok: String(p.inputPerMTok),
+      outputPerMTok: String(p.outputPerMTok),
+      cachedPerMTok: String(p.cachedPerMTok),
+      isNew: false,
+    });
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!draft) return;
     const nums = [draft.inputPerMTok, draft.outputPerMTok, draft.cachedPerMTok || "0"].map(Number);
     if (!draft.model.trim()) return setError("Name the model, exactly as agents report it");
-    if (draft.inputPerMTok === "" || draft.outputPerMTok === "" || nums.some((n) => !Number.isFinite(n) || n < 0)) return setError("Prices are dollars per million tokens, zero or more");
+    if (draft.inputPerMTok === "" || draft.outputPerMTok === "" || nums.some((n) => !Number.isFinite(n) || n < 0))
+      return setError("Prices are dollars per million tokens, zero or more");
     save.mutate({ model: draft.model.trim(), inputPerMTok: nums[0], outputPerMTok: nums[1], cachedPerMTok: nums[2] });
   };
 
@@ -102,7 +110,11 @@ export function PricesSection({ canManage, unpriced }: { canManage: boolean; unp
             <span key={m}>
               {i > 0 && ", "}
               {canManage ? (
-                <button type="button" className="font-mono text-[12px] underline decoration-amber-400 underline-offset-2 hover:decoration-amber-700" onClick={() => startNew(m)}>
+                <button
+                  type="button"
+                  className="font-mono text-[12px] underline decoration-amber-400 underline-offset-2 hover:decoration-amber-700"
+                  onClick={() => startNew(m)}
+                >
                   {m}
                 </button>
               ) : (
@@ -128,11 +140,21 @@ export function PricesSection({ canManage, unpriced }: { canManage: boolean; unp
           <table className="w-full min-w-[620px] text-sm" data-testid="price-table">
             <thead>
               <tr className="border-y border-zinc-100 bg-zinc-50/70 text-left text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">
-                <th scope="col" className="py-2 pl-4 font-semibold">Model</th>
-                <th scope="col" className="w-32 py-2 pr-3 text-right font-semibold">Input</th>
-                <th scope="col" className="w-32 py-2 pr-3 text-right font-semibold">Output</th>
-                <th scope="col" className="w-32 py-2 pr-3 text-right font-semibold">Cached input</th>
-                <th scope="col" className="w-28 py-2 font-semibold">Updated</th>
+                <th scope="col" className="py-2 pl-4 font-semibold">
+                  Model
+                </th>
+                <th scope="col" className="w-32 py-2 pr-3 text-right font-semibold">
+                  Input
+                </th>
+                <th scope="col" className="w-32 py-2 pr-3 text-right font-semibold">
+                  Output
+                </th>
+                <th scope="col" className="w-32 py-2 pr-3 text-right font-semibold">
+                  Cached input
+                </th>
+                <th scope="col" className="w-28 py-2 font-semibold">
+                  Updated
+                </th>
                 {canManage && <th scope="col" className="w-32 py-2 pr-4" aria-label="Actions" />}
               </tr>
             </thead>
@@ -177,7 +199,13 @@ export function PricesSection({ canManage, unpriced }: { canManage: boolean; unp
                               className={cell}
                               value={draft[k]}
                               onChange={(e) => setDraft({ ...draft, [k]: e.target.value })}
-                              aria-label={k === "inputPerMTok" ? "Input $ per million tokens" : k === "outputPerMTok" ? "Output $ per million tokens" : "Cached input $ per million tokens"}
+                              aria-label={
+                                k === "inputPerMTok"
+                                  ? "Input $ per million tokens"
+                                  : k === "outputPerMTok"
+                                    ? "Output $ per million tokens"
+                                    : "Cached input $ per million tokens"
+                              }
                               data-testid={`price-${k}`}
                             />
                           </div>
@@ -210,7 +238,13 @@ export function PricesSection({ canManage, unpriced }: { canManage: boolean; unp
                         {confirming === p.model ? (
                           <span className="flex items-center justify-end gap-1">
                             <span className="text-xs text-zinc-500">Delete?</span>
-                            <Button size="sm" variant="danger" onClick={() => remove.mutate({ model: p.model })} disabled={remove.isPending} data-testid="price-delete-confirm">
+                            <Button
+                              size="sm"
+                              variant="danger"
+                              onClick={() => remove.mutate({ model: p.model })}
+                              disabled={remove.isPending}
+                              data-testid="price-delete-confirm"
+                            >
                               Delete
                             </Button>
                             <Button size="sm" variant="ghost" onClick={() => setConfirming(null)}>
@@ -219,10 +253,22 @@ export function PricesSection({ canManage, unpriced }: { canManage: boolean; unp
                           </span>
                         ) : (
                           <span className="flex justify-end gap-0.5 opacity-60 group-hover:opacity-100">
-                            <button type="button" onClick={() => startEdit(p)} className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800" aria-label={`Edit ${p.model}`} data-testid="price-edit">
+                            <button
+                              type="button"
+                              onClick={() => startEdit(p)}
+                              className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800"
+                              aria-label={`Edit ${p.model}`}
+                              data-testid="price-edit"
+                            >
                               <PencilIcon size={15} />
                             </button>
-                            <button type="button" onClick={() => setConfirming(p.model)} className="rounded-md p-1.5 text-zinc-500 hover:bg-rose-50 hover:text-rose-600" aria-label={`Delete ${p.model}`} data-testid="price-delete">
+                            <button
+                              type="button"
+                              onClick={() => setConfirming(p.model)}
+                              className="rounded-md p-1.5 text-zinc-500 hover:bg-rose-50 hover:text-rose-600"
+                              aria-label={`Delete ${p.model}`}
+                              data-testid="price-delete"
+                            >
                               <TrashIcon size={15} />
                             </button>
                           </span>

@@ -114,7 +114,17 @@ export function UsageToolbar({
   );
 }
 
-function FilterSelect({ filter, value, options, onChange }: { filter: FilterKey; value?: string; options: FilterOption[]; onChange: (v: string | null) => void }) {
+function FilterSelect({
+  filter,
+  value,
+  options,
+  onChange,
+}: {
+  filter: FilterKey;
+  value?: string;
+  options: FilterOption[];
+  onChange: (v: string | null) => void;
+}) {
   const label = FILTER_LABELS[filter];
   const list = value && !options.some((o) => o.value === value) ? [{ value, label: value }, ...options] : options;
   const on = !!value;
@@ -138,7 +148,16 @@ function FilterSelect({ filter, value, options, onChange }: { filter: FilterKey;
           </option>
         ))}
       </select>
-      <svg className={`pointer-events-none absolute top-1/2 right-2 -translate-y-1/2 ${on ? "text-indigo-500" : "text-zinc-400"}`} width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.25" aria-hidden="true">
+      <svg
+        className={`pointer-events-none absolute top-1/2 right-2 -translate-y-1/2 ${on ? "text-indigo-500" : "text-zinc-400"}`}
+        width="12"
+        height="12"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.25"
+        aria-hidden="true"
+      >
         <path d="m6 9 6 6 6-6" />
       </svg>
     </label>

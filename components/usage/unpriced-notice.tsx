@@ -18,10 +18,12 @@ export function UnpricedNotice({ totals, models, canManage }: { totals: Totals; 
     >
       <AlertIcon size={16} className="mt-px shrink-0 text-amber-500" />
       <p>
-        <span className="font-semibold">Spend is understated.</span> {formatInt(calls)} call{calls === 1 ? "" : "s"} ({formatTokens(totals.unpricedTokens)} tokens)
+        <span className="font-semibold">Spend is understated.</span> {formatInt(calls)} call{calls === 1 ? "" : "s"} ({formatTokens(totals.unpricedTokens)}{" "}
+        tokens)
         {models.length > 0 && (
           <>
-            {" "}to <span className="font-mono text-[12px]">{models.join(", ")}</span>
+            {" "}
+            to <span className="font-mono text-[12px]">{models.join(", ")}</span>
           </>
         )}{" "}
         had no price and no reported cost, so {calls === 1 ? "it counts" : "they count"} as $0.{" "}

@@ -61,10 +61,28 @@ export function UsageChart({ series, bucket, onExport, exporting }: { series: Ch
                 </linearGradient>
               </defs>
               <CartesianGrid vertical={false} stroke="#f4f4f5" />
-              <XAxis dataKey="bucket" tickFormatter={(k: string) => bucketTick(k, bucket)} tick={AXIS} tickLine={false} axisLine={{ stroke: "#e4e4e7" }} minTickGap={28} />
+              <XAxis
+                dataKey="bucket"
+                tickFormatter={(k: string) => bucketTick(k, bucket)}
+                tick={AXIS}
+                tickLine={false}
+                axisLine={{ stroke: "#e4e4e7" }}
+                minTickGap={28}
+              />
               <YAxis yAxisId="spend" tickFormatter={(v: number) => formatUsdCompact(v)} tick={AXIS} tickLine={false} axisLine={false} width={52} />
-              <YAxis yAxisId="total" orientation="right" tickFormatter={(v: number) => formatUsdCompact(v)} tick={{ ...AXIS, fill: "#a1a1aa" }} tickLine={false} axisLine={false} width={48} />
-              <Tooltip content={(p) => <ChartTooltip active={p.active} point={p.payload?.[0]?.payload as ChartPoint | undefined} bucket={bucket} mode="spend" />} cursor={{ fill: "#eef2ff", opacity: 0.7 }} />
+              <YAxis
+                yAxisId="total"
+                orientation="right"
+                tickFormatter={(v: number) => formatUsdCompact(v)}
+                tick={{ ...AXIS, fill: "#a1a1aa" }}
+                tickLine={false}
+                axisLine={false}
+                width={48}
+              />
+              <Tooltip
+                content={(p) => <ChartTooltip active={p.active} point={p.payload?.[0]?.payload as ChartPoint | undefined} bucket={bucket} mode="spend" />}
+                cursor={{ fill: "#eef2ff", opacity: 0.7 }}
+              />
               <Bar
                 yAxisId="spend"
                 dataKey="costUsd"
@@ -81,14 +99,42 @@ export function UsageChart({ series, bucket, onExport, exporting }: { series: Ch
                   );
                 }}
               />
-              <Line yAxisId="total" type="monotone" dataKey="cumulative" name="Cumulative" stroke="#a1a1aa" strokeWidth={1.5} strokeDasharray="4 3" dot={false} activeDot={{ r: 3, fill: "#71717a", stroke: "#fff" }} animationDuration={450} />
+              <Line
+                yAxisId="total"
+                type="monotone"
+                dataKey="cumulative"
+                name="Cumulative"
+                stroke="#a1a1aa"
+                strokeWidth={1.5}
+                strokeDasharray="4 3"
+                dot={false}
+                activeDot={{ r: 3, fill: "#71717a", stroke: "#fff" }}
+                animationDuration={450}
+              />
             </ComposedChart>
           ) : (
             <BarChart data={series} margin={{ top: 10, right: 8, bottom: 0, left: 0 }} barCategoryGap={series.length > 40 ? 1 : "20%"}>
               <CartesianGrid vertical={false} stroke="#f4f4f5" />
-              <XAxis dataKey="bucket" tickFormatter={(k: string) => bucketTick(k, bucket)} tick={AXIS} tickLine={false} axisLine={{ stroke: "#e4e4e7" }} minTickGap={28} />
-              <YAxis tickFormatter={(v: number) => (mode === "tokens" ? formatTokens(v) : formatInt(v))} tick={AXIS} tickLine={false} axisLine={false} width={52} allowDecimals={false} />
-              <Tooltip content={(p) => <ChartTooltip active={p.active} point={p.payload?.[0]?.payload as ChartPoint | undefined} bucket={bucket} mode={mode} />} cursor={{ fill: "#eef2ff", opacity: 0.6 }} />
+              <XAxis
+                dataKey="bucket"
+                tickFormatter={(k: string) => bucketTick(k, bucket)}
+                tick={AXIS}
+                tickLine={false}
+                axisLine={{ stroke: "#e4e4e7" }}
+                minTickGap={28}
+              />
+              <YAxis
+                tickFormatter={(v: number) => (mode === "tokens" ? formatTokens(v) : formatInt(v))}
+                tick={AXIS}
+                tickLine={false}
+                axisLine={false}
+                width={52}
+                allowDecimals={false}
+              />
+              <Tooltip
+                content={(p) => <ChartTooltip active={p.active} point={p.payload?.[0]?.payload as ChartPoint | undefined} bucket={bucket} mode={mode} />}
+                cursor={{ fill: "#eef2ff", opacity: 0.6 }}
+              />
               {mode === "tokens" ? (
                 <>
                   <Bar dataKey="uncachedTokens" name="Input" stackId="t" fill="#6366f1" animationDuration={400} />

@@ -68,7 +68,14 @@ export function UsageScreen() {
   const options = useMemo<FilterOptions>(() => {
     const all = everything.data;
     const opt = (rows: BreakdownRow[] | undefined) => (rows ?? []).filter((r) => r.id).map((r) => ({ value: r.id!, label: r.name || r.id! }));
-    return { agent: opt(all?.byAgent), person: opt(all?.byPerson), requester: opt(all?.byRequester), room: opt(all?.byRoom), task: opt(all?.byTask), model: opt(all?.byModel) };
+    return {
+      agent: opt(all?.byAgent),
+      person: opt(all?.byPerson),
+      requester: opt(all?.byRequester),
+      room: opt(all?.byRoom),
+      task: opt(all?.byTask),
+      model: opt(all?.byModel),
+    };
   }, [everything.data]);
 
   // Models whose calls went unpriced in the range and that still have no price: the prices table offers them.
@@ -125,7 +132,12 @@ export function UsageScreen() {
         ) : overview.isError && !data ? (
           <ErrorState error={overview.error} onRetry={() => void overview.refetch()} title="Couldn't load usage" testId="usage-error" />
         ) : !data || !breakdown ? null : data.totals.calls === 0 ? (
-          <UsageEmpty filtered={filtered} requests={myRequests} onClear={clearFilters} onWiden={!filtered && params.preset !== "90d" ? () => params.setPreset("90d") : undefined} />
+          <UsageEmpty
+            filtered={filtered}
+            requests={myRequests}
+            onClear={clearFilters}
+            onWiden={!filtered && params.preset !== "90d" ? () => params.setPreset("90d") : undefined}
+          />
         ) : (
           <div className={`space-y-4 transition-opacity ${overview.isPlaceholderData ? "opacity-60" : ""}`} data-testid="usage-dashboard">
             <UnpricedNotice totals={data.totals} models={data.byModel.filter((m) => m.unpricedCalls > 0 && m.id).map((m) => m.id!)} canManage={can.manage} />
@@ -142,7 +154,14 @@ export function UsageScreen() {
                 exporting={csv.exporting === "byModel"}
               />
             </div>
-            <TopSpenders agents={data.byAgent} owners={data.byPerson} requesters={data.byRequester} total={data.totals.costUsd} onFilter={filterBy} seesAll={seesAll} />
+            <TopSpenders
+              agents={data.byAgent}
+              owners={data.byPerson}
+              requesters={data.byRequester}
+              total={data.totals.costUsd}
+              onFilter={filterBy}
+              seesAll={seesAll}
+            />
             <BreakdownTable
               data={breakdown}
               total={data.totals.costUsd}

@@ -77,7 +77,10 @@ export function useUsageParams() {
     },
     [update, params.range],
   );
-  const setCustom = useCallback((r: Partial<Range>) => update({ range: "custom", ...(r.from ? { from: r.from } : {}), ...(r.to ? { to: r.to } : {}) }), [update]);
+  const setCustom = useCallback(
+    (r: Partial<Range>) => update({ range: "custom", ...(r.from ? { from: r.from } : {}), ...(r.to ? { to: r.to } : {}) }),
+    [update],
+  );
   const setBucket = useCallback((b: Bucket) => update({ bucket: b === "day" ? null : b }), [update]);
   const setFilter = useCallback((key: FilterKey, value: string | null) => update({ [key]: value }), [update]);
   const clearFilters = useCallback((keys: readonly FilterKey[]) => update(Object.fromEntries(keys.map((k) => [k, null]))), [update]);

@@ -16,7 +16,8 @@ import { involvementHref, pullRequestName, timelineHref } from "./work-hrefs";
 import { BranchIcon, CommitIcon, PullRequestIcon } from "./work-icons";
 import { WorkStateChip } from "./work-state";
 
-const SMALL_LINK = "inline-flex items-center gap-1 rounded font-medium text-xs text-indigo-700 hover:underline focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none";
+const SMALL_LINK =
+  "inline-flex items-center gap-1 rounded font-medium text-xs text-indigo-700 hover:underline focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none";
 
 const RING = { working: "border-l-emerald-500", waiting: "border-l-amber-500", blocked: "border-l-rose-500", idle: "border-l-zinc-200" } as const;
 
@@ -57,7 +58,11 @@ export function AgentCard({ work, now, rooms }: { work: AgentWork; now: number; 
 
       <div className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1" data-testid="status-line">
         <WorkStateChip status={status} />
-        {status.text && <span className="min-w-0 text-sm text-zinc-700" data-testid="status-text">{status.text}</span>}
+        {status.text && (
+          <span className="min-w-0 text-sm text-zinc-700" data-testid="status-text">
+            {status.text}
+          </span>
+        )}
         {status.since && status.state !== "idle" && (
           <span className="text-xs text-zinc-400" title={dateTime(status.since)}>
             since {relativeTime(status.since, now)}
@@ -85,7 +90,12 @@ export function AgentCard({ work, now, rooms }: { work: AgentWork; now: number; 
       {work.components.length > 0 && (
         <div className="mt-3 flex flex-wrap items-center gap-1.5">
           {work.components.map((c) => (
-            <span key={c.name} data-testid="agent-component" title={`${c.touches} touch${c.touches === 1 ? "" : "es"}, last ${relativeTime(c.lastAt, now)}`} className="rounded-md bg-violet-50 px-1.5 py-0.5 text-xs font-medium text-violet-700 ring-1 ring-violet-200 ring-inset">
+            <span
+              key={c.name}
+              data-testid="agent-component"
+              title={`${c.touches} touch${c.touches === 1 ? "" : "es"}, last ${relativeTime(c.lastAt, now)}`}
+              className="rounded-md bg-violet-50 px-1.5 py-0.5 text-xs font-medium text-violet-700 ring-1 ring-violet-200 ring-inset"
+            >
               {c.name}
             </span>
           ))}
@@ -133,10 +143,19 @@ export function AgentCard({ work, now, rooms }: { work: AgentWork; now: number; 
 }
 
 function WorkLink({ link }: { link: WorkLinkView }) {
-  const cls = "inline-flex max-w-[16rem] items-center gap-1 rounded-md bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700 ring-1 ring-zinc-200 ring-inset";
+  const cls =
+    "inline-flex max-w-[16rem] items-center gap-1 rounded-md bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700 ring-1 ring-zinc-200 ring-inset";
   if (link.kind === "pull_request") {
     return (
-      <a href={link.value} target="_blank" rel="noreferrer noopener" data-testid="work-link" data-kind={link.kind} title={link.title ?? link.value} className={`${cls} text-indigo-700 hover:underline`}>
+      <a
+        href={link.value}
+        target="_blank"
+        rel="noreferrer noopener"
+        data-testid="work-link"
+        data-kind={link.kind}
+        title={link.title ?? link.value}
+        className={`${cls} text-indigo-700 hover:underline`}
+      >
         <PullRequestIcon size={12} className="shrink-0" />
         <span className="truncate">{link.title ?? pullRequestName(link.value)}</span>
       </a>

@@ -26,10 +26,20 @@ export function ConflictBanner({ conflicts, now }: { conflicts: WorkConflict[]; 
       </h2>
       <ul className="mt-2 space-y-1.5">
         {ordered.map((c) => (
-          <li key={`${c.kind}:${c.subject}`} className="flex flex-wrap items-baseline gap-x-1.5 text-sm text-rose-800" data-testid="work-conflict" data-kind={c.kind} data-subject={c.subject}>
+          <li
+            key={`${c.kind}:${c.subject}`}
+            className="flex flex-wrap items-baseline gap-x-1.5 text-sm text-rose-800"
+            data-testid="work-conflict"
+            data-kind={c.kind}
+            data-subject={c.subject}
+          >
             <span className="font-semibold">{names(c.agents)}</span>
             <span>both edited</span>
-            {c.kind === "file" ? <code className="rounded bg-white/70 px-1 font-mono text-[13px] text-rose-900">{c.subject}</code> : <span className="font-medium">the {c.subject} component</span>}
+            {c.kind === "file" ? (
+              <code className="rounded bg-white/70 px-1 font-mono text-[13px] text-rose-900">{c.subject}</code>
+            ) : (
+              <span className="font-medium">the {c.subject} component</span>
+            )}
             <span className="text-xs text-rose-600" title={`${dateTime(c.from)} – ${dateTime(c.to)}`}>
               last {relativeTime(c.to, now)}
             </span>
@@ -54,11 +64,21 @@ export function ComponentPanel({ components, conflicts, now }: { components: Com
           {components.map((c) => {
             const lately = c.agentsLately.filter((a) => !c.agentsNow.some((n) => n.id === a.id));
             return (
-              <li key={c.name} tabIndex={0} className="px-4 py-3 focus:bg-zinc-50 focus:outline-none" data-testid="component" data-name={c.name} data-now={c.agentsNow.length}>
+              <li
+                key={c.name}
+                tabIndex={0}
+                className="px-4 py-3 focus:bg-zinc-50 focus:outline-none"
+                data-testid="component"
+                data-name={c.name}
+                data-now={c.agentsNow.length}
+              >
                 <div className="flex items-center gap-2">
                   <span className="min-w-0 flex-1 truncate text-sm font-medium text-zinc-900">{c.name}</span>
                   {contested.has(c.name) && (
-                    <span className="inline-flex items-center gap-1 rounded-full bg-rose-50 px-1.5 py-px text-[11px] font-medium text-rose-700 ring-1 ring-rose-200" title="Two agents edited it at the same time">
+                    <span
+                      className="inline-flex items-center gap-1 rounded-full bg-rose-50 px-1.5 py-px text-[11px] font-medium text-rose-700 ring-1 ring-rose-200"
+                      title="Two agents edited it at the same time"
+                    >
                       <AlertIcon size={11} /> overlap
                     </span>
                   )}

@@ -5,7 +5,21 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Avatar } from "@/components/ui/avatar";
-import { BanIcon, CheckCircleIcon, CheckIcon, HandIcon, HashIcon, ListIcon, LockIcon, MessageIcon, PencilIcon, TerminalIcon, TrashIcon, UsersIcon, XIcon } from "@/components/ui/icons";
+import {
+  BanIcon,
+  CheckCircleIcon,
+  CheckIcon,
+  HandIcon,
+  HashIcon,
+  ListIcon,
+  LockIcon,
+  MessageIcon,
+  PencilIcon,
+  TerminalIcon,
+  TrashIcon,
+  UsersIcon,
+  XIcon,
+} from "@/components/ui/icons";
 import { dateTime } from "@/components/ui/time";
 import type { FileOperation } from "@/sdk/work";
 import type { RoomName, WorkEvent } from "./types";
@@ -59,7 +73,11 @@ function kindOf(e: WorkEvent, files: FileEvent[]): { label: string; icon: ReactN
     }
     case "link": {
       const LinkKindIcon = e.link.kind === "pull_request" ? PullRequestIcon : e.link.kind === "branch" ? BranchIcon : CommitIcon;
-      return { label: e.link.kind === "pull_request" ? "Pull request" : e.link.kind === "branch" ? "Branch" : "Commit", icon: <LinkKindIcon size={14} />, tone: "bg-zinc-800 text-white" };
+      return {
+        label: e.link.kind === "pull_request" ? "Pull request" : e.link.kind === "branch" ? "Branch" : "Commit",
+        icon: <LinkKindIcon size={14} />,
+        tone: "bg-zinc-800 text-white",
+      };
     }
   }
 }
@@ -67,7 +85,17 @@ function kindOf(e: WorkEvent, files: FileEvent[]): { label: string; icon: ReactN
 const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { weekday: "short", month: "short", day: "numeric" });
 
-export function EventList({ events, rooms, showRoom = true, testId = "work-timeline" }: { events: WorkEvent[]; rooms: RoomName[]; showRoom?: boolean; testId?: string }) {
+export function EventList({
+  events,
+  rooms,
+  showRoom = true,
+  testId = "work-timeline",
+}: {
+  events: WorkEvent[];
+  rooms: RoomName[];
+  showRoom?: boolean;
+  testId?: string;
+}) {
   const byId = new Map(rooms.map((r) => [r.id, r]));
   const entries = group(events);
   return (
@@ -78,7 +106,10 @@ export function EventList({ events, rooms, showRoom = true, testId = "work-timel
         return (
           <li key={entry.key}>
             {newDay && (
-              <div className="sticky top-0 z-10 flex items-center gap-2 bg-white/95 px-4 pt-3 pb-1 text-[11px] font-semibold tracking-wide text-zinc-400 uppercase backdrop-blur-sm" data-testid="timeline-day">
+              <div
+                className="sticky top-0 z-10 flex items-center gap-2 bg-white/95 px-4 pt-3 pb-1 text-[11px] font-semibold tracking-wide text-zinc-400 uppercase backdrop-blur-sm"
+                data-testid="timeline-day"
+              >
                 {d}
                 <span className="h-px flex-1 bg-zinc-100" aria-hidden="true" />
               </div>
@@ -117,7 +148,10 @@ function EventRow({ entry: { event: e, files }, room, showRoom }: { entry: Entry
             {kind.label}
           </span>
           {e.intervention && (
-            <span className="inline-flex items-center gap-0.5 rounded-full bg-sky-100 px-1.5 py-px text-[10px] font-semibold tracking-wide text-sky-800 uppercase" data-testid="event-intervention">
+            <span
+              className="inline-flex items-center gap-0.5 rounded-full bg-sky-100 px-1.5 py-px text-[10px] font-semibold tracking-wide text-sky-800 uppercase"
+              data-testid="event-intervention"
+            >
               <UsersIcon size={10} /> Person
             </span>
           )}
@@ -144,30 +178,33 @@ function EventBody({ event: e, files }: { event: WorkEvent; files: FileEvent[] }
   if (e.kind === "file") {
     return (
       <ul className="mt-1 space-y-0.5" data-testid="event-files">
-        {[...files].sort((x, y) => x.file.path.localeCompare(y.file.path)).map((f) => {
-          const { label, icon: OpIcon } = FILE_OPS[f.file.operation];
-          return (
-            <li key={f.id} className="flex items-center gap-2 text-xs" data-testid="timeline-file" data-path={f.file.path} data-op={f.file.operation}>
-              <span className="shrink-0 text-zinc-400" title={label}>
-                <OpIcon size={12} />
-                <span className="sr-only">{label}</span>
-              </span>
-              <span className="min-w-0 truncate font-mono text-zinc-700" title={f.file.path}>
-                {f.file.path}
-              </span>
-              {(f.file.linesAdded !== null || f.file.linesRemoved !== null) && (
-                <span className="shrink-0 font-mono tabular-nums">
-                  <span className="text-emerald-600">+{f.file.linesAdded ?? 0}</span> <span className="text-rose-600">−{f.file.linesRemoved ?? 0}</span>
+        {[...files]
+          .sort((x, y) => x.file.path.localeCompare(y.file.path))
+          .map((f) => {
+            const { label, icon: OpIcon } = FILE_OPS[f.file.operation];
+            return (
+              <li key={f.id} className="flex items-center gap-2 text-xs" data-testid="timeline-file" data-path={f.file.path} data-op={f.file.operation}>
+                <span className="shrink-0 text-zinc-400" title={label}>
+                  <OpIcon size={12} />
+                  <span className="sr-only">{label}</span>
                 </span>
-              )}
-            </li>
-          );
-        })}
+                <span className="min-w-0 truncate font-mono text-zinc-700" title={f.file.path}>
+                  {f.file.path}
+                </span>
+                {(f.file.linesAdded !== null || f.file.linesRemoved !== null) && (
+                  <span className="shrink-0 font-mono tabular-nums">
+                    <span className="text-emerald-600">+{f.file.linesAdded ?? 0}</span> <span className="text-rose-600">−{f.file.linesRemoved ?? 0}</span>
+                  </span>
+                )}
+              </li>
+            );
+          })}
       </ul>
     );
   }
   if (e.kind === "link") {
-    const label = e.link.kind === "pull_request" ? (e.link.title ?? pullRequestName(e.link.value)) : e.link.kind === "commit" ? e.link.value.slice(0, 7) : e.link.value;
+    const label =
+      e.link.kind === "pull_request" ? (e.link.title ?? pullRequestName(e.link.value)) : e.link.kind === "commit" ? e.link.value.slice(0, 7) : e.link.value;
     return (
       <p className="mt-0.5 text-zinc-700" data-testid="event-text">
         {e.link.kind === "pull_request" ? (
@@ -191,7 +228,10 @@ function EventBody({ event: e, files }: { event: WorkEvent; files: FileEvent[] }
   }
   const struck = e.kind === "task_completed" || e.kind === "task_dropped";
   return (
-    <p className={`mt-0.5 line-clamp-3 break-words whitespace-pre-line ${struck ? "text-zinc-500" : "text-zinc-700"} ${e.kind === "task_dropped" ? "line-through" : ""}`} data-testid="event-text">
+    <p
+      className={`mt-0.5 line-clamp-3 break-words whitespace-pre-line ${struck ? "text-zinc-500" : "text-zinc-700"} ${e.kind === "task_dropped" ? "line-through" : ""}`}
+      data-testid="event-text"
+    >
       {e.text}
     </p>
   );

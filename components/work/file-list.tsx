@@ -43,7 +43,11 @@ export function FileList({ files }: { files: FileSummary[] }) {
                 <span className="text-emerald-600">+{f.linesAdded}</span> <span className="text-rose-600">−{f.linesRemoved}</span>
               </span>
             )}
-            {f.component && <span className="max-w-[8rem] shrink-0 truncate rounded bg-zinc-100 px-1.5 py-px text-[11px] text-zinc-600" title={`Component: ${f.component}`}>{f.component}</span>}
+            {f.component && (
+              <span className="max-w-[8rem] shrink-0 truncate rounded bg-zinc-100 px-1.5 py-px text-[11px] text-zinc-600" title={`Component: ${f.component}`}>
+                {f.component}
+              </span>
+            )}
           </li>
         ))}
       </ul>

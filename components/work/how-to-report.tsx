@@ -21,14 +21,17 @@ export function HowToReport({ hasAgents }: { hasAgents: boolean }) {
     >
       <div className="w-full max-w-xl space-y-3 text-left text-sm text-zinc-600">
         <p>
-          <span className="font-semibold text-zinc-800">TypeScript SDK</span> — <code>setWorkStatus</code>, <code>reportTasks</code>, <code>reportFiles</code>, <code>linkWork</code>:
+          <span className="font-semibold text-zinc-800">TypeScript SDK</span> — <code>setWorkStatus</code>, <code>reportTasks</code>, <code>reportFiles</code>,{" "}
+          <code>linkWork</code>:
         </p>
         <pre className="overflow-x-auto rounded-lg bg-zinc-900 p-3 font-mono text-xs leading-relaxed text-zinc-100">{SDK}</pre>
         <p>
-          <span className="font-semibold text-zinc-800">MCP</span> — the tools <code>set_status</code>, <code>report_tasks</code>, <code>report_files</code> and <code>link_work</code>.
+          <span className="font-semibold text-zinc-800">MCP</span> — the tools <code>set_status</code>, <code>report_tasks</code>, <code>report_files</code> and{" "}
+          <code>link_work</code>.
         </p>
         <p>
-          <span className="font-semibold text-zinc-800">Claude Code</span> — <code>switchboard connect --client claude</code> installs hooks that report its tasks and the files it edits.
+          <span className="font-semibold text-zinc-800">Claude Code</span> — <code>switchboard connect --client claude</code> installs hooks that report its
+          tasks and the files it edits.
         </p>
         {!hasAgents && (
           <p>

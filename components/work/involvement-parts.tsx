@@ -14,7 +14,8 @@ const pct = (share: number) => `${Math.round(share * 100)}%`;
 export function verdict(inv: Involvement): { label: string; tone: string } {
   const people = inv.people.reduce((n, p) => n + p.messages, 0);
   const agents = inv.agents.reduce((n, p) => n + p.messages, 0);
-  if (people === 0 && inv.people.some((p) => p.answers > 0)) return { label: "People only answered the agents' questions", tone: "bg-amber-50 text-amber-800 ring-amber-200" };
+  if (people === 0 && inv.people.some((p) => p.answers > 0))
+    return { label: "People only answered the agents' questions", tone: "bg-amber-50 text-amber-800 ring-amber-200" };
   const { label, tone } = involvementVerdict(people, agents, inv.share.messages ?? 0);
   return { label, tone };
 }
@@ -111,7 +112,13 @@ export function PartsTable({ inv, now }: { inv: Involvement; now: number }) {
           </th>
         </tr>,
         ...g.parts.map((p) => (
-          <tr key={p.participant.id} data-testid="involvement-row" data-handle={p.participant.handle} data-kind={p.participant.kind} className="hover:bg-zinc-50/60">
+          <tr
+            key={p.participant.id}
+            data-testid="involvement-row"
+            data-handle={p.participant.handle}
+            data-kind={p.participant.kind}
+            className="hover:bg-zinc-50/60"
+          >
             <th scope="row" className="px-4 py-2 text-left font-normal">
               <span className="flex min-w-0 items-center gap-2">
                 <Avatar id={p.participant.id} name={p.participant.displayName} kind={p.participant.kind} size={24} />
@@ -142,9 +149,14 @@ export function PartsTable({ inv, now }: { inv: Involvement; now: number }) {
 
 export function HiddenNotice({ count }: { count: number }) {
   return (
-    <div className="flex items-center gap-2 rounded-lg bg-amber-50 px-3.5 py-2 text-[13px] text-amber-900 ring-1 ring-amber-200 ring-inset" data-testid="hidden-conversations" data-count={count}>
+    <div
+      className="flex items-center gap-2 rounded-lg bg-amber-50 px-3.5 py-2 text-[13px] text-amber-900 ring-1 ring-amber-200 ring-inset"
+      data-testid="hidden-conversations"
+      data-count={count}
+    >
       <LockIcon size={14} className="shrink-0 text-amber-600" />
-      {count === 1 ? "1 conversation of this work is in a room you can't read" : `${count} conversations of this work are in rooms you can't read`}: it is not counted here.
+      {count === 1 ? "1 conversation of this work is in a room you can't read" : `${count} conversations of this work are in rooms you can't read`}: it is not
+      counted here.
     </div>
   );
 }

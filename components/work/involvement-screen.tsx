@@ -31,7 +31,12 @@ export function InvolvementScreen() {
   if (!target) {
     return (
       <PageFrame title="Who drove this?" icon={<UsersIcon size={18} />} testId="involvement-page">
-        <EmptyState icon={<UsersIcon size={20} />} title="Which work?" body="Open a pull request's, a branch's or a task's involvement from the Work page: “Who drove this?” beside what agents shipped and beside each task." testId="involvement-pick">
+        <EmptyState
+          icon={<UsersIcon size={20} />}
+          title="Which work?"
+          body="Open a pull request's, a branch's or a task's involvement from the Work page: “Who drove this?” beside what agents shipped and beside each task."
+          testId="involvement-pick"
+        >
           <Link href="/work" className="text-sm font-medium text-indigo-600 hover:underline">
             Go to the Work page
           </Link>
@@ -48,7 +53,10 @@ function InvolvementOf({ target }: { target: InvolvementTarget }) {
   const now = useNow();
   const query = useQuery({ ...trpc.work.involvement.queryOptions(target), placeholderData: keepPreviousData });
   const inv = query.data;
-  const live = useWorkRefetch(() => void queryClient.invalidateQueries(trpc.work.involvement.pathFilter()), inv ? inv.conversations.map((c) => c.roomId) : null);
+  const live = useWorkRefetch(
+    () => void queryClient.invalidateQueries(trpc.work.involvement.pathFilter()),
+    inv ? inv.conversations.map((c) => c.roomId) : null,
+  );
   const csv = useInvolvementCsv(target);
 
   return (
@@ -83,7 +91,11 @@ function InvolvementOf({ target }: { target: InvolvementTarget }) {
             <EmptyState
               icon={<UsersIcon size={20} />}
               title="Nothing you can see yet"
-              body={inv.hiddenConversations > 0 ? "The conversations that produced this work are in rooms you can't read." : "No messages, tasks or files were reported for this work yet."}
+              body={
+                inv.hiddenConversations > 0
+                  ? "The conversations that produced this work are in rooms you can't read."
+                  : "No messages, tasks or files were reported for this work yet."
+              }
               testId="involvement-empty"
             />
           ) : (
@@ -132,7 +144,13 @@ function SubjectCard({ inv, target }: { inv: Involvement; target: InvolvementTar
             {subject.title ?? (subject.kind === "pull_request" ? pullRequestName(subject.value) : subject.value)}
           </h2>
           {subject.kind === "pull_request" ? (
-            <a href={subject.value} target="_blank" rel="noreferrer noopener" className="font-mono text-xs break-all text-indigo-700 hover:underline" data-testid="involvement-value">
+            <a
+              href={subject.value}
+              target="_blank"
+              rel="noreferrer noopener"
+              className="font-mono text-xs break-all text-indigo-700 hover:underline"
+              data-testid="involvement-value"
+            >
               {subject.value}
             </a>
           ) : subject.kind === "branch" ? (
@@ -142,7 +160,11 @@ function SubjectCard({ inv, target }: { inv: Involvement; target: InvolvementTar
           ) : null}
         </div>
         {target.kind === "task" && (
-          <Link href={timelineHref({ taskId: target.taskId })} className="inline-flex h-8 shrink-0 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-zinc-800 shadow-xs ring-1 ring-zinc-300 ring-inset hover:bg-zinc-50" data-testid="involvement-task-timeline">
+          <Link
+            href={timelineHref({ taskId: target.taskId })}
+            className="inline-flex h-8 shrink-0 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-zinc-800 shadow-xs ring-1 ring-zinc-300 ring-inset hover:bg-zinc-50"
+            data-testid="involvement-task-timeline"
+          >
             <ClockIcon size={15} /> Timeline
           </Link>
         )}

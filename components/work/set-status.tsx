@@ -85,7 +85,15 @@ function SetStatusDialog({ current, onClose }: { current: WorkStatusView | undef
         )}
         {state !== "idle" && (
           <Field label="What" hint="A few words, up to 200 characters.">
-            <input value={text} onChange={(e) => setText(e.target.value)} maxLength={STATUS_TEXT_MAX} placeholder="Reviewing the auth refactor" className={inputClass} data-testid="status-text-input" autoFocus />
+            <input
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              maxLength={STATUS_TEXT_MAX}
+              placeholder="Reviewing the auth refactor"
+              className={inputClass}
+              data-testid="status-text-input"
+              autoFocus
+            />
           </Field>
         )}
       </form>

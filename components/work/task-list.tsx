@@ -12,7 +12,14 @@ export function Progress({ completed, total }: { completed: number; total: numbe
   const pct = total === 0 ? 0 : Math.round((completed / total) * 100);
   return (
     <div className="flex items-center gap-2" data-testid="task-progress" data-completed={completed} data-total={total}>
-      <div className="h-1.5 flex-1 overflow-hidden rounded-full bg-zinc-100" role="progressbar" aria-label="Tasks completed" aria-valuemin={0} aria-valuemax={total} aria-valuenow={completed}>
+      <div
+        className="h-1.5 flex-1 overflow-hidden rounded-full bg-zinc-100"
+        role="progressbar"
+        aria-label="Tasks completed"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={completed}
+      >
         <div className="h-full rounded-full bg-emerald-500 transition-[width] duration-500" style={{ width: `${pct}%` }} />
       </div>
       <span className="shrink-0 text-xs text-zinc-500 tabular-nums">
@@ -50,7 +57,13 @@ export function TaskList({ tasks, withLinks = false }: { tasks: TaskView[]; with
         ))}
       </ul>
       {dropped > 0 && (
-        <button type="button" onClick={() => setShowDropped((v) => !v)} aria-expanded={showDropped} data-testid="toggle-dropped" className="mt-1 ml-2 text-xs font-medium text-zinc-500 hover:text-zinc-800">
+        <button
+          type="button"
+          onClick={() => setShowDropped((v) => !v)}
+          aria-expanded={showDropped}
+          data-testid="toggle-dropped"
+          className="mt-1 ml-2 text-xs font-medium text-zinc-500 hover:text-zinc-800"
+        >
           {showDropped ? "Hide dropped" : `Show ${dropped} dropped`}
         </button>
       )}
@@ -64,10 +77,22 @@ const ACTION =
 function TaskLinks({ task }: { task: TaskView }) {
   return (
     <span className="flex shrink-0 items-center gap-0.5 opacity-0 transition-opacity group-hover/task:opacity-100 group-focus-within/task:opacity-100 max-md:opacity-100">
-      <Link href={timelineHref({ taskId: task.id })} className={ACTION} title="Timeline" aria-label={`Timeline of “${task.title}”`} data-testid="task-timeline-link">
+      <Link
+        href={timelineHref({ taskId: task.id })}
+        className={ACTION}
+        title="Timeline"
+        aria-label={`Timeline of “${task.title}”`}
+        data-testid="task-timeline-link"
+      >
         <ClockIcon size={13} />
       </Link>
-      <Link href={involvementHref({ kind: "task", taskId: task.id })} className={ACTION} title="Who drove this?" aria-label={`Who drove “${task.title}”?`} data-testid="task-involvement-link">
+      <Link
+        href={involvementHref({ kind: "task", taskId: task.id })}
+        className={ACTION}
+        title="Who drove this?"
+        aria-label={`Who drove “${task.title}”?`}
+        data-testid="task-involvement-link"
+      >
         <UsersIcon size={13} />
       </Link>
     </span>

@@ -27,7 +27,12 @@ export function TimelineScreen() {
   if (!target) {
     return (
       <PageFrame title="Timeline" icon={<ClockIcon size={18} />} testId="timeline-page">
-        <EmptyState icon={<ClockIcon size={20} />} title="Which timeline?" body="Open a room's or a task's timeline from the Work page, or from a room's header." testId="timeline-pick">
+        <EmptyState
+          icon={<ClockIcon size={20} />}
+          title="Which timeline?"
+          body="Open a room's or a task's timeline from the Work page, or from a room's header."
+          testId="timeline-pick"
+        >
           <Link href="/work" className="text-sm font-medium text-indigo-600 hover:underline">
             Go to the Work page
           </Link>
@@ -41,8 +46,14 @@ export function TimelineScreen() {
 function TimelineOf({ target }: { target: TimelineTarget }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const input = "taskId" in target ? { taskId: target.taskId, limit: PAGE } : { roomId: target.roomId, ...(target.threadRootId ? { threadRootId: target.threadRootId } : {}), limit: PAGE };
-  const timeline = useInfiniteQuery({ ...trpc.work.timeline.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }), placeholderData: keepPreviousData });
+  const input =
+    "taskId" in target
+      ? { taskId: target.taskId, limit: PAGE }
+      : { roomId: target.roomId, ...(target.threadRootId ? { threadRootId: target.threadRootId } : {}), limit: PAGE };
+  const timeline = useInfiniteQuery({
+    ...trpc.work.timeline.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }),
+    placeholderData: keepPreviousData,
+  });
   const first = timeline.data?.pages[0];
   const roomIds = first ? (first.scope.kind === "room" ? [first.scope.roomId] : first.scope.task.roomId ? [first.scope.task.roomId] : []) : null;
   const live = useWorkRefetch(() => void queryClient.invalidateQueries(trpc.work.timeline.pathFilter()), roomIds);
@@ -63,13 +74,21 @@ function TimelineOf({ target }: { target: TimelineTarget }) {
         <>
           <LiveDot live={live} fetching={timeline.isFetching} testId="timeline-live" />
           {first?.scope.kind === "task" && (
-            <Link href={involvementHref({ kind: "task", taskId: first.scope.task.id })} className="inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-zinc-800 shadow-xs ring-1 ring-zinc-300 ring-inset hover:bg-zinc-50" data-testid="timeline-involvement">
+            <Link
+              href={involvementHref({ kind: "task", taskId: first.scope.task.id })}
+              className="inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-zinc-800 shadow-xs ring-1 ring-zinc-300 ring-inset hover:bg-zinc-50"
+              data-testid="timeline-involvement"
+            >
               <UsersIcon size={15} />
               <span className="max-sm:hidden">Who drove this?</span>
             </Link>
           )}
           {first?.scope.kind === "room" && (
-            <Link href={`/r/${first.scope.roomId}`} className="inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-zinc-800 shadow-xs ring-1 ring-zinc-300 ring-inset hover:bg-zinc-50" data-testid="timeline-open-room">
+            <Link
+              href={`/r/${first.scope.roomId}`}
+              className="inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium text-zinc-800 shadow-xs ring-1 ring-zinc-300 ring-inset hover:bg-zinc-50"
+              data-testid="timeline-open-room"
+            >
               <HashIcon size={15} />
               <span className="max-sm:hidden">Open the room</span>
             </Link>
@@ -86,12 +105,23 @@ function TimelineOf({ target }: { target: TimelineTarget }) {
           <ScopeCard timeline={first} rooms={rooms} />
           {first.hiddenConversations > 0 && <HiddenNotice count={first.hiddenConversations} />}
           {events.length === 0 ? (
-            <EmptyState icon={<ClockIcon size={20} />} title="Nothing here yet" body="Tasks, files and links agents report here, and the messages around them, will show as they happen." testId="timeline-empty" />
+            <EmptyState
+              icon={<ClockIcon size={20} />}
+              title="Nothing here yet"
+              body="Tasks, files and links agents report here, and the messages around them, will show as they happen."
+              testId="timeline-empty"
+            />
           ) : (
             <section className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs" aria-label="Events" data-count={events.length}>
               {timeline.hasNextPage && (
                 <div className="border-b border-zinc-100 px-4 py-2 text-center">
-                  <Button variant="ghost" size="sm" onClick={() => void timeline.fetchNextPage()} disabled={timeline.isFetchingNextPage} data-testid="timeline-earlier">
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => void timeline.fetchNextPage()}
+                    disabled={timeline.isFetchingNextPage}
+                    data-testid="timeline-earlier"
+                  >
                     {timeline.isFetchingNextPage && <Spinner className="h-3.5 w-3.5" />}
                     Show earlier events
                   </Button>
@@ -118,7 +148,11 @@ function heading(t: Timeline): string {
 function ScopeCard({ timeline: t, rooms }: { timeline: Timeline; rooms: Timeline["rooms"] }) {
   if (t.scope.kind === "room") {
     return (
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-xl border border-zinc-200 bg-white px-4 py-3 shadow-xs" data-testid="timeline-scope" data-kind="room">
+      <div
+        className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-xl border border-zinc-200 bg-white px-4 py-3 shadow-xs"
+        data-testid="timeline-scope"
+        data-kind="room"
+      >
         <h2 className="text-[15px] font-semibold text-zinc-900">{heading(t)}</h2>
         <p className="text-sm text-zinc-500">
           {t.scope.threadRootId ? "The thread's messages and the work agents did for it." : "Everything agents did here, and the talk around it."}

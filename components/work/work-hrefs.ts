@@ -12,7 +12,9 @@ export function involvementHref(target: InvolvementTarget): string {
 }
 
 export function timelineHref(target: TimelineTarget): string {
-  const q = new URLSearchParams("taskId" in target ? { taskId: target.taskId } : { roomId: target.roomId, ...(target.threadRootId ? { threadRootId: target.threadRootId } : {}) });
+  const q = new URLSearchParams(
+    "taskId" in target ? { taskId: target.taskId } : { roomId: target.roomId, ...(target.threadRootId ? { threadRootId: target.threadRootId } : {}) },
+  );
   return `/work/timeline?${q}`;
 }
 

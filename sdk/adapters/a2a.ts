@@ -101,7 +101,10 @@ export async function fetchAgentCard(url: string, opts: { credential?: A2aCreden
 function clientFor(card: AgentCard, credential: A2aCredential | null | undefined, timeoutMs: number): Promise<Client> {
   const fetchImpl = remoteFetch(credential, timeoutMs);
   const factory = new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } }), new RestTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
+    transports: [
+      new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } }),
+      new RestTransportFactory({ fetchImpl, legacyCompat: { enabled: true } }),
+    ],
   });
   return factory.createFromAgentCard(card);
 }
@@ -118,7 +121,12 @@ function outgoing(input: TurnInput, contextId: string, taskId: string): Message 
   const parts = input.messages.map(part);
   if (input.history.length > 0) {
     const earlier = input.history.map((m) => `@${m.author.handle}: ${m.body}`).join("\n");
-    parts.unshift({ content: { $case: "text", value: `Earlier in this conversation:\n${earlier}` }, metadata: { switchboard: { history: true } }, filename: "", mediaType: "text/plain" });
+    parts.unshift({
+      content: { $case: "text", value: `Earlier in this conversation:\n${earlier}` },
+      metadata: { switchboard: { history: true } },
+      filename: "",
+      mediaType: "text/plain",
+    });
   }
   return {
     messageId: `switchboard-${last.id}`,
@@ -147,11 +155,18 @@ const CUT = "\n\n_(the rest of the remote agent's answer is longer than a messag
 function fit(text: string): string {
   const max = MAX_BODY_BYTES - Buffer.byteLength(CUT);
   if (Buffer.byteLength(text) <= MAX_BODY_BYTES) return text;
-  const cut = Buffer.from(text).subarray(0, max).toString("utf8").replace(/\uFFFD+$/, "");
+  const cut = Buffer.from(text)
+    .subarray(0, max)
+    .toString("utf8")
+    .replace(/\uFFFD+$/, "");
   return cut + CUT;
 }
 
-const textOf = (parts: Part[] | undefined) => (parts ?? []).map(partText).filter((t) => t.trim()).join("\n");
+const textOf = (parts: Part[] | undefined) =>
+  (parts ?? [])
+    .map(partText)
+    .filter((t) => t.trim())
+    .join("\n");
 
 /** What the remote has said so far in one turn, folded from its events. */
 class Answer {
@@ -292,7 +307,11 @@ export function a2a(options: A2aAdapterOptions): RuntimeAdapter {
 
   return {
     runtime: "a2a",
-    where: () => ({ runner: "switchboard a2a bridge", host: new URL(card.supportedInterfaces[0]?.url ?? "http://unknown").host, config: { card: card.name, streaming } }),
+    where: () => ({
+      runner: "switchboard a2a bridge",
+      host: new URL(card.supportedInterfaces[0]?.url ?? "http://unknown").host,
+      config: { card: card.name, streaming },
+    }),
     async turn(input): Promise<TurnResult> {
       // A task left open by the last turn waits for input (the claim itself marks the binding active).
       const waiting = input.binding.openTaskId ?? "";
@@ -317,7 +336,8 @@ export function a2a(options: A2aAdapterOptions): RuntimeAdapter {
 }
 
 /** The remote does not know the task (each SDK bundle has its own error classes: match the reason, not the class). */
-const taskGone = (error: unknown) => error instanceof Error && ((error as { reason?: string }).reason === "TASK_NOT_FOUND" || error.name === "TaskNotFoundError");
+const taskGone = (error: unknown) =>
+  error instanceof Error && ((error as { reason?: string }).reason === "TASK_NOT_FOUND" || error.name === "TaskNotFoundError");
 
 function fold(answer: Answer, event: StreamResponse, sentId: string): void {
   const p = event.payload;

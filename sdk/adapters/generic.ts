@@ -6,7 +6,9 @@ import { randomUUID } from "node:crypto";
 import type { RuntimeAdapter, TurnInput, TurnResult } from "../runtime";
 
 /** What the function returns: the reply text, a full result, or nothing (no reply). */
-export type GenericTurn = (input: TurnInput & { externalId: string }) => Promise<string | Partial<TurnResult> | void | null> | string | Partial<TurnResult> | void | null;
+export type GenericTurn = (
+  input: TurnInput & { externalId: string },
+) => Promise<string | Partial<TurnResult> | void | null> | string | Partial<TurnResult> | void | null;
 
 export function generic(fn: GenericTurn, opts: { runtime?: string; config?: Record<string, unknown> } = {}): RuntimeAdapter {
   return {

@@ -60,9 +60,7 @@ function toLangChain(m: MessageView, meId: string): BaseMessage {
 const textOf = (m: BaseMessage): string =>
   typeof m.content === "string"
     ? m.content
-    : m.content
-        .map((part) => (typeof part === "string" ? part : part.type === "text" && typeof part.text === "string" ? part.text : ""))
-        .join("");
+    : m.content.map((part) => (typeof part === "string" ? part : part.type === "text" && typeof part.text === "string" ? part.text : "")).join("");
 
 export function langGraph(options: LangGraphOptions): RuntimeAdapter {
   let built: Promise<MessagesGraph> | null = null;
@@ -97,7 +95,11 @@ export function langGraph(options: LangGraphOptions): RuntimeAdapter {
       for (const m of fresh) before.add(m.id!);
       // Waiting at an interrupt: what was said since is the answer it waits for.
       const graphInput = pending.length > 0 ? new Command({ resume: input.messages.map((m) => m.body).join("\n") }) : { messages: fresh };
-      const out = (await graph.invoke(graphInput, { ...config, signal: input.signal, ...(options.recursionLimit ? { recursionLimit: options.recursionLimit } : {}) })) as { messages?: BaseMessage[] };
+      const out = (await graph.invoke(graphInput, {
+        ...config,
+        signal: input.signal,
+        ...(options.recursionLimit ? { recursionLimit: options.recursionLimit } : {}),
+      })) as { messages?: BaseMessage[] };
       const made = (out.messages ?? []).filter((m) => AIMessage.isInstance(m) && !before.has(m.id ?? ""));
       const after = await graph.getState(config);
       const interrupts = after.tasks.flatMap((t) => t.interrupts);
@@ -120,7 +122,11 @@ function usageOf(made: BaseMessage[], fallbackModel = "unknown"): Omit<UsageRepo
   for (const m of made) {
     const usage = (m as AIMessage).usage_metadata;
     if (!usage) continue;
-    const model = String((m.response_metadata as { model_name?: string; model?: string } | undefined)?.model_name ?? (m.response_metadata as { model?: string } | undefined)?.model ?? fallbackModel);
+    const model = String(
+      (m.response_metadata as { model_name?: string; model?: string } | undefined)?.model_name ??
+        (m.response_metadata as { model?: string } | undefined)?.model ??
+        fallbackModel,
+    );
     const sum = byModel.get(model) ?? { model, inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
     sum.inputTokens += usage.input_tokens;
     sum.outputTokens += usage.output_tokens;

@@ -31,7 +31,11 @@ export function jsonEndpoint<S extends z.ZodType, R>(schema: S, run: (input: z.o
  * An endpoint for a bearer credential (`Authorization: Bearer`: an agent's key or a person's token,
  * auth/bearer.ts): checked before the body is read, so a wrong key is UNAUTHENTICATED whatever it sent.
  */
-export function authenticatedJsonEndpoint<S extends z.ZodType, R>(schema: S, run: (actor: Actor, input: z.output<S>) => Promise<R>, opts: EndpointOptions = {}) {
+export function authenticatedJsonEndpoint<S extends z.ZodType, R>(
+  schema: S,
+  run: (actor: Actor, input: z.output<S>) => Promise<R>,
+  opts: EndpointOptions = {},
+) {
   return endpoint(async (req) => {
     const { actor } = await authenticateAuthorization(req.headers.authorization, stampedAddress(req));
     return run(actor, await parsedBody(req, schema, opts));

@@ -98,7 +98,8 @@ const ownToken = (actor: Actor, s: { workspaceId: string; participantId: string 
 /** A person's own settings (notifications); nobody else's, an admin's included. */
 const ownSettings = (actor: Actor, s: { workspaceId: string; participantId: string }): Decision => {
   if (actor.kind !== "human") return deny("FORBIDDEN", "Agents are not notified; set their delivery mode instead");
-  if (s.workspaceId !== actor.workspaceId || s.participantId !== actor.participantId) return deny("FORBIDDEN", "Only the person themselves changes their notifications");
+  if (s.workspaceId !== actor.workspaceId || s.participantId !== actor.participantId)
+    return deny("FORBIDDEN", "Only the person themselves changes their notifications");
   return true;
 };
 
@@ -199,15 +200,11 @@ const rules = {
     }
     return true;
   },
-  "channel.create": (actor: Actor): Decision =>
-    actor.role === "guest" ? deny("FORBIDDEN", "Guests cannot create channels") : true,
+  "channel.create": (actor: Actor): Decision => (actor.role === "guest" ? deny("FORBIDDEN", "Guests cannot create channels") : true),
   /** The list of public channels to join: what `room.read` lets one preview, so not for guests. */
-  "channel.browse": (actor: Actor): Decision =>
-    actor.role === "guest" ? deny("FORBIDDEN", "Guests join channels by invitation") : true,
+  "channel.browse": (actor: Actor): Decision => (actor.role === "guest" ? deny("FORBIDDEN", "Guests join channels by invitation") : true),
   "direct.open": (actor: Actor, s: { participants: { workspaceId: string }[] }): Decision =>
-    s.participants.every((p) => p.workspaceId === actor.workspaceId)
-      ? true
-      : deny("PARTICIPANT_NOT_FOUND", "No such participant"),
+    s.participants.every((p) => p.workspaceId === actor.workspaceId) ? true : deny("PARTICIPANT_NOT_FOUND", "No such participant"),
   "invite.create": (actor: Actor, s: { role: string }): Decision =>
     isHumanAdmin(actor) ? managesRole(actor, s.role) : deny("FORBIDDEN", "Only owners and admins can create invite links"),
   /** Listing and revoking invite links: owners and admins, like creating them. */
@@ -224,8 +221,7 @@ const rules = {
     if (actor.kind === "human" && (s.createdById === actor.participantId || isAdmin(actor))) return true;
     return deny("FORBIDDEN", "Only the token's creator or an admin can manage it");
   },
-  "agent.create": (actor: Actor): Decision =>
-    actor.kind === "human" && actor.role !== "guest" ? true : deny("FORBIDDEN", "Only members can create agents"),
+  "agent.create": (actor: Actor): Decision => (actor.kind === "human" && actor.role !== "guest" ? true : deny("FORBIDDEN", "Only members can create agents")),
   /** An agent's owner manages it; so do owners and admins of its workspace. */
   "agent.manage": (actor: Actor, s: { workspaceId: string; ownerId: string | null }): Decision => {
     if (s.workspaceId !== actor.workspaceId) return deny("PARTICIPANT_NOT_FOUND", "No such agent");

@@ -29,7 +29,10 @@ export function publishNewMessages(committed: Committed, roomId: string, message
   const room = audience.room(roomId);
   const single = (message: MessageView) => ({ roomId, seq: message.seq, message });
   if (messages.length === 1) return void server.to(room).emit("message:new", single(messages[0]));
-  server.to(room).except(audience.singleReceivers).emit("message:batch", { roomId, seq: messages[messages.length - 1].seq, messages });
+  server
+    .to(room)
+    .except(audience.singleReceivers)
+    .emit("message:batch", { roomId, seq: messages[messages.length - 1].seq, messages });
   const others = server.to(room).except(audience.batchReceivers);
   for (const message of messages) others.emit("message:new", single(message));
 }

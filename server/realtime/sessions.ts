@@ -60,8 +60,8 @@ export function rightsChanged(participantIds: string[]): void {
 export function onRightsChanged(io: Io, reauthenticate: Reauthenticate, opts: { acrossProcesses: boolean }): void {
   holder.__switchboardRightsAcrossProcesses = opts.acrossProcesses;
   io.on(RIGHTS_CHANGED, (participantIds: string[]) => {
-    void io
-      .local.in(participantIds.map(audience.participant))
+    void io.local
+      .in(participantIds.map(audience.participant))
       .fetchSockets()
       .then((sockets) =>
         Promise.all(

@@ -67,7 +67,10 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
       if (fingerprint && (await floodCoolingDown(fingerprint))) return next(refusal(flooded()));
       socket.data.fingerprint = fingerprint;
       const address = clientAddress(socket.handshake.address, socket.handshake.headers, opts.trustedProxies);
-      const { actor, credential } = await authenticateHandshake({ auth, headers: socket.handshake.headers, address }, { secret: opts.authSecret, publicUrl: opts.publicUrl });
+      const { actor, credential } = await authenticateHandshake(
+        { auth, headers: socket.handshake.headers, address },
+        { secret: opts.authSecret, publicUrl: opts.publicUrl },
+      );
       if (await floodCoolingDown(actor.participantId)) return next(refusal(flooded()));
       socket.data.actor = actor;
       socket.data.participantId = actor.participantId;
@@ -155,7 +158,8 @@ async function sendPage(socket: AppSocket, page: ReplayPage): Promise<boolean> {
   }
 }
 
-const flooded = () => new AppError("RATE_LIMITED", "Connections of yours were cut off twice for flooding; wait before reconnecting", { retryAfterMs: FLOOD_COOLDOWN_MS });
+const flooded = () =>
+  new AppError("RATE_LIMITED", "Connections of yours were cut off twice for flooding; wait before reconnecting", { retryAfterMs: FLOOD_COOLDOWN_MS });
 
 /** What a handshake's credential is known by without looking it up: a hash of the key, or of the cookies. */
 function credentialFingerprint(auth: Record<string, unknown>, cookie: string | undefined): string | null {

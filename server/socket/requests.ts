@@ -13,7 +13,16 @@ import { env } from "../env";
 import { AppError, toErrorShape } from "../errors";
 import { assertMayWrite, type Actor } from "../policies";
 import type { Rule } from "../services/governance/limits";
-import { BUFFER_FULL_RETRY_MS, countRequest, CUT_OFFS_WINDOW_MS, FLOOD_COOLDOWN_MS, MAX_ACTIVE, MAX_IN_FLIGHT, OPENING_IN_FLIGHT, recordCutOff } from "../services/governance/request-limits";
+import {
+  BUFFER_FULL_RETRY_MS,
+  countRequest,
+  CUT_OFFS_WINDOW_MS,
+  FLOOD_COOLDOWN_MS,
+  MAX_ACTIVE,
+  MAX_IN_FLIGHT,
+  OPENING_IN_FLIGHT,
+  recordCutOff,
+} from "../services/governance/request-limits";
 import { backlog, type BufferLimits } from "./backlog";
 
 export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
@@ -76,7 +85,12 @@ export function requestsOf(socket: AppSocket, opts: { buffer?: BufferLimits } = 
    * as a function of the payload, the requests that mostly wait (a tool waiting for an answer), which
    * would otherwise keep the socket's other requests waiting behind them.
    */
-  function request<E extends RequestEvent, S extends z.ZodType>(event: E, schema: S, run: (actor: Actor, input: z.output<S>) => Promise<AckData<E>>, opts: { limit?: Rule; queued?: boolean | ((payload: unknown) => boolean) } = {}) {
+  function request<E extends RequestEvent, S extends z.ZodType>(
+    event: E,
+    schema: S,
+    run: (actor: Actor, input: z.output<S>) => Promise<AckData<E>>,
+    opts: { limit?: Rule; queued?: boolean | ((payload: unknown) => boolean) } = {},
+  ) {
     type R = AckData<E>;
     on(event, (...args: unknown[]) => receive(args));
     function receive(args: unknown[]): void {
@@ -96,7 +110,11 @@ export function requestsOf(socket: AppSocket, opts: { buffer?: BufferLimits } = 
         return start();
       }
       if (waiting.hold(start, args)) return;
-      const full = new AppError("RATE_LIMITED", `This connection already has ${waiting.size} requests waiting for their turn; retry in ${BUFFER_FULL_RETRY_MS / 1000} s`, { retryAfterMs: BUFFER_FULL_RETRY_MS });
+      const full = new AppError(
+        "RATE_LIMITED",
+        `This connection already has ${waiting.size} requests waiting for their turn; retry in ${BUFFER_FULL_RETRY_MS / 1000} s`,
+        { retryAfterMs: BUFFER_FULL_RETRY_MS },
+      );
       reply({ ok: false, error: full.toShape() });
       if (waiting.refused()) cutOff.begin();
     }
@@ -169,8 +187,14 @@ function cutOffOf(socket: AppSocket, closed: AbortController, drained: () => boo
         .catch(() => false)
         .then((keptOut) => {
           const error = keptOut
-            ? new AppError("RATE_LIMITED", `Cut off again within ${CUT_OFFS_WINDOW_MS / 60_000} minutes for sending on into a full buffer; what was admitted is answered, then the connection closes; reconnect after retryAfterMs`, { retryAfterMs: FLOOD_COOLDOWN_MS })
-            : new AppError("RATE_LIMITED", "Cut off for sending on into a full buffer; what was admitted is answered, then the connection closes", { retryAfterMs: BUFFER_FULL_RETRY_MS });
+            ? new AppError(
+                "RATE_LIMITED",
+                `Cut off again within ${CUT_OFFS_WINDOW_MS / 60_000} minutes for sending on into a full buffer; what was admitted is answered, then the connection closes; reconnect after retryAfterMs`,
+                { retryAfterMs: FLOOD_COOLDOWN_MS },
+              )
+            : new AppError("RATE_LIMITED", "Cut off for sending on into a full buffer; what was admitted is answered, then the connection closes", {
+                retryAfterMs: BUFFER_FULL_RETRY_MS,
+              });
           if (!socket.disconnected) socket.emit("error", { ...error.toShape(), event: "flood" });
           told = true;
           state.settled();

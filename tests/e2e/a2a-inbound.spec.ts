@@ -35,7 +35,12 @@ test("an agent served over A2A: turned on in the browser, called by another fram
     framework: "script",
     capabilities: [],
   });
-  const room = await trpc<RoomView>(page, "rooms.createChannel", { name: `releases-${run}`, visibility: "public", topic: "Release notes", memberIds: [scribe.agent.id, caller.agent.id] });
+  const room = await trpc<RoomView>(page, "rooms.createChannel", {
+    name: `releases-${run}`,
+    visibility: "public",
+    topic: "Release notes",
+    memberIds: [scribe.agent.id, caller.agent.id],
+  });
 
   // The served agent: an SDK client that asks its owner before it answers.
   const agent = new SwitchboardClient({ url: baseURL!, apiKey: scribe.apiKey });
@@ -43,7 +48,12 @@ test("an agent served over A2A: turned on in the browser, called by another fram
     if (m.author.id === scribe.agent.id || m.kind !== "text" || !mctx.addressed) return;
     const outcome = await mctx.ask(m.roomId, { prompt: "Include the **database migration** notes?", kind: "approval", audience: { type: "owner" } });
     const approved = (outcome.answer as { approved?: boolean } | null)?.approved;
-    await agent.reply(m, approved ? "Release notes for v2.4: faster sync, new usage charts, and the migration steps for the audit table." : "Release notes for v2.4: faster sync and new usage charts.");
+    await agent.reply(
+      m,
+      approved
+        ? "Release notes for v2.4: faster sync, new usage charts, and the migration steps for the audit table."
+        : "Release notes for v2.4: faster sync and new usage charts.",
+    );
   });
   await agent.connect();
 
@@ -62,7 +72,8 @@ test("an agent served over A2A: turned on in the browser, called by another fram
     await card.screenshot({ path: `${SHOTS}/a2a-serving.png` });
 
     // ---- 2. The planner, another framework's agent, calls it with the A2A SDK, in #releases.
-    const authFetch: typeof fetch = (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${caller.apiKey}` } });
+    const authFetch: typeof fetch = (url, init) =>
+      fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${caller.apiKey}` } });
     const client = await new ClientFactory({
       transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })],
       cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }),

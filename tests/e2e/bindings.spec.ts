@@ -55,8 +55,19 @@ test("a room's agent session in the header, live; the owner closes it; the agent
       framework: "claude-code",
       capabilities: ["code-search"],
     });
-    await trpc(d, "agents.create", { handle: `quiet-${run}`, displayName: "Quiet", description: "Never bound to a runtime.", framework: "script", capabilities: [] });
-    const room = await trpc<RoomView>(d, "rooms.createChannel", { name: `sessions-${run}`, visibility: "public", topic: "Where Scout works", memberIds: [created.id] });
+    await trpc(d, "agents.create", {
+      handle: `quiet-${run}`,
+      displayName: "Quiet",
+      description: "Never bound to a runtime.",
+      framework: "script",
+      capabilities: [],
+    });
+    const room = await trpc<RoomView>(d, "rooms.createChannel", {
+      name: `sessions-${run}`,
+      visibility: "public",
+      topic: "Where Scout works",
+      memberIds: [created.id],
+    });
     await trpc(e, "rooms.join", { roomId: room.id });
     agent = new SwitchboardClient({ url: baseURL!, apiKey });
     await agent.connect();
@@ -138,7 +149,9 @@ test("a room's agent session in the header, live; the owner closes it; the agent
     await expect(d.getByTestId("binding-more")).toHaveText("+1 in a thread");
     await expect(chip(e)).toHaveCount(0); // live for everyone in the room
     // A turn that still thinks it holds the closed session is refused.
-    await expect(agent.updateBinding({ bindingId: claimed.id, holder, generation: claimed.generation, lastSeq: 6 })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(agent.updateBinding({ bindingId: claimed.id, holder, generation: claimed.generation, lastSeq: 6 })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
 
     // ---- The agent's card: both sessions, newest first, the closed one dimmed with who closed it.
     await d.goto("/agents");

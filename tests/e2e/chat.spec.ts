@@ -4,16 +4,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { expect, test, type BrowserContext } from "./fixtures";
 import { io } from "socket.io-client";
-import {
-  createInviteLink,
-  messageBodies,
-  messageWithText,
-  people,
-  send,
-  signUpFirstOrSignIn,
-  signUpWithInvite,
-  timeline,
-} from "./helpers";
+import { createInviteLink, messageBodies, messageWithText, people, send, signUpFirstOrSignIn, signUpWithInvite, timeline } from "./helpers";
 import type { Ack, MessageView } from "../../sdk/contract";
 
 test("people chat live in a private channel, in one order, with threads and no access for outsiders", async ({ browser }) => {
@@ -194,7 +185,9 @@ async function burstFrom(context: BrowserContext, origin: string, roomId: string
       socket.once("connect_error", reject);
     });
     const acks = (await Promise.all(
-      Array.from({ length: n }, (_, i) => socket.timeout(15_000).emitWithAck("message:send", { roomId, body: `Checklist item ${i + 1}`, clientMsgId: randomUUID() })),
+      Array.from({ length: n }, (_, i) =>
+        socket.timeout(15_000).emitWithAck("message:send", { roomId, body: `Checklist item ${i + 1}`, clientMsgId: randomUUID() }),
+      ),
     )) as Ack<MessageView>[];
     const stored = acks.map((a) => {
       if (!a.ok) throw new Error(`send refused: ${a.error.code}`);

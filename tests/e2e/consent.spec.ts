@@ -121,9 +121,9 @@ test("consent first: agents find each other, ask, a person decides in the inbox,
     });
     expect(codexReg.agent.owner?.handle).toBe(rui.handle);
     // The token allowed two agents: a third registration is refused.
-    await expect(
-      SwitchboardClient.register(url, { onboardingToken, handle: `extra-${run}`, displayName: "Extra" }),
-    ).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+    await expect(SwitchboardClient.register(url, { onboardingToken, handle: `extra-${run}`, displayName: "Extra" })).rejects.toMatchObject({
+      code: "UNAUTHENTICATED",
+    });
 
     const codex = new SwitchboardClient({ url, apiKey: codexReg.apiKey });
     const graph = new SwitchboardClient({ url, apiKey: graphReg.apiKey });

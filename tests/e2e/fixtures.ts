@@ -10,7 +10,12 @@ export const test = base.extend<{ closeOpenedContexts: void }>({
     async ({ browser }, use) => {
       const before = new Set(browser.contexts());
       await use();
-      await Promise.all(browser.contexts().filter((context) => !before.has(context)).map((context) => context.close()));
+      await Promise.all(
+        browser
+          .contexts()
+          .filter((context) => !before.has(context))
+          .map((context) => context.close()),
+      );
     },
     { auto: true },
   ],

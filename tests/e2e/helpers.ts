@@ -118,7 +118,9 @@ export async function send(page: Page, text: string, composer = "composer") {
 }
 
 export function messageWithText(page: Page, text: string): Locator {
-  return timeline(page).locator('[data-testid="message"][data-kind="text"]').filter({ has: page.getByTestId("message-body").getByText(text, { exact: true }) });
+  return timeline(page)
+    .locator('[data-testid="message"][data-kind="text"]')
+    .filter({ has: page.getByTestId("message-body").getByText(text, { exact: true }) });
 }
 
 /** Calls a tRPC procedure with the page's session cookie (setup steps the UI is not under test for). */

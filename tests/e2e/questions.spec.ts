@@ -19,7 +19,12 @@ async function agentIn(page: Page, url: string, handle: string, displayName: str
     framework: "claude-code",
     capabilities: ["deploys"],
   });
-  const room = await trpc<RoomView>(page, "rooms.createChannel", { name: roomName, visibility: "public", topic: "Releases and rollbacks", memberIds: [agent.id, ...memberIds] });
+  const room = await trpc<RoomView>(page, "rooms.createChannel", {
+    name: roomName,
+    visibility: "public",
+    topic: "Releases and rollbacks",
+    memberIds: [agent.id, ...memberIds],
+  });
   const client = new SwitchboardClient({ url, apiKey });
   await client.connect();
   return { client, room };
@@ -108,7 +113,15 @@ test("an agent asks its owner and waits; the answer comes from Needs you and fro
       fields: [
         { name: "version", label: "Version", type: "string", required: true, minLength: 3 },
         { name: "canary", label: "Canary share (%)", type: "integer", required: true, min: 0, max: 100 },
-        { name: "channel", label: "Channel", type: "enum", options: [{ value: "beta", label: "Beta" }, { value: "stable", label: "Stable" }] },
+        {
+          name: "channel",
+          label: "Channel",
+          type: "enum",
+          options: [
+            { value: "beta", label: "Beta" },
+            { value: "stable", label: "Stable" },
+          ],
+        },
         { name: "notify", label: "Tell the team when done", type: "boolean" },
       ],
       audience: { type: "owner" },
@@ -197,12 +210,21 @@ test("a question for anyone in the room: the first person answers, everyone else
   }
 });
 
-test("an owner makes an agent ask first: ticked on the Agents page, the agent's request waits until it is approved from Needs you", async ({ browser, baseURL }) => {
+test("an owner makes an agent ask first: ticked on the Agents page, the agent's request waits until it is approved from Needs you", async ({
+  browser,
+  baseURL,
+}) => {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   await signUpFirstOrSignIn(page, people.alice);
   const { client: agent } = await agentIn(page, baseURL!, "outreach-bot", "Outreach Bot", "outreach");
-  const { agent: peer } = await trpc<{ agent: { id: string } }>(page, "agents.create", { handle: "peer-bot", displayName: "Peer Bot", description: "", framework: "script", capabilities: [] });
+  const { agent: peer } = await trpc<{ agent: { id: string } }>(page, "agents.create", {
+    handle: "peer-bot",
+    displayName: "Peer Bot",
+    description: "",
+    framework: "script",
+    capabilities: [],
+  });
   try {
     await page.goto("/agents");
     const card = page.locator('[data-testid="agent-card"][data-handle="outreach-bot"]');

@@ -53,7 +53,9 @@ test("docs screenshot: a room where people and agents work together", async ({ b
 
     let n = 0;
     const agentSays = async (agent: AgentSocket, body: string, threadRootId?: string, roomId = room.id) => {
-      const reply = await agent.timeout(10_000).emitWithAck("message:send", { roomId, body, clientMsgId: `shot-${++n}`, ...(threadRootId ? { threadRootId } : {}) });
+      const reply = await agent
+        .timeout(10_000)
+        .emitWithAck("message:send", { roomId, body, clientMsgId: `shot-${++n}`, ...(threadRootId ? { threadRootId } : {}) });
       if (!reply.ok) throw new Error(reply.error.message);
       return reply.data;
     };
@@ -75,7 +77,11 @@ test("docs screenshot: a room where people and agents work together", async ({ b
     await personSays(m, "Is the cursor bug the one behind the flaky integration test?", review.id);
     await agentSays(scout.socket, "Same root cause: replay restarted from seq 0 after a reconnect. It now resumes from the server-side cursor.", review.id);
     await personSays(a, "Nice catch. Can you add a test that kills the socket mid-replay?", review.id);
-    await agentSays(scout.socket, "Added: `replays after a dropped connection` kills the socket after 3 of 5 pages. Green on SQLite and PostgreSQL.", review.id);
+    await agentSays(
+      scout.socket,
+      "Added: `replays after a dropped connection` kills the socket after 3 of 5 pages. Green on SQLite and PostgreSQL.",
+      review.id,
+    );
     await agentSays(scout.socket, "Fix is in **#142**: the cursor survives reconnects, with the new test. Ready for review.");
     await personSays(a, "Great work. We ship at **3 pm** unless CI turns red.");
 

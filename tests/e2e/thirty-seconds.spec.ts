@@ -68,12 +68,22 @@ test("from an onboarding token to a conversation: connect, the MCP server over s
     const reply = `@${handle} welcome! run the tests please (${run})`;
     await send(page, reply);
     const t2 = performance.now();
-    const waited = await tool<{ messages: { text: string; from: string }[]; acknowledge: { room_id: string; through_seq: number }[] }>(client, "wait_for_messages", { timeout_seconds: 30 });
+    const waited = await tool<{ messages: { text: string; from: string }[]; acknowledge: { room_id: string; through_seq: number }[] }>(
+      client,
+      "wait_for_messages",
+      { timeout_seconds: 30 },
+    );
     const heardMs = performance.now() - t2;
     expect(waited.messages).toEqual([expect.objectContaining({ text: reply, from: `@${people.alice.handle}` })]);
     await tool(client, "acknowledge", { room: waited.acknowledge[0].room_id, seq: waited.acknowledge[0].through_seq });
 
-    const figures = { at: new Date().toISOString(), connectMs: Math.round(connectMs), mcpStartJoinSendSeenMs: Math.round(agentSpokeMs), replyHeardMs: Math.round(heardMs), machineMs: Math.round(connectMs + agentSpokeMs + heardMs) };
+    const figures = {
+      at: new Date().toISOString(),
+      connectMs: Math.round(connectMs),
+      mcpStartJoinSendSeenMs: Math.round(agentSpokeMs),
+      replyHeardMs: Math.round(heardMs),
+      machineMs: Math.round(connectMs + agentSpokeMs + heardMs),
+    };
     writeFileSync("artifacts/thirty-seconds.json", `${JSON.stringify(figures, null, 2)}\n`);
     console.log(`30 seconds: ${JSON.stringify(figures)}`);
   } finally {

@@ -84,7 +84,15 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     await Promise.all([scoutClient.connect(), writerClient.connect()]);
 
     // ---- 1. One report moves the total and puts today's point on the chart, without a reload.
-    const r1 = await scoutClient.reportUsage({ model: "claude-sonnet-4.5", inputTokens: 12_000, outputTokens: 1_800, cachedTokens: 4_000, costUsd: 1.25, roomId: room.id, taskId: `launch-plan-${run}` });
+    const r1 = await scoutClient.reportUsage({
+      model: "claude-sonnet-4.5",
+      inputTokens: 12_000,
+      outputTokens: 1_800,
+      cachedTokens: 4_000,
+      costUsd: 1.25,
+      roomId: room.id,
+      taskId: `launch-plan-${run}`,
+    });
     expect(r1.costSource).toBe("reported");
     let expected = round6(base.costUsd + 1.25);
     await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(expected));
@@ -96,17 +104,40 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
 
     // ---- 2. More reports: one priced by the server, two on earlier days (new points on the chart).
     const pointsBefore = Number(await page.getByTestId("usage-chart").getAttribute("data-points"));
-    const r2 = await writerClient.reportUsage({ model: "claude-opus-4.1", inputTokens: 20_000, outputTokens: 4_000, cachedTokens: 8_000, roomId: room.id, taskId: `launch-plan-${run}` });
+    const r2 = await writerClient.reportUsage({
+      model: "claude-opus-4.1",
+      inputTokens: 20_000,
+      outputTokens: 4_000,
+      cachedTokens: 8_000,
+      roomId: room.id,
+      taskId: `launch-plan-${run}`,
+    });
     expect(r2.costSource).toBe("priced");
     const threeDaysAgo = addDays(today, -3);
     const sixDaysAgo = addDays(today, -6);
-    const r3 = await scoutClient.reportUsage({ model: "gpt-5", inputTokens: 30_000, outputTokens: 6_000, costUsd: 0.8, occurredAt: `${threeDaysAgo}T10:00:00.000Z`, taskId: `research-${run}` });
-    const r4 = await writerClient.reportUsage({ model: "claude-haiku-4.5", inputTokens: 9_000, outputTokens: 2_500, costUsd: 0.35, roomId: room.id, occurredAt: `${sixDaysAgo}T15:30:00.000Z` });
+    const r3 = await scoutClient.reportUsage({
+      model: "gpt-5",
+      inputTokens: 30_000,
+      outputTokens: 6_000,
+      costUsd: 0.8,
+      occurredAt: `${threeDaysAgo}T10:00:00.000Z`,
+      taskId: `research-${run}`,
+    });
+    const r4 = await writerClient.reportUsage({
+      model: "claude-haiku-4.5",
+      inputTokens: 9_000,
+      outputTokens: 2_500,
+      costUsd: 0.35,
+      roomId: room.id,
+      occurredAt: `${sixDaysAgo}T15:30:00.000Z`,
+    });
     expected = round6(expected + r2.costUsd + r3.costUsd + r4.costUsd);
     await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(expected));
     await expect(page.locator(`[data-testid="chart-point"][data-bucket="${threeDaysAgo}"]`)).toHaveCount(1);
     await expect(page.locator(`[data-testid="chart-point"][data-bucket="${sixDaysAgo}"]`)).toHaveCount(1);
-    await expect.poll(async () => Number(await page.getByTestId("usage-chart").getAttribute("data-points"))).toBeGreaterThanOrEqual(Math.min(pointsBefore + 2, 30));
+    await expect
+      .poll(async () => Number(await page.getByTestId("usage-chart").getAttribute("data-points")))
+      .toBeGreaterThanOrEqual(Math.min(pointsBefore + 2, 30));
     await expect(page.getByTestId("total-calls")).toHaveAttribute("data-value", String(base.calls + 4));
     await expect(page.getByTestId("tokens-input")).toHaveAttribute("data-value", String(base.inputTokens + 12_000 + 20_000 + 30_000 + 9_000));
     await expect(page.getByTestId("tokens-cached")).toHaveAttribute("data-value", String(base.cachedTokens + 4_000 + 8_000));
@@ -125,7 +156,9 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     // ---- 3. CSV export of the view: a file whose totals equal the on-screen totals.
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
     expect(download.suggestedFilename()).toMatch(/^usage-over-time-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = readFileSync(await download.path(), "utf8").trim().split("\n");
+    const csv = readFileSync(await download.path(), "utf8")
+      .trim()
+      .split("\n");
     expect(csv[0]).toBe("bucket,costUsd,inputTokens,outputTokens,cachedTokens,calls,unpricedCalls");
     const rows = csv.slice(1).map(cells);
     const sum = (i: number) => rows.reduce((s, r) => s + Number(r[i]), 0);
@@ -148,7 +181,11 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     await page.getByTestId("breakdown-tab-agent").click();
     const [byAgent] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-breakdown").click()]);
     expect(byAgent.suggestedFilename()).toMatch(/^usage-by-agent-/);
-    const agentRows = readFileSync(await byAgent.path(), "utf8").trim().split("\n").slice(1).map(cells);
+    const agentRows = readFileSync(await byAgent.path(), "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map(cells);
     expect(agentRows.reduce((s, r) => s + Number(r[2]), 0)).toBeCloseTo(screen.spend, 6);
     expect(agentRows.map((r) => r[1])).toEqual(expect.arrayContaining([scout.agent.id, writer.agent.id]));
 
@@ -203,7 +240,10 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     await page.getByTestId("breakdown-tab-person").click();
     await expect(page.locator(`[data-testid="breakdown-row"][data-kind="person"][data-id="${aliceId}"]`)).toBeVisible();
     await page.getByTestId("breakdown-tab-requester").click();
-    await expect(page.locator(`[data-testid="breakdown-row"][data-kind="requester"][data-id="${beaId}"] [data-testid="breakdown-cost"]`)).toHaveAttribute("data-value", "0.6");
+    await expect(page.locator(`[data-testid="breakdown-row"][data-kind="requester"][data-id="${beaId}"] [data-testid="breakdown-cost"]`)).toHaveAttribute(
+      "data-value",
+      "0.6",
+    );
     await page.getByTestId("top-spenders").screenshot({ path: "docs/screenshots/usage-requested-by.png" });
 
     // A manager reads what Bea's requests cost: totals, by agent, by model; and every dimension as CSV.
@@ -216,12 +256,20 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     await expect(page.locator('[data-testid="breakdown-row"][data-kind="model"]')).toHaveAttribute("data-id", "claude-sonnet-4.5");
     const [detailCsv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-detail").click()]);
     expect(detailCsv.suggestedFilename()).toMatch(/^usage-all-dimensions-/);
-    const [head, ...detailRows] = readFileSync(await detailCsv.path(), "utf8").trim().split("\n").map(cells);
+    const [head, ...detailRows] = readFileSync(await detailCsv.path(), "utf8")
+      .trim()
+      .split("\n")
+      .map(cells);
     const column = (row: string[], name: string) => row[head.indexOf(name)];
     expect(head).toEqual(expect.arrayContaining(["agentId", "ownedBy", "ownerId", "requestedBy", "requesterId", "costUsd"]));
     expect(detailRows).toHaveLength(1);
     expect(column(detailRows[0], "requestedBy")).toBe(`Bea Lindqvist (@bea-${run})`);
-    expect([column(detailRows[0], "requesterId"), column(detailRows[0], "ownerId"), column(detailRows[0], "agentId"), Number(column(detailRows[0], "costUsd"))]).toEqual([beaId, aliceId, writer.agent.id, 0.6]);
+    expect([
+      column(detailRows[0], "requesterId"),
+      column(detailRows[0], "ownerId"),
+      column(detailRows[0], "agentId"),
+      Number(column(detailRows[0], "costUsd")),
+    ]).toEqual([beaId, aliceId, writer.agent.id, 0.6]);
     await page.getByTestId("clear-filters").click();
     await expect(page.getByTestId("total-spend")).toHaveText(formatUsd(expected));
 
@@ -242,7 +290,12 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     await expect(page.locator(`[data-testid="top-agents"] [data-testid="spender"][data-id="${scout.agent.id}"]`).getByTestId("agent-suspended")).toBeVisible();
 
     // ---- 6b. A call with no price and no cost counts as $0, and the dashboard says the spend is understated.
-    const unpricedBefore = Number((await page.getByTestId("unpriced-notice").getAttribute("data-calls", { timeout: 1000 }).catch(() => null)) ?? 0);
+    const unpricedBefore = Number(
+      (await page
+        .getByTestId("unpriced-notice")
+        .getAttribute("data-calls", { timeout: 1000 })
+        .catch(() => null)) ?? 0,
+    );
     await writerClient.reportUsage({ model: `mystery-model-${run}`, inputTokens: 3_000, outputTokens: 700, roomId: room.id });
     await expect(page.getByTestId("unpriced-notice")).toHaveAttribute("data-calls", String(unpricedBefore + 1));
     await expect(page.getByTestId("unpriced-notice")).toContainText(`mystery-model-${run}`);
@@ -277,7 +330,10 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
 
     // Screenshot of the whole dashboard: a viewport as tall as the page (it scrolls inside its frame).
     await expect(page.getByTestId("toast")).toHaveCount(0);
-    const height = await page.getByRole("main").getByTestId("usage-page").evaluate((el) => 56 + (el.querySelector(".overflow-y-auto")?.scrollHeight ?? 2000));
+    const height = await page
+      .getByRole("main")
+      .getByTestId("usage-page")
+      .evaluate((el) => 56 + (el.querySelector(".overflow-y-auto")?.scrollHeight ?? 2000));
     await page.setViewportSize({ width: 1440, height: Math.min(4000, height) });
     await page.getByTestId("breakdown-tab-room").click();
     await expect(page.locator('[data-testid="chart-point"]').first()).toBeVisible();

@@ -28,13 +28,23 @@ const FILE = "server/services/auth.ts";
 const card = (page: Page, handle: string) => page.locator(`[data-testid="agent-work"][data-handle="${handle}"]`);
 
 async function createAgent(page: Page, handle: string, displayName: string, framework: string) {
-  return trpc<{ agent: { id: string }; apiKey: string }>(page, "agents.create", { handle, displayName, description: "Works on the codebase.", framework, capabilities: ["code"] });
+  return trpc<{ agent: { id: string }; apiKey: string }>(page, "agents.create", {
+    handle,
+    displayName,
+    description: "Works on the codebase.",
+    framework,
+    capabilities: ["code"],
+  });
 }
 
 /** What a Claude Code hook posts: a recorded payload of the session, with the agent's key. */
 async function hook(baseURL: string, apiKey: string, fixture: string): Promise<Record<string, unknown>> {
   const payload = { ...JSON.parse(readFileSync(path.join(FIXTURES, `${fixture}.json`), "utf8")), session_id: HOOK_SESSION };
-  const res = await fetch(`${baseURL}/api/hooks/claude-code`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${apiKey}` }, body: JSON.stringify(payload) });
+  const res = await fetch(`${baseURL}/api/hooks/claude-code`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${apiKey}` },
+    body: JSON.stringify(payload),
+  });
   const answer = (await res.json()) as { ok: boolean; data: Record<string, unknown> };
   expect(answer.ok, `${fixture}: ${JSON.stringify(answer)}`).toBe(true);
   return answer.data;
@@ -61,7 +71,12 @@ test("the Work page moves live as agents report; states show beside names; a per
     });
     const s = await createAgent(a, scout, "Scout", "claude-code");
     const q = await createAgent(a, quill, "Quill", "codex");
-    const room = await trpc<RoomView>(a, "rooms.createChannel", { name: `work-${run}`, visibility: "public", topic: "Login fixes", memberIds: [s.agent.id, q.agent.id] });
+    const room = await trpc<RoomView>(a, "rooms.createChannel", {
+      name: `work-${run}`,
+      visibility: "public",
+      topic: "Login fixes",
+      memberIds: [s.agent.id, q.agent.id],
+    });
 
     // ---- Nothing reported yet: the page says how agents report work.
     await a.goto("/work");
@@ -94,7 +109,12 @@ test("the Work page moves live as agents report; states show beside names; a per
       ],
     });
     await scoutClient.linkWork({ sessionId: SESSION, kind: "branch", value: "fix/login-refresh" });
-    await scoutClient.linkWork({ sessionId: SESSION, kind: "pull_request", value: "https://github.com/acme/robotics/pull/412", title: "Fix the login refresh race" });
+    await scoutClient.linkWork({
+      sessionId: SESSION,
+      kind: "pull_request",
+      value: "https://github.com/acme/robotics/pull/412",
+      title: "Fix the login refresh race",
+    });
 
     const sc = card(a, scout);
     await expect(sc).toHaveAttribute("data-state", "working");
@@ -142,7 +162,14 @@ test("the Work page moves live as agents report; states show beside names; a per
     await quillClient.connect();
     await quillClient.setWorkStatus({ state: "working", text: "Tidying the auth service" });
     await quillClient.reportTasks({ sessionId: "codex-thread-7", roomId: room.id, tasks: [{ title: "Extract token helpers", status: "in_progress" }] });
-    await quillClient.reportFiles({ sessionId: "codex-thread-7", roomId: room.id, files: [{ path: FILE, operation: "edit", linesAdded: 7, linesRemoved: 31 }, { path: "components/auth/signin-form.tsx", operation: "edit", linesAdded: 3, linesRemoved: 1 }] });
+    await quillClient.reportFiles({
+      sessionId: "codex-thread-7",
+      roomId: room.id,
+      files: [
+        { path: FILE, operation: "edit", linesAdded: 7, linesRemoved: 31 },
+        { path: "components/auth/signin-form.tsx", operation: "edit", linesAdded: 3, linesRemoved: 1 },
+      ],
+    });
     const conflict = a.locator(`[data-testid="work-conflict"][data-kind="file"][data-subject="${FILE}"]`);
     await expect(conflict).toBeVisible();
     await expect(conflict).toContainText(`@${scout}`);
@@ -170,7 +197,9 @@ test("the Work page moves live as agents report; states show beside names; a per
     await expect(cc.locator('[data-testid="file"][data-path="app/orders/export.tsx"] [data-testid="file-op"]')).toHaveAttribute("data-op", "create");
     await expect(cc.locator('[data-testid="file"][data-path="npm test -- orders"] [data-testid="file-op"]')).toHaveAttribute("data-op", "run");
     for (const name of ["Services", "Web app"]) await expect(cc.getByTestId("agent-component").filter({ hasText: name })).toHaveCount(1);
-    await expect(a.locator('[data-testid="component"][data-name="Services"] [data-testid="component-agent-now"]').filter({ hasText: `@${coder}` })).toHaveCount(1);
+    await expect(a.locator('[data-testid="component"][data-name="Services"] [data-testid="component-agent-now"]').filter({ hasText: `@${coder}` })).toHaveCount(
+      1,
+    );
     await hook(baseURL!, c.apiKey, "post-tool-use-todowrite-2");
     await expect(cc.getByTestId("task-progress")).toHaveAttribute("data-completed", "1");
     await expect(cc.locator('[data-testid="task"][data-status="in_progress"]')).toHaveText(/Compute totals net of discounts/);
@@ -264,8 +293,19 @@ test("who drove a pull request: people's and the agent's parts, share, timeline,
     await signUpWithInvite(m, invite, maya, people.alice.name);
     const mayaId = (await trpc<{ me: { id: string } }>(m, "workspace.me", undefined, "query")).me.id;
 
-    const made = await trpc<{ agent: { id: string }; apiKey: string }>(a, "agents.create", { handle: ranger, displayName: "Ranger", description: "Fixes bugs.", framework: "claude-code", capabilities: ["code"] });
-    const room = await trpc<RoomView>(a, "rooms.createChannel", { name: `login-${run}`, visibility: "public", topic: "The flaky login test", memberIds: [made.agent.id, mayaId] });
+    const made = await trpc<{ agent: { id: string }; apiKey: string }>(a, "agents.create", {
+      handle: ranger,
+      displayName: "Ranger",
+      description: "Fixes bugs.",
+      framework: "claude-code",
+      capabilities: ["code"],
+    });
+    const room = await trpc<RoomView>(a, "rooms.createChannel", {
+      name: `login-${run}`,
+      visibility: "public",
+      topic: "The flaky login test",
+      memberIds: [made.agent.id, mayaId],
+    });
     agent = new SwitchboardClient({ url: baseURL!, apiKey: made.apiKey });
     await agent.connect();
     const scope = { sessionId: PR_SESSION, roomId: room.id };
@@ -274,7 +314,10 @@ test("who drove a pull request: people's and the agent's parts, share, timeline,
     await a.goto(`/r/${room.id}`);
     await send(a, `@${ranger} the login test is flaky again, can you find out why and fix it?`);
     // Stored before the agent's first report: it is the request that set the work going.
-    const asked = async () => (await trpc<{ messages: { body: string }[] }>(a, "messages.history", { roomId: room.id, limit: 20 }, "query")).messages.some((x) => x.body.includes("flaky again"));
+    const asked = async () =>
+      (await trpc<{ messages: { body: string }[] }>(a, "messages.history", { roomId: room.id, limit: 20 }, "query")).messages.some((x) =>
+        x.body.includes("flaky again"),
+      );
     await expect.poll(asked).toBe(true);
     await agent.reportTasks({
       ...scope,
@@ -285,7 +328,15 @@ test("who drove a pull request: people's and the agent's parts, share, timeline,
     });
     await agent.send(room.id, "Reproduced it: the session refresh races the redirect. Should refresh keep the 15-minute TTL?");
     await trpc(m, "messages.send", { roomId: room.id, body: "Yes, keep the TTL at 15 minutes and add a regression test", clientMsgId: `maya-${run}` });
-    await agent.reportFiles({ ...scope, taskKey: "fix", branch: "fix/login-refresh", files: [{ path: "server/services/auth.ts", operation: "edit", linesAdded: 24, linesRemoved: 9 }, { path: "tests/unit/auth-refresh.test.ts", operation: "create", linesAdded: 61 }] });
+    await agent.reportFiles({
+      ...scope,
+      taskKey: "fix",
+      branch: "fix/login-refresh",
+      files: [
+        { path: "server/services/auth.ts", operation: "edit", linesAdded: 24, linesRemoved: 9 },
+        { path: "tests/unit/auth-refresh.test.ts", operation: "create", linesAdded: 61 },
+      ],
+    });
     const approval = agent.ask(room.id, { prompt: "Tests pass. Open the pull request?", kind: "approval", audience: { type: "owner" } });
     const card = a.locator('[data-testid="question-card"][data-kind="approval"]');
     await expect(card).toHaveAttribute("data-can-answer", "true");
@@ -348,7 +399,9 @@ test("who drove a pull request: people's and the agent's parts, share, timeline,
     // CSV: one row per participant, every figure a column.
     const [download] = await Promise.all([a.waitForEvent("download"), a.getByTestId("involvement-csv").click()]);
     expect(download.suggestedFilename()).toMatch(/^involvement-pull-request-acme-robotics-pull-\d+\.csv$/);
-    const csv = readFileSync(await download.path(), "utf8").trim().split("\n");
+    const csv = readFileSync(await download.path(), "utf8")
+      .trim()
+      .split("\n");
     expect(csv[0]).toBe("subject_kind,subject,participant,handle,kind,messages,words,answers,approvals,tasks,files,lines_changed,first_at,last_at");
     expect(csv).toHaveLength(4);
     expect(csv.find((l) => l.includes(",alice,human,"))).toContain(",alice,human,1,");
@@ -422,7 +475,13 @@ test("admins map paths to components, previewed against the files agents touched
   await signUpFirstOrSignIn(page, people.alice);
   await trpc(page, "work.setComponents", { components: [] });
   const top = `pay-${run}`;
-  const made = await trpc<{ agent: { id: string }; apiKey: string }>(page, "agents.create", { handle: `mapper-${run}`, displayName: "Mapper", description: "Touches files.", framework: "script", capabilities: [] });
+  const made = await trpc<{ agent: { id: string }; apiKey: string }>(page, "agents.create", {
+    handle: `mapper-${run}`,
+    displayName: "Mapper",
+    description: "Touches files.",
+    framework: "script",
+    capabilities: [],
+  });
   const agent = new SwitchboardClient({ url: baseURL!, apiKey: made.apiKey });
   try {
     await agent.connect();

@@ -32,7 +32,8 @@ const send = (message: Message, returnImmediately = false) => ({
 const artifactTexts = (task: Task) => task.artifacts.map((a) => a.parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join(""));
 
 async function a2aClient(server: TestServer, handle: string, credential: string): Promise<Client> {
-  const authFetch: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${credential}` } });
+  const authFetch: typeof fetch = (input, init) =>
+    fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${credential}` } });
   const factory = new ClientFactory({
     transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })],
     cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }),
@@ -59,7 +60,10 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
         const outcome = await ctx.ask(m.roomId, {
           prompt: "Which color?",
           kind: "single",
-          options: [{ value: "red", label: "Red" }, { value: "blue", label: "Blue" }],
+          options: [
+            { value: "red", label: "Red" },
+            { value: "blue", label: "Blue" },
+          ],
           audience: { type: "room" },
         });
         await helper.reply(m, `You chose ${(outcome.answer as { choice: string }).choice}`);
@@ -73,7 +77,10 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
   }
 
   beforeAll(async () => {
-    ({ server, people: { dana, bob } } = await startWorkspace(dialect, { people: { dana: "owner", bob: "member" }, invite: { maxUses: 5 } }));
+    ({
+      server,
+      people: { dana, bob },
+    } = await startWorkspace(dialect, { people: { dana: "owner", bob: "member" }, invite: { maxUses: 5 } }));
     const made = await createAgent(dana, "helper", { capabilities: ["summarize", "translate"] });
     agentId = made.id;
     agentKey = made.apiKey;
@@ -101,7 +108,9 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     expect(card.description).toBe("helper for tests");
     expect(card.skills.map((s: { name: string }) => s.name)).toEqual(["summarize", "translate"]);
     expect(card.capabilities.streaming).toBe(true);
-    expect(card.supportedInterfaces).toContainEqual(expect.objectContaining({ url: `${server.url}/a2a/helper`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }));
+    expect(card.supportedInterfaces).toContainEqual(
+      expect.objectContaining({ url: `${server.url}/a2a/helper`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }),
+    );
     expect(JSON.stringify(card.securitySchemes)).toContain("Bearer");
     // A v0.3 client (no A2A-Version header) gets the v0.3 card shape.
     const legacy = await (await fetch(`${server.url}/a2a/helper/.well-known/agent-card.json`)).json();
@@ -110,7 +119,11 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
   });
 
   it("refuses a caller without credentials, and one with no accepted connection, with a clear error", async () => {
-    const anonymous = await fetch(`${server.url}/a2a/helper`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: {} }) });
+    const anonymous = await fetch(`${server.url}/a2a/helper`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: {} }),
+    });
     expect(anonymous.status).toBe(401);
     expect((await anonymous.json()).error.data.code).toBe("UNAUTHENTICATED");
 
@@ -121,9 +134,17 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     );
     expect(refused).toBeInstanceOf(Error);
     expect(String(refused?.message)).toMatch(/connect/i);
-    const garbage = await fetch(`${server.url}/a2a/helper`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${bobToken}` }, body: "{not json" });
+    const garbage = await fetch(`${server.url}/a2a/helper`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${bobToken}` },
+      body: "{not json",
+    });
     expect([400, 403]).toContain(garbage.status);
-    const raw = await fetch(`${server.url}/a2a/helper`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${bobToken}`, "A2A-Version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "GetTask", params: { id: "x" } }) });
+    const raw = await fetch(`${server.url}/a2a/helper`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${bobToken}`, "A2A-Version": "1.0" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "GetTask", params: { id: "x" } }),
+    });
     expect(raw.status).toBe(403);
     expect((await raw.json()).error.data.code).toBe("NOT_CONNECTED");
   });
@@ -167,7 +188,9 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
       if (payload.$case === "statusUpdate") seen.push(TaskState[(payload.value as { status: { state: TaskState } }).status.state]);
       else if (payload.$case === "artifactUpdate") {
         seen.push("artifact");
-        replyText = (payload.value as { artifact: Task["artifacts"][number] }).artifact.parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("");
+        replyText = (payload.value as { artifact: Task["artifacts"][number] }).artifact.parts
+          .map((p) => (p.content?.$case === "text" ? p.content.value : ""))
+          .join("");
       } else seen.push(payload.$case);
     }
     expect(seen[0]).toBe("task");
@@ -193,7 +216,16 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     expect(seen[0]).toBe("task");
     expect(seen.at(-1)).toBe("TASK_STATE_COMPLETED");
 
-    const listed = await client.listTasks({ tenant: "", contextId: started.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 10, pageToken: "", historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: true });
+    const listed = await client.listTasks({
+      tenant: "",
+      contextId: started.contextId,
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageSize: 10,
+      pageToken: "",
+      historyLength: undefined,
+      statusTimestampAfter: undefined,
+      includeArtifacts: true,
+    });
     expect(listed.tasks.map((t) => t.id)).toEqual([started.id]);
     // Dana, the agent's owner, sees none of Bob's tasks.
     const danaToken = (await dana.api.tokens.create.mutate({ name: "a2a", scope: "write" })).token;
@@ -203,8 +235,16 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
 
   it("speaks v0.3 to a v0.3 client (message/send, tasks/get), through the SDK's compatibility layer", async () => {
     const rpc = async (method: string, params: unknown) =>
-      (await fetch(`${server.url}/a2a/helper`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${bobToken}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }) })).json();
-    const sent = await rpc("message/send", { message: { kind: "message", messageId: randomUUID(), role: "user", parts: [{ kind: "text", text: "from v0.3" }] } });
+      (
+        await fetch(`${server.url}/a2a/helper`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${bobToken}` },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }),
+        })
+      ).json();
+    const sent = await rpc("message/send", {
+      message: { kind: "message", messageId: randomUUID(), role: "user", parts: [{ kind: "text", text: "from v0.3" }] },
+    });
     expect(sent.result.kind).toBe("task");
     expect(sent.result.status.state).toBe("completed");
     expect(sent.result.artifacts[0].parts[0]).toEqual({ kind: "text", text: "echo: from v0.3" });
@@ -258,10 +298,22 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
   });
 
   /** How many times a request's text is stored in the workspace's rooms. */
-  const stored = async (body: string) => Number((await queryDb<{ n: number | string }>(server, `SELECT COUNT(*) AS n FROM "Message" WHERE body = $1`, [body]))[0].n);
+  const stored = async (body: string) =>
+    Number((await queryDb<{ n: number | string }>(server, `SELECT COUNT(*) AS n FROM "Message" WHERE body = $1`, [body]))[0].n);
   const stateOf = async (client: Client, id: string) => (await client.getTask({ tenant: "", id, historyLength: undefined })).status?.state;
   const tasksIn = async (client: Client, contextId: string) =>
-    (await client.listTasks({ tenant: "", contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 10, pageToken: "", historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: false })).tasks.map((t) => t.id);
+    (
+      await client.listTasks({
+        tenant: "",
+        contextId,
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageSize: 10,
+        pageToken: "",
+        historyLength: undefined,
+        statusTimestampAfter: undefined,
+        includeArtifacts: false,
+      })
+    ).tasks.map((t) => t.id);
 
   it("gives a send retried after a timeout (the same messageId, no taskId) the same task as it is now, and stores the request once", async () => {
     const client = await a2aClient(server, "helper", bobToken);
@@ -281,7 +333,12 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     expect(await tasksIn(client, retried.contextId)).toEqual([retried.id]);
     release.get("slow retried")!();
     let state: TaskState | undefined;
-    await waitFor(() => state === TaskState.TASK_STATE_COMPLETED, 10_000, "the task to complete", async () => void (state = await stateOf(client, retried.id)));
+    await waitFor(
+      () => state === TaskState.TASK_STATE_COMPLETED,
+      10_000,
+      "the task to complete",
+      async () => void (state = await stateOf(client, retried.id)),
+    );
 
     const later = (await client.sendMessage(send(message))) as Task;
     expect(later.id).toBe(retried.id);
@@ -299,7 +356,12 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     expect(tasks.map((t) => t.id)).toEqual(tasks.map(() => task.id));
     expect(tasks.map((t) => t.contextId)).toEqual(tasks.map(() => task.contextId));
     let state: TaskState | undefined;
-    await waitFor(() => state === TaskState.TASK_STATE_COMPLETED, 10_000, "the task to complete", async () => void (state = await stateOf(client, task.id)));
+    await waitFor(
+      () => state === TaskState.TASK_STATE_COMPLETED,
+      10_000,
+      "the task to complete",
+      async () => void (state = await stateOf(client, task.id)),
+    );
     expect(await stored("retried at once")).toBe(1);
     expect(await stored("echo: retried at once")).toBe(1);
     expect(await tasksIn(client, task.contextId)).toEqual([task.id]);
@@ -361,7 +423,13 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
 
     // A v0.3 client: the same, in its own shape.
     const rpc = async (params: unknown) =>
-      (await fetch(`${server.url}/a2a/helper`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${bobToken}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "message/send", params }) })).json();
+      (
+        await fetch(`${server.url}/a2a/helper`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${bobToken}` },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "message/send", params }),
+        })
+      ).json();
     const legacy = { kind: "message", messageId: randomUUID(), role: "user", parts: [{ kind: "text", text: "from v0.3, twice" }] };
     const once = await rpc({ message: legacy });
     const twice = await rpc({ message: legacy });
@@ -380,14 +448,28 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     const [row] = await queryDb<Record<string, unknown>>(server, `SELECT * FROM "A2aTask" WHERE id = $1`, [done.id]);
     const message = userMessage(body);
     const id = randomUUID();
-    const opened: Task = { id, contextId: done.contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [], metadata: {} };
-    await insertRows(server, "A2aTask", [{ ...row, id, messageKey: message.messageId, state: "TASK_STATE_SUBMITTED", task: JSON.stringify(Task.toJSON(opened)) }]);
+    const opened: Task = {
+      id,
+      contextId: done.contextId,
+      status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+      artifacts: [],
+      history: [],
+      metadata: {},
+    };
+    await insertRows(server, "A2aTask", [
+      { ...row, id, messageKey: message.messageId, state: "TASK_STATE_SUBMITTED", task: JSON.stringify(Task.toJSON(opened)) },
+    ]);
     expect(await stored(body)).toBe(1);
 
     const retried = (await client.sendMessage(send(message))) as Task;
     expect(retried.id).toBe(id);
     let state: TaskState | undefined;
-    await waitFor(() => state === TaskState.TASK_STATE_COMPLETED, 10_000, "the recovered task to complete", async () => void (state = await stateOf(client, id)));
+    await waitFor(
+      () => state === TaskState.TASK_STATE_COMPLETED,
+      10_000,
+      "the recovered task to complete",
+      async () => void (state = await stateOf(client, id)),
+    );
     expect(await stored(body)).toBe(2); // the first task's, and now this one's
     expect(artifactTexts(await client.getTask({ tenant: "", id, historyLength: undefined }))).toEqual([`echo: ${body}`]);
     await client.sendMessage(send(message));
@@ -397,7 +479,11 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
   it.runIf(dialect === "sqlite")("limits a caller to 600 calls a minute: the next is HTTP 429 RATE_LIMITED with Retry-After", async () => {
     const { apiKey } = await createAgent(dana, "chatty");
     const call = () =>
-      fetch(`${server.url}/a2a/helper`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${apiKey}`, "A2A-Version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "t" } }) });
+      fetch(`${server.url}/a2a/helper`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${apiKey}`, "A2A-Version": "1.0" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "t" } }),
+      });
     const statuses: number[] = [];
     for (let batch = 0; batch < 12; batch++) statuses.push(...(await Promise.all(Array.from({ length: 50 }, () => call().then((r) => r.status)))));
     expect(new Set(statuses)).toEqual(new Set([403])); // not connected, but counted
@@ -417,8 +503,13 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     expect([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]).toContain(open.status?.state);
     release.get("slow after restart")!();
     let state: TaskState | undefined;
-    await waitFor(() => state === TaskState.TASK_STATE_COMPLETED, 20_000, "the task to complete after the restart", async () => {
-      state = (await after.getTask({ tenant: "", id: started.id, historyLength: undefined })).status?.state;
-    });
+    await waitFor(
+      () => state === TaskState.TASK_STATE_COMPLETED,
+      20_000,
+      "the task to complete after the restart",
+      async () => {
+        state = (await after.getTask({ tenant: "", id: started.id, historyLength: undefined })).status?.state;
+      },
+    );
   });
 });

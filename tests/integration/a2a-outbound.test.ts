@@ -36,23 +36,44 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
    * (streamer's), and a pass starts every bridge that should run before it ends.
    */
   async function hostPasses(n: number): Promise<void> {
-    const leaseOf = async () => String((await queryDb<{ leaseUntil: unknown }>(server, `SELECT "leaseUntil" FROM "A2aRemoteAgent" WHERE "participantId" = $1`, [streamer.agentId]))[0].leaseUntil);
+    const leaseOf = async () =>
+      String(
+        (await queryDb<{ leaseUntil: unknown }>(server, `SELECT "leaseUntil" FROM "A2aRemoteAgent" WHERE "participantId" = $1`, [streamer.agentId]))[0]
+          .leaseUntil,
+      );
     const seen = new Set([await leaseOf()]);
-    await waitFor(() => seen.size > n, 10_000, `${n} passes of the bridge host`, async () => void seen.add(await leaseOf()));
+    await waitFor(
+      () => seen.size > n,
+      10_000,
+      `${n} passes of the bridge host`,
+      async () => void seen.add(await leaseOf()),
+    );
   }
 
   async function answersIn(roomId: string, agentId: string, count: number, ms = 20_000): Promise<MessageView[]> {
     let found: MessageView[] = [];
-    await waitFor(() => found.length >= count, ms, `${count} answers from the remote agent`, async () => {
-      found = from(agentId, await roomMessages(roomId));
-    });
+    await waitFor(
+      () => found.length >= count,
+      ms,
+      `${count} answers from the remote agent`,
+      async () => {
+        found = from(agentId, await roomMessages(roomId));
+      },
+    );
     return found;
   }
 
   beforeAll(async () => {
     remote = await startScriptedA2a({ plain: false, streamer: true, reporter: false }, { plain: "Bearer s3cret-token" });
-    ({ server, people: { dana } } = await startWorkspace(dialect, { people: { dana: "owner" }, env: { A2A_RETRY_MAX_MS: "1000" } }));
-    const one = await dana.api.a2a.register.mutate({ cardUrl: remote.cardUrl("plain"), handle: "plain", credential: { kind: "bearer", token: "s3cret-token" } });
+    ({
+      server,
+      people: { dana },
+    } = await startWorkspace(dialect, { people: { dana: "owner" }, env: { A2A_RETRY_MAX_MS: "1000" } }));
+    const one = await dana.api.a2a.register.mutate({
+      cardUrl: remote.cardUrl("plain"),
+      handle: "plain",
+      credential: { kind: "bearer", token: "s3cret-token" },
+    });
     const two = await dana.api.a2a.register.mutate({ cardUrl: remote.cardUrl("streamer") });
     plain = { agentId: one.agent.id, roomId: (await dana.api.rooms.openDirect.mutate({ participantIds: [one.agent.id] })).id };
     streamer = { agentId: two.agent.id, roomId: (await dana.api.rooms.openDirect.mutate({ participantIds: [two.agent.id] })).id };
@@ -68,7 +89,12 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     expect(mine.map((r) => r.agent.handle).sort()).toEqual(["plain", "streamer"]);
     const two = mine.find((r) => r.agent.handle === "streamer")!;
     expect(two).toMatchObject({ cardUrl: remote.cardUrl("streamer"), enabled: true, credential: null, card: { name: "streamer", streaming: true } });
-    expect(two.agent).toMatchObject({ framework: "a2a", capabilities: ["echo"], description: "The scripted streamer agent", owner: { id: dana.participantId } });
+    expect(two.agent).toMatchObject({
+      framework: "a2a",
+      capabilities: ["echo"],
+      description: "The scripted streamer agent",
+      owner: { id: dana.participantId },
+    });
     expect(mine.find((r) => r.agent.handle === "plain")!.credential).toEqual({ kind: "bearer", header: "Authorization" });
   });
 
@@ -97,16 +123,24 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     expect(answer.body).toContain("All green.");
     expect(remote.received.filter((r) => r.agent === "reporter").map((r) => r.text)).toEqual(["@dana: report on the nightly build @reporter"]);
     // An unknown participant to introduce it to is refused before anything is made.
-    expect(await errorCode(bea.api.a2a.register.mutate({ cardUrl: remote.cardUrl("reporter"), handle: "nobody-knows", introduceTo: { participantIds: ["nope"] } }))).toBe("PARTICIPANT_NOT_FOUND");
+    expect(
+      await errorCode(bea.api.a2a.register.mutate({ cardUrl: remote.cardUrl("reporter"), handle: "nobody-knows", introduceTo: { participantIds: ["nope"] } })),
+    ).toBe("PARTICIPANT_NOT_FOUND");
   });
 
   it("refuses a card URL where no agent card is, with A2A_CARD_INVALID", async () => {
-    expect(await errorCode(dana.api.a2a.register.mutate({ cardUrl: `http://127.0.0.1:${remote.port}/nobody/.well-known/agent-card.json` }))).toBe("A2A_CARD_INVALID");
+    expect(await errorCode(dana.api.a2a.register.mutate({ cardUrl: `http://127.0.0.1:${remote.port}/nobody/.well-known/agent-card.json` }))).toBe(
+      "A2A_CARD_INVALID",
+    );
     expect(await errorCode(dana.api.a2a.register.mutate({ cardUrl: "http://127.0.0.1:1/" }))).toBe("A2A_CARD_INVALID");
   });
 
   it("keeps the credential and the bridge's key sealed in the database, and sends the credential as the Authorization header", async () => {
-    const rows = await queryDb<{ credential: string; apiKey: string }>(server, `SELECT "credential", "apiKey" FROM "A2aRemoteAgent" WHERE "participantId" = $1`, [plain.agentId]);
+    const rows = await queryDb<{ credential: string; apiKey: string }>(
+      server,
+      `SELECT "credential", "apiKey" FROM "A2aRemoteAgent" WHERE "participantId" = $1`,
+      [plain.agentId],
+    );
     expect(rows[0].credential).toMatch(/^v1:/);
     expect(rows[0].credential).not.toContain("s3cret");
     expect(rows[0].apiKey).toMatch(/^v1:/);
@@ -123,7 +157,11 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     const seen = remote.received.filter((r) => r.agent === "plain");
     expect(seen.map((r) => r.text)).toEqual(["@dana: hello there", "@dana: second"]);
     expect(seen[1].contextId).toBe(seen[0].contextId);
-    const bindings = await queryDb<{ externalId: string; runtime: string }>(server, `SELECT "externalId", "runtime" FROM "RuntimeBinding" WHERE "agentId" = $1`, [plain.agentId]);
+    const bindings = await queryDb<{ externalId: string; runtime: string }>(
+      server,
+      `SELECT "externalId", "runtime" FROM "RuntimeBinding" WHERE "agentId" = $1`,
+      [plain.agentId],
+    );
     expect(bindings).toEqual([{ externalId: seen[0].contextId, runtime: "a2a" }]);
   });
 
@@ -134,26 +172,43 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     for (let i = 1; i <= 20; i++) await say(plain.roomId, `m${i}`);
     // While it is down: nothing lost, nothing answered, and its owner sees why.
     let lastError: string | null = null;
-    await waitFor(() => lastError !== null, 10_000, "the outage recorded", async () => {
-      lastError = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.lastError;
-    });
+    await waitFor(
+      () => lastError !== null,
+      10_000,
+      "the outage recorded",
+      async () => {
+        lastError = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.lastError;
+      },
+    );
     expect(from(plain.agentId, await roomMessages(plain.roomId))).toHaveLength(answered);
     await remote.start();
     const answers = await answersIn(plain.roomId, plain.agentId, answered + 20, 60_000);
     const got = remote.received.slice(before).filter((r) => r.agent === "plain");
     expect(got.map((r) => r.text)).toEqual(Array.from({ length: 20 }, (_, i) => `@dana: m${i + 1}`));
     expect(answers.slice(answered).map((m) => m.body)).toEqual(Array.from({ length: 20 }, (_, i) => `echo: m${i + 1}`));
-    await waitFor(() => lastError === null, 10_000, "the outage cleared", async () => {
-      lastError = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.lastError;
-    });
+    await waitFor(
+      () => lastError === null,
+      10_000,
+      "the outage cleared",
+      async () => {
+        lastError = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.lastError;
+      },
+    );
   }, 90_000);
 
   it("shows the delivery state: each message the remote answered is processed by the agent", async () => {
     const mine = (await roomMessages(plain.roomId)).filter((m) => m.author.id === dana.participantId);
     let states: (string | undefined)[] = [];
-    await waitFor(() => states.every((s) => s === "processed"), 10_000, "processed receipts", async () => {
-      states = (await roomMessages(plain.roomId)).filter((m) => mine.some((x) => x.id === m.id)).map((m) => m.receipts.find((r) => r.participantId === plain.agentId)?.state);
-    });
+    await waitFor(
+      () => states.every((s) => s === "processed"),
+      10_000,
+      "processed receipts",
+      async () => {
+        states = (await roomMessages(plain.roomId))
+          .filter((m) => mine.some((x) => x.id === m.id))
+          .map((m) => m.receipts.find((r) => r.participantId === plain.agentId)?.state);
+      },
+    );
     expect(states).toHaveLength(22);
   });
 
@@ -163,7 +218,12 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     await remote.stop();
     for (const body of ["r1", "r2", "r3"]) await say(plain.roomId, body);
     let lastError: string | null = null;
-    await waitFor(() => lastError !== null, 10_000, "the bridge retrying r1", async () => void (lastError = await lastErrorOf(plain.agentId)));
+    await waitFor(
+      () => lastError !== null,
+      10_000,
+      "the bridge retrying r1",
+      async () => void (lastError = await lastErrorOf(plain.agentId)),
+    );
     await server.restart();
     await remote.start();
     const answers = await answersIn(plain.roomId, plain.agentId, answered + 3, 30_000);
@@ -176,9 +236,14 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     const before = remote.received.length;
     let running = true;
     await dana.api.a2a.setEnabled.mutate({ agentId: plain.agentId, enabled: false });
-    await waitFor(() => !running, 10_000, "the bridge stopped", async () => {
-      running = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.running;
-    });
+    await waitFor(
+      () => !running,
+      10_000,
+      "the bridge stopped",
+      async () => {
+        running = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.running;
+      },
+    );
     const starts = bridgeStarts("plain");
     await say(plain.roomId, "while off");
     // A bridge that should not run would be started by a pass, and then send it: two passes later,
@@ -231,7 +296,11 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     await say(plain.roomId, "after the rotation");
     const answers = await answersIn(plain.roomId, plain.agentId, answered + 1, 30_000);
     expect(answers.at(-1)!.body).toBe("echo: after the rotation");
-    const keys = await queryDb<{ label: string; revokedAt: unknown }>(server, `SELECT "label", "revokedAt" FROM "ApiKey" WHERE "participantId" = $1 AND "revokedAt" IS NULL`, [plain.agentId]);
+    const keys = await queryDb<{ label: string; revokedAt: unknown }>(
+      server,
+      `SELECT "label", "revokedAt" FROM "ApiKey" WHERE "participantId" = $1 AND "revokedAt" IS NULL`,
+      [plain.agentId],
+    );
     expect(keys.map((k) => k.label).sort()).toEqual(["a2a bridge", "rotated"]);
   }, 45_000);
 
@@ -241,9 +310,14 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     expect(report.body).toBe("done\n\n**report.md**\n# Report\nAll green.");
     await say(streamer.roomId, "story time");
     let story: MessageView | undefined;
-    await waitFor(() => story?.body === "Once upon a time.", 20_000, "the whole story", async () => {
-      story = from(streamer.agentId, await roomMessages(streamer.roomId))[1];
-    });
+    await waitFor(
+      () => story?.body === "Once upon a time.",
+      20_000,
+      "the whole story",
+      async () => {
+        story = from(streamer.agentId, await roomMessages(streamer.roomId))[1];
+      },
+    );
     // One message, edited while the remote streamed it.
     expect(from(streamer.agentId, await roomMessages(streamer.roomId))).toHaveLength(2);
     expect(story!.editedAt).not.toBeNull();
@@ -257,9 +331,14 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     await waitFor(() => bridgeStarts("plain") > restarts, 10_000, "the bridge restarted with the credential the remote refuses");
     await say(plain.roomId, "locked out");
     let lastError: string | null = null;
-    await waitFor(() => lastError?.includes("401") === true, 10_000, "the refusal shown to its owner", async () => {
-      lastError = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.lastError;
-    });
+    await waitFor(
+      () => lastError?.includes("401") === true,
+      10_000,
+      "the refusal shown to its owner",
+      async () => {
+        lastError = (await dana.api.a2a.remotes.query()).find((r) => r.agent.id === plain.agentId)!.lastError;
+      },
+    );
     expect(remote.received.length).toBe(before);
     await dana.api.a2a.updateCredential.mutate({ agentId: plain.agentId, credential: { kind: "bearer", token: "s3cret-token" } });
     const answers = await answersIn(plain.roomId, plain.agentId, answered + 1, 30_000);
@@ -303,7 +382,11 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     await dana.api.a2a.remove.mutate({ agentId: streamer.agentId });
     expect((await dana.api.a2a.remotes.query()).map((r) => r.agent.id)).not.toContain(streamer.agentId);
     expect((await dana.api.agents.get.query({ agentId: streamer.agentId })).status).toBe("suspended");
-    const audit = await queryDb<{ action: string }>(server, `SELECT action FROM "AuditEvent" WHERE "subjectId" = $1 AND action LIKE 'a2a_remote.%' ORDER BY seq`, [streamer.agentId]);
+    const audit = await queryDb<{ action: string }>(
+      server,
+      `SELECT action FROM "AuditEvent" WHERE "subjectId" = $1 AND action LIKE 'a2a_remote.%' ORDER BY seq`,
+      [streamer.agentId],
+    );
     expect(audit.map((a) => a.action)).toEqual(["a2a_remote.registered", "a2a_remote.credential", "a2a_remote.removed"]);
   }, 45_000);
 });
@@ -331,9 +414,14 @@ describe.runIf(dialects.includes("postgresql"))("A2A outbound on two server proc
     const say = (body: string) => dana.api.messages.send.mutate({ roomId, body, clientMsgId: randomUUID() });
     const answers = async (n: number) => {
       let found: MessageView[] = [];
-      await waitFor(() => found.length >= n, 20_000, `${n} answers`, async () => {
-        found = (await dana.api.messages.history.query({ roomId, limit: 200 })).messages.filter((m) => m.author.id === agent.id);
-      });
+      await waitFor(
+        () => found.length >= n,
+        20_000,
+        `${n} answers`,
+        async () => {
+          found = (await dana.api.messages.history.query({ roomId, limit: 200 })).messages.filter((m) => m.author.id === agent.id);
+        },
+      );
     };
     for (let i = 1; i <= 5; i++) await say(`t${i}`);
     await answers(5);

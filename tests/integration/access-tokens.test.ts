@@ -54,7 +54,18 @@ const WRITE_EVENTS: (keyof ClientToServerEvents)[] = [
 /** Every tRPC mutation (sign-up included): a read token gets INSUFFICIENT_SCOPE before its input is looked at. */
 const MUTATIONS = [
   "admin.setRole",
-  ...["create", "rotateKey", "revokeKey", "createOnboardingToken", "revokeOnboardingToken", "suspend", "resume", "setLimits", "setConsentPolicy", "setDeliveryMode"].map((p) => `agents.${p}`),
+  ...[
+    "create",
+    "rotateKey",
+    "revokeKey",
+    "createOnboardingToken",
+    "revokeOnboardingToken",
+    "suspend",
+    "resume",
+    "setLimits",
+    "setConsentPolicy",
+    "setDeliveryMode",
+  ].map((p) => `agents.${p}`),
   ...["request", "respond", "cancel", "revoke", "block"].map((p) => `connections.${p}`),
   ...["send", "edit", "delete", "markRead"].map((p) => `messages.${p}`),
   ...["createChannel", "join", "leave", "invite", "openDirect"].map((p) => `rooms.${p}`),
@@ -88,7 +99,11 @@ async function login(server: TestServer, from: string, body: Record<string, unkn
     headers: { "Content-Type": "application/json", "X-Forwarded-For": from },
     body: JSON.stringify({ name: "cli", scope: "write", ...body }),
   });
-  const answer = (await response.json()) as { ok: boolean; data?: { token: string; accessToken: { id: string; scope: string } }; error?: { code: string; message: string } };
+  const answer = (await response.json()) as {
+    ok: boolean;
+    data?: { token: string; accessToken: { id: string; scope: string } };
+    error?: { code: string; message: string };
+  };
   return { status: response.status, ...answer };
 }
 
@@ -129,10 +144,17 @@ describe.each(dialects)("personal access tokens on %s", (dialect) => {
   const join = async (role: "admin" | "member", handle = `p${++invited}-${randomUUID().slice(0, 6)}`) =>
     signUpPerson(server, { handle, inviteToken: (await owner.api.workspace.createInvite.mutate({ role })).token });
   const audited = (action: string, subjectId: string) =>
-    queryDb<{ actorId: string | null; address: string | null; data: unknown }>(server, `SELECT "actorId", address, data FROM "AuditEvent" WHERE action = $1 AND "subjectId" = $2`, [action, subjectId]);
+    queryDb<{ actorId: string | null; address: string | null; data: unknown }>(
+      server,
+      `SELECT "actorId", address, data FROM "AuditEvent" WHERE action = $1 AND "subjectId" = $2`,
+      [action, subjectId],
+    );
 
   beforeAll(async () => {
-    ({ server, people: { olga: owner } } = await startWorkspace(dialect, { people: { olga: "owner" }, env: { TRUST_PROXY: "1" } }));
+    ({
+      server,
+      people: { olga: owner },
+    } = await startWorkspace(dialect, { people: { olga: "owner" }, env: { TRUST_PROXY: "1" } }));
     general = (await owner.api.rooms.mine.query()).find((r) => r.name === "general")!.id;
   });
   afterEach(closeSockets);
@@ -142,10 +164,21 @@ describe.each(dialects)("personal access tokens on %s", (dialect) => {
     const wes = await join("member");
     const { token, accessToken } = await wes.api.tokens.create.mutate({ name: "laptop script", scope: "write", expiresInDays: 30 });
     expect(token).toMatch(/^sbp_[A-Za-z0-9]{10}_[A-Za-z0-9_-]{43}$/);
-    expect(accessToken).toMatchObject({ name: "laptop script", scope: "write", state: "active", prefix: token.slice(0, 14), revokedAt: null, can: { revoke: true } });
+    expect(accessToken).toMatchObject({
+      name: "laptop script",
+      scope: "write",
+      state: "active",
+      prefix: token.slice(0, 14),
+      revokedAt: null,
+      can: { revoke: true },
+    });
 
     const socket = await openAgentSocket(server.url, token);
-    const sent = await emitAck<Ack<{ author: { id: string; kind: string } }>>(socket, "message:send", { roomId: general, body: "from my script", clientMsgId: randomUUID() });
+    const sent = await emitAck<Ack<{ author: { id: string; kind: string } }>>(socket, "message:send", {
+      roomId: general,
+      body: "from my script",
+      clientMsgId: randomUUID(),
+    });
     expect(sent.ok && sent.data.author).toMatchObject({ id: wes.participantId, kind: "human" });
     const viaTrpc = await bearer(server, token).messages.send.mutate({ roomId: general, body: "over tRPC", clientMsgId: randomUUID() });
     expect(viaTrpc.author.id).toBe(wes.participantId);
@@ -198,7 +231,11 @@ describe.each(dialects)("personal access tokens on %s", (dialect) => {
     expect(await ria.api.tokens.revoke.mutate({ tokenId: accessToken.id })).toMatchObject({ state: "revoked", can: { revoke: false } });
     expect(await closing).toBeLessThan(1000);
     expect(await refusal(server, token)).toEqual({ code: "UNAUTHENTICATED", message: REFUSED, retryable: false });
-    expect(await rawMutation(server, token, "messages.send", { roomId: general, body: "late", clientMsgId: randomUUID() })).toEqual({ status: 401, code: "UNAUTHENTICATED", message: REFUSED });
+    expect(await rawMutation(server, token, "messages.send", { roomId: general, body: "late", clientMsgId: randomUUID() })).toEqual({
+      status: 401,
+      code: "UNAUTHENTICATED",
+      message: REFUSED,
+    });
     // Revoking again changes nothing.
     expect((await ria.api.tokens.revoke.mutate({ tokenId: accessToken.id })).revokedAt).not.toBeNull();
 
@@ -284,8 +321,13 @@ describe.each(dialects)("personal access tokens on %s", (dialect) => {
     expect(await mint(week.token, "read", null)).toBe("FORBIDDEN");
     const minted = await bearer(server, week.token).tokens.create.mutate({ name: "minted", scope: "read", expiresInDays: 1 });
     expect(minted.accessToken.scope).toBe("read");
-    expect(jsonOf((await audited("access_token.created", minted.accessToken.id))[0].data)).toMatchObject({ via: "access_token", viaTokenId: week.accessToken.id });
-    expect((await bearer(server, lasting.token).tokens.create.mutate({ name: "minted", scope: "write", expiresInDays: null })).accessToken.expiresAt).toBeNull();
+    expect(jsonOf((await audited("access_token.created", minted.accessToken.id))[0].data)).toMatchObject({
+      via: "access_token",
+      viaTokenId: week.accessToken.id,
+    });
+    expect(
+      (await bearer(server, lasting.token).tokens.create.mutate({ name: "minted", scope: "write", expiresInDays: null })).accessToken.expiresAt,
+    ).toBeNull();
 
     // Someone else's token does not exist for you, an owner included; agents' keys are not for tRPC.
     expect(await errorCode(owner.api.tokens.revoke.mutate({ tokenId: week.accessToken.id }))).toBe("NOT_FOUND");
@@ -311,7 +353,12 @@ describe.each(dialects)("personal access tokens on %s", (dialect) => {
     // Audited as sign-in audits (after the answer).
     const [account] = await queryDb<{ id: string }>(server, `SELECT id FROM "Account" WHERE email = $1`, [email]);
     let failures: unknown[] = [];
-    await waitFor(() => failures.length === 1, 10_000, "the failed attempt audited", async () => void (failures = await audited("auth.signin_failed", account.id)));
+    await waitFor(
+      () => failures.length === 1,
+      10_000,
+      "the failed attempt audited",
+      async () => void (failures = await audited("auth.signin_failed", account.id)),
+    );
 
     // Sign-in's own limit per address: 60 attempts in 10 minutes, then the right password is refused too.
     for (let i = 0; i < 60; i++) expect((await login(server, "10.9.1.1", { email: `nobody${i}@example.test`, password: "guess" })).status).toBe(401);

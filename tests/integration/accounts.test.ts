@@ -19,7 +19,10 @@ async function browserSignIn(baseUrl: string, email: string, password: string, h
       ...headers,
       "Content-Type": "application/x-www-form-urlencoded",
       "X-Auth-Return-Redirect": "1",
-      cookie: csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "),
+      cookie: csrf.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; "),
     },
     body: new URLSearchParams({ email, password, csrfToken, callbackUrl: `${baseUrl}/` }),
   });
@@ -77,15 +80,11 @@ describe.each(dialects)("accounts and invites on %s", (dialect) => {
     const { token: t2 } = await owner.api.workspace.createInvite.mutate({});
     expect(await errorCode(signUpPerson(server, { handle: "olive", inviteToken: t2 }))).toBe("EMAIL_TAKEN");
     const anon = apiClient(server.url);
+    expect(await errorCode(anon.workspace.signUp.mutate({ email: "x@example.test", password: "short", displayName: "X", handle: "xx", inviteToken: t2 }))).toBe(
+      "INVALID_PAYLOAD",
+    );
     expect(
-      await errorCode(
-        anon.workspace.signUp.mutate({ email: "x@example.test", password: "short", displayName: "X", handle: "xx", inviteToken: t2 }),
-      ),
-    ).toBe("INVALID_PAYLOAD");
-    expect(
-      await errorCode(
-        anon.workspace.signUp.mutate({ email: "y@example.test", password: "long enough pw", displayName: "Y", handle: "milo", inviteToken: t2 }),
-      ),
+      await errorCode(anon.workspace.signUp.mutate({ email: "y@example.test", password: "long enough pw", displayName: "Y", handle: "milo", inviteToken: t2 })),
     ).toBe("NAME_TAKEN");
   });
 
@@ -94,7 +93,13 @@ describe.each(dialects)("accounts and invites on %s", (dialect) => {
     const anon = apiClient(server.url);
     const attempts = await Promise.allSettled(
       Array.from({ length: 6 }, (_, i) =>
-        anon.workspace.signUp.mutate({ email: `rush${i}@example.test`, password: "correct horse battery", displayName: `Rush ${i}`, handle: `rush${i}`, inviteToken: token }),
+        anon.workspace.signUp.mutate({
+          email: `rush${i}@example.test`,
+          password: "correct horse battery",
+          displayName: `Rush ${i}`,
+          handle: `rush${i}`,
+          inviteToken: token,
+        }),
       ),
     );
     expect(attempts.filter((a) => a.status === "fulfilled")).toHaveLength(2);
@@ -121,7 +126,10 @@ describe("sign-in limits over HTTP, as a browser signs in", () => {
   let tess: Person;
 
   beforeAll(async () => {
-    ({ server, people: { sam, tess } } = await startWorkspace(dialects[0], {
+    ({
+      server,
+      people: { sam, tess },
+    } = await startWorkspace(dialects[0], {
       people: { owner: "owner", sam: "member", tess: "member" },
       env: { SWITCHBOARD_API_ONLY: "0", NODE_ENV: "development", TRUST_PROXY: "1" },
     }));
@@ -156,9 +164,18 @@ describe("sign-in limits over HTTP, as a browser signs in", () => {
     const from = { "X-Forwarded-For": "203.0.113.9", "X-Switchboard-Client-Address": "198.51.100.66" };
     expect((await browserSignIn(server.url, "tess@example.test", PASSWORD, from)).session).not.toBeNull();
     expect((await browserSignIn(server.url, "tess@example.test", "wrong", from)).session).toBeNull();
-    const audited = () => queryDb<{ action: string; address: string | null }>(server, `SELECT action, address FROM "AuditEvent" WHERE action LIKE 'auth.%' AND address = '203.0.113.9' ORDER BY seq`);
+    const audited = () =>
+      queryDb<{ action: string; address: string | null }>(
+        server,
+        `SELECT action, address FROM "AuditEvent" WHERE action LIKE 'auth.%' AND address = '203.0.113.9' ORDER BY seq`,
+      );
     let rows: { action: string; address: string | null }[] = [];
-    await waitFor(() => rows.length === 2, 10_000, "both sign-ins audited", async () => void (rows = await audited()));
+    await waitFor(
+      () => rows.length === 2,
+      10_000,
+      "both sign-ins audited",
+      async () => void (rows = await audited()),
+    );
     expect(rows.map((r) => r.action)).toEqual(["auth.signin", "auth.signin_failed"]);
     expect(await queryDb(server, `SELECT seq FROM "AuditEvent" WHERE address = '198.51.100.66'`)).toEqual([]);
   });
@@ -168,7 +185,11 @@ describe("sign-in limits over HTTP, as a browser signs in", () => {
     for (let i = 0; i < 60; i++) {
       expect(await browserSignIn(server.url, `nobody-${i}@example.test`, "guess", from("10.5.0.1"))).toMatchObject({ session: null, code: "credentials" });
     }
-    expect(await browserSignIn(server.url, "tess@example.test", PASSWORD, from("10.5.0.1"))).toEqual({ session: null, error: "CredentialsSignin", code: "rate_limited" });
+    expect(await browserSignIn(server.url, "tess@example.test", PASSWORD, from("10.5.0.1"))).toEqual({
+      session: null,
+      error: "CredentialsSignin",
+      code: "rate_limited",
+    });
     expect((await browserSignIn(server.url, "tess@example.test", PASSWORD, from("10.5.0.2"))).session).not.toBeNull();
   });
 });

@@ -27,7 +27,10 @@ describe("limits per address before sign-in", () => {
   let owner: Person;
 
   beforeAll(async () => {
-    ({ server, people: { owner } } = await startWorkspace(dialects[0], { people: { owner: "owner" }, env: { TRUST_PROXY: "1" } }));
+    ({
+      server,
+      people: { owner },
+    } = await startWorkspace(dialects[0], { people: { owner: "owner" }, env: { TRUST_PROXY: "1" } }));
   });
   afterEach(closeSockets);
   afterAll(() => server?.dispose());
@@ -52,7 +55,11 @@ describe("limits per address before sign-in", () => {
   it("audits the first failed use of a real key's prefix in a window and only counts the rest", async () => {
     const { apiKey, agent } = await createAgent(owner, "watched");
     for (let i = 0; i < 6; i++) expect(await handshake(server.url, `10.4.0.${i}`, wrongSecret(apiKey))).toBe("UNAUTHENTICATED");
-    const rows = await queryDb<{ address: string; data: string | object }>(server, `SELECT address, data FROM "AuditEvent" WHERE action = 'key.failed' AND "subjectId" = $1`, [agent.keys[0].id]);
+    const rows = await queryDb<{ address: string; data: string | object }>(
+      server,
+      `SELECT address, data FROM "AuditEvent" WHERE action = 'key.failed' AND "subjectId" = $1`,
+      [agent.keys[0].id],
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0].address).toBe("10.4.0.0");
     const data = typeof rows[0].data === "string" ? (JSON.parse(rows[0].data) as object) : rows[0].data;

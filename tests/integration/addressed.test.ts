@@ -6,18 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { io as connect } from "socket.io-client";
 import type { Ack, MessageView, ReplayPage } from "../../sdk/contract";
 import { addMessages } from "./fixtures/crowd";
-import {
-  closeSockets,
-  collectMessages,
-  createAgent,
-  dialects,
-  emitAck,
-  queryDb,
-  waitFor,
-  type ClientSocket,
-  type Person,
-  type TestServer,
-} from "./harness";
+import { closeSockets, collectMessages, createAgent, dialects, emitAck, queryDb, waitFor, type ClientSocket, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 
 describe.each(dialects)("what is addressed to an agent, on %s", (dialect) => {
@@ -27,7 +16,10 @@ describe.each(dialects)("what is addressed to an agent, on %s", (dialect) => {
   const sockets: ClientSocket[] = [];
 
   beforeAll(async () => {
-    ({ server, people: { ana, ben } } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" } }));
+    ({
+      server,
+      people: { ana, ben },
+    } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" } }));
   });
   afterEach(() => {
     for (const s of sockets.splice(0)) s.disconnect();
@@ -103,7 +95,11 @@ describe.each(dialects)("what is addressed to an agent, on %s", (dialect) => {
     const { id, apiKey, agent } = await createAgent(ana, `sleeper-${dialect}`);
     const room = await ana.api.rooms.createChannel.mutate({ name: `silence-${dialect}`, visibility: "public", memberIds: [id] });
     const { lastSeq: before } = await ana.api.rooms.get.query({ roomId: room.id });
-    await addMessages(server, room.id, Array.from({ length: 21_000 }, (_, i) => ({ authorId: ben.participantId, body: `chatter ${i}`, mentions: i === 20_500 ? [id] : [] })));
+    await addMessages(
+      server,
+      room.id,
+      Array.from({ length: 21_000 }, (_, i) => ({ authorId: ben.participantId, body: `chatter ${i}`, mentions: i === 20_500 ? [id] : [] })),
+    );
     await say(ana, room.id, `@${agent.handle} are you awake?`);
     const { lastSeq } = await ana.api.rooms.get.query({ roomId: room.id });
     await queryDb(server, `UPDATE "RoomMember" SET "deliveredSeq" = $1 WHERE "participantId" = $2`, [before, id]);

@@ -82,7 +82,13 @@ function claudeTexts(message: ApiMessage): string[] {
 function claudeCall(request: { body: unknown; headers: Record<string, unknown> }): ModelCall {
   const messages = (request.body as { messages: ApiMessage[] }).messages.filter((m) => m.role !== "system");
   return {
-    prompts: messages.filter((m) => m.role === "user").flatMap((m) => claudeTexts(m).map(promptIn).filter((p): p is string => p !== null)),
+    prompts: messages
+      .filter((m) => m.role === "user")
+      .flatMap((m) =>
+        claudeTexts(m)
+          .map(promptIn)
+          .filter((p): p is string => p !== null),
+      ),
     transcript: messages.map((m) => `${m.role}: ${claudeTexts(m).join("\n")}`),
     session: request.headers["x-claude-code-session-id"] as string | undefined,
     tools: JSON.stringify((request.body as { tools?: unknown }).tools ?? []),
@@ -94,7 +100,10 @@ const codexText = (item: InputItem) => (item.content ?? []).map((c) => c.text ??
 function codexCall(request: { body: unknown; headers: Record<string, unknown> }): ModelCall {
   const messages = (request.body as ResponsesRequest).input.filter((i) => i.type === "message");
   return {
-    prompts: messages.filter((m) => m.role === "user").map((m) => promptIn(codexText(m))).filter((p): p is string => p !== null),
+    prompts: messages
+      .filter((m) => m.role === "user")
+      .map((m) => promptIn(codexText(m)))
+      .filter((p): p is string => p !== null),
     transcript: messages.map((m) => `${m.role}: ${codexText(m)}`),
     session: (request.headers["thread-id"] ?? request.headers["session-id"]) as string | undefined,
     tools: JSON.stringify((request.body as ResponsesRequest).tools ?? []),
@@ -164,7 +173,9 @@ const codex: Runtime = {
   calls: () => openai.requests.filter((r) => r.method === "POST" && r.path === "/v1/responses" && !r.websocket).map(codexCall),
   sessionFile(dir, externalId) {
     const sessions = path.join(dir, "codex-home", "sessions");
-    const name = existsSync(sessions) ? readdirSync(sessions, { recursive: true, encoding: "utf8" }).find((n) => n.endsWith(`-${externalId}.jsonl`)) : undefined;
+    const name = existsSync(sessions)
+      ? readdirSync(sessions, { recursive: true, encoding: "utf8" }).find((n) => n.endsWith(`-${externalId}.jsonl`))
+      : undefined;
     return name ? path.join(sessions, name) : null;
   },
   gone: (dir, externalId) => `Codex thread ${externalId} is gone from ${path.join(dir, "codex-home")}`,
@@ -245,9 +256,14 @@ describe.concurrent.each([[claude.example, claude] as const, [codex.example, cod
   /** The agent's reply to `body`, once posted. */
   async function replyTo(body: string): Promise<string> {
     let found: MessageView | undefined;
-    await waitFor(() => found !== undefined, 30_000, `@${runtime.handle}'s reply to "${body}"\n${output}`, async () => {
-      found = (await history()).find((m) => m.author.id === agentId && m.body.startsWith(`heard "${body}"`));
-    });
+    await waitFor(
+      () => found !== undefined,
+      30_000,
+      `@${runtime.handle}'s reply to "${body}"\n${output}`,
+      async () => {
+        found = (await history()).find((m) => m.author.id === agentId && m.body.startsWith(`heard "${body}"`));
+      },
+    );
     return found!.body;
   }
 
@@ -260,9 +276,14 @@ describe.concurrent.each([[claude.example, claude] as const, [codex.example, cod
   /** The room's binding once its `turns`-th turn is saved (the reply and usage come just before). */
   async function afterTurn(turns: number): Promise<BindingView> {
     let found: BindingView | undefined;
-    await waitFor(() => found?.turns === turns && found.status === "idle", 15_000, `turn ${turns} saved on the binding`, async () => {
-      found = await binding();
-    });
+    await waitFor(
+      () => found?.turns === turns && found.status === "idle",
+      15_000,
+      `turn ${turns} saved on the binding`,
+      async () => {
+        found = await binding();
+      },
+    );
     return found!;
   }
 
@@ -276,7 +297,11 @@ describe.concurrent.each([[claude.example, claude] as const, [codex.example, cod
 
   async function expectUsageOf(turns: number): Promise<void> {
     const { totals, shares } = await usage();
-    expect(totals).toMatchObject({ calls: turns, inputTokens: turns * runtime.usagePerCall.inputTokens, outputTokens: turns * runtime.usagePerCall.outputTokens });
+    expect(totals).toMatchObject({
+      calls: turns,
+      inputTokens: turns * runtime.usagePerCall.inputTokens,
+      outputTokens: turns * runtime.usagePerCall.outputTokens,
+    });
     expect(shares.map((s) => s.id)).toEqual([agentId]);
   }
 
@@ -289,7 +314,17 @@ describe.concurrent.each([[claude.example, claude] as const, [codex.example, cod
     expect(await replyTo(one.body)).toBe(`heard "${one.body}" (prompt 1 of this session)`);
 
     first = await afterTurn(1);
-    expect(first).toMatchObject({ runtime: runtime.kind, status: "idle", turns: 1, resumes: 0, resumeFailures: 0, lastSeq: one.seq, leaseUntil: null, lastError: null, agent: { handle: runtime.handle } });
+    expect(first).toMatchObject({
+      runtime: runtime.kind,
+      status: "idle",
+      turns: 1,
+      resumes: 0,
+      resumeFailures: 0,
+      lastSeq: one.seq,
+      leaseUntil: null,
+      lastError: null,
+      agent: { handle: runtime.handle },
+    });
     expect(first.workdir).toBe(path.join(dir, "work"));
     // The id is the framework's own: the CLI sent the model call for it, and the session's file is there.
     expect(first.externalId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -338,46 +373,57 @@ describe.concurrent.each([[claude.example, claude] as const, [codex.example, cod
     await expectUsageOf(2);
   });
 
-  it.sequential("SIGTERM mid-turn: the turn finishes (reply posted, binding released) and the process exits 0; a message sent meanwhile is answered after the next start", async () => {
-    const release = runtime.slow.hold();
-    try {
-      const three = await send(`@${runtime.handle} slow three`);
-      // The model has the turn's call, and holds its answer: the turn is running.
-      await waitFor(() => callsFor(three.body).length === 1, 30_000, `the model call for "${three.body}"\n${output}`);
-      expect(await binding()).toMatchObject({ status: "active", leaseUntil: expect.any(String) });
+  it.sequential(
+    "SIGTERM mid-turn: the turn finishes (reply posted, binding released) and the process exits 0; a message sent meanwhile is answered after the next start",
+    async () => {
+      const release = runtime.slow.hold();
+      try {
+        const three = await send(`@${runtime.handle} slow three`);
+        // The model has the turn's call, and holds its answer: the turn is running.
+        await waitFor(() => callsFor(three.body).length === 1, 30_000, `the model call for "${three.body}"\n${output}`);
+        expect(await binding()).toMatchObject({ status: "active", leaseUntil: expect.any(String) });
 
-      const end = exited(agent);
-      agent.kill("SIGTERM");
-      await waitFor(() => output.includes("SIGTERM: finishing the turn in progress"), 10_000, `the agent to take the SIGTERM\n${output}`);
-      const four = await send(`@${runtime.handle} four, after the stop`);
-      release();
+        const end = exited(agent);
+        agent.kill("SIGTERM");
+        await waitFor(() => output.includes("SIGTERM: finishing the turn in progress"), 10_000, `the agent to take the SIGTERM\n${output}`);
+        const four = await send(`@${runtime.handle} four, after the stop`);
+        release();
 
-      expect(await end).toEqual({ code: 0, signal: null });
-      expect(await replyTo(three.body)).toBe(`heard "${three.body}" (prompt 3 of this session)`);
-      const third = await binding();
-      expect(third).toMatchObject({ externalId: first.externalId, turns: 3, resumes: 2, lastSeq: three.seq, status: "idle", leaseUntil: null, lastError: null });
-      expect(callsFor(four.body)).toEqual([]);
-      expect(await replies()).toHaveLength(3);
+        expect(await end).toEqual({ code: 0, signal: null });
+        expect(await replyTo(three.body)).toBe(`heard "${three.body}" (prompt 3 of this session)`);
+        const third = await binding();
+        expect(third).toMatchObject({
+          externalId: first.externalId,
+          turns: 3,
+          resumes: 2,
+          lastSeq: three.seq,
+          status: "idle",
+          leaseUntil: null,
+          lastError: null,
+        });
+        expect(callsFor(four.body)).toEqual([]);
+        expect(await replies()).toHaveLength(3);
 
-      await start();
-      expect(await replyTo(four.body)).toBe(`heard "${four.body}" (prompt 4 of this session)`);
-      const fourth = await afterTurn(4);
-      expect(fourth).toMatchObject({ externalId: first.externalId, turns: 4, resumes: 3, lastSeq: four.seq });
-      const [call] = callsFor(four.body);
-      expect(call.prompts.at(-1)).toContain(four.body);
-      expect(call.prompts.at(-1)).not.toContain("slow three");
-      expect(callsFor(three.body)).toHaveLength(1);
-      expect(await replies()).toEqual([
-        `heard "@${runtime.handle} hello one" (prompt 1 of this session)`,
-        `heard "@${runtime.handle} two" (prompt 2 of this session)`,
-        `heard "${three.body}" (prompt 3 of this session)`,
-        `heard "${four.body}" (prompt 4 of this session)`,
-      ]);
-      await expectUsageOf(4);
-    } finally {
-      release();
-    }
-  });
+        await start();
+        expect(await replyTo(four.body)).toBe(`heard "${four.body}" (prompt 4 of this session)`);
+        const fourth = await afterTurn(4);
+        expect(fourth).toMatchObject({ externalId: first.externalId, turns: 4, resumes: 3, lastSeq: four.seq });
+        const [call] = callsFor(four.body);
+        expect(call.prompts.at(-1)).toContain(four.body);
+        expect(call.prompts.at(-1)).not.toContain("slow three");
+        expect(callsFor(three.body)).toHaveLength(1);
+        expect(await replies()).toEqual([
+          `heard "@${runtime.handle} hello one" (prompt 1 of this session)`,
+          `heard "@${runtime.handle} two" (prompt 2 of this session)`,
+          `heard "${three.body}" (prompt 3 of this session)`,
+          `heard "${four.body}" (prompt 4 of this session)`,
+        ]);
+        await expectUsageOf(4);
+      } finally {
+        release();
+      }
+    },
+  );
 
   it.sequential("a session file gone is a failed resume on the binding; a new session starts with the room's recent history", async () => {
     const before = await binding();

@@ -39,7 +39,10 @@ describe.each(dialects)("agents on %s", (dialect) => {
   };
 
   beforeAll(async () => {
-    ({ server, people: { ana, ben } } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" } }));
+    ({
+      server,
+      people: { ana, ben },
+    } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" } }));
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));
@@ -124,9 +127,11 @@ describe.each(dialects)("agents on %s", (dialect) => {
     expect(everyone.map((t) => t.id)).toEqual(expect.arrayContaining([ci.id, laptop.id]));
     expect((await ana.api.agents.revokeOnboardingToken.mutate({ tokenId: laptop.id })).state).toBe("revoked");
     expect((await ben.api.agents.onboardingTokens.query()).find((t) => t.id === laptop.id)?.state).toBe("revoked");
-    await expect(SwitchboardClient.register(server.url, { onboardingToken: laptop.token, handle: "from-laptop", displayName: "Laptop" })).rejects.toMatchObject({
-      code: "UNAUTHENTICATED",
-    });
+    await expect(SwitchboardClient.register(server.url, { onboardingToken: laptop.token, handle: "from-laptop", displayName: "Laptop" })).rejects.toMatchObject(
+      {
+        code: "UNAUTHENTICATED",
+      },
+    );
 
     // Its creator revokes their own: registrations that worked a moment ago are refused; agents stay.
     const { agent } = await SwitchboardClient.register(server.url, { onboardingToken: ci.token, handle: "ci-one", displayName: "CI one" });

@@ -24,7 +24,10 @@ describe.each(dialects)("audit heads recorded outside the database, on %s", (dia
     });
 
   beforeAll(async () => {
-    ({ server, people: { olga: owner } } = await startWorkspace(dialect, { people: { olga: "owner" } }));
+    ({
+      server,
+      people: { olga: owner },
+    } = await startWorkspace(dialect, { people: { olga: "owner" } }));
     await owner.api.workspace.createInvite.mutate({});
   });
   afterAll(() => server?.dispose());
@@ -38,7 +41,10 @@ describe.each(dialects)("audit heads recorded outside the database, on %s", (dia
     expect(await auditVerify("--anchors", anchors)).toMatchObject({ status: 0 });
 
     // Someone removes the last entry and moves the head back: a consistent, shorter chain.
-    const [last] = await queryDb<{ id: string; prevHash: string }>(server, `SELECT id, "prevHash" FROM "AuditEvent" WHERE "workspaceId" = $1 AND seq = $2`, [workspaceId, Number(seq)]);
+    const [last] = await queryDb<{ id: string; prevHash: string }>(server, `SELECT id, "prevHash" FROM "AuditEvent" WHERE "workspaceId" = $1 AND seq = $2`, [
+      workspaceId,
+      Number(seq),
+    ]);
     await queryDb(server, `DELETE FROM "AuditEvent" WHERE id = $1`, [last.id]);
     await queryDb(server, `UPDATE "Workspace" SET "auditSeq" = $1, "auditHead" = $2 WHERE id = $3`, [Number(seq) - 1, last.prevHash, workspaceId]);
     expect((await auditVerify()).status).toBe(0);

@@ -30,10 +30,12 @@ async function burst(socket: ClientSocket, roomId: string, n: number, body = (i:
   const acks = await Promise.all(
     Array.from({ length: n }, (_, i) => emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body: body(i), clientMsgId: randomUUID() })),
   );
-  return acks.map((a) => {
-    if (!a.ok) throw new Error(`send refused: ${a.error.code}`);
-    return a.data;
-  }).sort((a, b) => a.seq - b.seq);
+  return acks
+    .map((a) => {
+      if (!a.ok) throw new Error(`send refused: ${a.error.code}`);
+      return a.data;
+    })
+    .sort((a, b) => a.seq - b.seq);
 }
 
 describe.each(dialects)("message batches on %s", (dialect) => {
@@ -42,7 +44,10 @@ describe.each(dialects)("message batches on %s", (dialect) => {
   let ben: Person;
 
   beforeAll(async () => {
-    ({ server, people: { ana, ben } } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" }, liftRates: true }));
+    ({
+      server,
+      people: { ana, ben },
+    } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" }, liftRates: true }));
   });
   afterAll(async () => {
     closeSockets();
@@ -52,7 +57,13 @@ describe.each(dialects)("message batches on %s", (dialect) => {
 
   it("turns on only the features a client asks for and this server knows", async () => {
     const readyOf = async (features?: unknown) => {
-      const s: ClientSocket = io(server.url, { path: "/socket.io", transports: ["websocket"], reconnection: false, extraHeaders: { cookie: ben.cookie }, auth: features === undefined ? {} : { features } });
+      const s: ClientSocket = io(server.url, {
+        path: "/socket.io",
+        transports: ["websocket"],
+        reconnection: false,
+        extraHeaders: { cookie: ben.cookie },
+        auth: features === undefined ? {} : { features },
+      });
       try {
         return await new Promise<{ features: string[] } | { error: string }>((resolve) => {
           s.once("session:ready", (p) => resolve({ features: p.features }));
@@ -110,7 +121,10 @@ describe.each(dialects)("message batches on %s", (dialect) => {
     // The agent in `mentions` mode got the six messages that mention it, one event each, and nothing
     // else of the burst: a last mention comes after all of it.
     const last = await sentinel(ana, room.id, (marker) => toAgent.seen.some((e) => e.message.id === marker.id), "@scribe sentinel");
-    expect(toAgent.seen.filter((e) => e.roomId === room.id).map((e) => e.seq)).toEqual([...stored.filter((m) => m.body.startsWith("@scribe")).map((m) => m.seq), last.seq]);
+    expect(toAgent.seen.filter((e) => e.roomId === room.id).map((e) => e.seq)).toEqual([
+      ...stored.filter((m) => m.body.startsWith("@scribe")).map((m) => m.seq),
+      last.seq,
+    ]);
     expect(toAgent.batches).toEqual([]);
   });
 

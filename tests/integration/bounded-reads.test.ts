@@ -34,7 +34,11 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
   let inviteToken: string;
 
   beforeAll(async () => {
-    ({ server, people: { ana, ben }, inviteToken } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" }, invite: { maxUses: 20 }, countQueries: true }));
+    ({
+      server,
+      people: { ana, ben },
+      inviteToken,
+    } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" }, invite: { maxUses: 20 }, countQueries: true }));
     workspaceId = await workspaceOf(server, ana.participantId);
   });
   afterEach(() => closeSockets());
@@ -61,7 +65,12 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
 
   /** A socket for a person, and the rooms its `session:ready` listed. */
   async function session(person: Person): Promise<MembershipView[]> {
-    const socket: ClientSocket = connect(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie: person.cookie }, reconnection: false });
+    const socket: ClientSocket = connect(server.url, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      extraHeaders: { cookie: person.cookie },
+      reconnection: false,
+    });
     try {
       return await new Promise<MembershipView[]>((resolve, reject) => {
         socket.once("session:ready", (p) => resolve(p.rooms));
@@ -125,7 +134,11 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
 
   it("pages a room's work timeline reading a page of each source, not the room; 400 messages of one instant page without gaps", async () => {
     const room = await channel("busy-timeline", [ben.participantId]);
-    await addMessages(server, room.id, Array.from({ length: 400 }, (_, i) => ({ authorId: i % 2 ? ana.participantId : ben.participantId, body: `said ${i}` })));
+    await addMessages(
+      server,
+      room.id,
+      Array.from({ length: 400 }, (_, i) => ({ authorId: i % 2 ? ana.participantId : ben.participantId, body: `said ${i}` })),
+    );
     const first = await counted(() => ana.api.work.timeline.query({ roomId: room.id, limit: 20 }));
     expect(first.result.events).toHaveLength(20);
     expect(first.result.nextCursor).not.toBeNull();
@@ -140,7 +153,11 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
   it("pages a thread's replies, newest first, with a cursor", async () => {
     const room = await channel("long-thread", [ben.participantId]);
     const root = await say(ana, room.id, "a long thread");
-    await addMessages(server, room.id, Array.from({ length: 120 }, (_, i) => ({ authorId: i % 2 ? ana.participantId : ben.participantId, body: `reply ${i}`, threadRootId: root.id })));
+    await addMessages(
+      server,
+      room.id,
+      Array.from({ length: 120 }, (_, i) => ({ authorId: i % 2 ? ana.participantId : ben.participantId, body: `reply ${i}`, threadRootId: root.id })),
+    );
     const bodies = (replies: MessageView[]) => replies.map((r) => r.body);
     const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `reply ${from + i}`);
 
@@ -164,7 +181,11 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
   it("selects what a mentions-mode agent missed without reading the agent's history", async () => {
     const scribe = await createAgent(ana, `scribe-${dialect}`);
     const room = await channel("history", [scribe.id]);
-    const [own] = await addMessages(server, room.id, Array.from({ length: 300 }, (_, i) => ({ authorId: scribe.id, body: `the agent's own ${i}` })));
+    const [own] = await addMessages(
+      server,
+      room.id,
+      Array.from({ length: 300 }, (_, i) => ({ authorId: scribe.id, body: `the agent's own ${i}` })),
+    );
     const { lastSeq } = await ana.api.rooms.get.query({ roomId: room.id });
     await say(ana, room.id, "in the agent's thread", own);
     await say(ana, room.id, "chatter");
@@ -207,7 +228,12 @@ describe.each(dialects)("bounded reads on %s", (dialect) => {
   it("searches the directory and the people picker in the database, with a limit", async () => {
     await addCrowd(server, { workspaceId, prefix: "folk", count: 300, displayName: (i) => `Folk ${i}` });
     const [zed] = await addCrowd(server, { workspaceId, prefix: "hzz", count: 1, displayName: () => "Ann Zebra" });
-    const agents = await addCrowd(server, { workspaceId, prefix: "zebra", count: 3, agents: { ownerId: ben.participantId, capabilities: ["Translate", "summarize"] } });
+    const agents = await addCrowd(server, {
+      workspaceId,
+      prefix: "zebra",
+      count: 3,
+      agents: { ownerId: ben.participantId, capabilities: ["Translate", "summarize"] },
+    });
     const ids = (entries: { id: string }[]) => entries.map((e) => e.id);
 
     const found = await counted(() => ana.api.directory.search.query({ text: "ZEBRA" }));

@@ -27,14 +27,18 @@ const BURST = 1000;
 
 /** `n` sends to `roomId` emitted in one go, none waiting for an answer; resolves with every ack, in send order. */
 function pipelined(socket: ClientSocket, roomId: string, prefix: string, n = BURST): Promise<Ack<MessageView>[]> {
-  return Promise.all(Array.from({ length: n }, (_, i) => emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body: `${prefix} ${i}`, clientMsgId: `${prefix}-${i}` })));
+  return Promise.all(
+    Array.from({ length: n }, (_, i) => emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body: `${prefix} ${i}`, clientMsgId: `${prefix}-${i}` })),
+  );
 }
 
 /** The bodies of the room's text messages, as stored (room:sync, page after page), in seq order. */
 async function storedBodies(socket: ClientSocket, roomId: string): Promise<string[]> {
   const bodies: string[] = [];
-  for (let afterSeq = 0; ; ) {
-    const page = unwrap(await emitAck<Ack<{ messages: MessageView[]; hasMore: boolean; lastSeq: number }>>(socket, "room:sync", { roomId, afterSeq, limit: 200 }));
+  for (let afterSeq = 0; ;) {
+    const page = unwrap(
+      await emitAck<Ack<{ messages: MessageView[]; hasMore: boolean; lastSeq: number }>>(socket, "room:sync", { roomId, afterSeq, limit: 200 }),
+    );
     bodies.push(...page.messages.filter((m) => m.kind === "text").map((m) => m.body));
     if (!page.hasMore) return bodies;
     afterSeq = page.lastSeq;
@@ -53,7 +57,10 @@ describe.each(dialects)("bursts on %s", (dialect) => {
   let loopGuardMessages: number;
 
   beforeAll(async () => {
-    ({ server, people: { olga: owner } } = await startWorkspace(dialect, { people: { olga: "owner" } }));
+    ({
+      server,
+      people: { olga: owner },
+    } = await startWorkspace(dialect, { people: { olga: "owner" } }));
     await owner.api.workspace.setRateExemption.mutate({ exempt: true });
     // Agents alone in a room would meet the loop guard long before 1,000 sends: its highest setting.
     ({ loopGuardMessages } = await owner.api.workspace.limits.query());
@@ -112,7 +119,10 @@ describe.each(dialects)("bursts on %s", (dialect) => {
 
   it("cuts off a socket that keeps sending into its full buffer, answers (and stores) what it admitted first, then lets it reconnect at once", async () => {
     const { agent, room, socket } = await agentInRoom("gusher", { messagesPerMinute: 10_000, burst: 10_000 });
-    const { told, waits, admitted, refused, closed } = await cutOff(socket, (i) => ["message:send", { roomId: room.id, body: `admitted ${i}`, clientMsgId: `admitted-${i}` }]);
+    const { told, waits, admitted, refused, closed } = await cutOff(socket, (i) => [
+      "message:send",
+      { roomId: room.id, body: `admitted ${i}`, clientMsgId: `admitted-${i}` },
+    ]);
     expect(refused.every((r) => !r.ok && r.error.code === "RATE_LIMITED" && r.error.retryAfterMs === BUFFER_FULL_RETRY_MS)).toBe(true);
     // A first cut-off: it may reconnect after the buffer's short wait.
     expect(told).toMatchObject({ code: "RATE_LIMITED", event: "flood", retryAfterMs: BUFFER_FULL_RETRY_MS });

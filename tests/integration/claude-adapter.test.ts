@@ -209,7 +209,12 @@ describe("Claude Agent SDK adapter (real CLI, scripted model on loopback)", () =
     api.script([() => text("third answer", { input_tokens: 300, output_tokens: 30 })]);
     const three = await adapter().turn(turnInput("third prompt", { externalId: one.externalId }));
     expect(three.externalId).toBe(one.externalId);
-    expect(api.calls.at(-1)!.messages.filter((m) => m.role === "assistant").map(texts)).toEqual([["first answer"], ["second answer"]]);
+    expect(
+      api.calls
+        .at(-1)!
+        .messages.filter((m) => m.role === "assistant")
+        .map(texts),
+    ).toEqual([["first answer"], ["second answer"]]);
     expect(three.usage).toEqual([{ model: MODEL, inputTokens: 300, outputTokens: 30, cachedTokens: 0 }]);
   });
 

@@ -41,9 +41,14 @@ beforeAll(async () => {
   // The person's one command, in the project, as they would run it.
   const { token } = await dana.api.agents.createOnboardingToken.mutate({ label: "claude", expiresInDays: 1 });
   const env = { PATH: process.env.PATH ?? "", HOME: root, XDG_CONFIG_HOME: path.join(root, ".config") };
-  const connected = await runProcess(process.execPath, [...CLI, "connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "coder"], { cwd: project, env });
+  const connected = await runProcess(process.execPath, [...CLI, "connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "coder"], {
+    cwd: project,
+    env,
+  });
   expect(connected.code, connected.stderr).toBe(0);
-  const config = JSON.parse(readFileSync(path.join(root, ".config", "switchboard", "config.json"), "utf8")) as { profiles: Record<string, { apiKey: string; participantId: string }> };
+  const config = JSON.parse(readFileSync(path.join(root, ".config", "switchboard", "config.json"), "utf8")) as {
+    profiles: Record<string, { apiKey: string; participantId: string }>;
+  };
   agent = config.profiles[`coder@${new URL(server.url).origin}`];
 });
 
@@ -114,10 +119,11 @@ const filesOf = (sessionId: string) =>
     [agent.participantId, sessionId],
   );
 const tasksOf = (sessionId: string) =>
-  queryDb<{ key: string; title: string; status: string }>(server, `SELECT "key", "title", "status" FROM "WorkTask" WHERE "agentId" = $1 AND "sessionId" = $2 ORDER BY "position"`, [
-    agent.participantId,
-    sessionId,
-  ]);
+  queryDb<{ key: string; title: string; status: string }>(
+    server,
+    `SELECT "key", "title", "status" FROM "WorkTask" WHERE "agentId" = $1 AND "sessionId" = $2 ORDER BY "position"`,
+    [agent.participantId, sessionId],
+  );
 
 describe("the real Claude Code fires the work board's hooks", () => {
   it("a session's todo list, files and command arrive as it works, with its session id; idle when it ends; live on a person's socket", async () => {
@@ -146,7 +152,14 @@ describe("the real Claude Code fires the work board's hooks", () => {
       [
         () => toolUse("TodoWrite", todos("in_progress", "pending")),
         async () => (await look(), toolUse("Write", { file_path: file, content: "export function toCsv(rows) {\n  return rows.join(',');\n}\n" })),
-        async () => (await look(), toolUse("Edit", { file_path: file, old_string: "  return rows.join(',');", new_string: "  const lines = rows.map(String);\n  return lines.join('\\n');" })),
+        async () => (
+          await look(),
+          toolUse("Edit", {
+            file_path: file,
+            old_string: "  return rows.join(',');",
+            new_string: "  const lines = rows.map(String);\n  return lines.join('\\n');",
+          })
+        ),
         () => toolUse("Write", { file_path: big, content: bigContent }),
         () => toolUse("Bash", { command: "ls src data", description: "List what was written" }),
         async () => (await look(), toolUse("TodoWrite", todos("completed", "in_progress"))),
@@ -166,8 +179,16 @@ describe("the real Claude Code fires the work board's hooks", () => {
     expect(seen).toEqual([
       { state: "working", files: [], tasks: ["Write the CSV export: in_progress", "List what was written: pending"] },
       { state: "working", files: ["src/export.ts"], tasks: ["Write the CSV export: in_progress", "List what was written: pending"] },
-      { state: "working", files: ["ls src data", "data/orders.csv", "src/export.ts"], tasks: ["Write the CSV export: in_progress", "List what was written: pending"] },
-      { state: "working", files: ["ls src data", "data/orders.csv", "src/export.ts"], tasks: ["List what was written: in_progress", "Write the CSV export: completed"] },
+      {
+        state: "working",
+        files: ["ls src data", "data/orders.csv", "src/export.ts"],
+        tasks: ["Write the CSV export: in_progress", "List what was written: pending"],
+      },
+      {
+        state: "working",
+        files: ["ls src data", "data/orders.csv", "src/export.ts"],
+        tasks: ["List what was written: in_progress", "Write the CSV export: completed"],
+      },
     ]);
 
     // The rows, keyed by Claude Code's session id, paths relative to the project (a 4.4 MB payload too).

@@ -8,11 +8,29 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Ack } from "../../sdk";
-import { CLI, closeSockets, collect, createAgent, dialects, emitAck, openAgentSocket, queryDb, runProcess, sqlDate, unwrap, waitFor, type Person, type TestServer } from "./harness";
+import {
+  CLI,
+  closeSockets,
+  collect,
+  createAgent,
+  dialects,
+  emitAck,
+  openAgentSocket,
+  queryDb,
+  runProcess,
+  sqlDate,
+  unwrap,
+  waitFor,
+  type Person,
+  type TestServer,
+} from "./harness";
 import { startWorkspace } from "./factories";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "claude-code-hooks");
-const fixture = (name: string, sessionId: string): Record<string, unknown> => ({ ...JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8")), session_id: sessionId });
+const fixture = (name: string, sessionId: string): Record<string, unknown> => ({
+  ...JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8")),
+  session_id: sessionId,
+});
 
 interface Answer {
   status: number;
@@ -27,7 +45,10 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
   let erin: Person; // a member watching the workspace
 
   beforeAll(async () => {
-    ({ server, people: { dana, erin } } = await startWorkspace(dialect, { people: { dana: "owner", erin: "member" }, invite: { maxUses: 5 } }));
+    ({
+      server,
+      people: { dana, erin },
+    } = await startWorkspace(dialect, { people: { dana: "owner", erin: "member" }, invite: { maxUses: 5 } }));
   });
   afterEach(() => closeSockets());
   afterAll(() => server?.dispose());
@@ -65,7 +86,14 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     await waitFor(() => stateOf()?.state === "working", 5000, "working, live");
     expect(stateOf()?.text).toBe("Session started");
 
-    for (const name of ["post-tool-use-edit", "post-tool-use-multiedit", "post-tool-use-write", "post-tool-use-notebook-edit", "post-tool-use-read", "post-tool-use-bash"]) {
+    for (const name of [
+      "post-tool-use-edit",
+      "post-tool-use-multiedit",
+      "post-tool-use-write",
+      "post-tool-use-notebook-edit",
+      "post-tool-use-read",
+      "post-tool-use-bash",
+    ]) {
       expect(await hook(bot.apiKey, name, session)).toEqual({ event: "PostToolUse", files: 1 });
     }
     await waitFor(() => changes.filter((c) => c.agentId === bot.id && c.what === "files").length === 6, 5000, "work:changed for each tool call");
@@ -125,7 +153,9 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     const session = randomUUID();
     const socket = await openAgentSocket(server.url, bot.apiKey);
     const holder = randomUUID();
-    const claimed = unwrap(await emitAck<Ack<{ id: string; generation: number }>>(socket, "binding:claim", { roomId: room.id, runtime: "claude-code", holder }));
+    const claimed = unwrap(
+      await emitAck<Ack<{ id: string; generation: number }>>(socket, "binding:claim", { roomId: room.id, runtime: "claude-code", holder }),
+    );
     unwrap(await emitAck(socket, "binding:update", { bindingId: claimed.id, holder, generation: claimed.generation, externalId: session, release: true }));
 
     expect(await hook(bot.apiKey, "post-tool-use-todowrite-1", session)).toEqual({ event: "PostToolUse", tasks: 3, dropped: 0 });
@@ -201,7 +231,9 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     expect(await invalid({ ...edit, session_id: 42 })).toMatch(/^session_id/);
     expect(await invalid({ ...edit, tool_input: { file_path: 7, old_string: "", new_string: "" } })).toMatch(/^tool_input\.file_path/);
     expect(await invalid({ ...fixture("post-tool-use-todowrite-1", session), tool_input: { todos: "all of them" } })).toMatch(/^tool_input\.todos/);
-    expect(await invalid({ ...fixture("post-tool-use-todowrite-1", session), tool_input: { todos: [{ content: "x", status: "done" }] } })).toMatch(/^tool_input\.todos\.0\.status/);
+    expect(await invalid({ ...fixture("post-tool-use-todowrite-1", session), tool_input: { todos: [{ content: "x", status: "done" }] } })).toMatch(
+      /^tool_input\.todos\.0\.status/,
+    );
     expect(await invalid({ ...fixture("task-created", session), task_subject: undefined })).toMatch(/^task_subject/);
     expect(await invalid([])).toMatch(/body|expected object/);
     expect(await stored(bot.id)).toEqual({ files: 0, tasks: 0, state: "idle" });
@@ -223,63 +255,90 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     expect((await fetch(`${server.url}/api/hooks/claude-code`, { headers: { Authorization: `Bearer ${bot.apiKey}` } })).status).toBe(404);
   });
   // The CLI's files do not depend on the database: one dialect.
-  it.runIf(dialect === "sqlite")("connect --client claude merges http hooks into .claude/settings.local.json (keeping others', replacing an older version's, once), and the hook command forwards stdin", async () => {
-    const home = mkdtempSync(path.join(tmpdir(), "switchboard-hooks-"));
-    const project = path.join(home, "project");
-    const settingsFile = path.join(project, ".claude", "settings.local.json");
-    mkdirSync(path.dirname(settingsFile), { recursive: true });
-    // An older connect's async command hooks, beside the person's own.
-    const older = { type: "command", command: "switchboard hook claude-code --profile hk-claude@http://127.0.0.1:3000", async: true, timeout: 10 };
-    const theirs = {
-      permissions: { allow: ["Bash(npm test)"] },
-      hooks: {
-        PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "prettier --write" }] }, { matcher: "Edit|Write", hooks: [older] }],
-        Stop: [{ hooks: [{ type: "command", command: "say done" }] }, { hooks: [older] }],
-        SessionStart: [{ hooks: [older] }],
-      },
-    };
-    writeFileSync(settingsFile, `${JSON.stringify(theirs, null, 4)}\n`);
-    const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") };
-    const run = (command: string, args: string[], stdin = "") => runProcess(command, args, { cwd: project, env, stdin });
-    try {
-      const { token } = await dana.api.agents.createOnboardingToken.mutate({ label: "hooks", expiresInDays: 1 });
-      const args = [...CLI, "connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "hk-claude"];
-      const connected = await run(process.execPath, args);
-      expect(connected.code, connected.stderr).toBe(0);
-      const origin = new URL(server.url).origin;
-      const config = JSON.parse(readFileSync(path.join(home, ".config", "switchboard", "config.json"), "utf8")) as { profiles: Record<string, { apiKey: string; participantId: string }> };
-      const profile = config.profiles[`hk-claude@${origin}`];
+  it.runIf(dialect === "sqlite")(
+    "connect --client claude merges http hooks into .claude/settings.local.json (keeping others', replacing an older version's, once), and the hook command forwards stdin",
+    async () => {
+      const home = mkdtempSync(path.join(tmpdir(), "switchboard-hooks-"));
+      const project = path.join(home, "project");
+      const settingsFile = path.join(project, ".claude", "settings.local.json");
+      mkdirSync(path.dirname(settingsFile), { recursive: true });
+      // An older connect's async command hooks, beside the person's own.
+      const older = { type: "command", command: "switchboard hook claude-code --profile hk-claude@http://127.0.0.1:3000", async: true, timeout: 10 };
+      const theirs = {
+        permissions: { allow: ["Bash(npm test)"] },
+        hooks: {
+          PostToolUse: [
+            { matcher: "Write", hooks: [{ type: "command", command: "prettier --write" }] },
+            { matcher: "Edit|Write", hooks: [older] },
+          ],
+          Stop: [{ hooks: [{ type: "command", command: "say done" }] }, { hooks: [older] }],
+          SessionStart: [{ hooks: [older] }],
+        },
+      };
+      writeFileSync(settingsFile, `${JSON.stringify(theirs, null, 4)}\n`);
+      const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: path.join(home, ".config") };
+      const run = (command: string, args: string[], stdin = "") => runProcess(command, args, { cwd: project, env, stdin });
+      try {
+        const { token } = await dana.api.agents.createOnboardingToken.mutate({ label: "hooks", expiresInDays: 1 });
+        const args = [...CLI, "connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "hk-claude"];
+        const connected = await run(process.execPath, args);
+        expect(connected.code, connected.stderr).toBe(0);
+        const origin = new URL(server.url).origin;
+        const config = JSON.parse(readFileSync(path.join(home, ".config", "switchboard", "config.json"), "utf8")) as {
+          profiles: Record<string, { apiKey: string; participantId: string }>;
+        };
+        const profile = config.profiles[`hk-claude@${origin}`];
 
-      const text = readFileSync(settingsFile, "utf8");
-      expect(text).not.toContain(profile.apiKey);
-      expect(text).toMatch(/^ {4}"permissions"/m); // their indentation kept
-      const settings = JSON.parse(text) as { permissions: unknown; hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]> };
-      expect(settings.permissions).toEqual(theirs.permissions);
-      const ours = { type: "http", url: `${origin}/api/hooks/claude-code`, headers: { Authorization: "Bearer $SWITCHBOARD_API_KEY" }, allowedEnvVars: ["SWITCHBOARD_API_KEY"], timeout: 10 };
-      expect(settings.hooks.PostToolUse).toEqual([theirs.hooks.PostToolUse[0], { matcher: "Edit|MultiEdit|Write|NotebookEdit|Read|Bash|TodoWrite|TaskUpdate", hooks: [ours] }]);
-      expect(settings.hooks.Stop).toEqual([theirs.hooks.Stop[0], { hooks: [ours] }]);
-      expect(settings.hooks.UserPromptSubmit).toEqual([{ hooks: [ours] }]);
-      // Claude Code sends SessionStart to command hooks only: the older one there is gone, and the event with it.
-      expect(Object.keys(settings.hooks).sort()).toEqual(["Notification", "PostToolUse", "SessionEnd", "Stop", "TaskCompleted", "TaskCreated", "UserPromptSubmit"]);
+        const text = readFileSync(settingsFile, "utf8");
+        expect(text).not.toContain(profile.apiKey);
+        expect(text).toMatch(/^ {4}"permissions"/m); // their indentation kept
+        const settings = JSON.parse(text) as { permissions: unknown; hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]> };
+        expect(settings.permissions).toEqual(theirs.permissions);
+        const ours = {
+          type: "http",
+          url: `${origin}/api/hooks/claude-code`,
+          headers: { Authorization: "Bearer $SWITCHBOARD_API_KEY" },
+          allowedEnvVars: ["SWITCHBOARD_API_KEY"],
+          timeout: 10,
+        };
+        expect(settings.hooks.PostToolUse).toEqual([
+          theirs.hooks.PostToolUse[0],
+          { matcher: "Edit|MultiEdit|Write|NotebookEdit|Read|Bash|TodoWrite|TaskUpdate", hooks: [ours] },
+        ]);
+        expect(settings.hooks.Stop).toEqual([theirs.hooks.Stop[0], { hooks: [ours] }]);
+        expect(settings.hooks.UserPromptSubmit).toEqual([{ hooks: [ours] }]);
+        // Claude Code sends SessionStart to command hooks only: the older one there is gone, and the event with it.
+        expect(Object.keys(settings.hooks).sort()).toEqual([
+          "Notification",
+          "PostToolUse",
+          "SessionEnd",
+          "Stop",
+          "TaskCompleted",
+          "TaskCreated",
+          "UserPromptSubmit",
+        ]);
 
-      const before = { bytes: text, mtimeMs: statSync(settingsFile).mtimeMs };
-      expect((await run(process.execPath, args)).code).toBe(0);
-      expect({ bytes: readFileSync(settingsFile, "utf8"), mtimeMs: statSync(settingsFile).mtimeMs }).toEqual(before);
+        const before = { bytes: text, mtimeMs: statSync(settingsFile).mtimeMs };
+        expect((await run(process.execPath, args)).code).toBe(0);
+        expect({ bytes: readFileSync(settingsFile, "utf8"), mtimeMs: statSync(settingsFile).mtimeMs }).toEqual(before);
 
-      // The command hook, for what an http hook cannot be: the payload on stdin; nothing on stdout.
-      const command = `${process.execPath} ${CLI.join(" ")} hook claude-code --profile hk-claude@${origin}`;
-      const session = randomUUID();
-      const forwarded = await run("sh", ["-c", command], JSON.stringify(fixture("post-tool-use-edit", session)));
-      expect(forwarded).toMatchObject({ code: 0, stdout: "" });
-      const rows = await queryDb<{ path: string; sessionId: string }>(server, `SELECT "path", "sessionId" FROM "FileTouch" WHERE "agentId" = $1`, [profile.participantId]);
-      expect(rows).toEqual([{ path: "server/services/orders.ts", sessionId: session }]);
-      // Failures never exit 2 (Claude Code would block the tool call): 1, with the reason on stderr.
-      const refused = await run("sh", ["-c", command], JSON.stringify({ ...fixture("stop", session), hook_event_name: "Nope" }));
-      expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain("INVALID_PAYLOAD");
-      expect((await run("sh", ["-c", command], "not json")).code).toBe(1);
-    } finally {
-      rmSync(home, { recursive: true, force: true });
-    }
-  });
+        // The command hook, for what an http hook cannot be: the payload on stdin; nothing on stdout.
+        const command = `${process.execPath} ${CLI.join(" ")} hook claude-code --profile hk-claude@${origin}`;
+        const session = randomUUID();
+        const forwarded = await run("sh", ["-c", command], JSON.stringify(fixture("post-tool-use-edit", session)));
+        expect(forwarded).toMatchObject({ code: 0, stdout: "" });
+        const rows = await queryDb<{ path: string; sessionId: string }>(server, `SELECT "path", "sessionId" FROM "FileTouch" WHERE "agentId" = $1`, [
+          profile.participantId,
+        ]);
+        expect(rows).toEqual([{ path: "server/services/orders.ts", sessionId: session }]);
+        // Failures never exit 2 (Claude Code would block the tool call): 1, with the reason on stderr.
+        const refused = await run("sh", ["-c", command], JSON.stringify({ ...fixture("stop", session), hook_event_name: "Nope" }));
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain("INVALID_PAYLOAD");
+        expect((await run("sh", ["-c", command], "not json")).code).toBe(1);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    },
+  );
 });

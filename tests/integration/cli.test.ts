@@ -34,7 +34,11 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
   let project: string;
   let origin: string;
   const configDir = () => path.join(home, ".config", "switchboard");
-  const config = () => JSON.parse(readFileSync(path.join(configDir(), "config.json"), "utf8")) as { default: string; profiles: Record<string, { apiKey: string; participantId: string; handle: string }> };
+  const config = () =>
+    JSON.parse(readFileSync(path.join(configDir(), "config.json"), "utf8")) as {
+      default: string;
+      profiles: Record<string, { apiKey: string; participantId: string; handle: string }>;
+    };
   const profile = (handle: string) => config().profiles[`${handle}@${origin}`];
   /** The agent the first test connects, for tests run on their own. */
   const ensureAgent = async (handle: string) => {
@@ -68,12 +72,19 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     expect(result.code, `switchboard ${args.join(" ")}\n${result.stderr}`).toBe(0);
     return result;
   };
-  const jsonLines = (text: string) => text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const jsonLines = (text: string) =>
+    text
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   const newToken = async () => (await ana.api.agents.createOnboardingToken.mutate({ label: "cli", expiresInDays: 1 })).token;
   const snapshot = (file: string) => ({ bytes: readFileSync(file, "utf8"), mtimeMs: statSync(file).mtimeMs });
 
   beforeAll(async () => {
-    ({ server, people: { ana } } = await startWorkspace(dialect, { people: { ana: "owner" } }));
+    ({
+      server,
+      people: { ana },
+    } = await startWorkspace(dialect, { people: { ana: "owner" } }));
     origin = new URL(server.url).origin;
     home = mkdtempSync(path.join(tmpdir(), "switchboard-cli-"));
     project = path.join(home, "project");
@@ -174,7 +185,7 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     expect(added.code, added.stderr).toBe(0);
     const byCodex = parse(readFileSync(path.join(freshHome, "config.toml"), "utf8")) as { mcp_servers: Record<string, unknown> };
     const byConnect = parse(readFileSync(path.join(home, ".codex", "config.toml"), "utf8")) as { mcp_servers: Record<string, unknown> };
-    expect({ ...byCodex.mcp_servers.switchboard as object }).toEqual({ ...byConnect.mcp_servers.switchboard as object });
+    expect({ ...(byCodex.mcp_servers.switchboard as object) }).toEqual({ ...(byConnect.mcp_servers.switchboard as object) });
 
     const claude = await run(CLAUDE!, ["mcp", "get", "switchboard"], { env: { DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" } });
     expect(claude.code, claude.stdout + claude.stderr).toBe(0);
@@ -195,7 +206,9 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
 
     await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "desktop", "--handle", "ana-desktop"]);
     const desktopFile = path.join(home, ".config", "Claude", "claude_desktop_config.json");
-    const desktop = JSON.parse(readFileSync(desktopFile, "utf8")) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
+    const desktop = JSON.parse(readFileSync(desktopFile, "utf8")) as {
+      mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+    };
     // Claude Desktop: a stdio server { command, args, env }, by absolute paths; the key stays in the config dir.
     expect(desktop.mcpServers.switchboard).toEqual({
       command: process.execPath,
@@ -206,7 +219,9 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     expect(filesHolding(home, profile("ana-desktop").apiKey, configDir())).toEqual([]);
 
     const elsewhere = mkdtempSync(path.join(home, "printed-"));
-    const printed = await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "claude", "--handle", "ana-print", "--print"], { cwd: elsewhere });
+    const printed = await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "claude", "--handle", "ana-print", "--print"], {
+      cwd: elsewhere,
+    });
     expect(printed.stdout).toContain(`claude mcp add --transport http switchboard ${origin}/api/mcp --header "Authorization: Bearer \${SWITCHBOARD_API_KEY}"`);
     const codexLine = await ok(["connect", "--url", server.url, "--client", "codex", "--handle", "ana-print", "--print"], { cwd: elsewhere });
     expect(codexLine.stdout).toContain(`codex mcp add switchboard --url ${origin}/api/mcp --bearer-token-env-var SWITCHBOARD_API_KEY`);
@@ -227,7 +242,11 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     const who = await ok(["whoami", ...as]);
     expect(who.stdout).toContain("@ana-claude (Ana Claude), agent");
     const [whoJson] = jsonLines((await ok(["whoami", ...as, "--json"])).stdout);
-    expect(whoJson).toMatchObject({ participant: { id: agentId, handle: "ana-claude", kind: "agent" }, url: origin, credential: { type: "profile", name: `ana-claude@${origin}` } });
+    expect(whoJson).toMatchObject({
+      participant: { id: agentId, handle: "ana-claude", kind: "agent" },
+      url: origin,
+      credential: { type: "profile", name: `ana-claude@${origin}` },
+    });
 
     expect((await ok(["rooms", ...as])).stdout).toMatch(new RegExp(`${target}\\s+private channel\\s+2 members`));
     const rooms = jsonLines((await ok(["rooms", ...as, "--json"])).stdout) as unknown as { room: { id: string; name: string }; deliveryMode: string }[];
@@ -254,7 +273,9 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     const { room, target } = await agentRoom("tailed");
     const say = (body: string, threadRootId?: string) => ana.api.messages.send.mutate({ roomId: room.id, body, clientMsgId: randomUUID(), threadRootId });
     const delivered = async () =>
-      (jsonLines((await ok(["rooms", ...as, "--json"])).stdout) as unknown as { room: { id: string }; deliveredSeq: number }[]).find((m) => m.room.id === room.id)!.deliveredSeq;
+      (jsonLines((await ok(["rooms", ...as, "--json"])).stdout) as unknown as { room: { id: string }; deliveredSeq: number }[]).find(
+        (m) => m.room.id === room.id,
+      )!.deliveredSeq;
     const deliveredBefore = await delivered();
     await say("first");
     await say("second");
@@ -326,17 +347,30 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     expect(wrong.code).toBe(3);
     expect(wrong.stderr).toContain("UNAUTHENTICATED");
 
-    const login = await cliWithStdin(["login", "--url", server.url, "--email", "ana@example.test", "--password-stdin", "--name", "ci laptop", "--json"], "correct horse battery\n", asPerson);
+    const login = await cliWithStdin(
+      ["login", "--url", server.url, "--email", "ana@example.test", "--password-stdin", "--name", "ci laptop", "--json"],
+      "correct horse battery\n",
+      asPerson,
+    );
     expect(login.code, login.stderr).toBe(0);
-    expect(JSON.parse(login.stdout)).toMatchObject({ participant: { handle: "ana", kind: "human" }, accessToken: { name: "ci laptop", scope: "write", state: "active" } });
-    const stored = JSON.parse(readFileSync(path.join(dir, "config.json"), "utf8")) as { default: string; profiles: Record<string, { apiKey: string; kind: string }> };
+    expect(JSON.parse(login.stdout)).toMatchObject({
+      participant: { handle: "ana", kind: "human" },
+      accessToken: { name: "ci laptop", scope: "write", state: "active" },
+    });
+    const stored = JSON.parse(readFileSync(path.join(dir, "config.json"), "utf8")) as {
+      default: string;
+      profiles: Record<string, { apiKey: string; kind: string }>;
+    };
     expect(stored.default).toBe(`ana@${origin}`);
     expect(stored.profiles[stored.default]).toMatchObject({ kind: "person", apiKey: expect.stringMatching(/^sbp_/) });
     expect(statSync(path.join(dir, "config.json")).mode & 0o777).toBe(0o600);
     expect((await ok(["whoami", "--json"], { env: asPerson })).stdout).toContain('"handle":"ana"');
 
     // Tokens: create one (shown once), list, revoke; the revoked one is refused.
-    const created = JSON.parse((await ok(["token", "create", "--name", "read-only script", "--scope", "read", "--json"], { env: asPerson })).stdout) as { token: string; accessToken: { id: string } };
+    const created = JSON.parse((await ok(["token", "create", "--name", "read-only script", "--scope", "read", "--json"], { env: asPerson })).stdout) as {
+      token: string;
+      accessToken: { id: string };
+    };
     expect(created.token).toMatch(/^sbp_/);
     const listed = jsonLines((await ok(["token", "list", "--json"], { env: asPerson })).stdout);
     expect(listed.map((t) => t.name)).toEqual(expect.arrayContaining(["ci laptop", "read-only script"]));
@@ -353,14 +387,18 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     const mine = jsonLines((await ok(["agents", "--json"], { env: asPerson })).stdout);
     expect(mine.map((a) => a.handle)).toContain("ana-claude");
     await ok(["agents", "suspend", "@ana-claude", "--reason", "runaway loop"], { env: asPerson });
-    const suspended = await cli(["whoami"], { env: { SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey, SWITCHBOARD_CONFIG_DIR: path.join(home, "nobody") } });
+    const suspended = await cli(["whoami"], {
+      env: { SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey, SWITCHBOARD_CONFIG_DIR: path.join(home, "nobody") },
+    });
     expect(suspended.code).toBe(3);
     expect(suspended.stderr).toContain("AGENT_SUSPENDED");
     await ok(["agents", "resume", "@ana-claude"], { env: asPerson });
     expect((await cli(["agents", "suspend", "@nobody-owns-this"], { env: asPerson })).code).toBe(5);
 
     // An agent's key cannot manage tokens or agents: those act as a person.
-    const asAgent = await cli(["token", "list"], { env: { SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey, SWITCHBOARD_CONFIG_DIR: path.join(home, "nobody") } });
+    const asAgent = await cli(["token", "list"], {
+      env: { SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey, SWITCHBOARD_CONFIG_DIR: path.join(home, "nobody") },
+    });
     expect(asAgent.code).toBe(3);
     expect(asAgent.stderr).toContain("switchboard login");
   });

@@ -8,7 +8,18 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codex, type CodexAdapterOptions } from "../../sdk/adapters/codex";
 import { ResumeFailed, type BindingView, type RuntimeAdapter, type TurnInput } from "../../sdk/runtime";
-import { callCustomTool, callTool, describeItem, lastToolOutput, say, searchTools, searchedTools, startScriptedOpenAI, type ResponsesRequest, type ScriptedOpenAI } from "../support/scripted-openai";
+import {
+  callCustomTool,
+  callTool,
+  describeItem,
+  lastToolOutput,
+  say,
+  searchTools,
+  searchedTools,
+  startScriptedOpenAI,
+  type ResponsesRequest,
+  type ScriptedOpenAI,
+} from "../support/scripted-openai";
 import { createAgent, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 import { sampleBinding } from "../support/binding-view";
@@ -65,7 +76,17 @@ function turnInput(externalId: string | null, prompt: string, sessions: string[]
     messages: [],
     history: [],
     prompt,
-    me: { id: "agent-1", kind: "agent", handle: "coder", displayName: "Coder", status: "active", description: "", framework: "codex", capabilities: [], ownerId: null },
+    me: {
+      id: "agent-1",
+      kind: "agent",
+      handle: "coder",
+      displayName: "Coder",
+      status: "active",
+      description: "",
+      framework: "codex",
+      capabilities: [],
+      ownerId: null,
+    },
     room: {
       room: { id: "room-1", kind: "channel", visibility: "private", name: "ops", title: "#ops", topic: "", lastSeq: 0, memberCount: 2 },
       deliveryMode: "all",
@@ -183,7 +204,11 @@ describe("Codex adapter against a scripted model", () => {
     model.script(
       callCustomTool("apply_patch", "*** Begin Patch\n*** Add File: plan.md\n+check the disk\n*** End Patch\n", { input: 100, output: 5 }),
       callTool("exec_command", { cmd: "echo checked > note.txt && cat note.txt" }, { usage: { input: 300, output: 20 } }),
-      callTool("exec_command", { cmd: "touch /etc/codex-was-here", sandbox_permissions: "require_escalated", justification: "May I?" }, { usage: { input: 400, cached: 300, output: 20 } }),
+      callTool(
+        "exec_command",
+        { cmd: "touch /etc/codex-was-here", sandbox_permissions: "require_escalated", justification: "May I?" },
+        { usage: { input: 400, cached: 300, output: 20 } },
+      ),
       (request) => say(`Refused: ${lastToolOutput(request).includes("approval policy is Never")}`, { input: 500, cached: 400, output: 5 })(request),
     );
     const result = await shell.turn(turnInput(null, "Dana: check the disk", [], reported));
@@ -200,7 +225,12 @@ describe("Codex adapter against a scripted model", () => {
     // What it changed and ran, reported as the binding's work: the patch's file, and the commands.
     expect(readFileSync(path.join(workdir, "plan.md"), "utf8")).toBe("check the disk\n");
     expect(reported.files).toContainEqual({ path: "plan.md", operation: "create" });
-    expect(reported.files.filter((f) => f.operation === "run").map((f) => f.path).join("\n")).toContain("echo checked > note.txt && cat note.txt");
+    expect(
+      reported.files
+        .filter((f) => f.operation === "run")
+        .map((f) => f.path)
+        .join("\n"),
+    ).toContain("echo checked > note.txt && cat note.txt");
     expect(model.pending()).toBe(0);
   });
 });
@@ -212,7 +242,10 @@ describe("Codex adapter with Switchboard's MCP server attached", () => {
   let roomId: string;
 
   beforeAll(async () => {
-    ({ server, people: { dana: owner } } = await startWorkspace("sqlite", { people: { dana: "owner" } }));
+    ({
+      server,
+      people: { dana: owner },
+    } = await startWorkspace("sqlite", { people: { dana: "owner" } }));
     agent = await createAgent(owner, "coder", { framework: "codex" });
     roomId = (await owner.api.rooms.createChannel.mutate({ name: "ops", visibility: "private", memberIds: [agent.id] })).id;
   });

@@ -28,7 +28,10 @@ describe.each(dialects)("discovery and consent on %s", (dialect) => {
     connectedAgent(server, owner, handle, { capabilities, framework });
 
   beforeAll(async () => {
-    ({ server, people: { ana, ben } } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" } }));
+    ({
+      server,
+      people: { ana, ben },
+    } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member" } }));
   });
   afterEach(async () => {
     await closeAgentClients();
@@ -41,7 +44,15 @@ describe.each(dialects)("discovery and consent on %s", (dialect) => {
     await coder.client.setWorkStatus("refactoring the router");
     const all = await ana.api.directory.search.query({});
     const entry = all.find((p) => p.id === coder.id)!;
-    expect(entry).toMatchObject({ kind: "agent", framework: "codex", capabilities: ["code", "review"], owner: { handle: "ben" }, online: true, workStatus: "refactoring the router", connection: "none" });
+    expect(entry).toMatchObject({
+      kind: "agent",
+      framework: "codex",
+      capabilities: ["code", "review"],
+      owner: { handle: "ben" },
+      online: true,
+      workStatus: "refactoring the router",
+      connection: "none",
+    });
     expect(all.find((p) => p.handle === "ben")?.connection).toBe("connected"); // people talk freely by default
     expect((await ana.api.directory.search.query({ capability: "REVIEW" })).map((p) => p.id)).toContain(coder.id);
     expect((await ana.api.directory.search.query({ kind: "human" })).every((p) => p.kind === "human")).toBe(true);
@@ -132,7 +143,11 @@ describe.each(dialects)("discovery and consent on %s", (dialect) => {
       expect(won).toHaveLength(1);
       const final = (await ana.api.connections.list.query({ status: "all" })).connections.find((c) => c.id === id)!;
       expect(final.status).toBe((won[0] as PromiseFulfilledResult<ConnectionView>).value.status);
-      const decisions = await queryDb<{ n: number }>(server, `SELECT COUNT(*) AS n FROM "AuditEvent" WHERE "subjectId" = $1 AND action IN ('connection.accepted', 'connection.declined')`, [id]);
+      const decisions = await queryDb<{ n: number }>(
+        server,
+        `SELECT COUNT(*) AS n FROM "AuditEvent" WHERE "subjectId" = $1 AND action IN ('connection.accepted', 'connection.declined')`,
+        [id],
+      );
       expect(Number(decisions[0].n)).toBe(1);
     }
   });
@@ -144,7 +159,10 @@ describe.each(dialects)("discovery and consent on %s", (dialect) => {
     await ana.api.connections.respond.mutate({ connectionId: req.id, decision: "accept" });
     expect((await a.client.openDirect([b.id])).kind).toBe("dm");
     // A day passes.
-    await queryDb(server, `UPDATE "Connection" SET "expiresAt" = $1 WHERE id = $2`, [dialect === "sqlite" ? Date.now() - 1000 : new Date(Date.now() - 1000), req.id]);
+    await queryDb(server, `UPDATE "Connection" SET "expiresAt" = $1 WHERE id = $2`, [
+      dialect === "sqlite" ? Date.now() - 1000 : new Date(Date.now() - 1000),
+      req.id,
+    ]);
     const room = await a.client.createRoom(`exp-${dialect}`);
     await expect(a.client.invite(room.id, [b.id])).rejects.toMatchObject({ code: "NOT_CONNECTED" });
     // Asking again replaces the expired edge.
@@ -180,7 +198,9 @@ describe.each(dialects)("discovery and consent on %s", (dialect) => {
     // The blocker lifts it itself; the audit says it was unblocked, by whom.
     expect(await blocker.client.revokeConnection(block.id)).toMatchObject({ status: "revoked", endedBy: blocker.id, can: { unblock: false } });
     expect((await blocked.client.requestConnection(blocker.id)).status).toBe("pending");
-    const audit = await queryDb<{ action: string; actorId: string }>(server, `SELECT action, "actorId" FROM "AuditEvent" WHERE "subjectId" = $1 ORDER BY seq`, [block.id]);
+    const audit = await queryDb<{ action: string; actorId: string }>(server, `SELECT action, "actorId" FROM "AuditEvent" WHERE "subjectId" = $1 ORDER BY seq`, [
+      block.id,
+    ]);
     expect(audit).toEqual([
       { action: "connection.blocked", actorId: ana.participantId },
       { action: "connection.unblocked", actorId: blocker.id },

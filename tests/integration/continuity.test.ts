@@ -33,8 +33,21 @@ import { startWorkspace } from "./factories";
 const work = mkdtempSync(path.join(tmpdir(), "switchboard-continuity-"));
 const children = new Set<ChildProcess>();
 
-function startAgent(server: TestServer, apiKey: string, files: { log: string; cursors?: string }, delayMs = 0, opts: { reply?: boolean } = {}): Promise<ChildProcess> {
-  const env = { SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: apiKey, LOG_FILE: files.log, CURSOR_FILE: files.cursors ?? "", HANDLER_DELAY_MS: String(delayMs), REPLY: opts.reply ? "1" : "" };
+function startAgent(
+  server: TestServer,
+  apiKey: string,
+  files: { log: string; cursors?: string },
+  delayMs = 0,
+  opts: { reply?: boolean } = {},
+): Promise<ChildProcess> {
+  const env = {
+    SWITCHBOARD_URL: server.url,
+    SWITCHBOARD_API_KEY: apiKey,
+    LOG_FILE: files.log,
+    CURSOR_FILE: files.cursors ?? "",
+    HANDLER_DELAY_MS: String(delayMs),
+    REPLY: opts.reply ? "1" : "",
+  };
   return startAgentProcess("recording-agent", env, children);
 }
 
@@ -77,7 +90,10 @@ describe.each(dialects)("continuity on %s", (dialect) => {
   let ana: Person;
 
   beforeAll(async () => {
-    ({ server, people: { ana } } = await startWorkspace(dialect, { people: { ana: "owner" }, liftRates: true }));
+    ({
+      server,
+      people: { ana },
+    } = await startWorkspace(dialect, { people: { ana: "owner" }, liftRates: true }));
   });
   afterEach(() => closeSockets());
   afterAll(() => server.dispose());
@@ -97,7 +113,10 @@ describe.each(dialects)("continuity on %s", (dialect) => {
     const sent: number[] = [];
     const sendSome = async (n: number) => {
       for (let i = 0; i < n; i++) {
-        const ack = (await socket.timeout(10_000).emitWithAck("message:send", { roomId: room.id, body: `m${sent.length}`, clientMsgId: randomUUID() })) as { ok: boolean; data: MessageView };
+        const ack = (await socket.timeout(10_000).emitWithAck("message:send", { roomId: room.id, body: `m${sent.length}`, clientMsgId: randomUUID() })) as {
+          ok: boolean;
+          data: MessageView;
+        };
         sent.push(ack.data.seq);
       }
     };
@@ -110,58 +129,70 @@ describe.each(dialects)("continuity on %s", (dialect) => {
     child = await startAgent(server, agent.apiKey, files, 0);
     await waitFor(() => logged(files.log).length >= sent.length, 20_000, "agent catch-up");
     const last = await sentinel(ana, room.id, (marker) => logged(files.log).some((e) => e.seq === marker.seq)); // nothing more arrives before it
-    expect(withoutKillRepeat(logged(files.log).map((e) => e.seq), firstRun)).toEqual([...sent, last.seq]);
+    expect(
+      withoutKillRepeat(
+        logged(files.log).map((e) => e.seq),
+        firstRun,
+      ),
+    ).toEqual([...sent, last.seq]);
     await kill(child, "SIGTERM");
   });
 
   it.each([
     ["its cursor file", true],
     ["memory cursors only", false],
-  ])("an agent that replies to every message, killed mid-burst and restarted with %s, handles every message in order and posts each reply once", async (_, withFile) => {
-    await ana.api.workspace.setLimits.mutate({ agentMessagesPerMinute: 10_000, agentBurst: 1000, loopGuardMessages: 10_000 });
-    const name = `talk-${withFile ? "file" : "memory"}-${dialect}`;
-    const { agent, room } = await roomWithAgent(name, withFile ? "talker" : "chatter");
-    const files = { log: path.join(work, `${name}.log`), cursors: withFile ? path.join(work, `${name}.json`) : undefined };
-    let child = await startAgent(server, agent.apiKey, files, 5, { reply: true });
-    const socket = await ana.socket();
-    const sent: { seq: number; body: string }[] = [];
-    const send = async (body: string) => {
-      const ack = (await socket.timeout(10_000).emitWithAck("message:send", { roomId: room.id, body, clientMsgId: randomUUID() })) as Ack<MessageView>;
-      if (!ack.ok) throw new Error(ack.error.message);
-      sent.push({ seq: ack.data.seq, body });
-    };
-    // A burst faster than the agent answers: messages wait behind its handler, its replies land after them.
-    const burst = (async () => {
-      for (let i = 0; i < 60; i++) await send(`m${i}`);
-    })();
-    await waitFor(() => logged(files.log).length >= 10, 20_000, "agent answering");
-    await kill(child); // mid-burst: handled, unhandled and answered messages interleave
-    const firstRun = logged(files.log).length;
-    await burst;
-    child = await startAgent(server, agent.apiKey, files, 0, { reply: true });
-    // Nothing new arrives to reveal a gap: what it had not handled must come from replay alone. Then a
-    // last message, which per-room order hands it after everything before.
-    await waitFor(() => logged(files.log).length >= firstRun + 1 && logged(files.log).at(-1)!.body === "m59", 20_000, "replay");
-    await send("last");
-    await waitFor(() => logged(files.log).at(-1)?.body === "last", 20_000, "the last message");
-    await kill(child, "SIGTERM");
+  ])(
+    "an agent that replies to every message, killed mid-burst and restarted with %s, handles every message in order and posts each reply once",
+    async (_, withFile) => {
+      await ana.api.workspace.setLimits.mutate({ agentMessagesPerMinute: 10_000, agentBurst: 1000, loopGuardMessages: 10_000 });
+      const name = `talk-${withFile ? "file" : "memory"}-${dialect}`;
+      const { agent, room } = await roomWithAgent(name, withFile ? "talker" : "chatter");
+      const files = { log: path.join(work, `${name}.log`), cursors: withFile ? path.join(work, `${name}.json`) : undefined };
+      let child = await startAgent(server, agent.apiKey, files, 5, { reply: true });
+      const socket = await ana.socket();
+      const sent: { seq: number; body: string }[] = [];
+      const send = async (body: string) => {
+        const ack = (await socket.timeout(10_000).emitWithAck("message:send", { roomId: room.id, body, clientMsgId: randomUUID() })) as Ack<MessageView>;
+        if (!ack.ok) throw new Error(ack.error.message);
+        sent.push({ seq: ack.data.seq, body });
+      };
+      // A burst faster than the agent answers: messages wait behind its handler, its replies land after them.
+      const burst = (async () => {
+        for (let i = 0; i < 60; i++) await send(`m${i}`);
+      })();
+      await waitFor(() => logged(files.log).length >= 10, 20_000, "agent answering");
+      await kill(child); // mid-burst: handled, unhandled and answered messages interleave
+      const firstRun = logged(files.log).length;
+      await burst;
+      child = await startAgent(server, agent.apiKey, files, 0, { reply: true });
+      // Nothing new arrives to reveal a gap: what it had not handled must come from replay alone. Then a
+      // last message, which per-room order hands it after everything before.
+      await waitFor(() => logged(files.log).length >= firstRun + 1 && logged(files.log).at(-1)!.body === "m59", 20_000, "replay");
+      await send("last");
+      await waitFor(() => logged(files.log).at(-1)?.body === "last", 20_000, "the last message");
+      await kill(child, "SIGTERM");
 
-    const seqs = sent.map((m) => m.seq);
-    const log = logged(files.log).map((e) => e.seq);
-    if (withFile) expect(withoutKillRepeat(log, firstRun)).toEqual(seqs); // handled once, in order
-    else {
-      // Memory cursors: what was handled but not yet acked to the server is handled again, in order.
-      const [before, after] = [log.slice(0, firstRun), log.slice(firstRun)];
-      expect(before).toEqual(seqs.slice(0, before.length));
-      const from = seqs.indexOf(after[0]);
-      expect(from).toBeGreaterThanOrEqual(0);
-      expect(from).toBeLessThanOrEqual(before.length);
-      expect(after).toEqual(seqs.slice(from));
-    }
-    // Each message answered once, in order: a message handled again re-sent its reply with the same id.
-    const replies = await queryDb<{ body: string }>(server, `SELECT "body" FROM "Message" WHERE "roomId" = $1 AND "authorId" = $2 ORDER BY "seq"`, [room.id, agent.id]);
-    expect(replies.map((r) => r.body)).toEqual(sent.map((m) => `re ${m.body}`));
-  });
+      const seqs = sent.map((m) => m.seq);
+      const log = logged(files.log).map((e) => e.seq);
+      if (withFile)
+        expect(withoutKillRepeat(log, firstRun)).toEqual(seqs); // handled once, in order
+      else {
+        // Memory cursors: what was handled but not yet acked to the server is handled again, in order.
+        const [before, after] = [log.slice(0, firstRun), log.slice(firstRun)];
+        expect(before).toEqual(seqs.slice(0, before.length));
+        const from = seqs.indexOf(after[0]);
+        expect(from).toBeGreaterThanOrEqual(0);
+        expect(from).toBeLessThanOrEqual(before.length);
+        expect(after).toEqual(seqs.slice(from));
+      }
+      // Each message answered once, in order: a message handled again re-sent its reply with the same id.
+      const replies = await queryDb<{ body: string }>(server, `SELECT "body" FROM "Message" WHERE "roomId" = $1 AND "authorId" = $2 ORDER BY "seq"`, [
+        room.id,
+        agent.id,
+      ]);
+      expect(replies.map((r) => r.body)).toEqual(sent.map((m) => `re ${m.body}`));
+    },
+  );
 
   it("a raw-socket agent that answers every message and never acks is replayed all of them when it reconnects", async () => {
     const { agent, room } = await roomWithAgent(`raw-talk-${dialect}`, "rawtalker");
@@ -202,7 +233,11 @@ describe.each(dialects)("continuity on %s", (dialect) => {
     child = await startAgent(server, agent.apiKey, { log });
     await waitFor(() => logged(log).length >= 40, 10_000, "replay from the server cursor");
     await sentinel(ana, room.id, (marker) => logged(log).some((e) => e.seq === marker.seq)); // nothing more arrives before it
-    expect(logged(log).map((e) => e.body)).toEqual([...Array.from({ length: 20 }, (_, i) => `before ${i}`), ...Array.from({ length: 20 }, (_, i) => `after ${i}`), "sentinel"]);
+    expect(logged(log).map((e) => e.body)).toEqual([
+      ...Array.from({ length: 20 }, (_, i) => `before ${i}`),
+      ...Array.from({ length: 20 }, (_, i) => `after ${i}`),
+      "sentinel",
+    ]);
 
     // Killed hard, it may not have acked its last messages: the replay starts right after the
     // server's cursor, so what it sees again is exactly what the server had not been told.
@@ -232,7 +267,13 @@ describe.each(dialects)("continuity on %s", (dialect) => {
     await ana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [sender.id] });
     const files = { log: path.join(work, `sigkill-${dialect}.log`), cursors: path.join(work, `sigkill-${dialect}.json`) };
     const child = await startAgent(server, receiver.apiKey, files);
-    const client = new SwitchboardClient({ url: server.url, apiKey: sender.apiKey, sendAttempts: 60, reconnectDelayMs: { min: 100, max: 1000 }, requestTimeoutMs: 3000 });
+    const client = new SwitchboardClient({
+      url: server.url,
+      apiKey: sender.apiKey,
+      sendAttempts: 60,
+      reconnectDelayMs: { min: 100, max: 1000 },
+      requestTimeoutMs: 3000,
+    });
     await client.connect();
 
     const acked: MessageView[] = [];
@@ -299,7 +340,9 @@ describe.runIf(dialects.includes("postgresql"))("two server processes with Redis
     await Promise.all(
       Array.from({ length: 4 }, async (_, w) => {
         for (let i = 0; i < 25; i++) {
-          const ack = (await sender.timeout(10_000).emitWithAck("message:send", { roomId: room.id, body: `w${w}-${i}`, clientMsgId: randomUUID() })) as { data: MessageView };
+          const ack = (await sender.timeout(10_000).emitWithAck("message:send", { roomId: room.id, body: `w${w}-${i}`, clientMsgId: randomUUID() })) as {
+            data: MessageView;
+          };
           seqs.push(ack.data.seq);
         }
       }),
@@ -329,7 +372,9 @@ describe.runIf(dialects.includes("postgresql"))("two server processes with Redis
       Promise.all(
         Array.from({ length: 4 }, async (_, w) => {
           for (let i = 0; i < 25; i++) {
-            const r = (await socket.timeout(10_000).emitWithAck("message:send", { roomId: room.id, body: `${tag}${w}-${i}`, clientMsgId: randomUUID() })) as Ack<MessageView>;
+            const r = (await socket
+              .timeout(10_000)
+              .emitWithAck("message:send", { roomId: room.id, body: `${tag}${w}-${i}`, clientMsgId: randomUUID() })) as Ack<MessageView>;
             if (!r.ok) throw new Error(`${tag}: ${r.error.code} ${r.error.message}`);
             acks.push(r.data);
           }
@@ -344,7 +389,11 @@ describe.runIf(dialects.includes("postgresql"))("two server processes with Redis
     })();
     await Promise.all([writer(onA, "a"), writer(onB, "b"), churn]);
 
-    const stored = await queryDb<{ seq: number; clientMsgId: string; kind: string }>(a, `SELECT "seq", "clientMsgId", "kind" FROM "Message" WHERE "roomId" = $1 ORDER BY "seq"`, [room.id]);
+    const stored = await queryDb<{ seq: number; clientMsgId: string; kind: string }>(
+      a,
+      `SELECT "seq", "clientMsgId", "kind" FROM "Message" WHERE "roomId" = $1 ORDER BY "seq"`,
+      [room.id],
+    );
     const { lastSeq } = await ana.api.rooms.get.query({ roomId: room.id });
     expect(stored.map((m) => Number(m.seq))).toEqual(Array.from({ length: lastSeq }, (_, i) => i + 1));
     expect(stored.filter((m) => m.kind === "text")).toHaveLength(200);
@@ -368,7 +417,10 @@ describe.runIf(dialects.includes("postgresql"))("two server processes with Redis
     const flood = Promise.all(
       Array.from({ length: 4 }, async () => {
         while (!refused && onB.connected) {
-          const r = (await onB.timeout(5000).emitWithAck("message:send", { roomId: room.id, body: "spam", clientMsgId: randomUUID() }).catch(() => ({ ok: false, error: { code: "DISCONNECTED" } }))) as Ack<MessageView>;
+          const r = (await onB
+            .timeout(5000)
+            .emitWithAck("message:send", { roomId: room.id, body: "spam", clientMsgId: randomUUID() })
+            .catch(() => ({ ok: false, error: { code: "DISCONNECTED" } }))) as Ack<MessageView>;
           if (r.ok) acked++;
           else refused = r.error.code;
         }

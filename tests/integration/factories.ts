@@ -27,7 +27,10 @@ export interface Workspace<H extends string> {
  * Starts a server and signs `people` up on it: the owner, then each other person with an invite of
  * their role (or the one shared invite). The caller disposes of `server`.
  */
-export function startWorkspace<const H extends string>(dialect: Dialect, spec: WorkspaceSpec<H> & Required<Pick<WorkspaceSpec<H>, "invite">>): Promise<Workspace<H> & { inviteToken: string }>;
+export function startWorkspace<const H extends string>(
+  dialect: Dialect,
+  spec: WorkspaceSpec<H> & Required<Pick<WorkspaceSpec<H>, "invite">>,
+): Promise<Workspace<H> & { inviteToken: string }>;
 export function startWorkspace<const H extends string>(dialect: Dialect, spec: WorkspaceSpec<H>): Promise<Workspace<H>>;
 export async function startWorkspace<const H extends string>(dialect: Dialect, spec: WorkspaceSpec<H>): Promise<Workspace<H>> {
   const [[ownerHandle, ownerRole], ...others] = Object.entries(spec.people) as [H, Role][];

@@ -26,7 +26,9 @@ function junk(rand: () => number, depth = 0): unknown {
     case 6:
       return "<script>alert(1)</script>' OR 1=1 --";
     case 7:
-      return depth > 3 ? {} : JSON.parse(`{${JSON.stringify(NASTY_KEYS[Math.floor(rand() * NASTY_KEYS.length)])}: ${JSON.stringify(junk(rand, depth + 1) ?? null)}}`);
+      return depth > 3
+        ? {}
+        : JSON.parse(`{${JSON.stringify(NASTY_KEYS[Math.floor(rand() * NASTY_KEYS.length)])}: ${JSON.stringify(junk(rand, depth + 1) ?? null)}}`);
     case 8:
       return { a: { b: { c: { d: [1, { e: "f" }] } } } };
     case 9:
@@ -51,7 +53,16 @@ function broken(valid: Record<string, unknown>, rand: () => number): unknown {
   return copy;
 }
 
-const KNOWN_CODES = new Set(["INVALID_PAYLOAD", "UNKNOWN_EVENT", "ROOM_NOT_FOUND", "MESSAGE_NOT_FOUND", "NOT_FOUND", "PARTICIPANT_NOT_FOUND", "NOT_A_MEMBER", "FORBIDDEN"]);
+const KNOWN_CODES = new Set([
+  "INVALID_PAYLOAD",
+  "UNKNOWN_EVENT",
+  "ROOM_NOT_FOUND",
+  "MESSAGE_NOT_FOUND",
+  "NOT_FOUND",
+  "PARTICIPANT_NOT_FOUND",
+  "NOT_A_MEMBER",
+  "FORBIDDEN",
+]);
 
 describe.each(dialects)("fuzzing on %s", (dialect) => {
   let server: TestServer;
@@ -61,7 +72,10 @@ describe.each(dialects)("fuzzing on %s", (dialect) => {
   let roomId: string;
 
   beforeAll(async () => {
-    ({ server, people: { fuzz: person } } = await startWorkspace(dialect, { people: { fuzz: "owner" } }));
+    ({
+      server,
+      people: { fuzz: person },
+    } = await startWorkspace(dialect, { people: { fuzz: "owner" } }));
     const agent = await createAgent(person, "target");
     roomId = (await person.api.rooms.createChannel.mutate({ name: "fuzz", visibility: "private", memberIds: [agent.id] })).id;
     agentSocket = await openAgentSocket(server.url, agent.apiKey);
@@ -74,7 +88,9 @@ describe.each(dialects)("fuzzing on %s", (dialect) => {
 
   const counts = async () =>
     Promise.all(
-      ["Message", "Room", "RoomMember", "Participant", "Connection", "MessageReceipt", "ApiKey"].map(async (t) => Number((await queryDb<{ n: number }>(server, `SELECT COUNT(*) AS n FROM "${t}"`))[0].n)),
+      ["Message", "Room", "RoomMember", "Participant", "Connection", "MessageReceipt", "ApiKey"].map(async (t) =>
+        Number((await queryDb<{ n: number }>(server, `SELECT COUNT(*) AS n FROM "${t}"`))[0].n),
+      ),
     );
 
   it("answers 2,000 malformed socket requests with error codes, and writes nothing", async () => {
@@ -120,13 +136,28 @@ describe.each(dialects)("fuzzing on %s", (dialect) => {
   it("answers 600 malformed tRPC calls with 4xx and an error code, and writes nothing", async () => {
     const before = await counts();
     const rand = prng(7);
-    const procedures = ["messages.send", "messages.edit", "rooms.createChannel", "rooms.invite", "agents.create", "connections.request", "workspace.signUp", "admin.setRole", "messages.history", "nope.nothing"];
+    const procedures = [
+      "messages.send",
+      "messages.edit",
+      "rooms.createChannel",
+      "rooms.invite",
+      "agents.create",
+      "connections.request",
+      "workspace.signUp",
+      "admin.setRole",
+      "messages.history",
+      "nope.nothing",
+    ];
     for (let i = 0; i < 600; i++) {
       const procedure = procedures[Math.floor(rand() * procedures.length)];
       const query = procedure.endsWith("history");
       const body = rand() < 0.2 ? "{not json" : (JSON.stringify(rand() < 0.5 ? { json: junk(rand) } : junk(rand)) ?? "null");
       const url = `${server.url}/api/trpc/${procedure}${query ? `?input=${encodeURIComponent(body)}` : ""}`;
-      const res = await fetch(url, { method: query ? "GET" : "POST", headers: { cookie: person.cookie, "content-type": "application/json" }, body: query ? undefined : body });
+      const res = await fetch(url, {
+        method: query ? "GET" : "POST",
+        headers: { cookie: person.cookie, "content-type": "application/json" },
+        body: query ? undefined : body,
+      });
       expect(res.status, `${procedure} ${body.slice(0, 120)}`).toBeGreaterThanOrEqual(400);
       expect(res.status, `${procedure} ${body.slice(0, 120)}`).toBeLessThan(500);
       if (res.status === 431 || res.status === 414) continue; // the HTTP parser refused an oversized URL

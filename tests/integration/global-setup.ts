@@ -29,7 +29,12 @@ const common: BuildOptions = {
 };
 
 /** bin/switchboard.mjs without tsx: cli/main.ts's `main`, run. */
-const cliEntry = { contents: `import { main } from "./cli/main.ts";\nawait main();\n`, resolveDir: ROOT, sourcefile: "switchboard-cli.ts", loader: "ts" } as const;
+const cliEntry = {
+  contents: `import { main } from "./cli/main.ts";\nawait main();\n`,
+  resolveDir: ROOT,
+  sourcefile: "switchboard-cli.ts",
+  loader: "ts",
+} as const;
 
 /** The agent processes tests start (harness.ts's startAgentProcess): fixtures' and examples' `*-agent.ts`. */
 const agentScripts = ["tests/integration/fixtures", "examples"].flatMap((dir) =>

@@ -45,7 +45,10 @@ describe.each(dialects)("governance on %s", (dialect) => {
   let other: Person;
 
   beforeAll(async () => {
-    ({ server, people: { olga: owner, adam: admin, mia: member, ned: other } } = await startWorkspace(dialect, {
+    ({
+      server,
+      people: { olga: owner, adam: admin, mia: member, ned: other },
+    } = await startWorkspace(dialect, {
       people: { olga: "owner", adam: "admin", mia: "member", ned: "member" },
     }));
   });
@@ -138,7 +141,14 @@ describe.each(dialects)("governance on %s", (dialect) => {
 
     const listed = await owner.api.workspace.invites.query();
     const byId = new Map(listed.map((i) => [i.id, i]));
-    expect(byId.get(open.id)).toMatchObject({ state: "active", role: "member", uses: 0, maxUses: 5, revokedAt: null, createdBy: { id: owner.participantId, handle: "olga" } });
+    expect(byId.get(open.id)).toMatchObject({
+      state: "active",
+      role: "member",
+      uses: 0,
+      maxUses: 5,
+      revokedAt: null,
+      createdBy: { id: owner.participantId, handle: "olga" },
+    });
     expect(byId.get(once.id)).toMatchObject({ state: "used_up", role: "guest", uses: 1, maxUses: 1 });
     expect(byId.get(stale.id)).toMatchObject({ state: "expired", createdBy: { handle: "adam" } });
     const created = listed.map((i) => i.createdAt);

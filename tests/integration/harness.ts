@@ -32,7 +32,9 @@ export const PG_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@12
  */
 export const BIN = path.join(ROOT, "bin", "switchboard.mjs");
 export const CLI: string[] = [process.env.SWITCHBOARD_TEST_CLI ?? BIN];
-export const AUDIT_VERIFY: string[] = process.env.SWITCHBOARD_TEST_AUDIT_VERIFY ? [process.env.SWITCHBOARD_TEST_AUDIT_VERIFY] : ["--import", "tsx", path.join(ROOT, "scripts/audit-verify.ts")];
+export const AUDIT_VERIFY: string[] = process.env.SWITCHBOARD_TEST_AUDIT_VERIFY
+  ? [process.env.SWITCHBOARD_TEST_AUDIT_VERIFY]
+  : ["--import", "tsx", path.join(ROOT, "scripts/audit-verify.ts")];
 
 /** Whether PostgreSQL can be used. Under CI an unreachable PostgreSQL fails the run instead. */
 export async function postgresAvailable(): Promise<boolean> {
@@ -184,7 +186,11 @@ export async function startTestServer(
 
 /** Two server processes on one PostgreSQL database, sharing fan-out through Redis under a key prefix of their own. */
 export async function startTwoProcesses(env: Record<string, string> = {}): Promise<[TestServer, TestServer]> {
-  const shared = { REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: `sb-test-${Math.random().toString(36).slice(2)}`, ...env };
+  const shared = {
+    REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+    REDIS_KEY_PREFIX: `sb-test-${Math.random().toString(36).slice(2)}`,
+    ...env,
+  };
   const a = await startTestServer("postgresql", shared);
   return [a, await startTestServer("postgresql", shared, { peerOf: a })];
 }
@@ -377,7 +383,7 @@ export function closeSockets(): void {
 }
 
 /** An ack's data; an error ack throws, with its code on the error. */
-export const unwrap = <T,>(reply: Ack<T>): T => {
+export const unwrap = <T>(reply: Ack<T>): T => {
   if (!reply.ok) throw Object.assign(new Error(`${reply.error.code}: ${reply.error.message}`), { code: reply.error.code });
   return reply.data;
 };
@@ -524,7 +530,12 @@ export async function closeAgentClients(): Promise<void> {
  * Connects a raw socket with an API key (no SDK), for protocol-level tests. `listen` attaches listeners
  * before the connection opens, for what arrives right after `session:ready` (replay pages).
  */
-export async function openAgentSocket(baseUrl: string, apiKey: string, auth: Record<string, unknown> = {}, listen?: (socket: ClientSocket) => void): Promise<ClientSocket> {
+export async function openAgentSocket(
+  baseUrl: string,
+  apiKey: string,
+  auth: Record<string, unknown> = {},
+  listen?: (socket: ClientSocket) => void,
+): Promise<ClientSocket> {
   const socket: ClientSocket = connect(baseUrl, {
     path: "/socket.io",
     transports: ["websocket"],
@@ -553,7 +564,9 @@ export const SOCKET_BUFFER = 1000;
 export async function cutOff(socket: ClientSocket, admit: (i: number) => [event: string, payload: unknown]) {
   const told = new Promise<ErrorShape & { event: string }>((resolve) => (socket.once as (e: string, fn: (p: never) => void) => void)("error", resolve));
   const closed = new Promise<string>((resolve) => socket.once("disconnect", resolve));
-  const waits = Array.from({ length: OPENING_IN_FLIGHT }, () => emitAck<Ack<unknown>>(socket, "tool:call", { name: "wait_for_messages", args: { timeout_seconds: 50 } }));
+  const waits = Array.from({ length: OPENING_IN_FLIGHT }, () =>
+    emitAck<Ack<unknown>>(socket, "tool:call", { name: "wait_for_messages", args: { timeout_seconds: 50 } }),
+  );
   const admitted = Array.from({ length: SOCKET_BUFFER }, (_, i) => emitAck<Ack<unknown>>(socket, ...admit(i)));
   const refused = await Promise.all(Array.from({ length: CUT_OFF_REFUSALS + 1 }, () => emitAck<Ack<unknown>>(socket, "room:list", {})));
   return { told: await told, waits, admitted, refused, closed };
@@ -565,7 +578,12 @@ export async function cutOff(socket: ClientSocket, admit: (i: number) => [event:
  * its stdout shows `ready` (default "agent ready"). The child is added to `children` (the caller kills
  * what is left).
  */
-export function startAgentProcess(fixture: string, env: Record<string, string>, children: Set<ChildProcess>, opts: { ready?: string } = {}): Promise<ChildProcess> {
+export function startAgentProcess(
+  fixture: string,
+  env: Record<string, string>,
+  children: Set<ChildProcess>,
+  opts: { ready?: string } = {},
+): Promise<ChildProcess> {
   const script = fixture.endsWith(".ts") ? fixture : `tests/integration/fixtures/${fixture}.ts`;
   const ready = opts.ready ?? "agent ready";
   // This run's bundle of it (global-setup.ts), else its source through tsx.

@@ -12,7 +12,19 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { MAX_WAIT_SECONDS } from "../../server/bridges/mcp/tools";
-import { CLI, closeSockets, collectMessages, createAgent, dialects, emitAck, openAgentSocket, signUpPerson, waitFor, type Person, type TestServer } from "./harness";
+import {
+  CLI,
+  closeSockets,
+  collectMessages,
+  createAgent,
+  dialects,
+  emitAck,
+  openAgentSocket,
+  signUpPerson,
+  waitFor,
+  type Person,
+  type TestServer,
+} from "./harness";
 import { startWorkspace } from "./factories";
 
 const TOOL_NAMES = [
@@ -90,7 +102,10 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
   let roomId: string;
 
   beforeAll(async () => {
-    ({ server, people: { dana: owner } } = await startWorkspace(dialect, { people: { dana: "owner" } }));
+    ({
+      server,
+      people: { dana: owner },
+    } = await startWorkspace(dialect, { people: { dana: "owner" } }));
     agent = await createAgent(owner, "scout");
     roomId = (await owner.api.rooms.createChannel.mutate({ name: "ops", visibility: "private", memberIds: [agent.id] })).id;
   });
@@ -121,15 +136,38 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
       wait_seconds: 30,
     });
     let open: { id: string } | undefined;
-    await waitFor(() => open !== undefined, 10_000, "the question in the owner's queue", async () => {
-      open = (await owner.api.questions.list.query({ for: "me" })).find((q) => q.prompt === "Which region first?");
-    });
+    await waitFor(
+      () => open !== undefined,
+      10_000,
+      "the question in the owner's queue",
+      async () => {
+        open = (await owner.api.questions.list.query({ for: "me" })).find((q) => q.prompt === "Which region first?");
+      },
+    );
     await owner.api.questions.answer.mutate({ questionId: open!.id, answer: { choice: "us" } });
-    expect(await answered).toMatchObject({ question_id: open!.id, status: "answered", answer: { choice: "us" }, answer_text: "United States", answered_by: "@dana" });
+    expect(await answered).toMatchObject({
+      question_id: open!.id,
+      status: "answered",
+      answer: { choice: "us" },
+      answer_text: "United States",
+      answered_by: "@dana",
+    });
 
-    const later = await tool<{ question_id: string; status: string; next: string }>(client, "ask_human", { room: "#ops", question: "Ship it?", kind: "approval", wait_seconds: 0, client_id: "ship-1" });
+    const later = await tool<{ question_id: string; status: string; next: string }>(client, "ask_human", {
+      room: "#ops",
+      question: "Ship it?",
+      kind: "approval",
+      wait_seconds: 0,
+      client_id: "ship-1",
+    });
     expect(later).toMatchObject({ status: "open", next: expect.stringContaining("get_answer") });
-    const again = await tool<{ question_id: string }>(client, "ask_human", { room: "#ops", question: "Ship it?", kind: "approval", wait_seconds: 0, client_id: "ship-1" });
+    const again = await tool<{ question_id: string }>(client, "ask_human", {
+      room: "#ops",
+      question: "Ship it?",
+      kind: "approval",
+      wait_seconds: 0,
+      client_id: "ship-1",
+    });
     expect(again.question_id).toBe(later.question_id);
     const waiting = tool(client, "get_answer", { question_id: later.question_id, wait_seconds: 30 });
     await owner.api.questions.answer.mutate({ questionId: later.question_id, answer: { approved: false, comment: "not today" } });
@@ -148,13 +186,20 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
     const client = await mcpClient(server, agent.apiKey);
     const socket = await owner.socket();
     const seen = collectMessages(socket);
-    const first = await tool<{ message: { id: string; seq: number; from: string } }>(client, "send_message", { room: "#ops", text: "deploy finished", client_id: "deploy-1" });
+    const first = await tool<{ message: { id: string; seq: number; from: string } }>(client, "send_message", {
+      room: "#ops",
+      text: "deploy finished",
+      client_id: "deploy-1",
+    });
     expect(first.message).toMatchObject({ from: "@scout" });
     await waitFor(() => seen.seen.some((m) => m.message.id === first.message.id), 10_000, "the message at the person's socket");
     expect(seen.seen.find((m) => m.message.id === first.message.id)!.message.author.id).toBe(agent.id);
     const again = await tool<{ message: { id: string } }>(client, "send_message", { room: "#ops", text: "deploy finished", client_id: "deploy-1" });
     expect(again.message.id).toBe(first.message.id);
-    const read = await tool<{ messages: { id: string }[]; next_after_seq: number }>(client, "read_messages", { room: roomId, after_seq: first.message.seq - 1 });
+    const read = await tool<{ messages: { id: string }[]; next_after_seq: number }>(client, "read_messages", {
+      room: roomId,
+      after_seq: first.message.seq - 1,
+    });
     expect(read.messages.map((m) => m.id)).toEqual([first.message.id]);
     expect(read.next_after_seq).toBeGreaterThanOrEqual(first.message.seq);
   });
@@ -163,7 +208,11 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
     const client = await mcpClient(server, agent.apiKey);
     const waiting = tool<Waited>(client, "wait_for_messages", { timeout_seconds: 20 });
     const socket = await owner.socket();
-    const sent = await emitAck<{ ok: true; data: { id: string; seq: number } }>(socket, "message:send", { roomId, body: "@scout can you check the logs?", clientMsgId: randomUUID() });
+    const sent = await emitAck<{ ok: true; data: { id: string; seq: number } }>(socket, "message:send", {
+      roomId,
+      body: "@scout can you check the logs?",
+      clientMsgId: randomUUID(),
+    });
     const got = await waiting;
     expect(got.timed_out).toBe(false);
     expect(got.messages).toEqual([expect.objectContaining({ id: sent.data.id, from: "@dana", text: "@scout can you check the logs?" })]);
@@ -192,9 +241,18 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
   });
 
   it("answers a missing, wrong or revoked key with 401 and WWW-Authenticate, and a suspended agent with AGENT_SUSPENDED", async () => {
-    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    };
     const post = (headers: Record<string, string>) =>
-      fetch(`${server.url}/api/mcp`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(initialize) });
+      fetch(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify(initialize),
+      });
     for (const headers of [{}, { Authorization: "Bearer sb_nonsense" }, { Authorization: "Basic abc" }] as Record<string, string>[]) {
       const res = await post(headers);
       expect(res.status).toBe(401);
@@ -225,7 +283,11 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
     await waitFor(() => seen.seen.some((m) => m.message.id === sent.message.id), 10_000, "the stdio agent's message");
 
     const waiting = tool<Waited>(client, "wait_for_messages", { timeout_seconds: 20 });
-    const mention = await emitAck<{ ok: true; data: { id: string; seq: number } }>(socket, "message:send", { roomId, body: "@scout over stdio?", clientMsgId: randomUUID() });
+    const mention = await emitAck<{ ok: true; data: { id: string; seq: number } }>(socket, "message:send", {
+      roomId,
+      body: "@scout over stdio?",
+      clientMsgId: randomUUID(),
+    });
     const got = await waiting;
     expect(got.messages.map((m) => m.id)).toEqual([mention.data.id]);
 
@@ -241,12 +303,22 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
     const client = await stdioClient(server, agent.apiKey, ["--channel"]);
     expect(client.getServerCapabilities()?.experimental).toHaveProperty(["claude/channel"]);
     const pushed: { content: string; meta: Record<string, string> }[] = [];
-    const ChannelNotification = z.object({ method: z.literal("notifications/claude/channel"), params: z.object({ content: z.string(), meta: z.record(z.string(), z.string()) }) });
+    const ChannelNotification = z.object({
+      method: z.literal("notifications/claude/channel"),
+      params: z.object({ content: z.string(), meta: z.record(z.string(), z.string()) }),
+    });
     client.setNotificationHandler(ChannelNotification, (n) => void pushed.push(n.params));
     const socket = await owner.socket();
-    const sent = await emitAck<{ ok: true; data: { id: string } }>(socket, "message:send", { roomId, body: "@scout pushed through stdio", clientMsgId: randomUUID() });
+    const sent = await emitAck<{ ok: true; data: { id: string } }>(socket, "message:send", {
+      roomId,
+      body: "@scout pushed through stdio",
+      clientMsgId: randomUUID(),
+    });
     await waitFor(() => pushed.some((p) => p.meta.message_id === sent.data.id), 15_000, "a channel notification over stdio");
-    expect(pushed.find((p) => p.meta.message_id === sent.data.id)).toMatchObject({ content: "@scout pushed through stdio", meta: { room: "#ops", from: "@dana" } });
+    expect(pushed.find((p) => p.meta.message_id === sent.data.id)).toMatchObject({
+      content: "@scout pushed through stdio",
+      meta: { room: "#ops", from: "@dana" },
+    });
   });
 
   it("switchboard mcp with a refused key answers the host's initialize with an error and exits", async () => {
@@ -285,12 +357,22 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
       [open, "NOT_A_MEMBER"],
       [hidden, "ROOM_NOT_FOUND"],
     ] as const) {
-      const overSocket = await emitAck<{ ok: false; error: { code: string } }>(raw, "message:send", { roomId: target.id, body: "hello?", clientMsgId: randomUUID() });
+      const overSocket = await emitAck<{ ok: false; error: { code: string } }>(raw, "message:send", {
+        roomId: target.id,
+        body: "hello?",
+        clientMsgId: randomUUID(),
+      });
       expect(overSocket.error.code).toBe(code);
       expect(await call(client, "send_message", { room: target.id, text: "hello?" })).toMatchObject({ isError: true, data: { error: { code } } });
     }
-    expect(await call(client, "send_message", { room: `#open-${dialect}`, text: "hello?" })).toMatchObject({ isError: true, data: { error: { code: "NOT_A_MEMBER" } } });
-    expect(await call(client, "send_message", { room: `#hidden-${dialect}`, text: "hello?" })).toMatchObject({ isError: true, data: { error: { code: "ROOM_NOT_FOUND" } } });
+    expect(await call(client, "send_message", { room: `#open-${dialect}`, text: "hello?" })).toMatchObject({
+      isError: true,
+      data: { error: { code: "NOT_A_MEMBER" } },
+    });
+    expect(await call(client, "send_message", { room: `#hidden-${dialect}`, text: "hello?" })).toMatchObject({
+      isError: true,
+      data: { error: { code: "ROOM_NOT_FOUND" } },
+    });
 
     // Another person's agent asks for consent: a DM needs an accepted connection, over MCP as over the socket.
     const { token } = await owner.api.workspace.createInvite.mutate({});
@@ -341,16 +423,27 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
 
   it("in channel mode declares claude/channel and pushes what is addressed to the agent, with its room and seq", async () => {
     // Waiting before the session starts (not acknowledged): pushed once the client's stream is open.
-    const early = await emitAck<{ ok: true; data: { id: string } }>(await owner.socket(), "message:send", { roomId, body: "@scout before you connected", clientMsgId: randomUUID() });
+    const early = await emitAck<{ ok: true; data: { id: string } }>(await owner.socket(), "message:send", {
+      roomId,
+      body: "@scout before you connected",
+      clientMsgId: randomUUID(),
+    });
     const client = await mcpClient(server, agent.apiKey, { channel: true });
     expect(client.getServerCapabilities()?.experimental).toHaveProperty(["claude/channel"]);
     expect(client.getInstructions()).toMatch(/<channel source="switchboard"/);
     const pushed: { content: string; meta: Record<string, string> }[] = [];
-    const ChannelNotification = z.object({ method: z.literal("notifications/claude/channel"), params: z.object({ content: z.string(), meta: z.record(z.string(), z.string()) }) });
+    const ChannelNotification = z.object({
+      method: z.literal("notifications/claude/channel"),
+      params: z.object({ content: z.string(), meta: z.record(z.string(), z.string()) }),
+    });
     client.setNotificationHandler(ChannelNotification, (n) => void pushed.push(n.params));
     await waitFor(() => pushed.some((p) => p.meta.message_id === early.data.id), 10_000, "the push of what waited");
     const socket = await owner.socket();
-    const sent = await emitAck<{ ok: true; data: { id: string; seq: number } }>(socket, "message:send", { roomId, body: "@scout ship it", clientMsgId: randomUUID() });
+    const sent = await emitAck<{ ok: true; data: { id: string; seq: number } }>(socket, "message:send", {
+      roomId,
+      body: "@scout ship it",
+      clientMsgId: randomUUID(),
+    });
     await waitFor(() => pushed.some((p) => p.meta.message_id === sent.data.id), 10_000, "a channel notification");
     expect(pushed.find((p) => p.meta.message_id === sent.data.id)).toEqual({
       content: "@scout ship it",

@@ -28,9 +28,18 @@ describe.each(dialects)("the message store on %s", (dialect) => {
     const db = openDb(url);
     await db.workspace.create({ data: { id: ids.workspace, name: "Store" } });
     await db.participant.create({ data: { id: ids.author, workspaceId: ids.workspace, kind: "human", handle: "ada", displayName: "Ada" } });
-    await db.participant.create({ data: { id: ids.agent, workspaceId: ids.workspace, kind: "agent", handle: "scout", displayName: "Scout", ownerId: ids.author } });
-    await db.room.create({ data: { id: ids.room, workspaceId: ids.workspace, kind: "channel", visibility: "public", name: "general", createdById: ids.author } });
-    await db.roomMember.createMany({ data: [{ roomId: ids.room, participantId: ids.author }, { roomId: ids.room, participantId: ids.agent, deliveryMode: "mentions" }] });
+    await db.participant.create({
+      data: { id: ids.agent, workspaceId: ids.workspace, kind: "agent", handle: "scout", displayName: "Scout", ownerId: ids.author },
+    });
+    await db.room.create({
+      data: { id: ids.room, workspaceId: ids.workspace, kind: "channel", visibility: "public", name: "general", createdById: ids.author },
+    });
+    await db.roomMember.createMany({
+      data: [
+        { roomId: ids.room, participantId: ids.author },
+        { roomId: ids.room, participantId: ids.agent, deliveryMode: "mentions" },
+      ],
+    });
   });
 
   afterAll(async () => {
@@ -41,7 +50,20 @@ describe.each(dialects)("the message store on %s", (dialect) => {
   let n = 0;
   const message = (seq: number, extra: Partial<NewMessage> = {}): NewMessage => {
     const clientMsgId = extra.clientMsgId ?? `c${++n}`;
-    return { id: `m-${clientMsgId}`, roomId: ids.room, seq, authorId: ids.author, kind: "text", body: `body ${clientMsgId}`, clientMsgId, threadRootId: null, requesterId: ids.author, causeId: null, createdAt: new Date(), ...extra };
+    return {
+      id: `m-${clientMsgId}`,
+      roomId: ids.room,
+      seq,
+      authorId: ids.author,
+      kind: "text",
+      body: `body ${clientMsgId}`,
+      clientMsgId,
+      threadRootId: null,
+      requesterId: ids.author,
+      causeId: null,
+      createdAt: new Date(),
+      ...extra,
+    };
   };
   /** A batch storing `messages`, decided at the room's seq before the first. */
   const batch = (messages: NewMessage[], extra: Partial<BatchWrite> = {}): BatchWrite => ({
@@ -65,18 +87,47 @@ describe.each(dialects)("the message store on %s", (dialect) => {
       { authorId: ids.agent, clientMsgId: "first" }, // the same id by someone else is not a retry
       { authorId: ids.author, clientMsgId: "new" },
     ]);
-    expect(facts.room).toEqual({ id: ids.room, workspaceId: ids.workspace, kind: "channel", visibility: "public", lastSeq: 1, agentsPausedAt: null, archivedAt: null });
-    expect(facts.workspace).toEqual({ agentMessagesPerMinute: 60, agentBurst: 20, peopleMessagesPerMinute: 60, peopleBurst: 30, loopGuardMessages: 30, loopGuardWindowSec: 300 });
+    expect(facts.room).toEqual({
+      id: ids.room,
+      workspaceId: ids.workspace,
+      kind: "channel",
+      visibility: "public",
+      lastSeq: 1,
+      agentsPausedAt: null,
+      archivedAt: null,
+    });
+    expect(facts.workspace).toEqual({
+      agentMessagesPerMinute: 60,
+      agentBurst: 20,
+      peopleMessagesPerMinute: 60,
+      peopleBurst: 30,
+      loopGuardMessages: 30,
+      loopGuardWindowSec: 300,
+    });
     expect(facts.storedIds).toEqual(["m-first"]);
     const byId = new Map(facts.members.map((m) => [m.participantId, m]));
     expect(byId.get(ids.author)).toEqual({
       participantId: ids.author,
       role: "member",
       deliveryMode: "all",
-      participant: { id: ids.author, handle: "ada", displayName: "Ada", kind: "human", status: "active", messagesPerMinute: null, burst: null, rateLimitExempt: false },
+      participant: {
+        id: ids.author,
+        handle: "ada",
+        displayName: "Ada",
+        kind: "human",
+        status: "active",
+        messagesPerMinute: null,
+        burst: null,
+        rateLimitExempt: false,
+      },
     });
     expect(byId.get(ids.agent)?.deliveryMode).toBe("mentions"); // a listener, though not an author
-    expect(await store().batchFacts("no-such-room", [{ authorId: ids.author, clientMsgId: "x" }])).toEqual({ room: null, workspace: null, members: [], storedIds: [] });
+    expect(await store().batchFacts("no-such-room", [{ authorId: ids.author, clientMsgId: "x" }])).toEqual({
+      room: null,
+      workspace: null,
+      members: [],
+      storedIds: [],
+    });
   });
 
   it("stores a batch with its mentions, read cursors, replies and pause, exactly as Prisma reads it back", async () => {
@@ -96,7 +147,14 @@ describe.each(dialects)("the message store on %s", (dialect) => {
 
     expect(await lastSeq()).toBe(seq + 3);
     expect(await db.room.findUniqueOrThrow({ where: { id: ids.room } })).toMatchObject({ agentsPausedAt: at });
-    expect(await db.message.findUniqueOrThrow({ where: { id: "m-reply" }, include: { mentions: true } })).toMatchObject({ seq: seq + 2, body, data, threadRootId: "m-root", createdAt: at, mentions: [{ participantId: ids.agent, seq: seq + 2 }] });
+    expect(await db.message.findUniqueOrThrow({ where: { id: "m-reply" }, include: { mentions: true } })).toMatchObject({
+      seq: seq + 2,
+      body,
+      data,
+      threadRootId: "m-root",
+      createdAt: at,
+      mentions: [{ participantId: ids.agent, seq: seq + 2 }],
+    });
     expect(await db.message.findUniqueOrThrow({ where: { id: "m-root" } })).toMatchObject({ replyCount: 1, lastReplyAt: at });
     // The author has read what it wrote; what it was delivered moves by its own acks alone.
     expect(await membership(ids.author)).toMatchObject({ readSeq: seq + 3, deliveredSeq: before.deliveredSeq });
@@ -201,13 +259,19 @@ describe.each(dialects)("the message store on %s", (dialect) => {
         mentions: [ids.author, ids.agent].map((participantId) => ({ messageId: "m-edited", participantId, roomId: ids.room, seq: seq + 1 })),
       }),
     );
-    await db.messageReceipt.create({ data: { messageId: "m-edited", participantId: ids.agent, roomId: ids.room, seq: seq + 1, state: "failed", reason: "no tool" } });
+    await db.messageReceipt.create({
+      data: { messageId: "m-edited", participantId: ids.agent, roomId: ids.room, seq: seq + 1, state: "failed", reason: "no tool" },
+    });
     await db.message.update({ where: { id: "m-edited" }, data: { body: "changed", editedAt: new Date() } });
     await db.message.update({ where: { id: "m-deleted" }, data: { deletedAt: new Date() } });
 
     const viaStore = await roomRange(ids.room, 0, MAX_SEQ, 1000);
     expect(viaStore).toEqual(await findMessages({ where: { roomId: ids.room }, orderBy: { seq: "asc" } }));
-    expect(viaStore.find((m) => m.id === "m-edited")).toMatchObject({ body: "changed", mentions: [ids.author, ids.agent].sort(), receipts: [{ participantId: ids.agent, state: "failed", reason: "no tool" }] });
+    expect(viaStore.find((m) => m.id === "m-edited")).toMatchObject({
+      body: "changed",
+      mentions: [ids.author, ids.agent].sort(),
+      receipts: [{ participantId: ids.agent, state: "failed", reason: "no tool" }],
+    });
     // By id: in the order asked, what has no message left out; the same views as a Prisma include presented them.
     const byId = await presentedMessages(["m-deleted", "no-such-message", "m-edited"]);
     expect(byId).toEqual(["m-deleted", "m-edited"].map((id) => viaStore.find((m) => m.id === id)));
@@ -231,9 +295,14 @@ describe.each(dialects)("the message store on %s", (dialect) => {
     expect(setting.plan_cache_mode).toBe("force_generic_plan");
     // Message as a workspace's table is: thousands of rows in other rooms, with statistics.
     const table = `"${schema}"."Message"`;
-    await getDb().room.create({ data: { id: "elsewhere", workspaceId: ids.workspace, kind: "channel", visibility: "public", name: "elsewhere", createdById: ids.author } });
-    await sendPool().query(`INSERT INTO ${table} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId")
-      SELECT 'bulk-' || i, 'elsewhere', i, $1, 'text', 'filler', 'bulk-' || i FROM generate_series(1, 20000) AS i`, [ids.author]);
+    await getDb().room.create({
+      data: { id: "elsewhere", workspaceId: ids.workspace, kind: "channel", visibility: "public", name: "elsewhere", createdById: ids.author },
+    });
+    await sendPool().query(
+      `INSERT INTO ${table} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId")
+      SELECT 'bulk-' || i, 'elsewhere', i, $1, 'text', 'filler', 'bulk-' || i FROM generate_series(1, 20000) AS i`,
+      [ids.author],
+    );
     await sendPool().query(`ANALYZE ${table}`);
     const seq = await lastSeq();
     const statements = [
@@ -249,7 +318,9 @@ describe.each(dialects)("the message store on %s", (dialect) => {
     for (const statement of statements) {
       const nodes = await genericPlan(statement);
       expect(nodes.filter((node) => node["Relation Name"] === "Message" && node["Node Type"] === "Seq Scan")).toEqual([]);
-      expect(nodes.filter((node) => node["Relation Name"] === "Room" && node["Node Type"] !== "ModifyTable").map((node) => node["Index Name"])).toEqual(["Room_pkey"]);
+      expect(nodes.filter((node) => node["Relation Name"] === "Room" && node["Node Type"] !== "ModifyTable").map((node) => node["Index Name"])).toEqual([
+        "Room_pkey",
+      ]);
     }
   });
 

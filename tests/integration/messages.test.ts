@@ -1,18 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ack, MessageView } from "../../sdk/contract";
-import {
-  closeSockets,
-  collect,
-  createAgent,
-  dialects,
-  emitAck,
-  errorCode,
-  openAgentSocket,
-  waitFor,
-  type Person,
-  type TestServer,
-} from "./harness";
+import { closeSockets, collect, createAgent, dialects, emitAck, errorCode, openAgentSocket, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 
 /** Four sends in flight from `socket` at all times until stopped: batches follow one another in the room. */
@@ -42,7 +31,10 @@ describe.each(dialects)("messages on %s", (dialect) => {
   let roomId: string;
 
   beforeAll(async () => {
-    ({ server, people: { ana, ben, cy } } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member", cy: "member" }, liftRates: true }));
+    ({
+      server,
+      people: { ana, ben, cy },
+    } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member", cy: "member" }, liftRates: true }));
     const room = await ana.api.rooms.createChannel.mutate({ name: "launch", visibility: "private", memberIds: [ben.participantId] });
     roomId = room.id;
   });
@@ -83,9 +75,7 @@ describe.each(dialects)("messages on %s", (dialect) => {
   it("returns the original message for a repeated clientMsgId, even sent 5 times at once", async () => {
     const a = await ana.socket();
     const clientMsgId = randomUUID();
-    const acks = await Promise.all(
-      Array.from({ length: 5 }, () => emitAck<Ack<MessageView>>(a, "message:send", { roomId, body: "once", clientMsgId })),
-    );
+    const acks = await Promise.all(Array.from({ length: 5 }, () => emitAck<Ack<MessageView>>(a, "message:send", { roomId, body: "once", clientMsgId })));
     const ids = new Set(acks.map((r) => (r.ok ? r.data.id : r.error.code)));
     expect(ids.size).toBe(1);
     const again = await ana.api.messages.send.mutate({ roomId, body: "once", clientMsgId });
@@ -119,7 +109,12 @@ describe.each(dialects)("messages on %s", (dialect) => {
     const acks = await Promise.all(
       Array.from({ length: 40 }, (_, i) => {
         const [socket, body] = i % 2 ? [b, `@ana batch ${i}`] : [a, `batch ${i} for @ben and @cy`];
-        return emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body, clientMsgId: randomUUID(), ...(i % 5 === 0 ? { threadRootId: root.id } : {}) });
+        return emitAck<Ack<MessageView>>(socket, "message:send", {
+          roomId,
+          body,
+          clientMsgId: randomUUID(),
+          ...(i % 5 === 0 ? { threadRootId: root.id } : {}),
+        });
       }),
     );
     const sent = acks.map((r) => (r.ok ? r.data : null));
@@ -161,7 +156,8 @@ describe.each(dialects)("messages on %s", (dialect) => {
     const [flooder, cySocket, agentSocket] = await Promise.all([ana.socket(), cy.socket(), openAgentSocket(server.url, agent.apiKey)]);
     const toAgent = collect(agentSocket, "message:new");
     const flood = keepBusy(flooder, busy.id);
-    const send = (socket: typeof flooder, body: string) => emitAck<Ack<MessageView>>(socket, "message:send", { roomId: busy.id, body, clientMsgId: randomUUID() });
+    const send = (socket: typeof flooder, body: string) =>
+      emitAck<Ack<MessageView>>(socket, "message:send", { roomId: busy.id, body, clientMsgId: randomUUID() });
     try {
       for (let round = 0; round < 3; round++) {
         await cy.api.rooms.join.mutate({ roomId: busy.id });
@@ -187,7 +183,8 @@ describe.each(dialects)("messages on %s", (dialect) => {
     const [flooder, agentSocket] = await Promise.all([ana.socket(), openAgentSocket(server.url, agent.apiKey)]);
     // Each batch is decided on what the previous one left (PostgreSQL).
     const flood = keepBusy(flooder, busy.id);
-    const send = (body: string, clientMsgId: string = randomUUID()) => emitAck<Ack<MessageView>>(agentSocket, "message:send", { roomId: busy.id, body, clientMsgId });
+    const send = (body: string, clientMsgId: string = randomUUID()) =>
+      emitAck<Ack<MessageView>>(agentSocket, "message:send", { roomId: busy.id, body, clientMsgId });
     const codes = async (n: number) => {
       const out: string[] = [];
       for (let i = 0; i < n; i++) out.push(((r) => (r.ok ? "OK" : r.error.code))(await send(`paced ${i}`)));
@@ -205,7 +202,9 @@ describe.each(dialects)("messages on %s", (dialect) => {
       expect(await codes(6)).toEqual(["OK", "OK", "OK", "OK", "OK", "RATE_LIMITED"]);
       // A retry long after, many batches later, gets what the first attempt stored.
       const retry = await send("first", `pace-first-${dialect}`);
-      expect(retry.ok && { id: retry.data.id, seq: retry.data.seq, body: retry.data.body }).toEqual(first.ok && { id: first.data.id, seq: first.data.seq, body: "first" });
+      expect(retry.ok && { id: retry.data.id, seq: retry.data.seq, body: retry.data.body }).toEqual(
+        first.ok && { id: first.data.id, seq: first.data.seq, body: "first" },
+      );
     } finally {
       await flood.stop();
       await ana.api.workspace.setLimits.mutate({ agentMessagesPerMinute: 60, agentBurst: 20 });
@@ -220,7 +219,9 @@ describe.each(dialects)("messages on %s", (dialect) => {
       const sockets = await Promise.all(bots.map((x) => openAgentSocket(server.url, x.apiKey)));
       const volley = () =>
         Promise.all(
-          Array.from({ length: 12 }, (_, i) => emitAck<Ack<MessageView>>(sockets[i % 2], "message:send", { roomId: room.id, body: `volley ${i}`, clientMsgId: randomUUID() })),
+          Array.from({ length: 12 }, (_, i) =>
+            emitAck<Ack<MessageView>>(sockets[i % 2], "message:send", { roomId: room.id, body: `volley ${i}`, clientMsgId: randomUUID() }),
+          ),
         );
       const codes = (await volley()).map((r) => (r.ok ? "OK" : r.error.code));
       expect(codes.filter((c) => c === "OK")).toHaveLength(5);
@@ -284,9 +285,9 @@ describe.each(dialects)("messages on %s", (dialect) => {
     expect(t.root.id).toBe(root.id);
     expect(t.root.replyCount).toBe(2);
     expect(t.replies.map((r) => r.body)).toEqual(["a reply", "another"]);
-    expect(
-      await errorCode(ana.api.messages.send.mutate({ roomId, body: "nested", clientMsgId: randomUUID(), threadRootId: reply.id })),
-    ).toBe("INVALID_PAYLOAD");
+    expect(await errorCode(ana.api.messages.send.mutate({ roomId, body: "nested", clientMsgId: randomUUID(), threadRootId: reply.id }))).toBe(
+      "INVALID_PAYLOAD",
+    );
     // Replies are not in the main timeline.
     const { messages } = await ana.api.messages.history.query({ roomId, limit: 200 });
     expect(messages.some((m) => m.id === reply.id)).toBe(false);

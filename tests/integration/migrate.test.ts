@@ -30,7 +30,12 @@ function localMigrations(dialect: Dialect): { name: string; checksum: string }[]
   const dir = path.join(ROOT, "prisma/migrations", dialect);
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
-    .map(({ name }) => ({ name, checksum: createHash("sha256").update(readFileSync(path.join(dir, name, "migration.sql"))).digest("hex") }))
+    .map(({ name }) => ({
+      name,
+      checksum: createHash("sha256")
+        .update(readFileSync(path.join(dir, name, "migration.sql")))
+        .digest("hex"),
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -119,7 +124,20 @@ function expectedRollups(records: UsageRow[]): Map<string, RollupRow> {
       const kept = (c: "agentId" | "ownerId" | "roomId" | "taskId" | "model") => ((g.keeps as readonly string[]).includes(c) ? (r[c] ?? "") : "");
       const spans = [{ span: "day", day: r.day, week: weekOf(r.day) }, ...(g.monthly ? [{ span: "month", day: `${r.month}-01`, week: "" }] : [])];
       for (const { span, day, week } of spans) {
-        const key = { workspaceId: r.workspaceId, grain: g.name, span, day, week, month: r.month, agentId: kept("agentId"), ownerId: kept("ownerId"), requesterId: "", roomId: kept("roomId"), taskId: kept("taskId"), model: kept("model") };
+        const key = {
+          workspaceId: r.workspaceId,
+          grain: g.name,
+          span,
+          day,
+          week,
+          month: r.month,
+          agentId: kept("agentId"),
+          ownerId: kept("ownerId"),
+          requesterId: "",
+          roomId: kept("roomId"),
+          taskId: kept("taskId"),
+          model: kept("model"),
+        };
         const id = ROLLUP_KEY.map((c) => key[c]).join("|");
         const row = rows.get(id) ?? { ...key, calls: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, unpricedCalls: 0, unpricedTokens: 0 };
         const unpriced = r.costSource === "unpriced";
@@ -150,7 +168,24 @@ function expectBackfilled(got: Record<string, unknown>[], records: UsageRow[]): 
   }
 }
 
-const USAGE_COLUMNS = ["id", "workspaceId", "agentId", "reportId", "ownerId", "roomId", "taskId", "model", "inputTokens", "outputTokens", "cachedTokens", "costUsd", "costSource", "occurredAt", "day", "month"] as const;
+const USAGE_COLUMNS = [
+  "id",
+  "workspaceId",
+  "agentId",
+  "reportId",
+  "ownerId",
+  "roomId",
+  "taskId",
+  "model",
+  "inputTokens",
+  "outputTokens",
+  "cachedTokens",
+  "costUsd",
+  "costSource",
+  "occurredAt",
+  "day",
+  "month",
+] as const;
 
 /** The migrations before usage_rollups, then the records, then usage_rollups and the rest. */
 function migrationsAround(dialect: Dialect, name: string): { before: string[]; from: string[] } {
@@ -167,7 +202,9 @@ describe("the usage_rollups migration", () => {
     const db = new Database(path.join(tmp, "backfill.db"));
     try {
       for (const sql of before) db.exec(sql);
-      const insert = db.prepare(`INSERT INTO "UsageRecord" (${USAGE_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES (${USAGE_COLUMNS.map(() => "?").join(", ")})`);
+      const insert = db.prepare(
+        `INSERT INTO "UsageRecord" (${USAGE_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES (${USAGE_COLUMNS.map(() => "?").join(", ")})`,
+      );
       for (const r of records) insert.run(...USAGE_COLUMNS.map((c) => (c === "occurredAt" ? `${r.day}T12:00:00.000+00:00` : r[c])));
       for (const sql of from) db.exec(sql);
       expectBackfilled(db.prepare(`SELECT * FROM "UsageRollup"`).all() as Record<string, unknown>[], records);
@@ -210,12 +247,51 @@ type StoredRow = Record<string, string | number | null>;
 function storedStatuses(at: string): [table: string, row: StoredRow][] {
   const ws = { workspaceId: "ws1" };
   const person = (id: string, over: StoredRow = {}) => ({ id, ...ws, kind: "human", handle: id, displayName: id, ...over });
-  const agent = (id: string, status: string, consentPolicy: string) => ({ id, ...ws, kind: "agent", handle: id, displayName: id, status, consentPolicy, ownerId: "owner" });
+  const agent = (id: string, status: string, consentPolicy: string) => ({
+    id,
+    ...ws,
+    kind: "agent",
+    handle: id,
+    displayName: id,
+    status,
+    consentPolicy,
+    ownerId: "owner",
+  });
   const room = (id: string, kind: string, visibility: string) => ({ id, ...ws, kind, visibility, name: kind === "channel" ? id : null, createdById: "owner" });
-  const message = (seq: number, kind?: string) => ({ id: `msg${seq}`, roomId: "general", seq, authorId: "owner", body: "hi", clientMsgId: `c${seq}`, ...(kind ? { kind } : {}) });
+  const message = (seq: number, kind?: string) => ({
+    id: `msg${seq}`,
+    roomId: "general",
+    seq,
+    authorId: "owner",
+    body: "hi",
+    clientMsgId: `c${seq}`,
+    ...(kind ? { kind } : {}),
+  });
   const connection = (id: string, status: string, requesterId: string, addresseeId: string) => ({ id, ...ws, requesterId, addresseeId, status });
-  const usage = (id: string, costSource: string) => ({ id, ...ws, agentId: "bot-ask", reportId: id, model: "m", inputTokens: 1, outputTokens: 1, costUsd: 0, costSource, occurredAt: at, day: "2026-09-01", month: "2026-09" });
-  const budget = (id: string, subjectType: string, period: string, unit: string, state?: string) => ({ id, ...ws, subjectType, subjectId: subjectType === "agent" ? "bot-ask" : "owner", period, unit, amount: 10, ...(state ? { state } : {}) });
+  const usage = (id: string, costSource: string) => ({
+    id,
+    ...ws,
+    agentId: "bot-ask",
+    reportId: id,
+    model: "m",
+    inputTokens: 1,
+    outputTokens: 1,
+    costUsd: 0,
+    costSource,
+    occurredAt: at,
+    day: "2026-09-01",
+    month: "2026-09",
+  });
+  const budget = (id: string, subjectType: string, period: string, unit: string, state?: string) => ({
+    id,
+    ...ws,
+    subjectType,
+    subjectId: subjectType === "agent" ? "bot-ask" : "owner",
+    period,
+    unit,
+    amount: 10,
+    ...(state ? { state } : {}),
+  });
   return [
     ["Workspace", { id: "ws1", name: "Acme" }],
     ...["a1", "a2", "a3", "a4"].map((id): [string, StoredRow] => ["Account", { id, email: `${id}@example.com`, passwordHash: "x" }]),
@@ -227,7 +303,10 @@ function storedStatuses(at: string): [table: string, row: StoredRow][] {
     ["Participant", agent("bot-own", "active", "own")],
     ["Participant", agent("bot-ws", "suspended", "workspace")],
     ["Participant", agent("bot-refuse", "active", "refuse")],
-    ...(["owner", "admin", "member", "guest"] as const).map((role, i): [string, StoredRow] => ["Member", { id: `m-${role}`, ...ws, accountId: `a${i + 1}`, participantId: role, role }]),
+    ...(["owner", "admin", "member", "guest"] as const).map((role, i): [string, StoredRow] => [
+      "Member",
+      { id: `m-${role}`, ...ws, accountId: `a${i + 1}`, participantId: role, role },
+    ]),
     ["Invite", { id: "i-admin", ...ws, tokenHash: "t1", role: "admin", createdById: "owner", expiresAt: at }],
     ["Invite", { id: "i-guest", ...ws, tokenHash: "t2", role: "guest", createdById: "owner", expiresAt: at }],
     ["Invite", { id: "i-member", ...ws, tokenHash: "t3", role: "member", createdById: "owner", expiresAt: at }],
@@ -300,7 +379,9 @@ async function expectStatusesKept(stored: [string, StoredRow][], read: (sql: str
 /** The generated client filters on the converted columns (on PostgreSQL, by parameters of the enum types) and writes them. */
 async function expectPrismaReads(prisma: SqliteClient): Promise<void> {
   expect(await prisma.roomMember.findMany({ where: { deliveryMode: "mentions" }, select: { participantId: true } })).toEqual([{ participantId: "bot-ask" }]);
-  expect(await prisma.participant.findMany({ where: { kind: "agent", status: "suspended" }, select: { id: true, consentPolicy: true } })).toEqual([{ id: "bot-ws", consentPolicy: "workspace" }]);
+  expect(await prisma.participant.findMany({ where: { kind: "agent", status: "suspended" }, select: { id: true, consentPolicy: true } })).toEqual([
+    { id: "bot-ws", consentPolicy: "workspace" },
+  ]);
   expect(await prisma.connection.count({ where: { status: { in: ["pending", "blocked"] } } })).toBe(2);
   const added = await prisma.message.create({ data: { id: "msg5", roomId: "general", seq: 5, authorId: "owner", body: "new", clientMsgId: "c5" } });
   expect(added.kind).toBe("text");
@@ -316,7 +397,9 @@ describe("the enums migration", () => {
       for (const sql of before) db.exec(sql);
       for (const [table, row] of stored) {
         const columns = Object.keys(row);
-        db.prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).run(...Object.values(row));
+        db.prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).run(
+          ...Object.values(row),
+        );
       }
       for (const sql of from) db.exec(sql);
       await expectStatusesKept(stored, (sql) => Promise.resolve(db.prepare(sql).all() as StoredRow[]));
@@ -341,7 +424,10 @@ describe("the enums migration", () => {
       for (const sql of before) await client.query(sql);
       for (const [table, row] of stored) {
         const columns = Object.keys(row);
-        await client.query(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`, Object.values(row));
+        await client.query(
+          `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`,
+          Object.values(row),
+        );
       }
       for (const sql of from) await client.query(sql);
       await expectStatusesKept(stored, async (sql) => (await client.query<StoredRow>(sql)).rows);
@@ -423,7 +509,9 @@ describe("migrate on SQLite", () => {
       db.prepare("UPDATE _prisma_migrations SET checksum = ?").run("0".repeat(64));
       await expect(migrate(`file:${file}`)).rejects.toThrow(/edited after it was applied/);
       db.prepare("DELETE FROM _prisma_migrations").run();
-      db.prepare("INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES ('x', 'y', 1, '29991231000000_gone', 1, 1)").run();
+      db.prepare(
+        "INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES ('x', 'y', 1, '29991231000000_gone', 1, 1)",
+      ).run();
       await expect(migrate(`file:${file}`)).rejects.toThrow(/29991231000000_gone is applied to the database but missing/);
     } finally {
       db.close();
@@ -433,7 +521,10 @@ describe("migrate on SQLite", () => {
   it("applies each migration once when two processes start together", async () => {
     const file = path.join(tmp, "race.db");
     const results = await Promise.all([runMigrateCli(`file:${file}`), runMigrateCli(`file:${file}`)]);
-    expect(results.map((r) => r.code), results.map((r) => r.output).join("\n")).toEqual([0, 0]);
+    expect(
+      results.map((r) => r.code),
+      results.map((r) => r.output).join("\n"),
+    ).toEqual([0, 0]);
     const db = new Database(file, { readonly: true });
     try {
       expectFullHistory("sqlite", db.prepare("SELECT * FROM _prisma_migrations").all() as Row[]);
@@ -505,7 +596,10 @@ describe.skipIf(!hasPostgres)("migrate on PostgreSQL", () => {
   it("applies each migration once when two processes start together", async () => {
     const url = withSchema("mig_check_race");
     const results = await Promise.all([runMigrateCli(url), runMigrateCli(url)]);
-    expect(results.map((r) => r.code), results.map((r) => r.output).join("\n")).toEqual([0, 0]);
+    expect(
+      results.map((r) => r.code),
+      results.map((r) => r.output).join("\n"),
+    ).toEqual([0, 0]);
     expectFullHistory("postgresql", await sql<Row>(`SELECT * FROM mig_check_race._prisma_migrations`));
   });
 });
@@ -533,11 +627,19 @@ describe("the requested_by migration", () => {
       usage.run("u2", "r2", "answered", 0.25);
       usage.run("u3", "r3", null, 1);
       for (const sql of from) db.exec(sql);
-      const requesters = (table: string) => Object.fromEntries((db.prepare(`SELECT "id", "requesterId" FROM "${table}" ORDER BY "id"`).all() as { id: string; requesterId: string | null }[]).map((r) => [r.id, r.requesterId]));
+      const requesters = (table: string) =>
+        Object.fromEntries(
+          (db.prepare(`SELECT "id", "requesterId" FROM "${table}" ORDER BY "id"`).all() as { id: string; requesterId: string | null }[]).map((r) => [
+            r.id,
+            r.requesterId,
+          ]),
+        );
       // An agent's earlier message names no cause: it stays without a requester.
       expect(requesters("Message")).toEqual({ answered: null, asked: "bea" });
       expect(requesters("UsageRecord")).toEqual({ u1: "bea", u2: null, u3: null });
-      const rolled = db.prepare(`SELECT "requesterId", "calls", "costUsd" FROM "UsageRollup" WHERE "grain" = 'requester' AND "span" = 'day' ORDER BY "requesterId"`).all();
+      const rolled = db
+        .prepare(`SELECT "requesterId", "calls", "costUsd" FROM "UsageRollup" WHERE "grain" = 'requester' AND "span" = 'day' ORDER BY "requesterId"`)
+        .all();
       expect(rolled).toEqual([
         { requesterId: "", calls: 2, costUsd: 1.25 },
         { requesterId: "bea", calls: 1, costUsd: 0.5 },

@@ -23,7 +23,8 @@ async function startSmtp(): Promise<{ url: string; mails: Received[]; close(): P
     authOptional: false,
     allowInsecureAuth: true, // loopback only
     disabledCommands: ["STARTTLS"],
-    onAuth: (auth, _session, done) => (auth.username === "mailer" && auth.password === "s3cret" ? done(null, { user: auth.username }) : done(new Error("bad credentials"))),
+    onAuth: (auth, _session, done) =>
+      auth.username === "mailer" && auth.password === "s3cret" ? done(null, { user: auth.username }) : done(new Error("bad credentials")),
     onData(stream, _session, done) {
       simpleParser(stream).then(
         (mail) => {
@@ -68,7 +69,10 @@ describe.each(dialects)("email notifications on %s", (dialect) => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    ({ server, people: { owner } } = await startWorkspace(dialect, {
+    ({
+      server,
+      people: { owner },
+    } = await startWorkspace(dialect, {
       people: { owner: "owner" },
       env: { SMTP_URL: smtp.url, SMTP_FROM: "Switchboard <notify@example.test>", NOTIFY_BATCH_SECONDS: "1" },
     }));
@@ -140,7 +144,15 @@ describe.each(dialects)("email notifications on %s", (dialect) => {
     const { person, agent } = await personWithAgent("quinn");
     const room = await person.api.rooms.createChannel.mutate({ name: `asks-${dialect}`, visibility: "private", memberIds: [agent.id] });
     await agent.client.postQuestion(room.id, { prompt: "Deploy to production now?", kind: "approval", audience: { type: "owner" } });
-    await agent.client.postQuestion(room.id, { prompt: "Which region first?", kind: "single", options: [{ value: "eu", label: "EU" }, { value: "us", label: "US" }], audience: { type: "room" } });
+    await agent.client.postQuestion(room.id, {
+      prompt: "Which region first?",
+      kind: "single",
+      options: [
+        { value: "eu", label: "EU" },
+        { value: "us", label: "US" },
+      ],
+      audience: { type: "room" },
+    });
     const digest = await onlyDigest(person, "Deploy to production now?", "never");
     await waitFor(() => mailsTo(person).some((m) => m.text.includes("Which region first?")), 15_000, "the room's question in a mail");
     expect(digest.text).toContain("@quinnbot asks");

@@ -3,17 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ack } from "../../sdk/contract";
-import {
-  closeSockets,
-  createAgent,
-  dialects,
-  emitAck,
-  errorCode,
-  openAgentSocket,
-  type ClientSocket,
-  type Person,
-  type TestServer,
-} from "./harness";
+import { closeSockets, createAgent, dialects, emitAck, errorCode, openAgentSocket, type ClientSocket, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 
 type Outcome = "OK" | string;
@@ -31,13 +21,7 @@ function expected(room: "public" | "private", member: boolean, role: Actor["role
 }
 
 type LinkAction =
-  | "invites.list"
-  | "invites.revoke"
-  | "tokens.create"
-  | "tokens.list-mine"
-  | "tokens.list-workspace"
-  | "tokens.revoke-own"
-  | "tokens.revoke-others";
+  "invites.list" | "invites.revoke" | "tokens.create" | "tokens.list-mine" | "tokens.list-workspace" | "tokens.revoke-own" | "tokens.revoke-others";
 
 /** Invite links are the admins'; onboarding tokens their creators' (and the admins'). */
 function expectedForLinks(role: Actor["role"], action: LinkAction): Outcome {
@@ -151,7 +135,15 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
   // Invite links and onboarding tokens are managed over tRPC only, by people.
   const linkCases: [string, LinkAction][] = [];
   for (const name of ["owner", "admin", "insider", "outsider", "guest"]) {
-    for (const action of ["invites.list", "invites.revoke", "tokens.create", "tokens.list-mine", "tokens.list-workspace", "tokens.revoke-own", "tokens.revoke-others"] as const) {
+    for (const action of [
+      "invites.list",
+      "invites.revoke",
+      "tokens.create",
+      "tokens.list-mine",
+      "tokens.list-workspace",
+      "tokens.revoke-own",
+      "tokens.revoke-others",
+    ] as const) {
       if (name === "guest" && action === "tokens.revoke-own") continue; // guests have no tokens of their own
       linkCases.push([name, action]);
     }
@@ -168,7 +160,8 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
       "tokens.create": () => api.agents.createOnboardingToken.mutate({ label: `by ${name}` }),
       "tokens.list-mine": () => api.agents.onboardingTokens.query({ scope: "mine" }),
       "tokens.list-workspace": () => api.agents.onboardingTokens.query({ scope: "workspace" }),
-      "tokens.revoke-own": async () => api.agents.revokeOnboardingToken.mutate({ tokenId: (await api.agents.createOnboardingToken.mutate({ label: "own" })).id }),
+      "tokens.revoke-own": async () =>
+        api.agents.revokeOnboardingToken.mutate({ tokenId: (await api.agents.createOnboardingToken.mutate({ label: "own" })).id }),
       "tokens.revoke-others": async () => {
         const other = person(name === "insider" ? "outsider" : "insider");
         return api.agents.revokeOnboardingToken.mutate({ tokenId: (await other.agents.createOnboardingToken.mutate({ label: "theirs" })).id });
@@ -183,7 +176,8 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
 
   const workspaceCases: [string, WorkspaceAction][] = [];
   for (const name of ["owner", "admin", "insider", "guest"]) {
-    for (const action of ["channels.browse", "invites.create-member", "invites.create-guest", "invites.create-admin"] as const) workspaceCases.push([name, action]);
+    for (const action of ["channels.browse", "invites.create-member", "invites.create-guest", "invites.create-admin"] as const)
+      workspaceCases.push([name, action]);
   }
 
   it.each(workspaceCases)("%s: %s", async (name, action) => {

@@ -92,7 +92,10 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
   let owner: Person;
 
   beforeAll(async () => {
-    ({ server, people: { olga: owner } } = await startWorkspace(dialect, { people: { olga: "owner" } }));
+    ({
+      server,
+      people: { olga: owner },
+    } = await startWorkspace(dialect, { people: { olga: "owner" } }));
   });
   afterAll(async () => {
     closeSockets();
@@ -111,7 +114,7 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
     expect(await emitRaw(socket, "room:list", {})).toEqual({ ok: true, data: expect.any(Array) });
   });
 
-  it("speaks plain packets: session:ready is the first event, and 421[\"room:list\"] is answered as 431[...]", async () => {
+  it('speaks plain packets: session:ready is the first event, and 421["room:list"] is answered as 431[...]', async () => {
     const agent = await createAgent(owner, "plain");
     const raw = rawClient(server.url);
     await raw.send(`40${JSON.stringify({ apiKey: agent.apiKey, protocol: 1 })}`);
@@ -128,7 +131,13 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
   });
 
   it("sends nothing before session:ready to a person's socket either", async () => {
-    const socket: Socket = connect(server.url, { path: "/socket.io", transports: ["websocket"], reconnection: false, autoConnect: false, extraHeaders: { cookie: owner.cookie } });
+    const socket: Socket = connect(server.url, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      reconnection: false,
+      autoConnect: false,
+      extraHeaders: { cookie: owner.cookie },
+    });
     const events: string[] = [];
     socket.onAny((event: string) => events.push(event));
     socket.connect();
@@ -184,7 +193,12 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
       const seqs: number[] = [];
       let afterSeq = 0;
       for (let pages = 0; pages < 20; pages++) {
-        const reply = await emitAck<Ack<{ messages: MessageView[]; hasMore: boolean; lastSeq: number }>>(socket, "room:sync", { roomId: room.id, afterSeq, limit: 5, selected });
+        const reply = await emitAck<Ack<{ messages: MessageView[]; hasMore: boolean; lastSeq: number }>>(socket, "room:sync", {
+          roomId: room.id,
+          afterSeq,
+          limit: 5,
+          selected,
+        });
         if (!reply.ok) throw new Error(reply.error.code);
         seqs.push(...reply.data.messages.map((m) => m.seq));
         afterSeq = reply.data.lastSeq;
@@ -213,7 +227,10 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
 
     expect(await emitAck(socket, "room:leave", { roomId: open.id })).toEqual({ ok: true, data: { roomId: open.id } });
     await waitFor(() => removed.some((r) => r.roomId === open.id), 10_000, "room:removed");
-    expect(await emitAck(socket, "message:send", { roomId: open.id, body: "still here?", clientMsgId: randomUUID() })).toMatchObject({ ok: false, error: { code: "NOT_A_MEMBER" } });
+    expect(await emitAck(socket, "message:send", { roomId: open.id, body: "still here?", clientMsgId: randomUUID() })).toMatchObject({
+      ok: false,
+      error: { code: "NOT_A_MEMBER" },
+    });
     expect(await emitAck(socket, "room:leave", { roomId: open.id })).toMatchObject({ ok: false, error: { code: "NOT_A_MEMBER" } });
     expect((await owner.api.rooms.members.query({ roomId: open.id })).map((m) => m.participant.id)).not.toContain(made.id);
 
@@ -231,7 +248,10 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
     for (const [event, rule] of Object.entries(EVENT_LIMITS)) {
       // Every request counts, valid or not: invalid ones are the cheapest way to the limit.
       const replies = await inChunks(rule.points, () => emitAck<Ack<unknown>>(socket, event, { bogus: true }));
-      expect(replies.filter((r) => !r.ok && r.error.code === "INVALID_PAYLOAD"), event).toHaveLength(rule.points);
+      expect(
+        replies.filter((r) => !r.ok && r.error.code === "INVALID_PAYLOAD"),
+        event,
+      ).toHaveLength(rule.points);
       const over = await emitAck<Ack<unknown>>(socket, event, { bogus: true });
       expect(over, event).toMatchObject({ ok: false, error: { code: "RATE_LIMITED", retryable: true } });
       const wait = over.ok ? 0 : over.error.retryAfterMs!;
@@ -251,7 +271,9 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
     const typing = (): [string, unknown] => ["room:typing", { roomId: "nowhere" }];
     const first = await cutOff(await openAgentSocket(server.url, flooder.apiKey), typing);
     expect(first.told).toMatchObject({ code: "RATE_LIMITED", event: "flood", retryAfterMs: BUFFER_FULL_RETRY_MS });
-    expect((await Promise.all(first.admitted)).filter((r) => !r.ok && r.error.code === "RATE_LIMITED")).toHaveLength(SOCKET_BUFFER - EVENT_LIMITS["room:typing"].points);
+    expect((await Promise.all(first.admitted)).filter((r) => !r.ok && r.error.code === "RATE_LIMITED")).toHaveLength(
+      SOCKET_BUFFER - EVENT_LIMITS["room:typing"].points,
+    );
     await first.closed;
     // One cut-off: it reconnects at once. A second within the window keeps its agent out.
     const second = await cutOff(await openAgentSocket(server.url, flooder.apiKey), typing);
@@ -309,7 +331,9 @@ describe.each(dialects)("protocol edges on %s", (dialect) => {
     expect(await errorCode(busy.api.rooms.createChannel.mutate({ name: `busy-${dialect}` }))).toBe("RATE_LIMITED");
     // Queries still answer, and the owner's mutations are the owner's own.
     expect((await busy.api.workspace.me.query())?.me.handle).toBe("busy");
-    expect(await owner.api.messages.markRead.mutate({ roomId: (await owner.api.rooms.mine.query())[0].id, seq: 1 })).toMatchObject({ readSeq: expect.any(Number) });
+    expect(await owner.api.messages.markRead.mutate({ roomId: (await owner.api.rooms.mine.query())[0].id, seq: 1 })).toMatchObject({
+      readSeq: expect.any(Number),
+    });
   });
 
   it("the SDK does not repeat a room:create that got no answer: it may have been applied", async () => {

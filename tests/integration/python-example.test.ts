@@ -39,7 +39,11 @@ describe.runIf(python).each([dialects[0]])("the protocol doc's Python client on 
   let output = "";
 
   function start() {
-    child = spawn(python!, ["agent.py"], { cwd: dir, env: { ...process.env, SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey }, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(python!, ["agent.py"], {
+      cwd: dir,
+      env: { ...process.env, SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       handled = [...output.matchAll(/^handled (\S+) (\d+)$/gm)].filter((m) => m[1] === roomId).map((m) => m[2]);
@@ -58,7 +62,10 @@ describe.runIf(python).each([dialects[0]])("the protocol doc's Python client on 
   const repliesTo = async (messageId: string) => (await owner.api.messages.thread.query({ messageId })).replies.map((r) => r.body);
 
   beforeAll(async () => {
-    ({ server, people: { pyowner: owner } } = await startWorkspace(dialect, { people: { pyowner: "owner" } }));
+    ({
+      server,
+      people: { pyowner: owner },
+    } = await startWorkspace(dialect, { people: { pyowner: "owner" } }));
     agent = await createAgent(owner, "pyecho");
     roomId = (await owner.api.rooms.createChannel.mutate({ name: "python", visibility: "private", memberIds: [agent.id] })).id;
     dir = mkdtempSync(path.join(tmpdir(), "switchboard-py-"));
@@ -81,7 +88,12 @@ describe.runIf(python).each([dialects[0]])("the protocol doc's Python client on 
     // sentinel is, every earlier one has been, and none again.
     const sentinel = await mention("sentinel");
     await waitFor(() => handled.includes(String(sentinel.seq)), 30_000, `the sentinel (output: ${output})`);
-    expect(handled).toEqual([early, ...burst, sentinel].map((m) => m.seq).sort((a, b) => a - b).map(String));
+    expect(handled).toEqual(
+      [early, ...burst, sentinel]
+        .map((m) => m.seq)
+        .sort((a, b) => a - b)
+        .map(String),
+    );
     for (const m of [early, ...burst, sentinel]) expect(await repliesTo(m.id)).toEqual([`echo: ${m.body}`]);
 
     // Down, two mentions meanwhile, up again: exactly those two are handled.
@@ -98,10 +110,14 @@ describe.runIf(python).each([dialects[0]])("the protocol doc's Python client on 
     expect(output).not.toMatch(/Traceback|refused/);
   });
 
-  it("asks its owner (\"Asking a person\") and prints the decision; run again, it gets the same question back, already decided", async () => {
+  it('asks its owner ("Asking a person") and prints the decision; run again, it gets the same question back, already decided', async () => {
     writeFileSync(path.join(dir, "ask.py"), docExample("### Asking a person"));
     const run = () => {
-      const proc = spawn(python!, ["ask.py", roomId], { cwd: dir, env: { ...process.env, SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey }, stdio: ["ignore", "pipe", "pipe"] });
+      const proc = spawn(python!, ["ask.py", roomId], {
+        cwd: dir,
+        env: { ...process.env, SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let out = "";
       proc.stdout!.on("data", (c: Buffer) => (out += c.toString()));
       proc.stderr!.on("data", (c: Buffer) => (out += c.toString()));
@@ -109,9 +125,14 @@ describe.runIf(python).each([dialects[0]])("the protocol doc's Python client on 
     };
     const first = run();
     let question: { id: string } | undefined;
-    await waitFor(() => question !== undefined, 20_000, "the Python agent's question", async () => {
-      question = (await owner.api.questions.list.query({ for: "me" })).find((q) => q.prompt === "Deploy v2 to production?");
-    });
+    await waitFor(
+      () => question !== undefined,
+      20_000,
+      "the Python agent's question",
+      async () => {
+        question = (await owner.api.questions.list.query({ for: "me" })).find((q) => q.prompt === "Deploy v2 to production?");
+      },
+    );
     await owner.api.questions.answer.mutate({ questionId: question!.id, answer: { approved: true } });
     expect(await first.done).toBe(0);
     expect(first.output()).toContain("decided answered True");
@@ -121,10 +142,14 @@ describe.runIf(python).each([dialects[0]])("the protocol doc's Python client on 
     expect((await owner.api.questions.list.query({ for: "me", status: "all" })).filter((q) => q.prompt === "Deploy v2 to production?")).toHaveLength(1);
   });
 
-  it("runs turns on a runtime binding (\"Runtime bindings\"): a session made once, resumed by the next turn, a message already handled skipped", async () => {
+  it('runs turns on a runtime binding ("Runtime bindings"): a session made once, resumed by the next turn, a message already handled skipped', async () => {
     writeFileSync(path.join(dir, "bind.py"), docExample("### Runtime bindings"));
     const turn = async (seq: number) => {
-      const proc = spawn(python!, ["bind.py", roomId, String(seq)], { cwd: dir, env: { ...process.env, SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey }, stdio: ["ignore", "pipe", "pipe"] });
+      const proc = spawn(python!, ["bind.py", roomId, String(seq)], {
+        cwd: dir,
+        env: { ...process.env, SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: agent.apiKey },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let out = "";
       proc.stdout!.on("data", (c: Buffer) => (out += c.toString()));
       proc.stderr!.on("data", (c: Buffer) => (out += c.toString()));

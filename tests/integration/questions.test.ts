@@ -38,7 +38,14 @@ afterAll(() => {
 const startAskingAgent = (server: TestServer, apiKey: string, files: { log: string; cursors: string }) =>
   startAgentProcess("asking-agent", { SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: apiKey, LOG_FILE: files.log, CURSOR_FILE: files.cursors }, children);
 
-const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []);
+const lines = (file: string) =>
+  existsSync(file)
+    ? readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
 
 describe.each(dialects)("questions to people (%s)", (dialect) => {
   let server: TestServer;
@@ -48,7 +55,10 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
   let roomId: string;
 
   beforeAll(async () => {
-    ({ server, people: { dana, bob, carol } } = await startWorkspace(dialect, { people: { dana: "owner", bob: "member", carol: "member" }, invite: { maxUses: 10 } }));
+    ({
+      server,
+      people: { dana, bob, carol },
+    } = await startWorkspace(dialect, { people: { dana: "owner", bob: "member", carol: "member" }, invite: { maxUses: 10 } }));
     const room = await dana.api.rooms.createChannel.mutate({ name: "deploys", memberIds: [bob.participantId] });
     roomId = room.id;
   });
@@ -62,9 +72,14 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
   /** The open question in the person's queue whose prompt is `prompt`. */
   async function queued(person: Person, prompt: string): Promise<QuestionForViewer> {
     let found: QuestionForViewer | undefined;
-    await waitFor(() => found !== undefined, 10_000, `"${prompt}" in @${person.handle}'s queue`, async () => {
-      found = (await person.api.questions.list.query({ for: "me" })).find((q) => q.prompt === prompt);
-    });
+    await waitFor(
+      () => found !== undefined,
+      10_000,
+      `"${prompt}" in @${person.handle}'s queue`,
+      async () => {
+        found = (await person.api.questions.list.query({ for: "me" })).find((q) => q.prompt === prompt);
+      },
+    );
     return found!;
   }
 
@@ -77,7 +92,13 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
 
     const waiting = client.ask(roomId, { prompt: "Deploy v2 to production?", kind: "approval", audience: { type: "owner" } });
     const q = await queued(dana, "Deploy v2 to production?");
-    expect(q).toMatchObject({ kind: "approval", status: "open", asker: { handle: "scout" }, audience: { type: "owner", participant: { handle: "dana" } }, can: { answer: true, cancel: true } });
+    expect(q).toMatchObject({
+      kind: "approval",
+      status: "open",
+      asker: { handle: "scout" },
+      audience: { type: "owner", participant: { handle: "dana" } },
+      can: { answer: true, cancel: true },
+    });
     expect(await dana.api.questions.openCount.query()).toBeGreaterThanOrEqual(1);
     await waitFor(() => updates.some((u) => u.question.id === q.id), 10_000, "question:updated to the owner");
     // Its status says whom it waits for, wherever people look it up.
@@ -137,7 +158,9 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
     expect(outcome.status).toBe("answered");
     expect(["eu", "us"]).toContain((outcome.answer as { choice: string }).choice);
     // One answer event, whoever won.
-    const events = (await dana.api.messages.history.query({ roomId })).messages.filter((m) => (m.data as QuestionOutcomeData | null)?.questionId === asked.id && m.kind !== "question");
+    const events = (await dana.api.messages.history.query({ roomId })).messages.filter(
+      (m) => (m.data as QuestionOutcomeData | null)?.questionId === asked.id && m.kind !== "question",
+    );
     expect(events).toHaveLength(1);
 
     // A question for a named person is theirs alone.
@@ -170,10 +193,16 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
     const q = (await client.listQuestions({ status: "all" })).find((x) => x.prompt === "Quick: drop the cache?")!;
     expect(await errorCode(dana.api.questions.answer.mutate({ questionId: q.id, answer: { approved: true } }))).toBe("EXPIRED");
     // The expiry is in the room too, as a notice.
-    const notices = (await dana.api.messages.history.query({ roomId })).messages.filter((m) => (m.data as QuestionOutcomeData | null)?.type === "question.expired");
+    const notices = (await dana.api.messages.history.query({ roomId })).messages.filter(
+      (m) => (m.data as QuestionOutcomeData | null)?.type === "question.expired",
+    );
     expect(notices.map((n) => n.body)).toContain("Expired without an answer: Declined");
     // An onExpiry that is not an answer to the question is refused when asking.
-    expect(await errorCode(client.postQuestion(roomId, { prompt: "x", kind: "approval", audience: { type: "owner" }, expiresInSeconds: 5, onExpiry: { choice: "a" } }))).toBe("INVALID_PAYLOAD");
+    expect(
+      await errorCode(
+        client.postQuestion(roomId, { prompt: "x", kind: "approval", audience: { type: "owner" }, expiresInSeconds: 5, onExpiry: { choice: "a" } }),
+      ),
+    ).toBe("INVALID_PAYLOAD");
   });
 
   it("validates a form's answer against its fields, and the ask against its kind", async () => {
@@ -186,7 +215,16 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
         { name: "version", label: "Version", type: "string", required: true, minLength: 3 },
         { name: "canary", label: "Canary %", type: "integer", min: 0, max: 100 },
         { name: "notify", label: "Notify users", type: "boolean" },
-        { name: "channel", label: "Channel", type: "enum", options: [{ value: "stable", label: "Stable" }, { value: "beta", label: "Beta" }], required: true },
+        {
+          name: "channel",
+          label: "Channel",
+          type: "enum",
+          options: [
+            { value: "stable", label: "Stable" },
+            { value: "beta", label: "Beta" },
+          ],
+          required: true,
+        },
       ],
       audience: { type: "owner" },
     });
@@ -202,11 +240,29 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
 
     // Kinds and their parts: options only for choices, fields only for forms, at least two options.
     expect(await errorCode(client.postQuestion(roomId, { prompt: "x", kind: "single", audience: { type: "room" } }))).toBe("INVALID_PAYLOAD");
-    expect(await errorCode(client.postQuestion(roomId, { prompt: "x", kind: "text", options: [{ value: "a", label: "A" }, { value: "b", label: "B" }], audience: { type: "room" } }))).toBe("INVALID_PAYLOAD");
-    expect(await errorCode(client.postQuestion(roomId, { prompt: "x", kind: "text", audience: { type: "person", participant: "@carol" } }))).toBe("NOT_A_MEMBER");
-    expect(await errorCode(client.postQuestion(roomId, { prompt: "x", kind: "text", audience: { type: "person", participant: "@former" } }))).toBe("INVALID_PAYLOAD");
+    expect(
+      await errorCode(
+        client.postQuestion(roomId, {
+          prompt: "x",
+          kind: "text",
+          options: [
+            { value: "a", label: "A" },
+            { value: "b", label: "B" },
+          ],
+          audience: { type: "room" },
+        }),
+      ),
+    ).toBe("INVALID_PAYLOAD");
+    expect(await errorCode(client.postQuestion(roomId, { prompt: "x", kind: "text", audience: { type: "person", participant: "@carol" } }))).toBe(
+      "NOT_A_MEMBER",
+    );
+    expect(await errorCode(client.postQuestion(roomId, { prompt: "x", kind: "text", audience: { type: "person", participant: "@former" } }))).toBe(
+      "INVALID_PAYLOAD",
+    );
     // A person has no owner to ask.
-    expect(await errorCode(dana.api.questions.ask.mutate({ roomId, clientMsgId: "p1", prompt: "x", kind: "text", audience: { type: "owner" } }))).toBe("INVALID_PAYLOAD");
+    expect(await errorCode(dana.api.questions.ask.mutate({ roomId, clientMsgId: "p1", prompt: "x", kind: "text", audience: { type: "owner" } }))).toBe(
+      "INVALID_PAYLOAD",
+    );
   });
 
   it("asking is idempotent by clientMsgId; the asker (or its owner) cancels; raw sockets get the same codes", async () => {
@@ -218,8 +274,14 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
     const again = await emitAck<{ ok: true; data: QuestionForViewer }>(socket, "question:ask", ask);
     expect(again.data.id).toBe(first.data.id);
     expect(first.data.can).toEqual({ answer: false, cancel: true });
-    expect(await emitAck(socket, "question:ask", { ...ask, clientMsgId: "ask-2", kind: "poll" })).toMatchObject({ ok: false, error: { code: "INVALID_PAYLOAD" } });
-    expect(await emitAck(socket, "question:answer", { questionId: first.data.id, answer: { text: "no" } })).toMatchObject({ ok: false, error: { code: "FORBIDDEN" } });
+    expect(await emitAck(socket, "question:ask", { ...ask, clientMsgId: "ask-2", kind: "poll" })).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_PAYLOAD" },
+    });
+    expect(await emitAck(socket, "question:answer", { questionId: first.data.id, answer: { text: "no" } })).toMatchObject({
+      ok: false,
+      error: { code: "FORBIDDEN" },
+    });
     // bob may answer it, not cancel it; dana (the agent's owner) may cancel it.
     expect(await errorCode(bob.api.questions.cancel.mutate({ questionId: first.data.id }))).toBe("FORBIDDEN");
     expect((await bob.api.questions.get.query({ questionId: first.data.id })).can).toEqual({ answer: true, cancel: false });
@@ -259,7 +321,12 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
     // Asking bob to connect waits for dana; approved, the request is made.
     const asking = client.requestConnection(bob.participantId, { message: "for the release" });
     const approval = await queued(dana, `May I ask @bob to connect ("for the release")?`);
-    expect(approval).toMatchObject({ kind: "approval", asker: { handle: "gated" }, audience: { type: "owner" }, room: { title: expect.stringContaining("Gated") } });
+    expect(approval).toMatchObject({
+      kind: "approval",
+      asker: { handle: "gated" },
+      audience: { type: "owner" },
+      room: { title: expect.stringContaining("Gated") },
+    });
     expect(await bob.api.connections.list.query({ status: "pending" })).toMatchObject({ connections: [] });
     await dana.api.questions.answer.mutate({ questionId: approval.id, answer: { approved: true } });
     const connection = await asking;
@@ -289,7 +356,10 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
     await dana.api.questions.answer.mutate({ questionId: refused.error.questionId, answer: { approved: true } });
     expect(await emitAck(raw, "connection:request", request)).toMatchObject({ ok: true, data: { status: "pending", addressee: { handle: "carol" } } });
     await dana.api.questions.cancel.mutate({ questionId: different.error.questionId });
-    await carol.api.connections.respond.mutate({ connectionId: (await carol.api.connections.list.query({ status: "pending" })).connections[0].id, decision: "decline" });
+    await carol.api.connections.respond.mutate({
+      connectionId: (await carol.api.connections.list.query({ status: "pending" })).connections[0].id,
+      decision: "decline",
+    });
 
     // Declined: the SDK fails with APPROVAL_DECLINED and nothing was requested.
     const refusedAsk = errorCode(client.requestConnection(carol.participantId));
@@ -320,8 +390,14 @@ describe.each(dialects)("questions to people (%s)", (dialect) => {
     const second = await queued(dana, `May I spend more than $0.50 today (${new Date().toISOString().slice(0, 10)})? I have spent $0.75.`);
     await dana.api.questions.answer.mutate({ questionId: second.id, answer: { approved: false } });
     expect(await refused).toBe("APPROVAL_DECLINED");
-    expect(await errorCode(other.client.reportUsage({ reportId: "t2", model: "test-model", inputTokens: 1, outputTokens: 1, costUsd: 0.1 }))).toBe("APPROVAL_DECLINED");
-    const recorded = await dana.api.usage.overview.query({ from: new Date().toISOString().slice(0, 10), to: new Date().toISOString().slice(0, 10), agentId: other.id });
+    expect(await errorCode(other.client.reportUsage({ reportId: "t2", model: "test-model", inputTokens: 1, outputTokens: 1, costUsd: 0.1 }))).toBe(
+      "APPROVAL_DECLINED",
+    );
+    const recorded = await dana.api.usage.overview.query({
+      from: new Date().toISOString().slice(0, 10),
+      to: new Date().toISOString().slice(0, 10),
+      agentId: other.id,
+    });
     expect(recorded.totals).toMatchObject({ calls: 2, costUsd: 0.85 });
   });
 

@@ -50,7 +50,10 @@ describe.each(dialects)("rights follow roles on %s", (dialect) => {
     signUpPerson(server, { handle, inviteToken: (await owner.api.workspace.createInvite.mutate({ role })).token });
 
   beforeAll(async () => {
-    ({ server, people: { olga: owner } } = await startWorkspace(dialect, { people: { olga: "owner" } }));
+    ({
+      server,
+      people: { olga: owner },
+    } = await startWorkspace(dialect, { people: { olga: "owner" } }));
     lobby = (await owner.api.rooms.createChannel.mutate({ name: "lobby", visibility: "public" })).id;
   });
   afterEach(closeSockets);
@@ -121,7 +124,12 @@ describe.runIf(dialects.includes("postgresql"))("rights follow roles across two 
     const lobby = (await owner.api.rooms.createChannel.mutate({ name: "lobby", visibility: "public" })).id;
     const dana = await signUpPerson(b, { handle: "dana", inviteToken: (await owner.api.workspace.createInvite.mutate({ role: "admin" })).token });
     const { apiKey } = await createAgent(dana, "danas-bot");
-    const sockets = await Promise.all([openSocket(b.url, dana.cookie), openSocket(a.url, dana.cookie), openAgentSocket(b.url, apiKey), openAgentSocket(a.url, apiKey)]);
+    const sockets = await Promise.all([
+      openSocket(b.url, dana.cookie),
+      openSocket(a.url, dana.cookie),
+      openAgentSocket(b.url, apiKey),
+      openAgentSocket(a.url, apiKey),
+    ]);
     for (const socket of sockets) expect(await preview(socket, lobby)).toBe("OK");
 
     await owner.api.admin.setRole.mutate({ participantId: dana.participantId, role: "guest" }); // on process A

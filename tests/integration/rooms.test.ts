@@ -1,19 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io as connect } from "socket.io-client";
-import {
-  closeSockets,
-  collect,
-  createAgent,
-  dialects,
-  emitAck,
-  errorCode,
-  sentinel,
-  signUpPerson,
-  waitFor,
-  type Person,
-  type TestServer,
-} from "./harness";
+import { closeSockets, collect, createAgent, dialects, emitAck, errorCode, sentinel, signUpPerson, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 
 describe.each(dialects)("rooms on %s", (dialect) => {
@@ -23,7 +11,10 @@ describe.each(dialects)("rooms on %s", (dialect) => {
   let gus: Person;
 
   beforeAll(async () => {
-    ({ server, people: { ana, ben, gus } } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member", gus: "guest" } }));
+    ({
+      server,
+      people: { ana, ben, gus },
+    } = await startWorkspace(dialect, { people: { ana: "owner", ben: "member", gus: "guest" } }));
   });
   afterAll(async () => {
     closeSockets();
@@ -88,11 +79,7 @@ describe.each(dialects)("rooms on %s", (dialect) => {
     await ben.api.rooms.leave.mutate({ roomId: room.id });
     await waitFor(() => members.some((e) => e.left.includes(ben.participantId)), 10_000, "left");
     const { messages } = await ana.api.messages.history.query({ roomId: room.id, limit: 50 });
-    expect(messages.filter((m) => m.kind === "event").map((m) => (m.data as { type: string }).type)).toEqual([
-      "room.created",
-      "member.joined",
-      "member.left",
-    ]);
+    expect(messages.filter((m) => m.kind === "event").map((m) => (m.data as { type: string }).type)).toEqual(["room.created", "member.joined", "member.left"]);
     const count = seen.filter((e) => e.roomId === room.id).length;
     await ana.api.messages.send.mutate({ roomId: room.id, body: "after ben left", clientMsgId: randomUUID() });
     // Ben's socket gets a message sent after that one (in another room: he is in this one no more);

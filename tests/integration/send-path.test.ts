@@ -20,7 +20,8 @@ import {
 } from "./harness";
 import { startWorkspace } from "./factories";
 
-const send = (socket: ClientSocket, roomId: string, body: string) => emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body, clientMsgId: randomUUID() });
+const send = (socket: ClientSocket, roomId: string, body: string) =>
+  emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body, clientMsgId: randomUUID() });
 
 describe.runIf(dialects.includes("postgresql"))("two processes writing one room as one agent, under a low deadlock_timeout", () => {
   let a: TestServer;
@@ -73,7 +74,10 @@ async function poisonMessages(server: TestServer): Promise<void> {
     await queryDb(server, `CREATE TRIGGER "poison" BEFORE INSERT ON "Message" WHEN NEW."body" = 'poison' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
     return;
   }
-  await queryDb(server, `CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW."body" = 'poison' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`);
+  await queryDb(
+    server,
+    `CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW."body" = 'poison' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`,
+  );
   await queryDb(server, `CREATE TRIGGER "poison" BEFORE INSERT ON "Message" FOR EACH ROW EXECUTE FUNCTION poison()`);
 }
 
@@ -82,7 +86,10 @@ describe.each(dialects)("the send path's failures on %s", (dialect) => {
   let ana: Person;
 
   beforeAll(async () => {
-    ({ server, people: { ana } } = await startWorkspace(dialect, { people: { ana: "owner" }, liftRates: true, env: { SEND_QUEUE_PER_ROOM: "40" } }));
+    ({
+      server,
+      people: { ana },
+    } = await startWorkspace(dialect, { people: { ana: "owner" }, liftRates: true, env: { SEND_QUEUE_PER_ROOM: "40" } }));
     await poisonMessages(server);
   });
   afterAll(async () => {

@@ -41,7 +41,8 @@ describe.each(dialects)("first sign-ups on %s", (dialect) => {
 
 /** How many accounts the server's database holds, and how many uses of an invite were claimed. */
 const accounts = async (server: TestServer) => Number((await queryDb<{ n: number | string }>(server, `SELECT COUNT(*) AS n FROM "Account"`))[0].n);
-const usesOf = async (server: TestServer, inviteId: string) => Number((await queryDb<{ uses: number | string }>(server, `SELECT uses FROM "Invite" WHERE id = $1`, [inviteId]))[0].uses);
+const usesOf = async (server: TestServer, inviteId: string) =>
+  Number((await queryDb<{ uses: number | string }>(server, `SELECT uses FROM "Invite" WHERE id = $1`, [inviteId]))[0].uses);
 
 // The limit lives in the process (or Redis), not in the database: one dialect is enough.
 describe("sign-ups per address", () => {
@@ -110,7 +111,8 @@ describe("sign-ups per address", () => {
     const invite = await owner.api.workspace.createInvite.mutate({ maxUses: 5 });
     const taken = person({ inviteToken: invite.token });
     expect(await signUpFrom(proxied.url, taken, "10.7.0.1")).toBe("OK");
-    for (let i = 0; i < 20; i++) expect(await signUpFrom(proxied.url, { ...person({ inviteToken: invite.token }), email: taken.email }, "10.7.0.1")).toBe("EMAIL_TAKEN");
+    for (let i = 0; i < 20; i++)
+      expect(await signUpFrom(proxied.url, { ...person({ inviteToken: invite.token }), email: taken.email }, "10.7.0.1")).toBe("EMAIL_TAKEN");
     expect(await signUpFrom(proxied.url, person({ inviteToken: invite.token }), "10.7.0.1")).toBe("RATE_LIMITED");
     expect(await usesOf(proxied, invite.id)).toBe(1);
   });

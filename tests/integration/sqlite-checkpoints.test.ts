@@ -32,7 +32,11 @@ describe("SQLite checkpoints in the background", () => {
     // About 25 MB through the WAL in small commits, as a busy room writes it.
     const big = "x".repeat(4000);
     for (let i = 0; i < 250; i++) {
-      await db.$transaction(Array.from({ length: 25 }, (_, j) => db.participant.create({ data: { id: `p${i}-${j}`, workspaceId: "w1", kind: "human", handle: `h${i}-${j}`, displayName: big } })));
+      await db.$transaction(
+        Array.from({ length: 25 }, (_, j) =>
+          db.participant.create({ data: { id: `p${i}-${j}`, workspaceId: "w1", kind: "human", handle: `h${i}-${j}`, displayName: big } }),
+        ),
+      );
       if (i % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 120)); // the worker's turn
     }
     // Without checkpoints the WAL would hold all of it; checkpointed, it keeps being reused.

@@ -37,7 +37,10 @@ describe.each(dialects)("tool:call on %s", (dialect) => {
   const mcpClients: Client[] = [];
 
   beforeAll(async () => {
-    ({ server, people: { dana } } = await startWorkspace(dialect, { people: { dana: "owner" } }));
+    ({
+      server,
+      people: { dana },
+    } = await startWorkspace(dialect, { people: { dana: "owner" } }));
     scout = await connectedAgent(server, dana, "scout");
     roomId = (await dana.api.rooms.createChannel.mutate({ name: "ops", visibility: "private", memberIds: [scout.id] })).id;
   });
@@ -51,7 +54,9 @@ describe.each(dialects)("tool:call on %s", (dialect) => {
   /** The error code the same tool call gets over MCP. */
   async function mcpErrorCode(apiKey: string, name: string, args: Record<string, unknown>): Promise<string | undefined> {
     const client = new Client({ name: "tool-calls-tests", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", server.url), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL("/api/mcp", server.url), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }),
+    );
     mcpClients.push(client);
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     return (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
@@ -59,16 +64,23 @@ describe.each(dialects)("tool:call on %s", (dialect) => {
 
   it("send_message lands in the room as the agent, by #name, and a retry with the same client_id posts nothing new", async () => {
     const seen = collectMessages(await dana.socket());
-    const first = (await scout.client.callTool("send_message", { room: "#ops", text: "sent through tool:call", client_id: "tc-1" })) as { message: { id: string; from: string; room_id: string } };
+    const first = (await scout.client.callTool("send_message", { room: "#ops", text: "sent through tool:call", client_id: "tc-1" })) as {
+      message: { id: string; from: string; room_id: string };
+    };
     expect(first.message).toMatchObject({ from: "@scout", room_id: roomId });
     await waitFor(() => seen.seen.some((m) => m.message.id === first.message.id), 10_000, "the message at the person's socket");
     expect(seen.seen.find((m) => m.message.id === first.message.id)!.message.author.id).toBe(scout.id);
 
-    const again = (await scout.client.callTool("send_message", { room: "#ops", text: "sent through tool:call", client_id: "tc-1" })) as { message: { id: string } };
+    const again = (await scout.client.callTool("send_message", { room: "#ops", text: "sent through tool:call", client_id: "tc-1" })) as {
+      message: { id: string };
+    };
     expect(again.message.id).toBe(first.message.id);
     // The same over a raw socket: the ack carries the tool's JSON result.
     const raw = await openAgentSocket(server.url, scout.apiKey);
-    const overRaw = await emitAck<Result>(raw, "tool:call", { name: "send_message", args: { room: roomId, text: "sent through tool:call", client_id: "tc-1" } });
+    const overRaw = await emitAck<Result>(raw, "tool:call", {
+      name: "send_message",
+      args: { room: roomId, text: "sent through tool:call", client_id: "tc-1" },
+    });
     expect(overRaw).toMatchObject({ ok: true, data: { message: { id: first.message.id } } });
   });
 
@@ -113,7 +125,10 @@ describe.each(dialects)("tool:call on %s", (dialect) => {
       ["send_message", { room: "#ops", text: "nope" }],
       ["set_status", { status: "nope" }],
     ] as const) {
-      expect(await emitAck<Result>(reader, "tool:call", { name, args }), name).toMatchObject({ ok: false, error: { code: "INSUFFICIENT_SCOPE", retryable: false } });
+      expect(await emitAck<Result>(reader, "tool:call", { name, args }), name).toMatchObject({
+        ok: false,
+        error: { code: "INSUFFICIENT_SCOPE", retryable: false },
+      });
     }
   });
 
@@ -135,7 +150,9 @@ describe.each(dialects)("tool:call on %s", (dialect) => {
     const client = new SwitchboardClient({ url: server.url, apiKey: scout.apiKey, requestTimeoutMs: 1000, passive: true });
     await client.connect();
     try {
-      const { question_id } = (await client.callTool("ask_human", { room: "#ops", question: "Hold on?", kind: "approval", wait_seconds: 0 })) as { question_id: string };
+      const { question_id } = (await client.callTool("ask_human", { room: "#ops", question: "Hold on?", kind: "approval", wait_seconds: 0 })) as {
+        question_id: string;
+      };
       let settled = 0;
       const waits = Array.from({ length: MAX_ACTIVE + 1 }, () => client.callTool("get_answer", { question_id, wait_seconds: 3 }).finally(() => settled++));
       await new Promise((r) => setTimeout(r, 200)); // the waits are running
@@ -150,7 +167,9 @@ describe.each(dialects)("tool:call on %s", (dialect) => {
 
   it("does not send a write tool again after it got no answer in time: TIMEOUT, and it was asked once", async () => {
     const prompt = `Asked once? (${dialect})`;
-    expect(await errorCode(scout.client.callTool("ask_human", { room: "#ops", question: prompt, kind: "approval", wait_seconds: 2 }, { timeoutMs: 300 }))).toBe("TIMEOUT");
+    expect(await errorCode(scout.client.callTool("ask_human", { room: "#ops", question: prompt, kind: "approval", wait_seconds: 2 }, { timeoutMs: 300 }))).toBe(
+      "TIMEOUT",
+    );
     // A retry would have been sent before the call failed, and a socket's requests start in the order
     // they arrive: once a question asked after it is stored, a second one would be too.
     const sentinel = `Asked after? (${dialect})`;

@@ -3,7 +3,20 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { weekOf } from "../../components/usage/format";
 import { rollupRowsFromRecordsSql } from "../../server/services/usage/rollups";
 import type { UsageView } from "../../sdk/contract";
-import { closeAgentClients, closeSockets, collect, collectMessages, connectedAgent, dialects, errorCode, queryDb, signUpPerson, waitFor, type Person, type TestServer } from "./harness";
+import {
+  closeAgentClients,
+  closeSockets,
+  collect,
+  collectMessages,
+  connectedAgent,
+  dialects,
+  errorCode,
+  queryDb,
+  signUpPerson,
+  waitFor,
+  type Person,
+  type TestServer,
+} from "./harness";
 import { startWorkspace } from "./factories";
 
 const DAYS = ["2026-11-20", "2026-11-21", "2026-11-23", "2026-11-28"];
@@ -95,12 +108,16 @@ function expectOverview(overview: OverviewLike, entries: Entry[], bucket: "day" 
     groupedSums(entries, (e) => bucketOf(e.day)),
     `${what} series`,
   );
-  expect(overview.series.map((s) => s.bucket), `${what}: series in time order`).toEqual(overview.series.map((s) => s.bucket).sort());
+  expect(
+    overview.series.map((s) => s.bucket),
+    `${what}: series in time order`,
+  ).toEqual(overview.series.map((s) => s.bucket).sort());
   for (const [b, key] of BREAKDOWNS) expectRows(overview[b], groupedSums(entries, key), `${what} ${b}`);
 }
 
 type Row = Record<string, string | number | bigint>;
-const rowKey = (r: Row) => ["workspaceId", "grain", "span", "day", "week", "month", "agentId", "ownerId", "requesterId", "roomId", "taskId", "model"].map((c) => r[c]).join("|");
+const rowKey = (r: Row) =>
+  ["workspaceId", "grain", "span", "day", "week", "month", "agentId", "ownerId", "requesterId", "roomId", "taskId", "model"].map((c) => r[c]).join("|");
 const COUNTERS = ["calls", "inputTokens", "outputTokens", "cachedTokens", "unpricedCalls", "unpricedTokens"];
 
 describe.each(dialects)("usage and cost on %s", (dialect) => {
@@ -120,7 +137,10 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
   }
 
   beforeAll(async () => {
-    ({ server, people: { ada: admin, mia } } = await startWorkspace(dialect, { people: { ada: "owner", mia: "member" } }));
+    ({
+      server,
+      people: { ada: admin, mia },
+    } = await startWorkspace(dialect, { people: { ada: "owner", mia: "member" } }));
   });
   afterEach(async () => {
     await closeAgentClients();
@@ -146,7 +166,15 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
           const output = 200 + n * 3;
           const task = i === 0 ? `task-${dialect}-1` : undefined;
           const inRoom = agent === a && i === 1 ? room.id : undefined;
-          await agent.client.reportUsage({ model: i % 2 ? "gpt-5" : "claude-sonnet-4.5", inputTokens: input, outputTokens: output, costUsd: cost, taskId: task, roomId: inRoom, occurredAt: `${day}T1${i}:00:00Z` });
+          await agent.client.reportUsage({
+            model: i % 2 ? "gpt-5" : "claude-sonnet-4.5",
+            inputTokens: input,
+            outputTokens: output,
+            costUsd: cost,
+            taskId: task,
+            roomId: inRoom,
+            occurredAt: `${day}T1${i}:00:00Z`,
+          });
           ledger.push({ agent: agent.id, owner: owner.participantId, day, cost, input, output, task, room: inRoom });
           n++;
         }
@@ -176,14 +204,24 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     expect(hers.totals.costUsd).toBeCloseTo(sum(ledger.filter((r) => r.agent === b.id)).cost, 6);
 
     const csv = await admin.api.usage.exportCsv.query({ from: DAYS[0], to: DAYS[3], bucket: "day", view: "byAgent" });
-    const csvTotal = csv.trim().split("\n").slice(1).reduce((s, line) => s + Number(line.split(",")[2].replace(/"/g, "")), 0);
+    const csvTotal = csv
+      .trim()
+      .split("\n")
+      .slice(1)
+      .reduce((s, line) => s + Number(line.split(",")[2].replace(/"/g, "")), 0);
     expect(csvTotal).toBeCloseTo(overview.totals.costUsd, 6);
   });
 
   it("is idempotent per reportId and prices from the table", async () => {
     const agent = await agentOf(admin, `pricey-${dialect}`);
     const reportId = randomUUID();
-    const first = await agent.client.reportUsage({ reportId, model: "claude-sonnet-4.5", inputTokens: 1_000_000, outputTokens: 100_000, cachedTokens: 200_000 });
+    const first = await agent.client.reportUsage({
+      reportId,
+      model: "claude-sonnet-4.5",
+      inputTokens: 1_000_000,
+      outputTokens: 100_000,
+      cachedTokens: 200_000,
+    });
     const again = await agent.client.reportUsage({ reportId, model: "claude-sonnet-4.5", inputTokens: 5, outputTokens: 5 });
     expect(again.id).toBe(first.id);
     // 800k uncached input at $3, 200k cached at $0.30, 100k output at $15 per million tokens.
@@ -195,14 +233,17 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     expect(await errorCode(mia.api.usage.setPrice.mutate({ model: "x", inputPerMTok: 1, outputPerMTok: 1 }))).toBe("FORBIDDEN");
     const records = await queryDb<{ n: number }>(server, `SELECT COUNT(*) AS n FROM "UsageRecord" WHERE "reportId" = $1`, [reportId]);
     expect(Number(records[0].n)).toBe(1);
-
   });
 
   it("shows what a call cost only to the agent, its owner and admins: not on its message, not to the rest of the room", async () => {
     // Mia's agent works in a room with Ada (an owner of the workspace) and Noa (a member who owns none of it).
     const noa = await signUpPerson(server, { handle: `noa-${dialect}`, inviteToken: (await admin.api.workspace.createInvite.mutate({})).token });
     const agent = await agentOf(mia, `answerer-${dialect}`);
-    const room = await mia.api.rooms.createChannel.mutate({ name: `carry-${dialect}`, visibility: "private", memberIds: [agent.id, admin.participantId, noa.participantId] });
+    const room = await mia.api.rooms.createChannel.mutate({
+      name: `carry-${dialect}`,
+      visibility: "private",
+      memberIds: [agent.id, admin.participantId, noa.participantId],
+    });
     const [noaSocket, miaSocket, adaSocket] = await Promise.all([noa.socket(), mia.socket(), admin.socket()]);
     const noaUpdates = collect(noaSocket, "message:updated");
     const noaUsage = collect(noaSocket, "usage:recorded");
@@ -210,8 +251,13 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     const [miaUsage, adaUsage] = [collect(miaSocket, "usage:recorded"), collect(adaSocket, "usage:recorded")];
     const said = await agent.client.send(room.id, "here is my answer");
     // Two calls produced it, reported at once.
-    await Promise.all([0.25, 0.5].map((costUsd) => agent.client.reportUsage({ model: "gpt-5", inputTokens: 100, outputTokens: 50, costUsd, messageId: said.id })));
-    for (const [seen, who] of [[miaUsage, "the owner"], [adaUsage, "an admin"]] as const) {
+    await Promise.all(
+      [0.25, 0.5].map((costUsd) => agent.client.reportUsage({ model: "gpt-5", inputTokens: 100, outputTokens: 50, costUsd, messageId: said.id })),
+    );
+    for (const [seen, who] of [
+      [miaUsage, "the owner"],
+      [adaUsage, "an admin"],
+    ] as const) {
       await waitFor(() => seen.filter((e) => e.usage.messageId === said.id).length === 2, 5000, `${who} hears of both calls`);
     }
     // A sentinel the room gets after anything those reports could have sent Noa.
@@ -242,7 +288,11 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     // (a client without the SDK's cause); Solo reports on its own.
     const bea = await signUpPerson(server, { handle: `bea-${dialect}`, inviteToken: (await admin.api.workspace.createInvite.mutate({})).token });
     const [scout, relay, tally, solo] = await Promise.all(["scout", "relay", "tally", "solo"].map((h) => agentOf(mia, `${h}-${dialect}`)));
-    const room = await mia.api.rooms.createChannel.mutate({ name: `asks-${dialect}`, visibility: "private", memberIds: [scout.id, relay.id, tally.id, bea.participantId] });
+    const room = await mia.api.rooms.createChannel.mutate({
+      name: `asks-${dialect}`,
+      visibility: "private",
+      memberIds: [scout.id, relay.id, tally.id, bea.participantId],
+    });
     const asking = await bea.api.connections.request.mutate({ participantId: scout.id, message: "questions about the build" });
     await mia.api.connections.respond.mutate({ connectionId: asking.id, decision: "accept" });
     await mia.api.connections.respond.mutate({ connectionId: (await scout.client.requestConnection(relay.id)).id, decision: "accept" });
@@ -288,10 +338,17 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     expect((await bea.api.usage.overview.query({ ...day, requesterId: mia.participantId })).totals.calls).toBe(0);
 
     // The detail export: every dimension a column, names and ids.
-    const csv = (await admin.api.usage.exportCsv.query({ ...day, requesterId: bea.participantId, view: "detail" })).trim().split("\n").map((line) => line.replace(/"/g, ""));
-    expect(csv[0]).toBe("bucket,agent,agentId,ownedBy,ownerId,requestedBy,requesterId,room,roomId,taskId,model,costUsd,inputTokens,outputTokens,cachedTokens,calls,unpricedCalls");
+    const csv = (await admin.api.usage.exportCsv.query({ ...day, requesterId: bea.participantId, view: "detail" }))
+      .trim()
+      .split("\n")
+      .map((line) => line.replace(/"/g, ""));
+    expect(csv[0]).toBe(
+      "bucket,agent,agentId,ownedBy,ownerId,requestedBy,requesterId,room,roomId,taskId,model,costUsd,inputTokens,outputTokens,cachedTokens,calls,unpricedCalls",
+    );
     const relayRow = csv.find((line) => line.includes(relay.id))!;
-    expect(relayRow).toContain(`${today()},Relay-${dialect} (@relay-${dialect}),${relay.id},Mia (@mia),${mia.participantId},Bea-${dialect} (@bea-${dialect}),${bea.participantId},#asks-${dialect},${room.id},,gpt-5,0.25,`);
+    expect(relayRow).toContain(
+      `${today()},Relay-${dialect} (@relay-${dialect}),${relay.id},Mia (@mia),${mia.participantId},Bea-${dialect} (@bea-${dialect}),${bea.participantId},#asks-${dialect},${room.id},,gpt-5,0.25,`,
+    );
     expect(csv).toHaveLength(4);
   });
 
@@ -300,7 +357,8 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     const kim = await signUpPerson(server, { handle: `kim-${dialect}`, inviteToken: (await admin.api.workspace.createInvite.mutate({})).token });
     const agent = await agentOf(kim, `dated-${dialect}`);
     const day = 24 * 60 * 60 * 1000;
-    const report = (occurredAt: Date) => agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 0.01, occurredAt: occurredAt.toISOString() });
+    const report = (occurredAt: Date) =>
+      agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 0.01, occurredAt: occurredAt.toISOString() });
     const startOfToday = new Date(`${today()}T00:00:00.000Z`);
     // Without a budget, earlier days may be reported; nothing from an hour ahead.
     expect((await report(new Date(Date.now() - 3 * day))).occurredAt.slice(0, 10)).toBe(new Date(Date.now() - 3 * day).toISOString().slice(0, 10));
@@ -316,18 +374,20 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     const other = await agentOf(kim, `dated-monthly-${dialect}`);
     await admin.api.usage.setBudget.mutate({ subjectType: "person", subjectId: kim.participantId, period: "month", unit: "usd", amount: 1000 });
     const startOfMonth = new Date(`${today().slice(0, 7)}-01T00:00:00.000Z`);
-    const reportOther = (at: Date) => other.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 0.01, occurredAt: at.toISOString() });
+    const reportOther = (at: Date) =>
+      other.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 0.01, occurredAt: at.toISOString() });
     await expect(reportOther(new Date(startOfMonth.getTime() - 1000))).rejects.toMatchObject({ code: "INVALID_PAYLOAD" });
     expect((await reportOther(startOfMonth)).occurredAt).toBe(startOfMonth.toISOString());
   });
-
 
   it("warns at 80% and suspends at 100%, once each, even with reports racing across the threshold", async () => {
     const agent = await agentOf(mia, `budgeted-${dialect}`);
     const miaSocket = await mia.socket();
     const miaEvents = collect(miaSocket, "budget:updated");
     const miaUsage = collect(miaSocket, "usage:recorded");
-    expect(await errorCode(mia.api.usage.setBudget.mutate({ subjectType: "agent", subjectId: agent.id, period: "day", unit: "usd", amount: 1 }))).toBe("FORBIDDEN");
+    expect(await errorCode(mia.api.usage.setBudget.mutate({ subjectType: "agent", subjectId: agent.id, period: "day", unit: "usd", amount: 1 }))).toBe(
+      "FORBIDDEN",
+    );
     await admin.api.usage.setBudget.mutate({ subjectType: "agent", subjectId: agent.id, period: "day", unit: "usd", amount: 1 });
     await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 0.5 });
     // Two reports race across 80%.
@@ -336,8 +396,13 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     expect((await mia.api.usage.budgets.query()).find((b) => b.subjectId === agent.id)).toMatchObject({ state: "warned", spent: 0.9 });
     expect((await mia.api.agents.get.query({ agentId: agent.id })).status).toBe("active");
     // Two more race across 100%.
-    const crossing = await Promise.all([0.1, 0.1].map((costUsd) => agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd }).catch(() => null)));
-    await budgetChecksDone(miaUsage, crossing.filter((r) => r !== null)); // a second transition, if any, came before
+    const crossing = await Promise.all(
+      [0.1, 0.1].map((costUsd) => agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd }).catch(() => null)),
+    );
+    await budgetChecksDone(
+      miaUsage,
+      crossing.filter((r) => r !== null),
+    ); // a second transition, if any, came before
     await waitFor(() => miaEvents.some((e) => e.transition === "exceeded"), 5000, "exceeded");
     const heard = miaEvents.filter((e) => e.budget.subjectId === agent.id);
     expect(heard.filter((e) => e.transition === "warned")).toHaveLength(1);
@@ -383,8 +448,33 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
       const room = n % 4 === 0 ? who.room : undefined;
       const task = n % 5 === 0 ? `ledger-t1-${dialect}` : n % 5 === 1 ? `ledger-t2-${dialect}` : undefined;
       const cost = model === models.reported ? Math.round((0.01 + n / 997) * 1e6) / 1e6 : undefined;
-      const usage = await who.agent.client.reportUsage({ reportId, model, inputTokens: input, outputTokens: output, cachedTokens: cached, costUsd: cost, roomId: room, taskId: task, occurredAt: `${day}T${String(n % 24).padStart(2, "0")}:30:00Z` });
-      return { usage, entry: { agent: who.agent.id, owner: who.owner.participantId, room: room ?? null, task: task ?? null, model, day, cost: usage.costUsd, input, output, cached, unpriced: model === models.unpriced } };
+      const usage = await who.agent.client.reportUsage({
+        reportId,
+        model,
+        inputTokens: input,
+        outputTokens: output,
+        cachedTokens: cached,
+        costUsd: cost,
+        roomId: room,
+        taskId: task,
+        occurredAt: `${day}T${String(n % 24).padStart(2, "0")}:30:00Z`,
+      });
+      return {
+        usage,
+        entry: {
+          agent: who.agent.id,
+          owner: who.owner.participantId,
+          room: room ?? null,
+          task: task ?? null,
+          model,
+          day,
+          cost: usage.costUsd,
+          input,
+          output,
+          cached,
+          unpriced: model === models.unpriced,
+        },
+      };
     };
     let n = 0;
     const sent: { who: (typeof agents)[number]; reportId: string }[] = [];
@@ -419,7 +509,12 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     ];
     for (const range of ranges) {
       for (const bucket of ["day", "week", "month"] as const) {
-        expectOverview(await admin.api.usage.overview.query({ ...range, bucket }), within(range.from, range.to), bucket, `${range.from}..${range.to} by ${bucket}`);
+        expectOverview(
+          await admin.api.usage.overview.query({ ...range, bucket }),
+          within(range.from, range.to),
+          bucket,
+          `${range.from}..${range.to} by ${bucket}`,
+        );
       }
     }
     // Filters, alone and together, read other grains; every breakdown still adds up.
@@ -434,7 +529,12 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
       [{ roomId: r1.id, taskId: `ledger-t2-${dialect}` }, (e) => e.room === r1.id && e.task === `ledger-t2-${dialect}`],
     ];
     for (const [filter, keep] of filters) {
-      expectOverview(await admin.api.usage.overview.query({ ...cut, bucket: "week", ...filter }), within(cut.from, cut.to).filter(keep), "week", JSON.stringify(filter));
+      expectOverview(
+        await admin.api.usage.overview.query({ ...cut, bucket: "week", ...filter }),
+        within(cut.from, cut.to).filter(keep),
+        "week",
+        JSON.stringify(filter),
+      );
     }
     // A member sees their own agents only, whatever they ask for.
     const own = within(cut.from, cut.to).filter((e) => e.owner === p1.participantId);
@@ -443,13 +543,23 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     // A room's and a task's detail read the same rollups.
     const roomView = await p1.api.usage.room.query({ roomId: r1.id, ...cut });
     expectSums(roomView.totals, sumOf(within(cut.from, cut.to).filter((e) => e.room === r1.id)), "room detail");
-    expectRows(roomView.shares, groupedSums(within(cut.from, cut.to).filter((e) => e.room === r1.id), (e) => e.agent), "room shares");
+    expectRows(
+      roomView.shares,
+      groupedSums(
+        within(cut.from, cut.to).filter((e) => e.room === r1.id),
+        (e) => e.agent,
+      ),
+      "room shares",
+    );
     const taskView = await admin.api.usage.task.query({ taskId: `ledger-t1-${dialect}`, ...ranges[0] });
     expectSums(taskView.totals, sumOf(ledger.filter((e) => e.task === `ledger-t1-${dialect}`)), "task detail");
     // CSV says what the screen says, unpriced calls included.
     const csv = (await admin.api.usage.exportCsv.query({ ...cut, bucket: "day", view: "byModel" })).trim().split("\n");
     expect(csv[0]).toBe("name,id,costUsd,inputTokens,outputTokens,cachedTokens,calls,unpricedCalls");
-    const unpricedLine = csv.find((l) => l.includes(models.unpriced))!.split(",").map((c) => c.replace(/"/g, ""));
+    const unpricedLine = csv
+      .find((l) => l.includes(models.unpriced))!
+      .split(",")
+      .map((c) => c.replace(/"/g, ""));
     expect(Number(unpricedLine[7])).toBe(within(cut.from, cut.to).filter((e) => e.unpriced).length);
 
     // The rows the reports maintained are exactly the rows summed afresh from the records.
@@ -460,7 +570,10 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     const fresh = new Map(recomputed.map((r) => [rowKey(r), r]));
     for (const row of maintained) {
       const want = fresh.get(rowKey(row))!;
-      expect(COUNTERS.map((c) => Number(row[c])), rowKey(row)).toEqual(COUNTERS.map((c) => Number(want[c])));
+      expect(
+        COUNTERS.map((c) => Number(row[c])),
+        rowKey(row),
+      ).toEqual(COUNTERS.map((c) => Number(want[c])));
       expect(Number(row.costUsd)).toBeCloseTo(Number(want.costUsd), 9);
     }
   });
@@ -479,12 +592,16 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     expect(await errorCode(admin.api.usage.deleteBudget.mutate({ budgetId: budget.id }))).toBe("NOT_FOUND");
     await waitFor(() => heard.some((e) => e.budget.id === budget.id && e.transition === "ok"), 5000, "budget:updated");
     const audit = await admin.api.admin.audit.query({ subjectId: agent.id });
-    expect(audit.filter((e) => e.action === "budget.deleted").map((e) => e.data)).toMatchObject([{ budgetId: budget.id, period: "day", unit: "usd", amount: 1 }]);
+    expect(audit.filter((e) => e.action === "budget.deleted").map((e) => e.data)).toMatchObject([
+      { budgetId: budget.id, period: "day", unit: "usd", amount: 1 },
+    ]);
 
     // No budget applies to the agent now: it may report a call of yesterday (the budgets that refuse
     // one are those a check settles), and spending past the old amount suspends nothing.
     const yesterday = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString();
-    expect((await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 0.01, occurredAt: yesterday })).occurredAt).toBe(yesterday);
+    expect((await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 0.01, occurredAt: yesterday })).occurredAt).toBe(
+      yesterday,
+    );
     const past = await agent.client.reportUsage({ model: "gpt-5", inputTokens: 1, outputTokens: 1, costUsd: 3 });
     await budgetChecksDone(usageHeard, [past]);
     expect((await mia.api.agents.get.query({ agentId: agent.id })).status).toBe("active");
@@ -497,7 +614,13 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     const spender = await agentOf(owner, `spender-${dialect}`);
     const idle = await agentOf(owner, `idle-${dialect}`);
     const own = await admin.api.usage.setBudget.mutate({ subjectType: "agent", subjectId: spender.id, period: "day", unit: "usd", amount: 10 });
-    const theirs = await admin.api.usage.setBudget.mutate({ subjectType: "person", subjectId: owner.participantId, period: "month", unit: "tokens", amount: 100_000 });
+    const theirs = await admin.api.usage.setBudget.mutate({
+      subjectType: "person",
+      subjectId: owner.participantId,
+      period: "month",
+      unit: "tokens",
+      amount: 100_000,
+    });
     // 20% of the agent's $10 a day; 85% of its owner's 100k tokens a month.
     await spender.client.reportUsage({ model: "gpt-5", inputTokens: 50_000, outputTokens: 35_000, costUsd: 2 });
     const ids = [spender.id, idle.id, owner.participantId, stranger.participantId, admin.participantId];
@@ -530,8 +653,13 @@ describe.each(dialects)("usage and cost on %s", (dialect) => {
     await one.client.reportUsage({ model: "gpt-5", inputTokens: 400, outputTokens: 100 });
     await two.client.reportUsage({ model: "gpt-5", inputTokens: 400, outputTokens: 100 });
     let statuses: string[] = [];
-    await waitFor(() => statuses.join() === "suspended,suspended", 5000, "both suspended", async () => {
-      statuses = (await p.api.agents.mine.query()).map((a) => a.status).sort();
-    });
+    await waitFor(
+      () => statuses.join() === "suspended,suspended",
+      5000,
+      "both suspended",
+      async () => {
+        statuses = (await p.api.agents.mine.query()).map((a) => a.status).sort();
+      },
+    );
   });
 });

@@ -25,7 +25,7 @@ import {
 } from "./harness";
 import { startWorkspace } from "./factories";
 
-const codeOf = <T,>(reply: Ack<T>): string => (reply.ok ? "ok" : reply.error.code);
+const codeOf = <T>(reply: Ack<T>): string => (reply.ok ? "ok" : reply.error.code);
 
 describe.each(dialects)("the work board (%s)", (dialect) => {
   let server: TestServer;
@@ -34,7 +34,10 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
   let fay: Person; // a member of the private room
 
   beforeAll(async () => {
-    ({ server, people: { dana, erin, fay } } = await startWorkspace(dialect, { people: { dana: "owner", erin: "member", fay: "member" }, invite: { maxUses: 10 } }));
+    ({
+      server,
+      people: { dana, erin, fay },
+    } = await startWorkspace(dialect, { people: { dana: "owner", erin: "member", fay: "member" }, invite: { maxUses: 10 } }));
   });
   afterEach(async () => {
     closeSockets();
@@ -56,14 +59,28 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     const bot = await agentIn(`status-${dialect}`);
     const watcher = await erin.socket();
     const updates = collect(watcher, "status:updated");
-    const set = unwrap(await emitAck<Ack<WorkStatusView>>(bot.socket, "work:status", { state: "waiting", text: "Need the staging password", waitingFor: dana.participantId, ttlSec: 5 }));
+    const set = unwrap(
+      await emitAck<Ack<WorkStatusView>>(bot.socket, "work:status", {
+        state: "waiting",
+        text: "Need the staging password",
+        waitingFor: dana.participantId,
+        ttlSec: 5,
+      }),
+    );
     expect(set).toMatchObject({ state: "waiting", text: "Need the staging password", waitingFor: { id: dana.participantId, handle: "dana" } });
     expect(Date.parse(set.until!) - Date.parse(set.since!)).toBe(5000);
     await waitFor(() => updates.some((u) => u.status.participantId === bot.id && u.status.state === "waiting"), 5000, "the waiting status, live");
 
     // A heartbeat (the same status again), once the clock has moved on, keeps `since` and moves `until`.
     await waitFor(() => Date.now() > Date.parse(set.since!) + 1, 1000, "the clock past the status's start");
-    const again = unwrap(await emitAck<Ack<WorkStatusView>>(bot.socket, "work:status", { state: "waiting", text: "Need the staging password", waitingFor: dana.participantId, ttlSec: 5 }));
+    const again = unwrap(
+      await emitAck<Ack<WorkStatusView>>(bot.socket, "work:status", {
+        state: "waiting",
+        text: "Need the staging password",
+        waitingFor: dana.participantId,
+        ttlSec: 5,
+      }),
+    );
     expect(again.since).toBe(set.since);
     expect(Date.parse(again.until!)).toBeGreaterThan(Date.parse(set.until!));
 
@@ -107,7 +124,10 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
       apiKey: made.apiKey,
       handleSignals: false,
       adapter: generic(async (input) => {
-        await input.work.tasks([{ title: "Read the question", status: "completed" }, { title: "Answer it", status: "in_progress" }]);
+        await input.work.tasks([
+          { title: "Read the question", status: "completed" },
+          { title: "Answer it", status: "in_progress" },
+        ]);
         await input.work.files([{ path: "docs/faq.md", operation: "read" }]);
         await held;
         return "Done";
@@ -119,7 +139,12 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
       await waitFor(() => statuses.some((u) => u.status.participantId === made.id && u.status.state === "working"), 10_000, "working during the turn");
       expect(statuses.find((u) => u.status.participantId === made.id)?.status.text).toBe(`Answering @dana in #runner-${dialect}`);
       let during = await workOf(dana, made.id);
-      await waitFor(() => during.tasks.length === 2 && during.files.length === 1, 10_000, "the turn's reports", async () => void (during = await workOf(dana, made.id)));
+      await waitFor(
+        () => during.tasks.length === 2 && during.files.length === 1,
+        10_000,
+        "the turn's reports",
+        async () => void (during = await workOf(dana, made.id)),
+      );
       expect(during.status.state).toBe("working");
       expect(during.tasks.map((t) => [t.title, t.status])).toEqual([
         ["Answer it", "in_progress"],
@@ -139,9 +164,16 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
   it("tasks: made and updated by key in order, nested, the ones a whole list leaves out dropped; people cannot report them", async () => {
     const room = await dana.api.rooms.createChannel.mutate({ name: `tasks-${dialect}`, visibility: "private", memberIds: [] });
     const bot = await agentIn(`tasker-${dialect}`, room.id);
-    const report = (tasks: unknown[], extra: Record<string, unknown> = {}) => emitAck<Ack<{ tasks: TaskView[]; dropped: number }>>(bot.socket, "work:tasks", { sessionId: "s-1", roomId: room.id, tasks, ...extra });
+    const report = (tasks: unknown[], extra: Record<string, unknown> = {}) =>
+      emitAck<Ack<{ tasks: TaskView[]; dropped: number }>>(bot.socket, "work:tasks", { sessionId: "s-1", roomId: room.id, tasks, ...extra });
 
-    const first = unwrap(await report([{ title: "Add the CSV endpoint", status: "in_progress" }, { key: "tests", title: "Write tests" }, { title: "Cover empty ranges", parentKey: "tests" }]));
+    const first = unwrap(
+      await report([
+        { title: "Add the CSV endpoint", status: "in_progress" },
+        { key: "tests", title: "Write tests" },
+        { title: "Cover empty ranges", parentKey: "tests" },
+      ]),
+    );
     expect(first.tasks.map((t) => [t.key, t.status, t.position])).toEqual([
       ["add the csv endpoint", "in_progress", 0],
       ["tests", "pending", 1],
@@ -152,7 +184,13 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     expect(first.tasks[0].startedAt).not.toBeNull();
 
     // A todo tool's next list: one done, one gone, one new. Same ids for the same keys.
-    const second = unwrap(await report([{ title: "Add the CSV endpoint", status: "completed" }, { key: "tests", title: "Write tests", status: "in_progress" }, { title: "Update the docs" }]));
+    const second = unwrap(
+      await report([
+        { title: "Add the CSV endpoint", status: "completed" },
+        { key: "tests", title: "Write tests", status: "in_progress" },
+        { title: "Update the docs" },
+      ]),
+    );
     expect(second.dropped).toBe(1);
     expect(second.tasks[0]).toMatchObject({ id: first.tasks[0].id, status: "completed" });
     expect(second.tasks[0].completedAt).not.toBeNull();
@@ -182,11 +220,25 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     const room = await dana.api.rooms.createChannel.mutate({ name: `bound-${dialect}`, visibility: "private", memberIds: [] });
     const bot = await agentIn(`bound-${dialect}`, room.id);
     const holder = randomUUID();
-    const claimed = unwrap(await emitAck<Ack<{ id: string; generation: number }>>(bot.socket, "binding:claim", { roomId: room.id, runtime: "claude-agent-sdk", holder }));
-    unwrap(await emitAck(bot.socket, "binding:update", { bindingId: claimed.id, holder, generation: claimed.generation, externalId: "claude-session-7", release: true }));
-    const { tasks } = unwrap(await emitAck<Ack<{ tasks: TaskView[] }>>(bot.socket, "work:tasks", { sessionId: "claude-session-7", tasks: [{ title: "Bound work" }] }));
+    const claimed = unwrap(
+      await emitAck<Ack<{ id: string; generation: number }>>(bot.socket, "binding:claim", { roomId: room.id, runtime: "claude-agent-sdk", holder }),
+    );
+    unwrap(
+      await emitAck(bot.socket, "binding:update", {
+        bindingId: claimed.id,
+        holder,
+        generation: claimed.generation,
+        externalId: "claude-session-7",
+        release: true,
+      }),
+    );
+    const { tasks } = unwrap(
+      await emitAck<Ack<{ tasks: TaskView[] }>>(bot.socket, "work:tasks", { sessionId: "claude-session-7", tasks: [{ title: "Bound work" }] }),
+    );
     expect(tasks[0]).toMatchObject({ roomId: room.id, bindingId: claimed.id, sessionId: "claude-session-7" });
-    const { files } = unwrap(await emitAck<Ack<{ files: FileTouchView[] }>>(bot.socket, "work:files", { bindingId: claimed.id, files: [{ path: "server/a.ts", operation: "edit" }] }));
+    const { files } = unwrap(
+      await emitAck<Ack<{ files: FileTouchView[] }>>(bot.socket, "work:files", { bindingId: claimed.id, files: [{ path: "server/a.ts", operation: "edit" }] }),
+    );
     expect(files[0]).toMatchObject({ roomId: room.id, sessionId: "claude-session-7" });
     expect(codeOf(await emitAck(bot.socket, "work:files", { bindingId: "not-a-binding", files: [{ path: "a", operation: "edit" }] }))).toBe("NOT_FOUND");
   });
@@ -222,11 +274,27 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
 
     // Only admins edit the map; a bad glob is refused.
     expect(await errorCode(erin.api.work.setComponents.mutate({ components: [{ name: "Services", patterns: ["server/services/**"] }] }))).toBe("FORBIDDEN");
-    expect(await errorCode(dana.api.work.setComponents.mutate({ components: [{ name: "A", patterns: ["a/**"] }, { name: "a", patterns: ["b/**"] }] }))).toBe("INVALID_PAYLOAD");
+    expect(
+      await errorCode(
+        dana.api.work.setComponents.mutate({
+          components: [
+            { name: "A", patterns: ["a/**"] },
+            { name: "a", patterns: ["b/**"] },
+          ],
+        }),
+      ),
+    ).toBe("INVALID_PAYLOAD");
     // Before saving, admins preview a draft against the files agents touched (commands are no files).
-    const draft = { components: [{ name: "Services", patterns: ["server/services/**"] }, { name: "Nothing", patterns: ["nope/**"] }] };
+    const draft = {
+      components: [
+        { name: "Services", patterns: ["server/services/**"] },
+        { name: "Nothing", patterns: ["nope/**"] },
+      ],
+    };
     expect(await errorCode(erin.api.work.previewComponents.query(draft))).toBe("FORBIDDEN");
-    expect(await errorCode(dana.api.work.previewComponents.query({ components: [...draft.components, { name: "services", patterns: ["x/**"] }] }))).toBe("INVALID_PAYLOAD");
+    expect(await errorCode(dana.api.work.previewComponents.query({ components: [...draft.components, { name: "services", patterns: ["x/**"] }] }))).toBe(
+      "INVALID_PAYLOAD",
+    );
     const preview = await dana.api.work.previewComponents.query(draft);
     const previewed = (name: string) => preview.components.find((c) => c.name === name);
     expect(previewed("Services")).toMatchObject({ fallback: false, examples: expect.arrayContaining(["server/services/usage/usage.ts"]) });
@@ -234,7 +302,12 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     expect(previewed("components")).toMatchObject({ fallback: true, examples: expect.arrayContaining(["components/usage/chart.tsx"]) });
     expect(preview.components.flatMap((c) => c.examples)).not.toContain("npm test -- usage");
     expect((await dana.api.work.components.query()).components).toEqual([]); // a preview saves nothing
-    await dana.api.work.setComponents.mutate({ components: [{ name: "Services", patterns: ["server/services/**"] }, { name: "UI", patterns: ["components/**", "app/**/*.tsx"] }] });
+    await dana.api.work.setComponents.mutate({
+      components: [
+        { name: "Services", patterns: ["server/services/**"] },
+        { name: "UI", patterns: ["components/**", "app/**/*.tsx"] },
+      ],
+    });
     expect((await erin.api.work.components.query()).components.map((c) => c.name)).toEqual(["Services", "UI"]);
     const mine = await workOf(dana, bot.id);
     expect(mine.files.find((f) => f.path === "server/services/usage/usage.ts")?.component).toBe("Services");
@@ -243,10 +316,21 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     expect(services.agentsNow.map((a) => a.id)).toContain(bot.id);
 
     const pr = "https://git.example.test/acme/app/pull/42";
-    const link = unwrap(await emitAck<Ack<WorkLinkView>>(bot.socket, "work:link", { sessionId: "f-1", roomId: room.id, taskKey: "export", kind: "pull_request", value: pr, title: "Export usage as CSV" }));
+    const link = unwrap(
+      await emitAck<Ack<WorkLinkView>>(bot.socket, "work:link", {
+        sessionId: "f-1",
+        roomId: room.id,
+        taskKey: "export",
+        kind: "pull_request",
+        value: pr,
+        title: "Export usage as CSV",
+      }),
+    );
     expect(link).toMatchObject({ kind: "pull_request", value: pr, roomId: room.id });
     // Once per session: linking again updates it.
-    const again = unwrap(await emitAck<Ack<WorkLinkView>>(bot.socket, "work:link", { sessionId: "f-1", kind: "pull_request", value: pr, title: "Export usage (CSV)" }));
+    const again = unwrap(
+      await emitAck<Ack<WorkLinkView>>(bot.socket, "work:link", { sessionId: "f-1", kind: "pull_request", value: pr, title: "Export usage (CSV)" }),
+    );
     expect(again.id).toBe(link.id);
     expect(again.title).toBe("Export usage (CSV)");
     expect(codeOf(await emitAck(bot.socket, "work:link", { kind: "pull_request", value: "not a url" }))).toBe("INVALID_PAYLOAD");
@@ -258,7 +342,14 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     const a = await agentIn(`left-${dialect}`);
     const b = await agentIn(`right-${dialect}`);
     unwrap(await emitAck(a.socket, "work:files", { files: [{ path: "lib/shared/money.ts", operation: "edit" }] }));
-    unwrap(await emitAck(b.socket, "work:files", { files: [{ path: "lib/shared/money.ts", operation: "edit" }, { path: "lib/other.ts", operation: "edit" }] }));
+    unwrap(
+      await emitAck(b.socket, "work:files", {
+        files: [
+          { path: "lib/shared/money.ts", operation: "edit" },
+          { path: "lib/other.ts", operation: "edit" },
+        ],
+      }),
+    );
     const { conflicts } = await board(dana);
     const onFile = conflicts.find((c) => c.kind === "file" && c.subject === "lib/shared/money.ts");
     expect(onFile?.agents.map((x) => x.id).sort()).toEqual([a.id, b.id].sort());
@@ -295,15 +386,31 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     const room = await dana.api.rooms.createChannel.mutate({ name: `pr-${dialect}`, visibility: "private", memberIds: [fay.participantId] });
     const bot = await agentIn(`shipper-${dialect}`, room.id);
     const scope = { sessionId: "pr-session", roomId: room.id };
-    const ask = await dana.api.messages.send.mutate({ roomId: room.id, body: `@shipper-${dialect} please add CSV export to the usage page`, clientMsgId: randomUUID() });
+    const ask = await dana.api.messages.send.mutate({
+      roomId: room.id,
+      body: `@shipper-${dialect} please add CSV export to the usage page`,
+      clientMsgId: randomUUID(),
+    });
     unwrap(await emitAck(bot.socket, "work:tasks", { ...scope, tasks: [{ key: "csv", title: "CSV export", status: "in_progress" }] }));
     unwrap(await emitAck(bot.socket, "message:send", { roomId: room.id, body: "Working on it: one column per dimension?", clientMsgId: randomUUID() }));
     await fay.api.messages.send.mutate({ roomId: room.id, body: "Yes, and keep the header stable", clientMsgId: randomUUID() });
     const q = unwrap(
-      await emitAck<Ack<{ id: string }>>(bot.socket, "question:ask", { roomId: room.id, clientMsgId: randomUUID(), prompt: "Merge it?", kind: "approval", audience: { type: "person", participant: dana.participantId } }),
+      await emitAck<Ack<{ id: string }>>(bot.socket, "question:ask", {
+        roomId: room.id,
+        clientMsgId: randomUUID(),
+        prompt: "Merge it?",
+        kind: "approval",
+        audience: { type: "person", participant: dana.participantId },
+      }),
     );
     await dana.api.questions.answer.mutate({ questionId: q.id, answer: { approved: true } });
-    unwrap(await emitAck(bot.socket, "work:files", { ...scope, taskKey: "csv", files: [{ path: "server/services/usage/reports.ts", operation: "edit", linesAdded: 30, linesRemoved: 5 }] }));
+    unwrap(
+      await emitAck(bot.socket, "work:files", {
+        ...scope,
+        taskKey: "csv",
+        files: [{ path: "server/services/usage/reports.ts", operation: "edit", linesAdded: 30, linesRemoved: 5 }],
+      }),
+    );
     const pr = `https://git.example.test/acme/app/pull/${dialect}-7`;
     unwrap(await emitAck(bot.socket, "work:link", { ...scope, taskKey: "csv", kind: "pull_request", value: pr, title: "CSV export" }));
     expect(ask.body).toContain("CSV");
@@ -320,7 +427,13 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     expect(part(`shipper-${dialect}`).messages).toBeGreaterThanOrEqual(2); // its message and its question
     expect(inv.share.messages).toBeGreaterThan(0);
     expect(inv.timeline.map((e) => e.kind)).toEqual(expect.arrayContaining(["task_created", "message", "question", "answer", "file", "link"]));
-    expect(inv.timeline.find((e) => e.kind === "answer")).toMatchObject({ who: { handle: "dana" }, intervention: true, approved: true, answer: "Approved", text: "Merge it?" });
+    expect(inv.timeline.find((e) => e.kind === "answer")).toMatchObject({
+      who: { handle: "dana" },
+      intervention: true,
+      approved: true,
+      answer: "Approved",
+      text: "Merge it?",
+    });
     expect(inv.rooms).toEqual([{ id: room.id, title: `pr-${dialect}`, kind: "channel" }]);
     expect(inv.earlierEvents).toBe(0);
     const { csv } = await dana.api.work.involvementCsv.query({ kind: "pull_request", value: pr });
@@ -343,10 +456,27 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     const bot = await agentIn(`chronicler-${dialect}`, room.id);
     const ask = await dana.api.messages.send.mutate({ roomId: room.id, body: `@chronicler-${dialect} add a dark mode toggle`, clientMsgId: randomUUID() });
     const scope = { sessionId: "tl-session", roomId: room.id, threadRootId: ask.id };
-    unwrap(await emitAck(bot.socket, "work:tasks", { ...scope, tasks: [{ key: "toggle", title: "Add the toggle", status: "in_progress" }, { key: "docs", title: "Document it" }] }));
+    unwrap(
+      await emitAck(bot.socket, "work:tasks", {
+        ...scope,
+        tasks: [
+          { key: "toggle", title: "Add the toggle", status: "in_progress" },
+          { key: "docs", title: "Document it" },
+        ],
+      }),
+    );
     unwrap(await emitAck(bot.socket, "message:send", { roomId: room.id, threadRootId: ask.id, body: "Where should it live?", clientMsgId: randomUUID() }));
     await fay.api.messages.send.mutate({ roomId: room.id, threadRootId: ask.id, body: "In the user menu", clientMsgId: randomUUID() });
-    const q = unwrap(await emitAck<Ack<{ id: string }>>(bot.socket, "question:ask", { roomId: room.id, threadRootId: ask.id, clientMsgId: randomUUID(), prompt: "Ship it behind a flag?", kind: "approval", audience: { type: "person", participant: dana.participantId } }));
+    const q = unwrap(
+      await emitAck<Ack<{ id: string }>>(bot.socket, "question:ask", {
+        roomId: room.id,
+        threadRootId: ask.id,
+        clientMsgId: randomUUID(),
+        prompt: "Ship it behind a flag?",
+        kind: "approval",
+        audience: { type: "person", participant: dana.participantId },
+      }),
+    );
     await dana.api.questions.answer.mutate({ questionId: q.id, answer: { approved: false, comment: "No flag" } });
     // One report, five files: one instant, so the pages below split rows that share a time.
     const paths = ["components/theme/toggle.tsx", "components/theme/provider.tsx", "app/layout.tsx", "app/globals.css", "tests/unit/theme.test.ts"];
@@ -356,7 +486,12 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     await dana.api.messages.send.mutate({ roomId: room.id, body: "Unrelated: lunch?", clientMsgId: randomUUID() }); // the room's, not the thread's
 
     const all = await dana.api.work.timeline.query({ roomId: room.id });
-    expect(all).toMatchObject({ scope: { kind: "room", roomId: room.id, threadRootId: null }, title: `timeline-${dialect}`, hiddenConversations: 0, nextCursor: null });
+    expect(all).toMatchObject({
+      scope: { kind: "room", roomId: room.id, threadRootId: null },
+      title: `timeline-${dialect}`,
+      hiddenConversations: 0,
+      nextCursor: null,
+    });
     expect(all.rooms).toEqual([{ id: room.id, title: `timeline-${dialect}`, kind: "channel" }]);
     const kinds = all.events.map((e) => e.kind);
     expect(kinds.slice(0, 3)).toEqual(["message", "task_created", "task_created"]);
@@ -374,7 +509,11 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
       ["dana", "message"],
     ]);
     expect(all.events.find((e) => e.kind === "answer")).toMatchObject({ approved: false, answer: "Declined: No flag", text: "Ship it behind a flag?" });
-    expect(all.events.find((e) => e.kind === "task_completed")).toMatchObject({ text: "Add the toggle", who: { handle: `chronicler-${dialect}`, kind: "agent" }, threadRootId: ask.id });
+    expect(all.events.find((e) => e.kind === "task_completed")).toMatchObject({
+      text: "Add the toggle",
+      who: { handle: `chronicler-${dialect}`, kind: "agent" },
+      threadRootId: ask.id,
+    });
     expect(all.events.find((e) => e.kind === "task_dropped")?.text).toBe("Document it");
     expect(all.events.find((e) => e.kind === "file")).toMatchObject({ file: { operation: "edit", linesAdded: 3, linesRemoved: null } });
     expect(all.events.find((e) => e.kind === "link")).toMatchObject({ link: { kind: "branch", value: `feat/dark-${dialect}`, title: null } });
@@ -429,16 +568,36 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
   it("the platform tools report work as the agent: set_status with a state, report_tasks, report_files, link_work", async () => {
     const room = await dana.api.rooms.createChannel.mutate({ name: `tools-${dialect}`, visibility: "private", memberIds: [] });
     const bot = await agentIn(`tooler-${dialect}`, room.id);
-    const call = (name: string, args: Record<string, unknown>) => emitAck<Ack<Record<string, unknown>>>(bot.socket as ClientSocket, "tool:call", { name, args });
-    expect(unwrap(await call("set_status", { status: "Need a decision", state: "waiting", waiting_for: "@dana" }))).toMatchObject({ state: "waiting", waiting_for: "@dana" });
-    expect(unwrap(await call("report_tasks", { session_id: "mcp-1", room: `#tools-${dialect}`, tasks: [{ title: "Plan", status: "completed" }, { title: "Build", status: "in_progress" }] }))).toMatchObject({
+    const call = (name: string, args: Record<string, unknown>) =>
+      emitAck<Ack<Record<string, unknown>>>(bot.socket as ClientSocket, "tool:call", { name, args });
+    expect(unwrap(await call("set_status", { status: "Need a decision", state: "waiting", waiting_for: "@dana" }))).toMatchObject({
+      state: "waiting",
+      waiting_for: "@dana",
+    });
+    expect(
+      unwrap(
+        await call("report_tasks", {
+          session_id: "mcp-1",
+          room: `#tools-${dialect}`,
+          tasks: [
+            { title: "Plan", status: "completed" },
+            { title: "Build", status: "in_progress" },
+          ],
+        }),
+      ),
+    ).toMatchObject({
       tasks: [
         { id: "plan", status: "completed" },
         { id: "build", status: "in_progress" },
       ],
     });
-    expect(unwrap(await call("report_files", { session_id: "mcp-1", task_id: "build", files: [{ path: "scripts/build.ts", operation: "edit", lines_added: 3 }] }))).toEqual({ recorded: 1, components: ["scripts"] });
-    expect(unwrap(await call("link_work", { session_id: "mcp-1", kind: "branch", value: "feat/tools" }))).toMatchObject({ kind: "branch", value: "feat/tools" });
+    expect(
+      unwrap(await call("report_files", { session_id: "mcp-1", task_id: "build", files: [{ path: "scripts/build.ts", operation: "edit", lines_added: 3 }] })),
+    ).toEqual({ recorded: 1, components: ["scripts"] });
+    expect(unwrap(await call("link_work", { session_id: "mcp-1", kind: "branch", value: "feat/tools" }))).toMatchObject({
+      kind: "branch",
+      value: "feat/tools",
+    });
     expect(codeOf(await call("link_work", { kind: "pull_request", value: "nope" }))).toBe("INVALID_PAYLOAD");
     const mine = await workOf(dana, bot.id);
     expect(mine.status).toMatchObject({ state: "waiting", waitingFor: { handle: "dana" } });

@@ -70,9 +70,26 @@ class Script implements AgentExecutor {
     this.onMessage(ctx, said);
     const last = (said.trim().split("\n").at(-1) ?? "").replace(/^@[\w-]+: /, "");
     const status = (state: TaskState, message?: Message) =>
-      bus.publish(AgentEvent.statusUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata: undefined }));
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId: ctx.taskId,
+          contextId: ctx.contextId,
+          status: { state, message, timestamp: new Date().toISOString() },
+          metadata: undefined,
+        }),
+      );
     const task = () => {
-      if (!ctx.task) bus.publish(AgentEvent.task({ id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined }, artifacts: [], history: [ctx.userMessage], metadata: undefined }));
+      if (!ctx.task)
+        bus.publish(
+          AgentEvent.task({
+            id: ctx.taskId,
+            contextId: ctx.contextId,
+            status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined },
+            artifacts: [],
+            history: [ctx.userMessage],
+            metadata: undefined,
+          }),
+        );
       else bus.publish(AgentEvent.task(ctx.task));
     };
     if (ctx.task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
@@ -164,7 +181,12 @@ export async function startScriptedA2a(agents: Record<string, boolean>, requireA
         if (req.method !== "POST" || url.pathname !== `/${name}`) return void res.writeHead(404).end();
         const authorization = req.headers.authorization ?? null;
         if (requireAuth[name] && authorization !== requireAuth[name]) return void res.writeHead(401).end("unauthorized");
-        const context = defaultServerCallContextBuilder({ extensions: undefined, user: new UnauthenticatedUser(), headers: req.headers, requestedVersion: (req.headers["a2a-version"] as string | undefined) ?? "1.0" });
+        const context = defaultServerCallContextBuilder({
+          extensions: undefined,
+          user: new UnauthenticatedUser(),
+          headers: req.headers,
+          requestedVersion: (req.headers["a2a-version"] as string | undefined) ?? "1.0",
+        });
         const result = await agent.rpc.handle(await body(req), context);
         if (result && typeof (result as AsyncGenerator)[Symbol.asyncIterator] === "function") {
           res.writeHead(200, SSE_HEADERS);
@@ -188,7 +210,15 @@ export async function startScriptedA2a(agents: Record<string, boolean>, requireA
       const c = card(name, `http://127.0.0.1:${port}/${name}`, streaming);
       const script = new Script((ctx, said) => {
         const headers = ctx.context.state.get(STATE_HEADERS_KEY) as Record<string, string | undefined> | undefined;
-        received.push({ agent: name, text: said, contextId: ctx.contextId, taskId: ctx.taskId, continuesTask: !!ctx.task, authorization: headers?.authorization ?? null, apiKey: headers?.["x-api-key"] ?? null });
+        received.push({
+          agent: name,
+          text: said,
+          contextId: ctx.contextId,
+          taskId: ctx.taskId,
+          continuesTask: !!ctx.task,
+          authorization: headers?.authorization ?? null,
+          apiKey: headers?.["x-api-key"] ?? null,
+        });
       });
       handlers.set(name, { card: c, rpc: new JsonRpcTransportHandler(new DefaultRequestHandler(c, tasks, script)) });
     }

@@ -198,7 +198,13 @@ function writeStream(res: ServerResponse, n: number, reply: Reply): void {
   const id = `resp_${n}`;
   send("response.created", { response: { id, status: "in_progress" } });
   if ("text" in reply) {
-    const item = { type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: reply.text, annotations: [] }] };
+    const item = {
+      type: "message",
+      id: `msg_${n}`,
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: reply.text, annotations: [] }],
+    };
     send("response.output_item.added", { output_index: 0, item: { ...item, status: "in_progress", content: [] } });
     send("response.output_text.delta", { output_index: 0, item_id: item.id, content_index: 0, delta: reply.text });
     send("response.output_item.done", { output_index: 0, item });
@@ -212,7 +218,15 @@ function writeStream(res: ServerResponse, n: number, reply: Reply): void {
     send("response.output_item.done", { output_index: 0, item });
   } else {
     const { name, namespace, args } = reply.call;
-    const item = { type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name, ...(namespace ? { namespace } : {}), arguments: JSON.stringify(args), status: "completed" };
+    const item = {
+      type: "function_call",
+      id: `fc_${n}`,
+      call_id: `call_${n}`,
+      name,
+      ...(namespace ? { namespace } : {}),
+      arguments: JSON.stringify(args),
+      status: "completed",
+    };
     send("response.output_item.added", { output_index: 0, item: { ...item, arguments: "", status: "in_progress" } });
     send("response.output_item.done", { output_index: 0, item });
   }

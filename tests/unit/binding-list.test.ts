@@ -10,7 +10,11 @@ import { sampleBinding } from "../support/binding-view";
 
 const view = (id: string, over: Partial<BindingView> = {}): BindingView =>
   sampleBinding({ id, runtime: "claude-agent-sdk", runner: "dana-laptop", lastUsedAt: "2026-12-01T10:00:00.000Z", ...over });
-const forViewer = (b: BindingView, close = true): BindingForViewer => ({ ...b, room: { id: b.roomId, title: "deploys", kind: "channel", readable: true }, can: { close } });
+const forViewer = (b: BindingView, close = true): BindingForViewer => ({
+  ...b,
+  room: { id: b.roomId, title: "deploys", kind: "channel", readable: true },
+  can: { close },
+});
 
 describe("applyBinding", () => {
   const older = forViewer(view("a", { lastUsedAt: "2026-12-01T10:00:00.000Z" }), false);

@@ -17,7 +17,9 @@ describe("Codex's config.toml", () => {
     const next = withServerTable(original, entry, "config.toml");
     expect(next.startsWith(original)).toBe(true);
     expect(parse(next)).toEqual({ model: "o3", mcp_servers: { docs: { command: "npx" }, switchboard: entry } });
-    expect(withServerTable("", entry, "config.toml")).toMatch(/^# Switchboard .*\n\[mcp_servers\.switchboard\]\nurl = "http:\/\/127\.0\.0\.1:3000\/api\/mcp"\nbearer_token_env_var = "SWITCHBOARD_API_KEY"\n$/);
+    expect(withServerTable("", entry, "config.toml")).toMatch(
+      /^# Switchboard .*\n\[mcp_servers\.switchboard\]\nurl = "http:\/\/127\.0\.0\.1:3000\/api\/mcp"\nbearer_token_env_var = "SWITCHBOARD_API_KEY"\n$/,
+    );
   });
 
   it("returns the text unchanged when our table already holds the entry (whatever its layout)", () => {
@@ -41,7 +43,17 @@ describe("Codex's config.toml", () => {
     ].join("\r\n");
     const next = withServerTable(text, entry, "config.toml");
     expect(next).toBe(
-      ["# top", "[mcp_servers.switchboard]", `url = "${entry.url}"`, 'bearer_token_env_var = "SWITCHBOARD_API_KEY"', "", "# the docs server", "[mcp_servers.docs]", 'url = "http://docs/mcp"', ""].join("\r\n"),
+      [
+        "# top",
+        "[mcp_servers.switchboard]",
+        `url = "${entry.url}"`,
+        'bearer_token_env_var = "SWITCHBOARD_API_KEY"',
+        "",
+        "# the docs server",
+        "[mcp_servers.docs]",
+        'url = "http://docs/mcp"',
+        "",
+      ].join("\r\n"),
     );
   });
 

@@ -15,6 +15,14 @@ describe("CSV cells", () => {
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
   });
   it("writes a header and one line per row", () => {
-    expect(csvFile(["name", "cost"], [["=x", 2], ["y", -3]])).toBe('name,cost\n"\'=x","2"\n"y","-3"\n');
+    expect(
+      csvFile(
+        ["name", "cost"],
+        [
+          ["=x", 2],
+          ["y", -3],
+        ],
+      ),
+    ).toBe('name,cost\n"\'=x","2"\n"y","-3"\n');
   });
 });

@@ -36,7 +36,28 @@ describe("LeanJsonParser", () => {
   });
 
   it("refuses what JSON.parse refuses", () => {
-    for (const text of ["", "{", "[1,]", '{"a":1,}', '{"a" 1}', "{a:1}", "[1 2]", "01", "1.", "-", "tru", "nulll", '"\\x"', '"\\u12G4"', '"a\nb"', "{} {}", '{"a":1}]', "[}", '"open', "[1,,2]"]) {
+    for (const text of [
+      "",
+      "{",
+      "[1,]",
+      '{"a":1,}',
+      '{"a" 1}',
+      "{a:1}",
+      "[1 2]",
+      "01",
+      "1.",
+      "-",
+      "tru",
+      "nulll",
+      '"\\x"',
+      '"\\u12G4"',
+      '"a\nb"',
+      "{} {}",
+      '{"a":1}]',
+      "[}",
+      '"open',
+      "[1,,2]",
+    ]) {
       expect(() => parse(text), JSON.stringify(text)).toThrow(LeanJsonError);
       expect(() => JSON.parse(text), JSON.stringify(text)).toThrow();
     }
@@ -45,9 +66,15 @@ describe("LeanJsonParser", () => {
 
   it("keeps strings up to the bound and only the length, lines and head of longer ones, across chunks", () => {
     const file = "const a = 1;\n".repeat(10_000); // 130,000 characters, 10,000 lines
-    const body = JSON.stringify({ tool_input: { file_path: "/p/a.ts", content: file }, tool_response: { structuredPatch: [{ lines: ["+é".repeat(40_000)] }], short: "kept" } });
+    const body = JSON.stringify({
+      tool_input: { file_path: "/p/a.ts", content: file },
+      tool_response: { structuredPatch: [{ lines: ["+é".repeat(40_000)] }], short: "kept" },
+    });
     for (const step of [0, 4096, 9]) {
-      const parsed = parse(body, 64 * 1024, step) as { tool_input: { file_path: string; content: ElidedText }; tool_response: { structuredPatch: { lines: ElidedText[] }[]; short: string } };
+      const parsed = parse(body, 64 * 1024, step) as {
+        tool_input: { file_path: string; content: ElidedText };
+        tool_response: { structuredPatch: { lines: ElidedText[] }[]; short: string };
+      };
       expect(parsed.tool_input.file_path).toBe("/p/a.ts");
       expect(parsed.tool_response.short).toBe("kept");
       const content = parsed.tool_input.content;
@@ -78,7 +105,7 @@ describe("LeanJsonParser on stream-json's edges", () => {
       '"😀 🎉 é"',
       '"\\ud83d\\ude00\\ud800\\udfff"',
       '["\\ud800","\\ud800x","x\\udc00","\\u2028\u2028"]',
-      `{"long":${JSON.stringify("a😀".repeat(300) + "\\\"\n")},"after":[true,false,null]}`,
+      `{"long":${JSON.stringify("a😀".repeat(300) + '\\"\n')},"after":[true,false,null]}`,
       '{"constructor":1,"__proto__":[],"toString":"x"}',
     ]) {
       expect(byEveryByte(text), text).toEqual(JSON.parse(text));
@@ -88,7 +115,8 @@ describe("LeanJsonParser on stream-json's edges", () => {
   it("counts a long string of surrogate pairs in UTF-16 code units, whatever the chunking", () => {
     const emoji = "😀".repeat(4_000);
     for (const body of [JSON.stringify(emoji), '"' + "\\ud83d\\ude00".repeat(4_000) + '"']) {
-      for (const step of [0, 1, 3, 4096]) expect(parse(body, 1000, step), `${body.slice(0, 20)} by ${step}`).toEqual(new ElidedText(8_000, 1, emoji.slice(0, HEAD_LENGTH)));
+      for (const step of [0, 1, 3, 4096])
+        expect(parse(body, 1000, step), `${body.slice(0, 20)} by ${step}`).toEqual(new ElidedText(8_000, 1, emoji.slice(0, HEAD_LENGTH)));
     }
   });
 

@@ -50,7 +50,10 @@ describe("the digest", () => {
     expect(digest.html).not.toContain("<it>");
   });
   it("is titled by its one item when there is one", () => {
-    const digest = composeDigest([{ kind: "question", roomId: "r2", title: "Bot asks you to approve", excerpt: "deploy?" }], rooms, { publicUrl: "http://x", preference: "mentions" });
+    const digest = composeDigest([{ kind: "question", roomId: "r2", title: "Bot asks you to approve", excerpt: "deploy?" }], rooms, {
+      publicUrl: "http://x",
+      preference: "mentions",
+    });
     expect(digest.subject).toBe("Bot asks you to approve in Ada");
   });
   it("keeps excerpts to one short line", () => {

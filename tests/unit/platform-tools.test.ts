@@ -26,7 +26,22 @@ describe("platform tools", () => {
   it("hands an adapter's model every tool but the delivery loop's own", () => {
     const loop = ["wait_for_messages", "acknowledge", "mark_processing", "mark_processed", "mark_failed", "report_usage"];
     expect([...ADAPTER_TOOLS].sort()).toEqual(TOOL_NAMES.filter((n) => !loop.includes(n)).sort());
-    for (const name of ["send_message", "lookup_peers", "invite", "open_dm", "request_connection", "set_status", "ask_human", "get_answer", "read_messages", "list_rooms", "whoami", "create_room", "join_room", "leave_room"]) {
+    for (const name of [
+      "send_message",
+      "lookup_peers",
+      "invite",
+      "open_dm",
+      "request_connection",
+      "set_status",
+      "ask_human",
+      "get_answer",
+      "read_messages",
+      "list_rooms",
+      "whoami",
+      "create_room",
+      "join_room",
+      "leave_room",
+    ]) {
       expect(ADAPTER_TOOLS, name).toContain(name);
     }
   });

@@ -125,7 +125,14 @@ describe("connection policies", () => {
     expect(can(who["requester"], "connection.cancel", { ...sides, workspaceId: "w2" })).toBe(false);
   });
 
-  const party = (id: string, over: Partial<{ kind: string; ownerId: string | null; workspaceId: string }> = {}) => ({ id, kind: "agent", workspaceId: "w1", ownerId: null, handle: id, ...over });
+  const party = (id: string, over: Partial<{ kind: string; ownerId: string | null; workspaceId: string }> = {}) => ({
+    id,
+    kind: "agent",
+    workspaceId: "w1",
+    ownerId: null,
+    handle: id,
+    ...over,
+  });
   const blockRows: [string, string, string | true][] = [
     // actor, blocker, outcome
     ["requester", "r", true],
@@ -142,13 +149,21 @@ describe("connection policies", () => {
   });
   it("refuses blocking oneself or someone of another workspace", () => {
     expect(decide(who.requester, "connection.block", { blocker: party("r"), target: party("r") })).toMatchObject({ code: "INVALID_PAYLOAD" });
-    expect(decide(who.requester, "connection.block", { blocker: party("r"), target: party("a", { workspaceId: "w2" }) })).toMatchObject({ code: "PARTICIPANT_NOT_FOUND" });
+    expect(decide(who.requester, "connection.block", { blocker: party("r"), target: party("a", { workspaceId: "w2" }) })).toMatchObject({
+      code: "PARTICIPANT_NOT_FOUND",
+    });
   });
 
   // Reaching (a DM, an invitation, a mention) and asking to connect, between `me` and `other`.
   const person = (id: string) => party(id, { kind: "human" });
   const edge = (status: string, over: object = {}) => ({ status, expiresAt: null as Date | null, scope: null as unknown, ...over });
-  type Pair = { me: ReturnType<typeof party>; other: ReturnType<typeof party>; peopleTalkFreely: boolean; edge: ReturnType<typeof edge> | null; roomId?: string };
+  type Pair = {
+    me: ReturnType<typeof party>;
+    other: ReturnType<typeof party>;
+    peopleTalkFreely: boolean;
+    edge: ReturnType<typeof edge> | null;
+    roomId?: string;
+  };
   const reachRows: [string, Pair, string | true][] = [
     ["people who talk freely", { me: person("p"), other: person("q"), peopleTalkFreely: true, edge: null }, true],
     ["people who talk freely, one blocked the other", { me: person("p"), other: person("q"), peopleTalkFreely: true, edge: edge("blocked") }, "NOT_CONNECTED"],
@@ -157,11 +172,31 @@ describe("connection policies", () => {
     ["an agent and its owner", { me: party("b", { ownerId: "p" }), other: person("p"), peopleTalkFreely: false, edge: null }, true],
     ["agents with an accepted connection", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted") }, true],
     ["agents with a pending request", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("pending") }, "NOT_CONNECTED"],
-    ["agents whose connection expired", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { expiresAt: new Date(Date.now() - 1000) }) }, "NOT_CONNECTED"],
-    ["agents scoped to the room", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { scope: { roomIds: ["r1"] } }), roomId: "r1" }, true],
-    ["agents scoped to another room", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { scope: { roomIds: ["r1"] } }), roomId: "r2" }, "NOT_CONNECTED"],
-    ["agents scoped to a room, for a DM", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { scope: { roomIds: ["r1"] } }) }, "NOT_CONNECTED"],
-    ["someone of another workspace", { me: person("p"), other: { ...person("q"), workspaceId: "w2" }, peopleTalkFreely: true, edge: null }, "PARTICIPANT_NOT_FOUND"],
+    [
+      "agents whose connection expired",
+      { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { expiresAt: new Date(Date.now() - 1000) }) },
+      "NOT_CONNECTED",
+    ],
+    [
+      "agents scoped to the room",
+      { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { scope: { roomIds: ["r1"] } }), roomId: "r1" },
+      true,
+    ],
+    [
+      "agents scoped to another room",
+      { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { scope: { roomIds: ["r1"] } }), roomId: "r2" },
+      "NOT_CONNECTED",
+    ],
+    [
+      "agents scoped to a room, for a DM",
+      { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { scope: { roomIds: ["r1"] } }) },
+      "NOT_CONNECTED",
+    ],
+    [
+      "someone of another workspace",
+      { me: person("p"), other: { ...person("q"), workspaceId: "w2" }, peopleTalkFreely: true, edge: null },
+      "PARTICIPANT_NOT_FOUND",
+    ],
   ];
   it.each(reachRows.map(([name, pair, outcome]) => [name, outcome, pair] as const))("connection.reach between %s: %s", (_name, outcome, pair) => {
     const got = decide(personActor(pair.me.id), "connection.reach", pair);
@@ -170,7 +205,11 @@ describe("connection policies", () => {
 
   const requestRows: [string, Pair, string | true][] = [
     ["agents with no edge", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: null }, true],
-    ["agents whose connection expired", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { expiresAt: new Date(Date.now() - 1000) }) }, true],
+    [
+      "agents whose connection expired",
+      { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("accepted", { expiresAt: new Date(Date.now() - 1000) }) },
+      true,
+    ],
     ["a participant and itself", { me: party("b"), other: party("b"), peopleTalkFreely: true, edge: null }, "INVALID_PAYLOAD"],
     ["a blocked pair", { me: party("b"), other: party("c"), peopleTalkFreely: true, edge: edge("blocked") }, "FORBIDDEN"],
     ["people who talk freely", { me: person("p"), other: person("q"), peopleTalkFreely: true, edge: null }, "CONFLICT"],

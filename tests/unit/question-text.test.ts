@@ -40,7 +40,15 @@ describe("question text", () => {
     const q = { ...base, expiresAt: "2026-12-01T10:04:00.000Z", onExpiry: { approved: false } };
     expect(countdownLabel(q, now)).toBe("declines in 4 min");
     expect(countdownLabel({ ...q, onExpiry: null }, now)).toBe("expires in 4 min");
-    const single = { ...q, kind: "single" as const, options: [{ value: "eu", label: "Europe" }, { value: "us", label: "US" }], onExpiry: { choice: "eu" } };
+    const single = {
+      ...q,
+      kind: "single" as const,
+      options: [
+        { value: "eu", label: "Europe" },
+        { value: "us", label: "US" },
+      ],
+      onExpiry: { choice: "eu" },
+    };
     expect(countdownLabel(single, now)).toBe("picks Europe in 4 min");
     expect(countdownLabel(q, now + 4 * 60_000)).toBe("closing…");
     expect(countdownLabel(base, now)).toBeNull();
@@ -57,7 +65,14 @@ describe("question text", () => {
     expect(outcomeLabel({ ...base, status: "expired", answer: { approved: false } }, "x")).toEqual({ headline: "Expired — declined", detail: null });
     expect(outcomeTone({ status: "expired", answer: { approved: false } })).toBe("negative");
     expect(outcomeLabel({ ...base, status: "cancelled" }, "x")).toEqual({ headline: "Cancelled", detail: null });
-    const single = { ...base, kind: "single" as const, options: [{ value: "eu", label: "Europe" }], status: "answered" as const, answer: { choice: "eu" }, answeredBy: dana };
+    const single = {
+      ...base,
+      kind: "single" as const,
+      options: [{ value: "eu", label: "Europe" }],
+      status: "answered" as const,
+      answer: { choice: "eu" },
+      answeredBy: dana,
+    };
     expect(outcomeLabel(single, "x")).toEqual({ headline: "Answered by @dana", detail: "Europe" });
     expect(outcomeLabel(base, "x")).toBeNull();
   });

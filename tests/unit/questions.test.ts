@@ -58,7 +58,9 @@ describe("questions", () => {
     expect(describeAnswer({ kind: "single", options, fields: null }, { choice: "us" })).toBe("United States");
     expect(describeAnswer({ kind: "multiple", options, fields: null }, { choices: ["eu", "us"] })).toBe("Europe, United States");
     expect(describeAnswer({ kind: "approval", options: null, fields: null }, { approved: false, comment: "not today" })).toBe("Declined: not today");
-    expect(describeAnswer({ kind: "form", options: null, fields }, { values: { version: "2.0", notify: true, channel: "stable" } })).toBe("Version: 2.0; Notify: Yes; Channel: Stable");
+    expect(describeAnswer({ kind: "form", options: null, fields }, { values: { version: "2.0", notify: true, channel: "stable" } })).toBe(
+      "Version: 2.0; Notify: Yes; Channel: Stable",
+    );
     expect(describeAnswer({ kind: "text", options: null, fields: null }, null)).toBe("no answer");
   });
 });

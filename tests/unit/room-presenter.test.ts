@@ -26,7 +26,10 @@ describe("titles of large groups", () => {
     expect(presentRoom(room, many.slice(0, 9), "p0", 40).title).toBe("Name B, Name C, Name D, Name E, Name F, Name G, Name H, Name I and 31 more");
     // The viewer joined later: the first eight others named.
     expect(presentRoom(room, many.slice(0, 9), "late", 40).title).toBe("Name C, Name D, Name E, Name F, Name G, Name H, Name I, Name J and 31 more");
-    expect(presentRoom(room, many.slice(0, 9), "p0", 9)).toMatchObject({ title: "Name B, Name C, Name D, Name E, Name F, Name G, Name H, Name I", memberCount: 9 });
+    expect(presentRoom(room, many.slice(0, 9), "p0", 9)).toMatchObject({
+      title: "Name B, Name C, Name D, Name E, Name F, Name G, Name H, Name I",
+      memberCount: 9,
+    });
     expect(presentRoom({ ...base, kind: "channel", name: "big" }, [], "p0", 5000)).toMatchObject({ title: "big", memberCount: 5000 });
   });
 });
@@ -38,17 +41,40 @@ describe("a room's can flags", () => {
     const member = { role: "member" };
     expect(roomCan(viewer("admin"), { room: channel, membership: member })).toMatchObject({ post: true, deleteOwn: true, editOwn: true, deleteOthers: true });
     expect(roomCan(viewer("owner"), { room: channel, membership: member }).deleteOthers).toBe(true);
-    expect(roomCan(viewer("member"), { room: channel, membership: member })).toMatchObject({ post: true, deleteOwn: true, deleteOthers: false, leave: true, invite: true, join: false });
+    expect(roomCan(viewer("member"), { room: channel, membership: member })).toMatchObject({
+      post: true,
+      deleteOwn: true,
+      deleteOthers: false,
+      leave: true,
+      invite: true,
+      join: false,
+    });
     expect(roomCan(viewer("guest"), { room: channel, membership: member })).toMatchObject({ post: true, invite: false });
   });
   it("offers a public channel's previewer a way in, and nothing else", () => {
-    expect(roomCan(viewer("member"), { room: channel, membership: null })).toEqual({ post: false, join: true, invite: false, leave: false, editOwn: false, deleteOwn: false, deleteOthers: false });
-    expect(roomCan(viewer("admin"), { room: { ...channel, kind: "dm", visibility: "private" }, membership: { role: "member" } })).toMatchObject({ leave: false, invite: false });
+    expect(roomCan(viewer("member"), { room: channel, membership: null })).toEqual({
+      post: false,
+      join: true,
+      invite: false,
+      leave: false,
+      editOwn: false,
+      deleteOwn: false,
+      deleteOthers: false,
+    });
+    expect(roomCan(viewer("admin"), { room: { ...channel, kind: "dm", visibility: "private" }, membership: { role: "member" } })).toMatchObject({
+      leave: false,
+      invite: false,
+    });
   });
 });
 
 describe("what counts as unread", () => {
-  const message = { kind: "text" as const, threadRootId: null, deletedAt: null, author: { id: "them", handle: "them", displayName: "Them", kind: "human" as const } };
+  const message = {
+    kind: "text" as const,
+    threadRootId: null,
+    deletedAt: null,
+    author: { id: "them", handle: "them", displayName: "Them", kind: "human" as const },
+  };
   it("is someone else's top-level text message that is not deleted", () => {
     expect(countsAsUnread(message, "me")).toBe(true);
     expect(countsAsUnread(message, "them")).toBe(false);

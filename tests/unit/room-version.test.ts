@@ -244,7 +244,13 @@ describe("a room's lastSeq is its version", () => {
 
   it("finds the writes it checks, nested ones included", () => {
     const writers = writes.filter(({ write }) => versionedFacts(write, facts).length > 0).map(({ write }) => write.writer);
-    expect(writers).toEqual(expect.arrayContaining(["server/services/membership/members.ts addMembers", "server/services/rooms/rooms.ts leaveRoom", "server/services/membership/members.ts setDeliveryMode"]));
+    expect(writers).toEqual(
+      expect.arrayContaining([
+        "server/services/membership/members.ts addMembers",
+        "server/services/rooms/rooms.ts leaveRoom",
+        "server/services/membership/members.ts setDeliveryMode",
+      ]),
+    );
   });
 
   it("every write of a versioned fact moves the version in the same function", () => {

@@ -29,7 +29,10 @@ async function signIn(email: string, password: string, address: string): Promise
         "Content-Type": "application/x-www-form-urlencoded",
         "X-Auth-Return-Redirect": "1",
         [ADDRESS_HEADER]: address,
-        cookie: csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "),
+        cookie: csrf.headers
+          .getSetCookie()
+          .map((c) => c.split(";")[0])
+          .join("; "),
       },
       body: new URLSearchParams({ email, password, csrfToken, callbackUrl: `${BASE}/` }),
     }),

@@ -22,7 +22,11 @@ const person = (inviteToken?: string) => {
   const id = `p${++n}`;
   return { email: `${id}@example.test`, password: "correct horse battery", displayName: id, handle: id, inviteToken };
 };
-const codeOf = (p: Promise<unknown>) => p.then(() => "OK", (e: { code?: string }) => e.code ?? String(e));
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => "OK",
+    (e: { code?: string }) => e.code ?? String(e),
+  );
 /** What a refused sign-up must not have written: accounts, and uses claimed of invites. */
 const written = async () => ({ accounts: await getDb().account.count(), uses: (await getDb().invite.aggregate({ _sum: { uses: true } }))._sum.uses ?? 0 });
 

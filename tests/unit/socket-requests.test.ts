@@ -11,7 +11,15 @@ import { CUT_OFF_DRAIN_MS, requestsOf, type AppSocket, type Requests } from "../
 import type { Actor } from "../../server/policies";
 import { AppError } from "../../server/errors";
 import { env } from "../../server/env";
-import { BUFFER_FULL_RETRY_MS, CUT_OFF_REFUSALS, FLOOD_COOLDOWN_MS, floodCoolingDown, MAX_ACTIVE, MAX_IN_FLIGHT, OPENING_IN_FLIGHT } from "../../server/services/governance/request-limits";
+import {
+  BUFFER_FULL_RETRY_MS,
+  CUT_OFF_REFUSALS,
+  FLOOD_COOLDOWN_MS,
+  floodCoolingDown,
+  MAX_ACTIVE,
+  MAX_IN_FLIGHT,
+  OPENING_IN_FLIGHT,
+} from "../../server/services/governance/request-limits";
 
 const agent = (participantId: string) => ({ participantId, workspaceId: "w1", kind: "agent", role: "member", handle: participantId });
 
@@ -33,7 +41,12 @@ function standIn(actor: object = agent("p1"), buffer?: BufferLimits) {
 }
 
 /** `requestsOf`'s function for events outside the contract, with any result. */
-type AnyRequests = (<S extends z.ZodType>(event: string, schema: S, run: (actor: Actor, input: z.output<S>) => Promise<unknown>, opts?: Parameters<Requests>[3]) => void) & { signal: AbortSignal };
+type AnyRequests = (<S extends z.ZodType>(
+  event: string,
+  schema: S,
+  run: (actor: Actor, input: z.output<S>) => Promise<unknown>,
+  opts?: Parameters<Requests>[3],
+) => void) & { signal: AbortSignal };
 
 const echo = z.strictObject({ text: z.string() });
 
@@ -51,7 +64,10 @@ describe("socket requests", () => {
     expect(await call("echo")).toEqual({ ok: true, data: "nothing" });
     expect(await call("echo", { text: "hi" })).toEqual({ ok: true, data: "hi" });
     expect(await call("echo", { text: "hi" }, "extra")).toMatchObject({ ok: false, error: { code: "INVALID_PAYLOAD" } });
-    expect(await call("echo", { text: 1 })).toMatchObject({ ok: false, error: { code: "INVALID_PAYLOAD", message: "text: Invalid input: expected string, received number" } });
+    expect(await call("echo", { text: 1 })).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_PAYLOAD", message: "text: Invalid input: expected string, received number" },
+    });
   });
 
   it("reports a failed request without an ack as an error event", async () => {
@@ -73,10 +89,16 @@ describe("socket requests", () => {
   function slow(request: ReturnType<typeof standIn>["request"]) {
     const pending: (() => void)[] = [];
     const started: string[] = [];
-    request("slow", echo, (_actor, input) => new Promise<string>((resolve) => {
-      started.push(input.text);
-      pending.push(() => resolve(input.text));
-    }), { queued: true });
+    request(
+      "slow",
+      echo,
+      (_actor, input) =>
+        new Promise<string>((resolve) => {
+          started.push(input.text);
+          pending.push(() => resolve(input.text));
+        }),
+      { queued: true },
+    );
     return { pending, started };
   }
 
@@ -212,10 +234,15 @@ describe("socket requests", () => {
     const { request, call, handlers } = standIn();
     const running: string[] = [];
     const finish: (() => void)[] = [];
-    request("maybe", echo, (_actor, input) => {
-      running.push(input.text);
-      return new Promise<string>((resolve) => finish.push(() => resolve(input.text)));
-    }, { queued: (payload) => (payload as { text?: unknown } | undefined)?.text === "wait" });
+    request(
+      "maybe",
+      echo,
+      (_actor, input) => {
+        running.push(input.text);
+        return new Promise<string>((resolve) => finish.push(() => resolve(input.text)));
+      },
+      { queued: (payload) => (payload as { text?: unknown } | undefined)?.text === "wait" },
+    );
     const answers = [...Array.from({ length: MAX_ACTIVE + 1 }, () => call("maybe", { text: "wait" })), call("maybe", { text: "work" })];
     await turns();
     expect(running).toEqual([...Array.from({ length: MAX_ACTIVE + 1 }, () => "wait"), "work"]);
@@ -254,9 +281,7 @@ describe("socket requests", () => {
       for (const resolve of pending.splice(0)) resolve();
       await turns();
     }
-    expect((await Promise.all(admitted)).map((a) => a.ok && a.data)).toEqual([
-      ...Array.from({ length: OPENING_IN_FLIGHT + 2 }, (_, i) => `n${i}`),
-    ]);
+    expect((await Promise.all(admitted)).map((a) => a.ok && a.data)).toEqual([...Array.from({ length: OPENING_IN_FLIGHT + 2 }, (_, i) => `n${i}`)]);
     expect(disconnected()).toBe(true);
     expect(started).not.toContain("after"); // dropped unread
     expect(after).toBe(false);

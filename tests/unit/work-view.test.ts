@@ -23,7 +23,14 @@ const task = (id: string, parentId: string | null = null): TaskView => ({
   completedAt: null,
 });
 
-const status = (participantId: string, state: WorkStatusView["state"], text = ""): WorkStatusView => ({ participantId, state, text, waitingFor: null, since: null, until: null });
+const status = (participantId: string, state: WorkStatusView["state"], text = ""): WorkStatusView => ({
+  participantId,
+  state,
+  text,
+  waitingFor: null,
+  since: null,
+  until: null,
+});
 
 describe("nest", () => {
   it("puts each step right after its task, one level deeper, keeping the board's order otherwise", () => {

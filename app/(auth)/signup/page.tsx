@@ -14,12 +14,17 @@ export default async function SignUpPage() {
   const firstRun = await publicApi().workspace.firstRun();
   if (!firstRun) {
     return (
-      <AuthCard title="This workspace is invite-only" footer={<Link href="/signin" className="font-medium text-indigo-600 hover:underline">Sign in instead</Link>}>
+      <AuthCard
+        title="This workspace is invite-only"
+        footer={
+          <Link href="/signin" className="font-medium text-indigo-600 hover:underline">
+            Sign in instead
+          </Link>
+        }
+      >
         <div className="flex gap-3 rounded-lg border border-zinc-200 bg-zinc-50 p-4 text-sm text-zinc-600" data-testid="invite-only">
           <LockIcon size={18} className="mt-0.5 shrink-0 text-zinc-400" />
-          <p>
-            Someone already set up Switchboard here. To join, ask an owner or admin for an invite link, then open it to create your account.
-          </p>
+          <p>Someone already set up Switchboard here. To join, ask an owner or admin for an invite link, then open it to create your account.</p>
         </div>
       </AuthCard>
     );

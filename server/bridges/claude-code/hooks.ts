@@ -35,10 +35,32 @@ export const HOOK_KEPT_STRING = 64 * 1024;
 
 /** Every hook event Claude Code documents (code.claude.com/docs/en/hooks). */
 export const HOOK_EVENTS = [
-  "SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-  "PermissionDenied", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop", "TaskCreated", "TaskCompleted",
-  "TeammateIdle", "InstructionsLoaded", "ConfigChange", "CwdChanged", "FileChanged", "WorktreeCreate", "WorktreeRemove",
-  "PreCompact", "PostCompact", "Elicitation", "ElicitationResult",
+  "SessionStart",
+  "SessionEnd",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "PermissionDenied",
+  "Notification",
+  "Stop",
+  "StopFailure",
+  "SubagentStart",
+  "SubagentStop",
+  "TaskCreated",
+  "TaskCompleted",
+  "TeammateIdle",
+  "InstructionsLoaded",
+  "ConfigChange",
+  "CwdChanged",
+  "FileChanged",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "PreCompact",
+  "PostCompact",
+  "Elicitation",
+  "ElicitationResult",
 ] as const;
 
 /** The fields every hook payload has; the event's own are read by its mapping below. */
@@ -80,7 +102,11 @@ const taskUpdateInput = z.looseObject({
   subject: z.string().trim().min(1).optional(),
 });
 const notification = z.looseObject({ message: text.default(""), notification_type: z.string().optional() });
-const taskEvent = z.looseObject({ task_id: z.string().trim().min(1).max(200).optional(), task_subject: z.string().trim().min(1), task_description: z.string().optional() });
+const taskEvent = z.looseObject({
+  task_id: z.string().trim().min(1).max(200).optional(),
+  task_subject: z.string().trim().min(1),
+  task_description: z.string().optional(),
+});
 /** Edit's and Write's `tool_response`: the change as hunks of "+", "-" and " " lines, when it says. */
 const patchResponse = z.looseObject({ type: z.string().optional(), structuredPatch: z.array(z.looseObject({ lines: z.array(text) })).optional() });
 
@@ -97,7 +123,11 @@ export async function handleClaudeCodeHook(actor: Actor, hook: ClaudeCodeHook): 
     case "TaskCompleted": {
       const task = fields(taskEvent, hook);
       const status: TaskStatus = event === "TaskCompleted" ? "completed" : "pending";
-      const reported = await work.reportTasks(actor, { sessionId, tasks: [{ key: task.task_id, title: clip(task.task_subject, 500), status }], complete: false });
+      const reported = await work.reportTasks(actor, {
+        sessionId,
+        tasks: [{ key: task.task_id, title: clip(task.task_subject, 500), status }],
+        complete: false,
+      });
       return { event, tasks: reported.tasks.length, dropped: 0 };
     }
     case "SessionStart":

@@ -166,7 +166,8 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 function refuse(res: ServerResponse, status: number, error: unknown): void {
   const shape = toErrorShape(error);
   const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (status === 401) headers["WWW-Authenticate"] = `Bearer realm="switchboard", error="invalid_token", error_description="${shape.message.replaceAll('"', "'")}"`;
+  if (status === 401)
+    headers["WWW-Authenticate"] = `Bearer realm="switchboard", error="invalid_token", error_description="${shape.message.replaceAll('"', "'")}"`;
   if (shape.retryAfterMs !== undefined) headers["Retry-After"] = String(Math.ceil(shape.retryAfterMs / 1000));
   res.writeHead(status, headers);
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: `${shape.code}: ${shape.message}`, data: shape }, id: null }));

@@ -36,7 +36,15 @@ export function compactMessage(m: MessageView, roomName?: string) {
 export const roomLabel = (room: Pick<RoomView, "kind" | "name" | "title">): string => (room.kind === "channel" && room.name ? `#${room.name}` : room.title);
 
 export function compactRoom(room: RoomView) {
-  return { id: room.id, name: roomLabel(room), kind: room.kind, visibility: room.visibility, topic: room.topic, last_seq: room.lastSeq, members: room.memberCount };
+  return {
+    id: room.id,
+    name: roomLabel(room),
+    kind: room.kind,
+    visibility: room.visibility,
+    topic: room.topic,
+    last_seq: room.lastSeq,
+    members: room.memberCount,
+  };
 }
 
 export function compactMembership(m: MembershipView) {

@@ -151,7 +151,13 @@ export function createSession(opts: SessionOptions): McpSession {
       const names = new Map((await delivery.memberships(actor)).map((m) => [m.room.id, roomLabel(m.room)]));
       for (const page of pages) {
         for (const m of page.messages) {
-          const meta: Record<string, string> = { room: names.get(page.roomId) ?? page.roomId, room_id: page.roomId, seq: String(m.seq), message_id: m.id, from: `@${m.author.handle}` };
+          const meta: Record<string, string> = {
+            room: names.get(page.roomId) ?? page.roomId,
+            room_id: page.roomId,
+            seq: String(m.seq),
+            message_id: m.id,
+            from: `@${m.author.handle}`,
+          };
           if (m.threadRootId) meta.thread_id = m.threadRootId;
           await server.notification({ method: "notifications/claude/channel", params: { content: compactMessage(m).text, meta } });
         }

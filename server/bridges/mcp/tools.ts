@@ -75,7 +75,9 @@ function compactQuestion(q: QuestionForViewer) {
 }
 
 const receipt = (state: "processing" | "processed" | "failed") => ({
-  run: async (actor: Actor, args: { message_id: string; reason?: string }) => ({ receipt: await delivery.recordReceipt(actor, { messageId: args.message_id, state, reason: args.reason }) }),
+  run: async (actor: Actor, args: { message_id: string; reason?: string }) => ({
+    receipt: await delivery.recordReceipt(actor, { messageId: args.message_id, state, reason: args.reason }),
+  }),
 });
 
 export const RUNS: Runs = {
@@ -128,7 +130,13 @@ export const RUNS: Runs = {
   send_message: {
     run: async (actor, args) => {
       const roomId = await resolveRoom(actor, args.room);
-      const message = await sendMessage(actor, { roomId, body: args.text, clientMsgId: args.client_id ?? crypto.randomUUID(), threadRootId: args.thread_id, causeId: args.in_reply_to });
+      const message = await sendMessage(actor, {
+        roomId,
+        body: args.text,
+        clientMsgId: args.client_id ?? crypto.randomUUID(),
+        threadRootId: args.thread_id,
+        causeId: args.in_reply_to,
+      });
       return { message: compactMessage(message) };
     },
   },
@@ -184,7 +192,13 @@ export const RUNS: Runs = {
     run: async (actor, args, ctx) => {
       const roomId = await resolveRoom(actor, args.room);
       const audience =
-        args.ask === "owner" ? { type: "owner" as const } : args.ask === "room" ? { type: "room" as const } : args.ask === "admins" ? { type: "role" as const, role: "admin" as const } : { type: "person" as const, participant: args.ask };
+        args.ask === "owner"
+          ? { type: "owner" as const }
+          : args.ask === "room"
+            ? { type: "room" as const }
+            : args.ask === "admins"
+              ? { type: "role" as const, role: "admin" as const }
+              : { type: "person" as const, participant: args.ask };
       const options = args.options?.map((o) => (typeof o === "string" ? { value: o, label: o } : o));
       const parsed = askQuestionInput.safeParse({
         roomId,
@@ -229,7 +243,14 @@ export const RUNS: Runs = {
     run: async (actor, args) => {
       const roomId = args.room ? await resolveRoom(actor, args.room) : undefined;
       const files = args.files.map((f) => ({ path: f.path, operation: f.operation, linesAdded: f.lines_added, linesRemoved: f.lines_removed }));
-      const reported = await work.reportFiles(actor, { sessionId: args.session_id, roomId, taskKey: args.task_id, commit: args.commit, branch: args.branch, files });
+      const reported = await work.reportFiles(actor, {
+        sessionId: args.session_id,
+        roomId,
+        taskKey: args.task_id,
+        commit: args.commit,
+        branch: args.branch,
+        files,
+      });
       return { recorded: reported.files.length, components: [...new Set(reported.files.flatMap((f) => (f.component ? [f.component] : [])))] };
     },
   },
@@ -237,7 +258,14 @@ export const RUNS: Runs = {
     limit: EVENT_LIMITS["work:link"],
     run: async (actor, args) => {
       const roomId = args.room ? await resolveRoom(actor, args.room) : undefined;
-      const parsed = linkWorkInput.safeParse({ sessionId: args.session_id, roomId, taskKey: args.task_id, kind: args.kind, value: args.value, title: args.title });
+      const parsed = linkWorkInput.safeParse({
+        sessionId: args.session_id,
+        roomId,
+        taskKey: args.task_id,
+        kind: args.kind,
+        value: args.value,
+        title: args.title,
+      });
       if (!parsed.success) throw new AppError("INVALID_PAYLOAD", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
       const link = await work.linkWork(actor, parsed.data);
       return { kind: link.kind, value: link.value, title: link.title };

@@ -3,7 +3,13 @@
 // bridge (bridges/a2a/outbound/host.ts) runs it over the socket API with its own API key; the key and
 // the credential are kept sealed (secret-box.ts), and one process at a time holds its lease.
 import { fetchAgentCard, type A2aCredential, type AgentCard } from "../../../sdk/adapters/a2a";
-import type { A2aCredentialInput, RegisterA2aRemoteInput, RemoteAgentInput, SetA2aRemoteEnabledInput, UpdateA2aCredentialInput } from "../../../sdk/a2a-remotes";
+import type {
+  A2aCredentialInput,
+  RegisterA2aRemoteInput,
+  RemoteAgentInput,
+  SetA2aRemoteEnabledInput,
+  UpdateA2aCredentialInput,
+} from "../../../sdk/a2a-remotes";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { sha256 } from "../../ids";
@@ -69,7 +75,13 @@ export async function registerA2aRemote(actor: Actor, input: RegisterA2aRemoteIn
   };
   const { id } = await createWithKey(actor, profile, BRIDGE_KEY_LABEL, async (tx, agentId, key) => {
     await tx.a2aRemoteAgent.create({
-      data: { participantId: agentId, cardUrl: input.cardUrl, card: JSON.parse(JSON.stringify(card)) as object, apiKey: seal(key), ...storedCredential(input.credential) },
+      data: {
+        participantId: agentId,
+        cardUrl: input.cardUrl,
+        card: JSON.parse(JSON.stringify(card)) as object,
+        apiKey: seal(key),
+        ...storedCredential(input.credential),
+      },
     });
     await recordAudit(tx, {
       workspaceId: actor.workspaceId,
@@ -103,7 +115,14 @@ export async function updateA2aCredential(actor: Actor, input: UpdateA2aCredenti
   await loadManaged(actor, input.agentId);
   await getDb().$transaction(async (tx) => {
     await tx.a2aRemoteAgent.update({ where: { participantId: input.agentId }, data: { ...storedCredential(input.credential), lastError: null } });
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "a2a_remote.credential", subjectType: "participant", subjectId: input.agentId, data: { credential: input.credential?.kind ?? null } });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "a2a_remote.credential",
+      subjectType: "participant",
+      subjectId: input.agentId,
+      data: { credential: input.credential?.kind ?? null },
+    });
   });
   return view(input.agentId);
 }
@@ -113,7 +132,13 @@ export async function setA2aRemoteEnabled(actor: Actor, input: SetA2aRemoteEnabl
   await loadManaged(actor, input.agentId);
   await getDb().$transaction(async (tx) => {
     await tx.a2aRemoteAgent.update({ where: { participantId: input.agentId }, data: { enabled: input.enabled } });
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: input.enabled ? "a2a_remote.enabled" : "a2a_remote.disabled", subjectType: "participant", subjectId: input.agentId });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: input.enabled ? "a2a_remote.enabled" : "a2a_remote.disabled",
+      subjectType: "participant",
+      subjectId: input.agentId,
+    });
   });
   return view(input.agentId);
 }
@@ -125,12 +150,21 @@ export async function removeA2aRemote(actor: Actor, input: RemoteAgentInput): Pr
     await tx.a2aRemoteAgent.delete({ where: { participantId: input.agentId } });
     await tx.apiKey.updateMany({ where: { participantId: input.agentId, label: BRIDGE_KEY_LABEL, revokedAt: null }, data: { revokedAt: new Date() } });
     await tx.participant.update({ where: { id: input.agentId }, data: { status: "suspended" } });
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "a2a_remote.removed", subjectType: "participant", subjectId: input.agentId });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "a2a_remote.removed",
+      subjectType: "participant",
+      subjectId: input.agentId,
+    });
   });
 }
 
 async function loadManaged(actor: Actor, agentId: string) {
-  const row = await getDb().a2aRemoteAgent.findUnique({ where: { participantId: agentId }, include: { participant: { select: { workspaceId: true, ownerId: true } } } });
+  const row = await getDb().a2aRemoteAgent.findUnique({
+    where: { participantId: agentId },
+    include: { participant: { select: { workspaceId: true, ownerId: true } } },
+  });
   if (!row) throw new AppError("PARTICIPANT_NOT_FOUND", "No such remote A2A agent");
   authorize(actor, "agent.manage", row.participant);
   return row;
@@ -215,7 +249,14 @@ async function reissueBridgeKey(agentId: string): Promise<void> {
     await tx.apiKey.updateMany({ where: { participantId: agentId, label: BRIDGE_KEY_LABEL, revokedAt: null }, data: { revokedAt: new Date() } });
     const issued = await issueKey(tx, agentId, BRIDGE_KEY_LABEL);
     await tx.a2aRemoteAgent.update({ where: { participantId: agentId }, data: { apiKey: seal(issued.key) } });
-    await recordAudit(tx, { workspaceId: agent.workspaceId, actorId: null, action: "key.created", subjectType: "api_key", subjectId: issued.id, data: { agentId, prefix: issued.prefix, via: "a2a bridge, its key having been refused" } });
+    await recordAudit(tx, {
+      workspaceId: agent.workspaceId,
+      actorId: null,
+      action: "key.created",
+      subjectType: "api_key",
+      subjectId: issued.id,
+      data: { agentId, prefix: issued.prefix, via: "a2a bridge, its key having been refused" },
+    });
   });
 }
 

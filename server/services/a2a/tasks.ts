@@ -67,7 +67,14 @@ export async function setA2aServed(actor: Actor, agentId: string, served: boolea
   authorize(actor, "agent.manage", { workspaceId: actor.workspaceId, ownerId: agent.ownerId });
   await db.$transaction(async (tx) => {
     await tx.participant.update({ where: { id: agentId }, data: { a2aServed: served } });
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: served ? "agent.a2a_served" : "agent.a2a_stopped", subjectType: "participant", subjectId: agentId, data: {} });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: served ? "agent.a2a_served" : "agent.a2a_stopped",
+      subjectType: "participant",
+      subjectId: agentId,
+      data: {},
+    });
   });
   return getAgent(actor, agentId);
 }
@@ -116,7 +123,9 @@ export async function openTask(caller: Actor, agent: ServedAgent, request: NewRe
     const task = await db.$transaction(async (tx) => {
       if (context.isNew) await tx.a2aContext.create({ data: context.row });
       const { id: contextId, roomId, workspaceId } = context.row;
-      return tx.a2aTask.create({ data: { id: taskId, workspaceId, contextId, roomId, ...key, requestHash: hash, state: opened.state, task: opened.task({ taskId, contextId }) } });
+      return tx.a2aTask.create({
+        data: { id: taskId, workspaceId, contextId, roomId, ...key, requestHash: hash, state: opened.state, task: opened.task({ taskId, contextId }) },
+      });
     });
     return { task, created: true };
   } catch (error) {
@@ -129,13 +138,18 @@ export async function openTask(caller: Actor, agent: ServedAgent, request: NewRe
 
 /** What a new request asks, to tell a retry (the same) from a messageId used again for another. */
 function requestHash(request: NewRequest): string {
-  return createHash("sha256").update(JSON.stringify([request.text, request.contextId ?? null, request.roomId ?? null])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([request.text, request.contextId ?? null, request.roomId ?? null]))
+    .digest("hex");
 }
 
 /** A retry of the message that opened `task`: refused if it asks something else. */
 async function retried(caller: Actor, agent: ServedAgent, task: StoredTask, request: NewRequest, hash: string, openedState: string): Promise<StoredTask> {
   if (task.requestHash !== hash) {
-    throw new AppError("A2A_MESSAGE_ID_REUSED", `messageId ${request.messageId.slice(0, 64)} already opened task ${task.id} with other content; send another request with a new messageId`);
+    throw new AppError(
+      "A2A_MESSAGE_ID_REUSED",
+      `messageId ${request.messageId.slice(0, 64)} already opened task ${task.id} with other content; send another request with a new messageId`,
+    );
   }
   // Still as opened: the first attempt may have stopped (a crash) before storing the request. Stored
   // once whoever gets there first, so this is a lookup when it did not.
@@ -159,7 +173,10 @@ async function contextFor(caller: Actor, agent: ServedAgent, request: NewRequest
 async function roomForContext(caller: Actor, agent: ServedAgent, roomId: string): Promise<string> {
   const membership = await loadMembershipFor(caller, roomId);
   authorize(caller, "room.post", membership);
-  const agentIn = await getDb().roomMember.findUnique({ where: { roomId_participantId: { roomId, participantId: agent.id } }, select: { participantId: true } });
+  const agentIn = await getDb().roomMember.findUnique({
+    where: { roomId_participantId: { roomId, participantId: agent.id } },
+    select: { participantId: true },
+  });
   if (!agentIn) throw new AppError("FORBIDDEN", `@${agent.handle} is not a member of that room; invite it first`);
   await assertCanReach(caller, [agent.id], roomId);
   return roomId;
@@ -233,7 +250,9 @@ export async function listTasks(caller: Actor, opts: { contextId?: string; state
   };
   const [rows, total] = await Promise.all([
     getDb().a2aTask.findMany({
-      where: opts.before ? { AND: [where, { OR: [{ updatedAt: { lt: opts.before.updatedAt } }, { updatedAt: opts.before.updatedAt, id: { lt: opts.before.id } }] }] } : where,
+      where: opts.before
+        ? { AND: [where, { OR: [{ updatedAt: { lt: opts.before.updatedAt } }, { updatedAt: opts.before.updatedAt, id: { lt: opts.before.id } }] }] }
+        : where,
       orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
       take: opts.limit,
     }),
@@ -286,10 +305,22 @@ export async function taskProgress(task: { id: string; roomId: string; agentId: 
       select: { id: true, messageId: true, kind: true, prompt: true, options: true, createdAt: true },
     }),
   ]);
-  const answerable = question && (await getQuestion(caller, { questionId: question.id }).then((q) => q.can.answer, () => false));
+  const answerable =
+    question &&
+    (await getQuestion(caller, { questionId: question.id }).then(
+      (q) => q.can.answer,
+      () => false,
+    ));
   return {
     requests,
-    replies: replies.map((r) => ({ id: r.id, seq: r.seq, body: r.deletedAt ? "" : r.body, createdAt: r.createdAt, editedAt: r.editedAt, deleted: !!r.deletedAt })),
+    replies: replies.map((r) => ({
+      id: r.id,
+      seq: r.seq,
+      body: r.deletedAt ? "" : r.body,
+      createdAt: r.createdAt,
+      editedAt: r.editedAt,
+      deleted: !!r.deletedAt,
+    })),
     receipt: receipt ? { state: receipt.state, reason: receipt.reason, at: receipt.updatedAt } : null,
     question: answerable ? { ...question, options: (question.options as QuestionOption[] | null) ?? null } : null,
   };
@@ -299,7 +330,11 @@ export async function taskProgress(task: { id: string; roomId: string; agentId: 
  * Answers the task's open question with what the caller sent: a data part as the answer itself, or
  * text read as the question's kind asks (an option's value or label, yes/no for an approval).
  */
-export async function answerOpenQuestion(caller: Actor, task: { id: string; roomId: string; agentId: string; callerId: string }, reply: { text: string; data?: unknown }): Promise<boolean> {
+export async function answerOpenQuestion(
+  caller: Actor,
+  task: { id: string; roomId: string; agentId: string; callerId: string },
+  reply: { text: string; data?: unknown },
+): Promise<boolean> {
   const { question } = await taskProgress(task, caller);
   if (!question) return false;
   await answerQuestion(caller, { questionId: question.id, answer: reply.data ?? answerFromText(question, reply.text) });
@@ -308,12 +343,18 @@ export async function answerOpenQuestion(caller: Actor, task: { id: string; room
 
 function answerFromText(q: { kind: QuestionKind; options: QuestionOption[] | null }, text: string): QuestionAnswer {
   const said = text.trim();
-  const option = (word: string) => q.options?.find((o) => o.value.toLowerCase() === word.toLowerCase() || o.label.toLowerCase() === word.toLowerCase())?.value ?? word;
+  const option = (word: string) =>
+    q.options?.find((o) => o.value.toLowerCase() === word.toLowerCase() || o.label.toLowerCase() === word.toLowerCase())?.value ?? word;
   switch (q.kind) {
     case "single":
       return { choice: option(said) };
     case "multiple":
-      return { choices: said.split(/\s*,\s*/).filter(Boolean).map(option) };
+      return {
+        choices: said
+          .split(/\s*,\s*/)
+          .filter(Boolean)
+          .map(option),
+      };
     case "approval":
       return { approved: /^(y|yes|approve|approved|ok|okay|go|lgtm)\b/i.test(said), comment: said };
     case "form":

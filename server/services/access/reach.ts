@@ -71,4 +71,3 @@ export async function standings(actor: Actor, ids: string[]): Promise<Map<string
   const { pairs } = await pairsWith(actor, ids);
   return new Map(ids.map((id) => [id, id === actor.participantId ? "self" : connectionStanding(pairs.get(id) ?? null)]));
 }
-

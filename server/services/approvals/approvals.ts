@@ -30,7 +30,12 @@ const APPROVAL_SECONDS = 24 * 3600;
  * `reaches`: the participants the action reaches (an agent always reaches its owner freely);
  * `describe` words the action for the owner ("open a direct conversation with @bob").
  */
-export async function gate(actor: Actor, action: GatedAction, args: { reaches: string[]; [more: string]: unknown }, describe: () => Promise<string>): Promise<void> {
+export async function gate(
+  actor: Actor,
+  action: GatedAction,
+  args: { reaches: string[]; [more: string]: unknown },
+  describe: () => Promise<string>,
+): Promise<void> {
   if (actor.kind !== "agent") return;
   const db = getDb();
   const agent = await db.participant.findUnique({ where: { id: actor.participantId }, select: { ownerId: true, approvalActions: true } });
@@ -39,7 +44,10 @@ export async function gate(actor: Actor, action: GatedAction, args: { reaches: s
   const key = sha256(`${action} ${canonicalJson(args)}`);
 
   // An approval for exactly this, not used yet: this attempt uses it (once, even if two race).
-  const approvals = await db.question.findMany({ where: { askerId: actor.participantId, gateKey: key, status: { in: ["open", "answered"] }, gateUsedAt: null }, orderBy: { createdAt: "asc" } });
+  const approvals = await db.question.findMany({
+    where: { askerId: actor.participantId, gateKey: key, status: { in: ["open", "answered"] }, gateUsedAt: null },
+    orderBy: { createdAt: "asc" },
+  });
   for (const q of approvals.filter((q) => q.status === "answered" && (q.answer as { approved?: boolean } | null)?.approved === true)) {
     const used = await db.question.updateMany({ where: { id: q.id, gateUsedAt: null }, data: { gateUsedAt: new Date() } });
     if (used.count === 1) return;
@@ -75,13 +83,24 @@ export async function spendGate(actor: Actor, day: string): Promise<void> {
   const spent = (await db.usageRecord.aggregate({ where: { agentId: actor.participantId, day }, _sum: { costUsd: true } }))._sum.costUsd ?? 0;
   if (spent <= agent.approvalSpendUsd) return;
   const key = sha256(`spend.day ${day}`);
-  const asked = await db.question.findMany({ where: { askerId: actor.participantId, gateKey: key }, orderBy: { createdAt: "asc" }, select: { id: true, status: true, answer: true } });
+  const asked = await db.question.findMany({
+    where: { askerId: actor.participantId, gateKey: key },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, status: true, answer: true },
+  });
   if (asked.some((q) => q.status === "answered" && (q.answer as { approved?: boolean } | null)?.approved === true)) return;
   const decided = asked.find((q) => q.status === "answered" || q.status === "expired");
-  if (decided) throw new AppError("APPROVAL_DECLINED", `Your owner did not approve spending more than $${agent.approvalSpendUsd} on ${day}`, { questionId: decided.id });
+  if (decided)
+    throw new AppError("APPROVAL_DECLINED", `Your owner did not approve spending more than $${agent.approvalSpendUsd} on ${day}`, { questionId: decided.id });
   const open = asked.find((q) => q.status === "open");
   const money = (usd: number) => `$${usd.toFixed(2)}`;
-  throw approvalRequired(open?.id ?? (await askOwner(actor, agent.ownerId, `May I spend more than ${money(agent.approvalSpendUsd)} today (${day})? I have spent ${money(spent)}.`, { action: "spend.day", key })));
+  throw approvalRequired(
+    open?.id ??
+      (await askOwner(actor, agent.ownerId, `May I spend more than ${money(agent.approvalSpendUsd)} today (${day})? I have spent ${money(spent)}.`, {
+        action: "spend.day",
+        key,
+      })),
+  );
 }
 
 /** "@a, @b": how a description names participants. */
@@ -106,7 +125,10 @@ export async function setApprovalActions(actor: Actor, input: SetApprovalActions
 }
 
 export async function approvalActionsOf(actor: Actor, agentId: string): Promise<ApprovalSettings> {
-  const agent = await getDb().participant.findUnique({ where: { id: agentId }, select: { workspaceId: true, ownerId: true, kind: true, approvalActions: true, approvalSpendUsd: true } });
+  const agent = await getDb().participant.findUnique({
+    where: { id: agentId },
+    select: { workspaceId: true, ownerId: true, kind: true, approvalActions: true, approvalSpendUsd: true },
+  });
   if (!agent || agent.kind !== "agent" || agent.workspaceId !== actor.workspaceId) throw new AppError("PARTICIPANT_NOT_FOUND", "No such agent");
   authorize(actor, "agent.manage", agent);
   return { actions: ((agent.approvalActions as GatedAction[] | null) ?? []).filter((a) => GATED_ACTIONS.includes(a)), spendUsdPerDay: agent.approvalSpendUsd };

@@ -43,9 +43,7 @@ async function presentAll(rows: Row[], viewer: Actor): Promise<ConnectionView[]>
 
 async function decidersOf(rows: Row[]) {
   const ids = [...new Set(rows.flatMap((r) => (r.decidedById ? [r.decidedById] : [])))];
-  const deciders = ids.length
-    ? await getDb().participant.findMany({ where: { id: { in: ids } }, select: { id: true, displayName: true } })
-    : [];
+  const deciders = ids.length ? await getDb().participant.findMany({ where: { id: { in: ids } }, select: { id: true, displayName: true } }) : [];
   return new Map(deciders.map((d) => [d.id, d]));
 }
 
@@ -89,7 +87,12 @@ export async function requestConnection(
   const existing = pair.edge ? await db.connection.findUnique({ where: { liveKey: pairKey(me.id, target.id) }, include: connectionInclude }) : null;
   const standing = connectionStanding(pair);
   if (existing && (standing === "pending" || standing === "connected")) return (await presentAll([existing], actor))[0];
-  await gate(actor, "connection.request", { reaches: [target.id], message: input.message, scope: input.scope ?? null }, async () => `ask @${target.handle} to connect${input.message ? ` ("${input.message}")` : ""}`);
+  await gate(
+    actor,
+    "connection.request",
+    { reaches: [target.id], message: input.message, scope: input.scope ?? null },
+    async () => `ask @${target.handle} to connect${input.message ? ` ("${input.message}")` : ""}`,
+  );
 
   const id = newId();
   const [created, committed] = await transaction(async (tx) => {
@@ -243,9 +246,19 @@ export async function blockParticipant(actor: Actor, input: { participantId: str
   const [result, committed] = await transaction(async (tx) => {
     const live = await tx.connection.findUnique({ where: { liveKey: key }, select: { id: true, status: true, requesterId: true } });
     if (live?.status === "blocked") return live.requesterId === blocker.id ? { id: live.id, fresh: false } : null;
-    if (live) await tx.connection.update({ where: { id: live.id }, data: { liveKey: null, status: "revoked", endedById: actor.participantId, updatedAt: now } });
+    if (live)
+      await tx.connection.update({ where: { id: live.id }, data: { liveKey: null, status: "revoked", endedById: actor.participantId, updatedAt: now } });
     await tx.connection.create({
-      data: { id, workspaceId: actor.workspaceId, requesterId: blocker.id, addresseeId: target.id, liveKey: key, status: "blocked", decidedById: actor.participantId, decidedAt: now },
+      data: {
+        id,
+        workspaceId: actor.workspaceId,
+        requesterId: blocker.id,
+        addresseeId: target.id,
+        liveKey: key,
+        status: "blocked",
+        decidedById: actor.participantId,
+        decidedAt: now,
+      },
     });
     await audit(tx, actor, "connection.blocked", id, { blockerId: blocker.id, blockedId: target.id });
     return { id, fresh: true };
@@ -301,4 +314,3 @@ function decodeCursor(cursor: string): { updatedAt: Date; id: string } {
   }
   throw new AppError("INVALID_PAYLOAD", "cursor: not a cursor this server issued");
 }
-

@@ -33,7 +33,11 @@ export async function searchParticipants(filter: ParticipantFilter, limit: numbe
   if (capability) conditions.push(anyCapability((c) => Prisma.sql`lower(${c}) = ${capability}`));
   if (inside) {
     const where = [like(handle, inside), like(name, inside)];
-    if (filter.textIn === "profile") where.push(like(Prisma.sql`"p"."description"`, inside), anyCapability((c) => like(c, inside)));
+    if (filter.textIn === "profile")
+      where.push(
+        like(Prisma.sql`"p"."description"`, inside),
+        anyCapability((c) => like(c, inside)),
+      );
     conditions.push(Prisma.sql`(${Prisma.join(where, " OR ")})`);
   }
   const first = starting ? Prisma.sql`CASE WHEN ${like(handle, starting)} OR ${like(name, starting)} THEN 0 ELSE 1 END, ` : Prisma.empty;

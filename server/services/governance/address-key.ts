@@ -14,5 +14,8 @@ export function limitKey(address: string): string {
   const left = groups(head);
   const right = tail === undefined ? [] : groups(tail);
   const all = [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
-  return `${all.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${all
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }

@@ -76,7 +76,7 @@ export async function verifyChain(workspaceId: string, anchor?: ChainHead): Prom
     firstBroken: { seq, id, reason },
     head: { seq: ws.auditSeq, hash: ws.auditHead },
   });
-  for (let cursor = 0; ; ) {
+  for (let cursor = 0; ;) {
     const page = await db.auditEvent.findMany({ where: { workspaceId, seq: { gt: cursor } }, orderBy: { seq: "asc" }, take: 1000 });
     if (page.length === 0) break;
     for (const row of page) {
@@ -95,7 +95,8 @@ export async function verifyChain(workspaceId: string, anchor?: ChainHead): Prom
         prevHash: row.prevHash,
       });
       if (recomputed !== row.hash) return broken(row.seq, row.id, "its content was changed after it was written");
-      if (anchor?.seq === row.seq && anchor.hash !== row.hash) return broken(row.seq, row.id, "it is not the entry recorded outside the database (the chain was rewritten from here or before)");
+      if (anchor?.seq === row.seq && anchor.hash !== row.hash)
+        return broken(row.seq, row.id, "it is not the entry recorded outside the database (the chain was rewritten from here or before)");
       prevHash = row.hash;
       expectedSeq++;
       checked++;
@@ -104,7 +105,8 @@ export async function verifyChain(workspaceId: string, anchor?: ChainHead): Prom
   }
   if (checked !== ws.auditSeq) return broken(checked + 1, null, `entries after ${checked} are missing (deleted)`);
   if (prevHash !== ws.auditHead) return broken(checked, null, "the chain's head does not match the last entry");
-  if (anchor && anchor.seq > checked) return broken(checked + 1, null, `the chain ends before entry ${anchor.seq}, recorded outside the database (entries were removed)`);
+  if (anchor && anchor.seq > checked)
+    return broken(checked + 1, null, `the chain ends before entry ${anchor.seq}, recorded outside the database (entries were removed)`);
   return { workspaceId, checked, ok: true, firstBroken: null, head: { seq: ws.auditSeq, hash: ws.auditHead } };
 }
 

@@ -75,10 +75,7 @@ export interface AgentLimits {
 const agentLimitFields = { messagesPerMinute: true, burst: true } as const;
 
 /** An agent's limits: its own overrides, else its workspace's defaults. */
-export function effectiveLimits(
-  agent: { messagesPerMinute: number | null; burst: number | null },
-  workspace: WorkspaceLimits,
-): AgentLimits {
+export function effectiveLimits(agent: { messagesPerMinute: number | null; burst: number | null }, workspace: WorkspaceLimits): AgentLimits {
   return {
     messagesPerMinute: agent.messagesPerMinute ?? workspace.agentMessagesPerMinute,
     burst: agent.burst ?? workspace.agentBurst,
@@ -123,8 +120,9 @@ export function messageRate(
  */
 export async function consumeMessage(actor: Actor, rate: MessageRate): Promise<void> {
   const { messagesPerMinute, burst } = rate;
-  const bucket = cached(`msg:${messagesPerMinute}:${burst}`, () =>
-    new BurstyRateLimiter(limiter("msg", messagesPerMinute, 60), limiter("msg-burst", Math.max(1, burst), 60)),
+  const bucket = cached(
+    `msg:${messagesPerMinute}:${burst}`,
+    () => new BurstyRateLimiter(limiter("msg", messagesPerMinute, 60), limiter("msg-burst", Math.max(1, burst), 60)),
   );
   try {
     await bucket.consume(actor.participantId);
@@ -191,7 +189,14 @@ export async function setWorkspaceLimits(actor: Actor, input: Partial<WorkspaceL
   authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
   await getDb().$transaction(async (tx) => {
     await tx.workspace.update({ where: { id: actor.workspaceId }, data: input });
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "limits.workspace_changed", subjectType: "workspace", subjectId: actor.workspaceId, data: input });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "limits.workspace_changed",
+      subjectType: "workspace",
+      subjectId: actor.workspaceId,
+      data: input,
+    });
   });
   return workspaceLimits(actor);
 }
@@ -228,7 +233,14 @@ export async function setRateExemption(actor: Actor, exempt: boolean): Promise<{
   authorize(actor, "member.exempt_self", undefined);
   await getDb().$transaction(async (tx) => {
     await tx.participant.update({ where: { id: actor.participantId }, data: { rateLimitExempt: exempt } });
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "limits.owner_exempt", subjectType: "participant", subjectId: actor.participantId, data: { exempt } });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "limits.owner_exempt",
+      subjectType: "participant",
+      subjectId: actor.participantId,
+      data: { exempt },
+    });
   });
   return rateExemption(actor);
 }

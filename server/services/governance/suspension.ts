@@ -30,7 +30,15 @@ export async function setAgentStatus(change: StatusChange): Promise<AgentView | 
   const { workspaceId, agentId, status, actorId, data } = change;
   const [changed, committed] = await transaction(async (tx) => {
     const { count } = await tx.participant.updateMany({ where: { id: agentId, status: { not: status } }, data: { status } });
-    if (count) await recordAudit(tx, { workspaceId, actorId, action: status === "suspended" ? "agent.suspended" : "agent.resumed", subjectType: "participant", subjectId: agentId, data });
+    if (count)
+      await recordAudit(tx, {
+        workspaceId,
+        actorId,
+        action: status === "suspended" ? "agent.suspended" : "agent.resumed",
+        subjectType: "participant",
+        subjectId: agentId,
+        data,
+      });
     return count > 0;
   });
   if (!changed) return null;

@@ -71,7 +71,16 @@ async function issue(actor: Actor, input: NewAccessToken, address: string | null
   const token = `${ACCESS_TOKEN_PREFIX}${prefix}_${newSecret(32)}`;
   const row = await getDb().$transaction(async (tx) => {
     const created = await tx.accessToken.create({
-      data: { id, workspaceId: actor.workspaceId, participantId: actor.participantId, name: input.name, scope: input.scope, prefix, hash: sha256(token), expiresAt },
+      data: {
+        id,
+        workspaceId: actor.workspaceId,
+        participantId: actor.participantId,
+        name: input.name,
+        scope: input.scope,
+        prefix,
+        hash: sha256(token),
+        expiresAt,
+      },
       select: accessTokenSelect,
     });
     await recordAudit(tx, {
@@ -80,7 +89,14 @@ async function issue(actor: Actor, input: NewAccessToken, address: string | null
       action: "access_token.created",
       subjectType: "access_token",
       subjectId: id,
-      data: { name: input.name, scope: input.scope, prefix: `${ACCESS_TOKEN_PREFIX}${prefix}`, expiresAt: expiresAt?.toISOString() ?? null, via, viaTokenId: actor.accessToken?.id ?? null },
+      data: {
+        name: input.name,
+        scope: input.scope,
+        prefix: `${ACCESS_TOKEN_PREFIX}${prefix}`,
+        expiresAt: expiresAt?.toISOString() ?? null,
+        via,
+        viaTokenId: actor.accessToken?.id ?? null,
+      },
       address,
     });
     return created;

@@ -158,7 +158,9 @@ export async function actorForMember(participantId: string): Promise<Actor | nul
   return actorOf(await getDb().member.findUnique({ where: { participantId }, include: { participant: true } }));
 }
 
-function actorOf(member: { participantId: string; workspaceId: string; role: WorkspaceRole; participant: { status: string; handle: string } } | null): Actor | null {
+function actorOf(
+  member: { participantId: string; workspaceId: string; role: WorkspaceRole; participant: { status: string; handle: string } } | null,
+): Actor | null {
   if (!member || member.participant.status !== "active") return null;
   return {
     participantId: member.participantId,

@@ -66,8 +66,22 @@ export async function createWithKey(owner: Actor, profile: NewAgent, label: stri
       const id = await createAgent(tx, owner, profile);
       const issued = await issueKey(tx, id, label);
       await then?.(tx, id, issued.key);
-      await recordAudit(tx, { workspaceId: owner.workspaceId, actorId: owner.participantId, action: "agent.created", subjectType: "participant", subjectId: id, data: { handle: profile.handle, via: label } });
-      await recordAudit(tx, { workspaceId: owner.workspaceId, actorId: owner.participantId, action: "key.created", subjectType: "api_key", subjectId: issued.id, data: { agentId: id, prefix: issued.prefix } });
+      await recordAudit(tx, {
+        workspaceId: owner.workspaceId,
+        actorId: owner.participantId,
+        action: "agent.created",
+        subjectType: "participant",
+        subjectId: id,
+        data: { handle: profile.handle, via: label },
+      });
+      await recordAudit(tx, {
+        workspaceId: owner.workspaceId,
+        actorId: owner.participantId,
+        action: "key.created",
+        subjectType: "api_key",
+        subjectId: issued.id,
+        data: { agentId: id, prefix: issued.prefix },
+      });
       return { id, key: issued.key };
     });
   } catch (error) {
@@ -113,7 +127,14 @@ export async function rotateKey(actor: Actor, agentId: string): Promise<{ apiKey
   const { key } = await getDb().$transaction(async (tx) => {
     await tx.apiKey.updateMany({ where: { participantId: agentId, revokedAt: null }, data: { revokedAt: new Date() } });
     const issued = await issueKey(tx, agentId, "rotated");
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "key.rotated", subjectType: "api_key", subjectId: issued.id, data: { agentId, prefix: issued.prefix } });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "key.rotated",
+      subjectType: "api_key",
+      subjectId: issued.id,
+      data: { agentId, prefix: issued.prefix },
+    });
     return issued;
   });
   await disconnectRevoked(agentId);
@@ -128,7 +149,14 @@ export async function revokeKey(actor: Actor, agentId: string, keyId: string): P
       data: { revokedAt: new Date() },
     });
     if (count > 0) {
-      await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "key.revoked", subjectType: "api_key", subjectId: keyId, data: { agentId } });
+      await recordAudit(tx, {
+        workspaceId: actor.workspaceId,
+        actorId: actor.participantId,
+        action: "key.revoked",
+        subjectType: "api_key",
+        subjectId: keyId,
+        data: { agentId },
+      });
     }
     return count > 0;
   });
@@ -161,15 +189,19 @@ export async function setConsentPolicy(actor: Actor, agentId: string, policy: Co
   await loadManaged(actor, agentId);
   await getDb().$transaction(async (tx) => {
     await tx.participant.update({ where: { id: agentId }, data: { consentPolicy: policy } });
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "agent.consent_policy", subjectType: "participant", subjectId: agentId, data: { policy } });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "agent.consent_policy",
+      subjectType: "participant",
+      subjectId: agentId,
+      data: { policy },
+    });
   });
   return agentView(agentId);
 }
 
-export async function createOnboardingToken(
-  actor: Actor,
-  input: CreateOnboardingTokenInput,
-): Promise<{ id: string; token: string; expiresAt: string }> {
+export async function createOnboardingToken(actor: Actor, input: CreateOnboardingTokenInput): Promise<{ id: string; token: string; expiresAt: string }> {
   authorize(actor, "agent.create", undefined);
   const token = `sbo_${newSecret(24)}`;
   const expiresAt = new Date(Date.now() + input.expiresInDays * DAY_MS);
@@ -206,9 +238,7 @@ export async function listOnboardingTokens(actor: Actor, scope: "mine" | "worksp
   const createdById = scope === "mine" ? actor.participantId : null;
   authorize(actor, "onboarding_token.manage", { workspaceId: actor.workspaceId, createdById });
   const now = new Date();
-  const rows = await getDb().onboardingToken.findMany(
-    listedInvitations({ workspaceId: actor.workspaceId, ...(createdById ? { createdById } : {}) }, now),
-  );
+  const rows = await getDb().onboardingToken.findMany(listedInvitations({ workspaceId: actor.workspaceId, ...(createdById ? { createdById } : {}) }, now));
   return rows.map((row) => presentOnboardingToken(row, now));
 }
 

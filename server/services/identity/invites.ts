@@ -21,10 +21,7 @@ export function isUsable(invite: InviteState | null): invite is InviteState {
   return !!invite && invitationState(invite) === "active";
 }
 
-export async function createInvite(
-  actor: Actor,
-  input: CreateInviteInput,
-): Promise<{ id: string; token: string; expiresAt: string }> {
+export async function createInvite(actor: Actor, input: CreateInviteInput): Promise<{ id: string; token: string; expiresAt: string }> {
   authorize(actor, "invite.create", { role: input.role });
   const token = newSecret();
   const expiresAt = new Date(Date.now() + input.expiresInDays * DAY_MS);

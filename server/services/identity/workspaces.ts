@@ -62,7 +62,14 @@ export async function updateSettings(actor: Actor, input: UpdateSettingsInput) {
   authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
   await getDb().$transaction(async (tx) => {
     await tx.workspace.update({ where: { id: actor.workspaceId }, data: input });
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "workspace.settings", subjectType: "workspace", subjectId: actor.workspaceId, data: input });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "workspace.settings",
+      subjectType: "workspace",
+      subjectId: actor.workspaceId,
+      data: input,
+    });
   });
   return describeWorkspace(actor);
 }
@@ -75,7 +82,11 @@ export async function listParticipants(actor: Actor, input: { query?: string; li
   const query = input.query?.trim();
   const matched = query
     ? await named(actor.workspaceId, query, input.limit ?? PARTICIPANTS_PAGE)
-    : await getDb().participant.findMany({ where: { workspaceId: actor.workspaceId }, select: participantSelect, orderBy: [{ kind: "asc" }, { handle: "asc" }] });
+    : await getDb().participant.findMany({
+        where: { workspaceId: actor.workspaceId },
+        select: participantSelect,
+        orderBy: [{ kind: "asc" }, { handle: "asc" }],
+      });
   const online = await onlineAmong(matched.map((p) => p.id));
   return matched.map((p) => ({ ...presentParticipant(p), online: online.has(p.id) }));
 }

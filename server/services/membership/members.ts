@@ -45,7 +45,10 @@ export async function subscribeNewMembers(roomId: string, ids: string[]): Promis
     where: { roomId, participantId: { in: ids } },
     select: { participantId: true, deliveryMode: true, participant: { select: { kind: true } } },
   });
-  subscribeToRoom(rows.filter((r) => followsWholeRoom(r.participant.kind, r.deliveryMode)).map((r) => r.participantId), roomId);
+  subscribeToRoom(
+    rows.filter((r) => followsWholeRoom(r.participant.kind, r.deliveryMode)).map((r) => r.participantId),
+    roomId,
+  );
 }
 
 /** Once the members' joining committed: their sockets follow the room, and the room and they hear of it. */

@@ -77,14 +77,17 @@ function reader(q: Queryable): FactsReader {
     },
 
     async agentRun(roomId: string, since: Date, limit: number): Promise<Date[]> {
-      const found = await rows<{ createdAt: Date }>(q, Prisma.sql`
+      const found = await rows<{ createdAt: Date }>(
+        q,
+        Prisma.sql`
         SELECT m."createdAt" FROM ${table("Message")} m JOIN ${table("Participant")} p ON p."id" = m."authorId"
         WHERE m."roomId" = ${roomId} AND m."kind" = 'text' AND p."kind" = 'agent' AND m."createdAt" >= CAST(${timestamp(since)} AS TIMESTAMP(3))
           AND m."seq" > COALESCE((
             SELECT h."seq" FROM ${table("Message")} h JOIN ${table("Participant")} hp ON hp."id" = h."authorId"
             WHERE h."roomId" = ${roomId} AND h."kind" = 'text' AND hp."kind" = 'human'
             ORDER BY h."seq" DESC LIMIT 1), 0)
-        ORDER BY m."seq" DESC LIMIT ${limit}`);
+        ORDER BY m."seq" DESC LIMIT ${limit}`,
+      );
       return found.map((r) => r.createdAt).reverse();
     },
   };
@@ -108,7 +111,8 @@ export function storeStatement(w: BatchWrite): Prisma.Sql {
     ctes.push(Prisma.sql`"agentsHeld" AS (${holdActiveAgents(w.agents, w.at)} RETURNING 1)`);
     agentsHeld = Prisma.sql` AND (SELECT COUNT(*) FROM "agentsHeld") = ${w.agents.length}`;
   }
-  const paused = w.agentsPausedAt === undefined ? Prisma.empty : Prisma.sql`, "agentsPausedAt" = CAST(${w.agentsPausedAt && timestamp(w.agentsPausedAt)} AS TIMESTAMP(3))`;
+  const paused =
+    w.agentsPausedAt === undefined ? Prisma.empty : Prisma.sql`, "agentsPausedAt" = CAST(${w.agentsPausedAt && timestamp(w.agentsPausedAt)} AS TIMESTAMP(3))`;
   ctes.push(Prisma.sql`"roomMoved" AS (UPDATE ${table("Room")} SET "lastSeq" = ${lastSeq}${paused}
     WHERE "id" = ${w.roomId} AND "lastSeq" = ${w.afterSeq} AND "archivedAt" IS NULL${agentsHeld} RETURNING 1)`);
   const moved = Prisma.sql`EXISTS (SELECT 1 FROM "roomMoved")`;
@@ -116,7 +120,10 @@ export function storeStatement(w: BatchWrite): Prisma.Sql {
   if (m.length) {
     ctes.push(Prisma.sql`"messages" AS (INSERT INTO ${table("Message")} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "causeId", "data", "createdAt")
       SELECT "id", ${w.roomId}, "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "causeId", "data", "createdAt"
-      FROM unnest(${texts(m.map((x) => x.id))}, ${integers(m.map((x) => x.seq))}, ${texts(m.map((x) => x.authorId))}, ${enums(m.map((x) => x.kind), "MessageKind")},
+      FROM unnest(${texts(m.map((x) => x.id))}, ${integers(m.map((x) => x.seq))}, ${texts(m.map((x) => x.authorId))}, ${enums(
+        m.map((x) => x.kind),
+        "MessageKind",
+      )},
         ${texts(m.map((x) => x.body))}, ${texts(m.map((x) => x.clientMsgId))}, ${texts(m.map((x) => x.threadRootId))}, ${texts(m.map((x) => x.requesterId))}, ${texts(m.map((x) => x.causeId))},
         CAST(${m.map((x) => (x.data ? JSON.stringify(x.data) : null))} AS JSONB[]), ${timestamps(m.map((x) => x.createdAt))})
         AS "v"("id", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "causeId", "data", "createdAt")
@@ -174,7 +181,10 @@ export function postgresStore(): MessageStore {
             if (!(await store(client, write))) throw new AppError("UNAVAILABLE", "The room changed while a send held it; retry");
           },
         };
-        const result = await withinHoldLimit(() => fn(held), () => (ended = true));
+        const result = await withinHoldLimit(
+          () => fn(held),
+          () => (ended = true),
+        );
         await client.query("COMMIT");
         return result;
       } catch (error) {
@@ -187,20 +197,32 @@ export function postgresStore(): MessageStore {
 
     async roomRange(roomId, afterSeq, throughSeq, limit): Promise<MessagePage> {
       const pool = readPool();
-      const messages = await rows<MessageRow>(pool, Prisma.sql`
+      const messages = await rows<MessageRow>(
+        pool,
+        Prisma.sql`
         SELECT "id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "replyCount", "lastReplyAt", "data", "createdAt", "editedAt", "deletedAt"
-        FROM ${table("Message")} WHERE "roomId" = ${roomId} AND "seq" > ${afterSeq} AND "seq" <= ${throughSeq} ORDER BY "seq" ASC LIMIT ${limit}`);
+        FROM ${table("Message")} WHERE "roomId" = ${roomId} AND "seq" > ${afterSeq} AND "seq" <= ${throughSeq} ORDER BY "seq" ASC LIMIT ${limit}`,
+      );
       if (messages.length === 0) return { messages, authors: [], mentions: [], receipts: [] };
       const [low, high] = [messages[0].seq, messages[messages.length - 1].seq];
       const [authors, mentions, receipts] = await Promise.all([
-        rows<MessagePage["authors"][number]>(pool, Prisma.sql`
-          SELECT "id", "handle", "displayName", "kind" FROM ${table("Participant")} WHERE "id" = ANY(${texts([...new Set(messages.map((r) => r.authorId))])})`),
-        rows<MessagePage["mentions"][number]>(pool, Prisma.sql`
+        rows<MessagePage["authors"][number]>(
+          pool,
+          Prisma.sql`
+          SELECT "id", "handle", "displayName", "kind" FROM ${table("Participant")} WHERE "id" = ANY(${texts([...new Set(messages.map((r) => r.authorId))])})`,
+        ),
+        rows<MessagePage["mentions"][number]>(
+          pool,
+          Prisma.sql`
           SELECT "messageId", "participantId" FROM ${table("MessageMention")}
-          WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`),
-        rows<MessagePage["receipts"][number]>(pool, Prisma.sql`
+          WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`,
+        ),
+        rows<MessagePage["receipts"][number]>(
+          pool,
+          Prisma.sql`
           SELECT "messageId", "participantId", "state", "reason", "updatedAt" FROM ${table("MessageReceipt")}
-          WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`),
+          WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`,
+        ),
       ]);
       return { messages, authors, mentions, receipts };
     },

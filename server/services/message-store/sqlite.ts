@@ -83,7 +83,9 @@ function reader(read: Read): FactsReader {
           FROM ${table("Message")} s WHERE (s."authorId", s."clientMsgId") IN (VALUES ${Prisma.join(sends.map((s) => Prisma.sql`(${s.authorId}, ${s.clientMsgId})`))})
         ) f ON 1 = 1
         WHERE r."id" = ${roomId}`);
-      const rows = found.map((r) => ({ ...r, agentsPausedAt: date(r.agentsPausedAt), archivedAt: date(r.archivedAt), rateLimitExempt: r.rateLimitExempt === 1 }) as FactRow);
+      const rows = found.map(
+        (r) => ({ ...r, agentsPausedAt: date(r.agentsPausedAt), archivedAt: date(r.archivedAt), rateLimitExempt: r.rateLimitExempt === 1 }) as FactRow,
+      );
       return factsFromRows(roomId, rows);
     },
 
@@ -108,15 +110,24 @@ const holdActiveAgents = (q: SqlQueryable, ids: string[], at: Date) =>
 /** Stores the batch in the caller's transaction if the room is still at `afterSeq`; false (nothing written) if not. */
 async function store(q: SqlQueryable, w: BatchWrite): Promise<boolean> {
   const paused = w.agentsPausedAt === undefined ? Prisma.empty : Prisma.sql`, "agentsPausedAt" = ${w.agentsPausedAt}`;
-  const moved = await execute(q, Prisma.sql`UPDATE ${table("Room")} SET "lastSeq" = ${w.afterSeq + w.messages.length}${paused}
-    WHERE "id" = ${w.roomId} AND "lastSeq" = ${w.afterSeq} AND "archivedAt" IS NULL`);
+  const moved = await execute(
+    q,
+    Prisma.sql`UPDATE ${table("Room")} SET "lastSeq" = ${w.afterSeq + w.messages.length}${paused}
+    WHERE "id" = ${w.roomId} AND "lastSeq" = ${w.afterSeq} AND "archivedAt" IS NULL`,
+  );
   if (moved !== 1) return false;
   if (w.messages.length === 0) return true;
-  await execute(q, Prisma.sql`INSERT INTO ${table("Message")} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "causeId", "data", "createdAt")
-    VALUES ${Prisma.join(w.messages.map((m) => Prisma.sql`(${m.id}, ${m.roomId}, ${m.seq}, ${m.authorId}, ${m.kind}, ${m.body}, ${m.clientMsgId}, ${m.threadRootId}, ${m.requesterId}, ${m.causeId}, ${m.data ? JSON.stringify(m.data) : null}, ${m.createdAt})`))}`);
+  await execute(
+    q,
+    Prisma.sql`INSERT INTO ${table("Message")} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "causeId", "data", "createdAt")
+    VALUES ${Prisma.join(w.messages.map((m) => Prisma.sql`(${m.id}, ${m.roomId}, ${m.seq}, ${m.authorId}, ${m.kind}, ${m.body}, ${m.clientMsgId}, ${m.threadRootId}, ${m.requesterId}, ${m.causeId}, ${m.data ? JSON.stringify(m.data) : null}, ${m.createdAt})`))}`,
+  );
   if (w.mentions.length) {
-    await execute(q, Prisma.sql`INSERT INTO ${table("MessageMention")} ("messageId", "participantId", "roomId", "seq")
-      VALUES ${Prisma.join(w.mentions.map((m) => Prisma.sql`(${m.messageId}, ${m.participantId}, ${m.roomId}, ${m.seq})`))}`);
+    await execute(
+      q,
+      Prisma.sql`INSERT INTO ${table("MessageMention")} ("messageId", "participantId", "roomId", "seq")
+      VALUES ${Prisma.join(w.mentions.map((m) => Prisma.sql`(${m.messageId}, ${m.participantId}, ${m.roomId}, ${m.seq})`))}`,
+    );
   }
   // Authors have read what they wrote; their delivered cursors move by their own acks alone.
   for (const [authorId, seq] of lastSeqOfAuthors(w.messages)) {
@@ -158,7 +169,12 @@ export function sqliteStore(): MessageStore {
       transaction(async (tx) => {
         // The first write takes SQLite's write lock (other processes on the file wait); the agents' and
         // the room's rows are touched in the order PostgreSQL's store takes them.
-        const active = agentIds.length ? await raw(tx, Prisma.sql`UPDATE ${table("Participant")} SET "lastSeenAt" = ${new Date()} WHERE "id" IN (${list(agentIds)}) AND "status" = 'active' RETURNING "id"`) : [];
+        const active = agentIds.length
+          ? await raw(
+              tx,
+              Prisma.sql`UPDATE ${table("Participant")} SET "lastSeenAt" = ${new Date()} WHERE "id" IN (${list(agentIds)}) AND "status" = 'active' RETURNING "id"`,
+            )
+          : [];
         await execute(tx, Prisma.sql`UPDATE ${table("Room")} SET "lastSeq" = "lastSeq" WHERE "id" = ${roomId}`);
         let ended = false;
         const held: HeldRoom = {
@@ -169,7 +185,10 @@ export function sqliteStore(): MessageStore {
             if (!(await store(tx, write))) throw new AppError("UNAVAILABLE", "The room changed while a send held it; retry");
           },
         };
-        return withinHoldLimit(() => fn(held), () => (ended = true));
+        return withinHoldLimit(
+          () => fn(held),
+          () => (ended = true),
+        );
       }),
 
     async roomRange(roomId, afterSeq, throughSeq, limit): Promise<MessagePage> {
@@ -189,9 +208,15 @@ export function sqliteStore(): MessageStore {
           }) as MessageRow,
       );
       const [low, high] = [messages[0].seq, messages[messages.length - 1].seq];
-      const authors = await readOnly(Prisma.sql`SELECT "id", "handle", "displayName", "kind" FROM ${table("Participant")} WHERE "id" IN (${list([...new Set(messages.map((r) => r.authorId))])})`);
-      const mentions = await readOnly(Prisma.sql`SELECT "messageId", "participantId" FROM ${table("MessageMention")} WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`);
-      const receipts = await readOnly(Prisma.sql`SELECT "messageId", "participantId", "state", "reason", "updatedAt" FROM ${table("MessageReceipt")} WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`);
+      const authors = await readOnly(
+        Prisma.sql`SELECT "id", "handle", "displayName", "kind" FROM ${table("Participant")} WHERE "id" IN (${list([...new Set(messages.map((r) => r.authorId))])})`,
+      );
+      const mentions = await readOnly(
+        Prisma.sql`SELECT "messageId", "participantId" FROM ${table("MessageMention")} WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`,
+      );
+      const receipts = await readOnly(
+        Prisma.sql`SELECT "messageId", "participantId", "state", "reason", "updatedAt" FROM ${table("MessageReceipt")} WHERE "roomId" = ${roomId} AND "seq" >= ${low} AND "seq" <= ${high} ORDER BY "participantId" ASC`,
+      );
       return {
         messages,
         authors: authors as MessagePage["authors"],

@@ -180,7 +180,15 @@ export interface FactRow {
 export function factsFromRows(roomId: string, rows: FactRow[]): BatchFacts {
   if (rows.length === 0) return { room: null, workspace: null, members: [], storedIds: [] };
   const r = rows[0];
-  const room = { id: roomId, workspaceId: r.workspaceId, kind: r.roomKind, visibility: r.visibility, lastSeq: r.lastSeq, agentsPausedAt: r.agentsPausedAt, archivedAt: r.archivedAt };
+  const room = {
+    id: roomId,
+    workspaceId: r.workspaceId,
+    kind: r.roomKind,
+    visibility: r.visibility,
+    lastSeq: r.lastSeq,
+    agentsPausedAt: r.agentsPausedAt,
+    archivedAt: r.archivedAt,
+  };
   const workspace = {
     agentMessagesPerMinute: r.agentMessagesPerMinute,
     agentBurst: r.agentBurst,
@@ -195,7 +203,12 @@ export function factsFromRows(roomId: string, rows: FactRow[]): BatchFacts {
     if (f.what === "stored") storedIds.push(f.id!);
     else if (f.what === "member") {
       const { handle, displayName, kind, status, messagesPerMinute, burst, rateLimitExempt } = f;
-      members.push({ participantId: f.id!, role: f.role, deliveryMode: f.deliveryMode, participant: { id: f.id!, handle, displayName, kind, status, messagesPerMinute, burst, rateLimitExempt } });
+      members.push({
+        participantId: f.id!,
+        role: f.role,
+        deliveryMode: f.deliveryMode,
+        participant: { id: f.id!, handle, displayName, kind, status, messagesPerMinute, burst, rateLimitExempt },
+      });
     }
   }
   return { room, workspace, members, storedIds };

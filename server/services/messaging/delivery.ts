@@ -122,7 +122,10 @@ export async function memberships(actor: Actor, roomId?: string): Promise<Member
     include: { room: { include: withMemberCount } },
     orderBy: { joinedAt: "asc" },
   });
-  const views = await roomViews(rows.map((m) => m.room), actor.participantId);
+  const views = await roomViews(
+    rows.map((m) => m.room),
+    actor.participantId,
+  );
   return rows.map((m, i) => ({
     room: views[i],
     deliveryMode: m.deliveryMode,
@@ -158,10 +161,7 @@ export async function ackDelivery(actor: Actor, input: { roomId: string; seq: nu
  * moves when the client acks a page. The next page is read while the client handles this one. Stops
  * when the connection does.
  */
-export async function replayMissed(
-  actor: Actor,
-  send: (page: ReplayPage) => Promise<boolean>,
-): Promise<void> {
+export async function replayMissed(actor: Actor, send: (page: ReplayPage) => Promise<boolean>): Promise<void> {
   const db = getDb();
   const rows = await db.roomMember.findMany({
     where: { participantId: actor.participantId, deliveryMode: { not: "none" }, room: { archivedAt: null } },
@@ -225,10 +225,7 @@ export async function pendingFor(actor: Actor, limit: number, after?: ReadonlyMa
 }
 
 /** An agent reports what it did with a message; the room sees it on the message. */
-export async function recordReceipt(
-  actor: Actor,
-  input: { messageId: string; state: ReceiptView["state"]; reason?: string },
-): Promise<ReceiptView> {
+export async function recordReceipt(actor: Actor, input: { messageId: string; state: ReceiptView["state"]; reason?: string }): Promise<ReceiptView> {
   const db = getDb();
   const message = await db.message.findUnique({ where: { id: input.messageId }, select: { roomId: true, seq: true } });
   if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");

@@ -83,9 +83,14 @@ export async function mentionedIn(actor: Actor, roomId: string, body: string): P
         select: { id: true, handle: true, kind: true, workspaceId: true, notifications: true },
       })
     : [];
-  const named = resolveMentions(body, members.map((m) => ({ participantId: m.id, handle: m.handle })));
+  const named = resolveMentions(
+    body,
+    members.map((m) => ({ participantId: m.id, handle: m.handle })),
+  );
   const mentions = await reachable(actor, named, roomId);
-  const people = members.filter((m) => m.kind === "human" && mentions.includes(m.id)).map(({ id, workspaceId, notifications }) => ({ id, workspaceId, notifications }));
+  const people = members
+    .filter((m) => m.kind === "human" && mentions.includes(m.id))
+    .map(({ id, workspaceId, notifications }) => ({ id, workspaceId, notifications }));
   return { mentions, people };
 }
 
@@ -182,10 +187,7 @@ export async function thread(actor: Actor, input: { messageId: string; beforeSeq
   const subject = await loadMessageFor(actor, input.messageId);
   authorize(actor, "room.read", subject);
   const rootId = subject.message.threadRootId ?? subject.message.id;
-  const [[root], page] = await Promise.all([
-    presentedMessages([rootId]),
-    pageBefore({ threadRootId: rootId }, input.beforeSeq, input.limit),
-  ]);
+  const [[root], page] = await Promise.all([presentedMessages([rootId]), pageBefore({ threadRootId: rootId }, input.beforeSeq, input.limit)]);
   return { root, replies: page.messages, hasMore: page.hasMore };
 }
 

@@ -110,4 +110,3 @@ function relatedRows(rows: { id: string; roomId: string; seq: number }[]) {
   // within a page of the main timeline, say).
   return { roomId, seq: { gte: low, lte: high } };
 }
-

@@ -173,7 +173,8 @@ async function storeBatch(roomId: string, batch: PendingSend[]): Promise<void> {
   }
   for (const settle of outcome.settle) settle();
   // After the acks, and not awaited: the outbox is off the send path (most batches touch no table).
-  if (outcome.stored.length) notifyNewMessages(outcome.stored, outcome.room.roomKind, outcome.mentioned).catch((error) => console.error("notification outbox failed", error));
+  if (outcome.stored.length)
+    notifyNewMessages(outcome.stored, outcome.room.roomKind, outcome.mentioned).catch((error) => console.error("notification outbox failed", error));
 }
 
 /**
@@ -208,7 +209,8 @@ interface Facts extends BatchFacts {
 async function readFacts(reader: FactsReader, roomId: string, batch: PendingSend[], heldAgents: Set<string> | null): Promise<Facts> {
   const read = await reader.batchFacts(roomId, batch.map(sendKey));
   const agents = agentAuthors(batch);
-  const activeAgents = heldAgents ?? new Set(read.members.filter((m) => agents.includes(m.participantId) && m.participant.status === "active").map((m) => m.participantId));
+  const activeAgents =
+    heldAgents ?? new Set(read.members.filter((m) => agents.includes(m.participantId) && m.participant.status === "active").map((m) => m.participantId));
   let guard: LoopGuard | null = null;
   if (read.room && read.workspace && activeAgents.size > 0) {
     const run = await reader.agentRun(roomId, LoopGuard.windowStart(read.workspace), read.workspace.loopGuardMessages);
@@ -266,18 +268,44 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
       if (actor.kind === "agent") {
         const notice = guard!.agentPosts(at);
         if (notice) {
-          rows.push({ pending: null, authorId: actor.participantId, kind: "system", body: notice, clientMsgId: systemClientMsgId(), threadRootId: null, requesterId: null, causeId: null, mentions: [], people: [], data: { type: "loop_guard.paused" } });
+          rows.push({
+            pending: null,
+            authorId: actor.participantId,
+            kind: "system",
+            body: notice,
+            clientMsgId: systemClientMsgId(),
+            threadRootId: null,
+            requesterId: null,
+            causeId: null,
+            mentions: [],
+            people: [],
+            data: { type: "loop_guard.paused" },
+          });
           throw roomPaused();
         }
       } else guard?.personPosts();
-      rows.push({ pending, authorId: actor.participantId, kind: "text", body: input.body, clientMsgId: input.clientMsgId, threadRootId: input.threadRootId ?? null, requesterId: prechecked.requesterId, causeId: prechecked.causeId, mentions: prechecked.mentions, people: prechecked.people });
+      rows.push({
+        pending,
+        authorId: actor.participantId,
+        kind: "text",
+        body: input.body,
+        clientMsgId: input.clientMsgId,
+        threadRootId: input.threadRootId ?? null,
+        requesterId: prechecked.requesterId,
+        causeId: prechecked.causeId,
+        mentions: prechecked.mentions,
+        people: prechecked.people,
+      });
       storing.set(key, pending);
     } catch (error) {
       settle.push(() => pending.reject(error));
     }
   }
   const fanOutTo = { roomKind: room?.kind ?? "channel", listeners };
-  const nothingStored: Plan = { outcome: { stored: [], settle: [...settle, ...repeatSettlers(repeats, new Map())], room: fanOutTo, mentioned: new Map() }, write: null };
+  const nothingStored: Plan = {
+    outcome: { stored: [], settle: [...settle, ...repeatSettlers(repeats, new Map())], room: fanOutTo, mentioned: new Map() },
+    write: null,
+  };
   if (!room) return nothingStored;
 
   // A person speaking lets paused agents continue; the loop guard may have paused them.
@@ -286,15 +314,47 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
   const pauseChanged = pausedAt !== room.agentsPausedAt;
   if (rows.length === 0 && !pauseChanged) return nothingStored;
 
-  const messages = rows.map((row, i) => ({ id: newId(), roomId, seq: room.lastSeq + 1 + i, authorId: row.authorId, kind: row.kind, body: row.body, clientMsgId: row.clientMsgId, threadRootId: row.threadRootId, requesterId: row.requesterId, causeId: row.causeId, data: row.data, createdAt: at }));
+  const messages = rows.map((row, i) => ({
+    id: newId(),
+    roomId,
+    seq: room.lastSeq + 1 + i,
+    authorId: row.authorId,
+    kind: row.kind,
+    body: row.body,
+    clientMsgId: row.clientMsgId,
+    threadRootId: row.threadRootId,
+    requesterId: row.requesterId,
+    causeId: row.causeId,
+    data: row.data,
+    createdAt: at,
+  }));
   const mentions = rows.flatMap((row, i) => row.mentions.map((participantId) => ({ messageId: messages[i].id, participantId, roomId, seq: messages[i].seq })));
   const replies = new Map<string, number>();
   for (const row of rows) if (row.threadRootId) replies.set(row.threadRootId, (replies.get(row.threadRootId) ?? 0) + 1);
-  const write: BatchWrite = { roomId, afterSeq: room.lastSeq, messages, mentions, replies, agentsPausedAt: pauseChanged ? pausedAt : undefined, agents: [...activeAgents], at };
+  const write: BatchWrite = {
+    roomId,
+    afterSeq: room.lastSeq,
+    messages,
+    mentions,
+    replies,
+    agentsPausedAt: pauseChanged ? pausedAt : undefined,
+    agents: [...activeAgents],
+    at,
+  };
 
   const stored = messages.map((m, i) => {
     const { id, handle, displayName, kind } = memberOf.get(m.authorId)!.participant;
-    return presentMessage({ ...m, replyCount: 0, lastReplyAt: null, data: m.data ?? null, editedAt: null, deletedAt: null, author: { id, handle, displayName, kind }, mentions: rows[i].mentions.map((participantId) => ({ participantId })).sort(byParticipant), receipts: [] });
+    return presentMessage({
+      ...m,
+      replyCount: 0,
+      lastReplyAt: null,
+      data: m.data ?? null,
+      editedAt: null,
+      deletedAt: null,
+      author: { id, handle, displayName, kind },
+      mentions: rows[i].mentions.map((participantId) => ({ participantId })).sort(byParticipant),
+      receipts: [],
+    });
   });
   const byPending = new Map<PendingSend, MessageView>();
   rows.forEach((row, i) => {
@@ -325,7 +385,8 @@ async function countMessage(pending: PendingSend, rate: MessageRate): Promise<vo
   if (verdict) throw verdict.error;
 }
 
-const byParticipant = (a: { participantId: string }, b: { participantId: string }) => (a.participantId < b.participantId ? -1 : a.participantId > b.participantId ? 1 : 0);
+const byParticipant = (a: { participantId: string }, b: { participantId: string }) =>
+  a.participantId < b.participantId ? -1 : a.participantId > b.participantId ? 1 : 0;
 
 /** A send repeated within one batch gets what its first copy got. */
 function repeatSettlers(repeats: [PendingSend, PendingSend][], stored: Map<PendingSend, MessageView>): (() => void)[] {

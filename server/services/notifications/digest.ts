@@ -21,7 +21,11 @@ const WHY: Record<Exclude<NotificationPreference, "none">, string> = {
 };
 
 /** `rooms`: each room's title as the recipient sees it (#name, or the other members' names). */
-export function composeDigest(items: DigestItem[], rooms: Map<string, string>, opts: { publicUrl: string; preference: Exclude<NotificationPreference, "none"> }): Digest {
+export function composeDigest(
+  items: DigestItem[],
+  rooms: Map<string, string>,
+  opts: { publicUrl: string; preference: Exclude<NotificationPreference, "none"> },
+): Digest {
   const base = opts.publicUrl.replace(/\/+$/, "");
   const byRoom = new Map<string, DigestItem[]>();
   for (const item of items) byRoom.set(item.roomId, [...(byRoom.get(item.roomId) ?? []), item]);
@@ -33,9 +37,7 @@ export function composeDigest(items: DigestItem[], rooms: Map<string, string>, o
 
   const text = [
     "Here is what you missed in Switchboard.",
-    ...[...byRoom].map(([roomId, list]) =>
-      [``, `${roomTitle(roomId)}  ${link(roomId)}`, ...list.map((i) => `  - ${i.title}: ${i.excerpt}`)].join("\n"),
-    ),
+    ...[...byRoom].map(([roomId, list]) => [``, `${roomTitle(roomId)}  ${link(roomId)}`, ...list.map((i) => `  - ${i.title}: ${i.excerpt}`)].join("\n")),
     "",
     `${WHY[opts.preference]} Change it in your settings: ${settings}`,
   ].join("\n");

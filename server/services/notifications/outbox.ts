@@ -48,7 +48,17 @@ export async function notifyNewMessages(messages: MessageView[], roomKind: RoomK
       const kind = notificationFor(message, person, roomKind);
       if (!kind) continue;
       const title = kind === "mention" ? `${byline(message)} mentioned you` : `${byline(message)} wrote`;
-      rows.push({ id: newId(), workspaceId: person.workspaceId, recipientId: person.id, kind, roomId: message.roomId, messageId: message.id, seq: message.seq, title, excerpt: excerptOf(message.body) });
+      rows.push({
+        id: newId(),
+        workspaceId: person.workspaceId,
+        recipientId: person.id,
+        kind,
+        roomId: message.roomId,
+        messageId: message.id,
+        seq: message.seq,
+        title,
+        excerpt: excerptOf(message.body),
+      });
     }
   }
   if (rows.length) await db.notification.createMany({ data: rows });
@@ -82,7 +92,17 @@ export async function notifyQuestion(db: Db | Tx, notice: QuestionNotice): Promi
   if (!message || message.roomId !== notice.roomId || people.length === 0) return 0;
   const excerpt = excerptOf(message.body);
   const { count } = await db.notification.createMany({
-    data: people.map((p) => ({ id: newId(), workspaceId: notice.workspaceId, recipientId: p.id, kind: "question" as const, roomId: notice.roomId, messageId: notice.messageId, seq: message.seq, title: notice.title, excerpt })),
+    data: people.map((p) => ({
+      id: newId(),
+      workspaceId: notice.workspaceId,
+      recipientId: p.id,
+      kind: "question" as const,
+      roomId: notice.roomId,
+      messageId: notice.messageId,
+      seq: message.seq,
+      title: notice.title,
+      excerpt,
+    })),
   });
   return count;
 }

@@ -111,7 +111,11 @@ async function mailDigest(recipientId: string, now: Date, due: Date, opts: Sweep
   // Read in the app before the digest went: kept, marked read, never mailed.
   const read = rows.filter((r) => readSeq.has(r.roomId) && r.seq <= readSeq.get(r.roomId)!);
   // No longer worth telling: the message was deleted, the person left the room or turned these off.
-  const stale = rows.filter((r) => !read.includes(r) && (!email || preference === "none" || (preference === "mentions" && r.kind === "message") || !readSeq.has(r.roomId) || !liveIds.has(r.messageId)));
+  const stale = rows.filter(
+    (r) =>
+      !read.includes(r) &&
+      (!email || preference === "none" || (preference === "mentions" && r.kind === "message") || !readSeq.has(r.roomId) || !liveIds.has(r.messageId)),
+  );
   const mail = rows.filter((r) => !read.includes(r) && !stale.includes(r));
   if (read.length) await db.notification.updateMany({ where: { id: { in: read.map((r) => r.id) } }, data: { readAt: now } });
   if (stale.length) await db.notification.deleteMany({ where: { id: { in: stale.map((r) => r.id) } } });

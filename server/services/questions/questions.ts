@@ -36,7 +36,10 @@ type AskInput = z.output<typeof askQuestionInput>;
 type QuestionRow = NonNullable<Awaited<ReturnType<typeof findQuestion>>>;
 
 const findQuestion = (where: { id: string } | { messageId: string }) =>
-  getDb().question.findUnique({ where, include: { ...questionInclude, asker: { select: { id: true, handle: true, displayName: true, kind: true, ownerId: true } } } });
+  getDb().question.findUnique({
+    where,
+    include: { ...questionInclude, asker: { select: { id: true, handle: true, displayName: true, kind: true, ownerId: true } } },
+  });
 
 /**
  * Asks people a question in a room. Idempotent by `clientMsgId`, like a send. `opts.gate`: the
@@ -50,7 +53,10 @@ export async function askQuestion(actor: Actor, input: AskInput, opts: { gate?: 
   if (input.threadRootId) await checkThreadRoot(input.roomId, input.threadRootId);
   const target = await resolveAudience(actor, input);
   const onExpiry = expiryDecision(input);
-  const asker = await getDb().participant.findUniqueOrThrow({ where: { id: actor.participantId }, select: { id: true, handle: true, displayName: true, kind: true } });
+  const asker = await getDb().participant.findUniqueOrThrow({
+    where: { id: actor.participantId },
+    select: { id: true, handle: true, displayName: true, kind: true },
+  });
   const id = newId();
   const messageId = newId();
   const now = new Date();
@@ -110,7 +116,14 @@ export async function askQuestion(actor: Actor, input: AskInput, opts: { gate?: 
           createdAt: now,
         },
       });
-      await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "question.asked", subjectType: "question", subjectId: id, data: { roomId: input.roomId, kind: input.kind, audience: input.audience.type } });
+      await recordAudit(tx, {
+        workspaceId: actor.workspaceId,
+        actorId: actor.participantId,
+        action: "question.asked",
+        subjectType: "question",
+        subjectId: id,
+        data: { roomId: input.roomId, kind: input.kind, audience: input.audience.type },
+      });
       return stored;
     }, TX_OPTIONS);
   } catch (error) {
@@ -122,9 +135,13 @@ export async function askQuestion(actor: Actor, input: AskInput, opts: { gate?: 
   await fanOutNew(committed, message);
   await announce(committed, view);
   // People who are away hear of it by email too, in their next digest (when SMTP is configured).
-  await notifyQuestion(getDb(), { workspaceId: actor.workspaceId, recipientIds: await recipientsOf(view, actor.workspaceId), roomId: input.roomId, messageId, title: `@${asker.handle} asks` }).catch((error: unknown) =>
-    console.error("question notification failed", error),
-  );
+  await notifyQuestion(getDb(), {
+    workspaceId: actor.workspaceId,
+    recipientIds: await recipientsOf(view, actor.workspaceId),
+    roomId: input.roomId,
+    messageId,
+    title: `@${asker.handle} asks`,
+  }).catch((error: unknown) => console.error("question notification failed", error));
   return getQuestion(actor, { questionId: id });
 }
 
@@ -158,13 +175,18 @@ async function resolveAudience(actor: Actor, input: AskInput) {
       return { audienceId: person.id, mention: person.id, view: { type: "person" as const, participant: shown } };
     }
     case "owner": {
-      const me = await db.participant.findUniqueOrThrow({ where: { id: actor.participantId }, select: { owner: { select: { ...select, roomMembers: { where: { roomId: input.roomId }, select: { roomId: true } } } } } });
+      const me = await db.participant.findUniqueOrThrow({
+        where: { id: actor.participantId },
+        select: { owner: { select: { ...select, roomMembers: { where: { roomId: input.roomId }, select: { roomId: true } } } } },
+      });
       if (!me.owner) throw new AppError("INVALID_PAYLOAD", "audience: only an agent has an owner to ask");
       const { roomMembers, ...shown } = me.owner;
       return { audienceId: me.owner.id, mention: roomMembers.length ? me.owner.id : null, view: { type: "owner" as const, participant: shown } };
     }
     case "room": {
-      const people = await db.roomMember.count({ where: { roomId: input.roomId, participantId: { not: actor.participantId }, participant: { kind: "human" } } });
+      const people = await db.roomMember.count({
+        where: { roomId: input.roomId, participantId: { not: actor.participantId }, participant: { kind: "human" } },
+      });
       if (people === 0) throw new AppError("INVALID_PAYLOAD", "audience: nobody else in this room is a person");
       return { audienceId: null, mention: null, view: { type: "room" as const } };
     }
@@ -208,7 +230,12 @@ export async function cancelQuestion(actor: Actor, input: { questionId: string }
 
 /** Applies the expiry decision of every open question past its deadline (any process may; the first wins). */
 export async function expireDue(now = new Date()): Promise<number> {
-  const due = await getDb().question.findMany({ where: { status: "open", expiresAt: { lte: now } }, select: { id: true }, orderBy: { expiresAt: "asc" }, take: 100 });
+  const due = await getDb().question.findMany({
+    where: { status: "open", expiresAt: { lte: now } },
+    select: { id: true },
+    orderBy: { expiresAt: "asc" },
+    take: 100,
+  });
   let expired = 0;
   for (const { id } of due) {
     const q = await findQuestion({ id });
@@ -236,7 +263,14 @@ async function settle(q: QuestionRow, outcome: Outcome): Promise<boolean> {
     const view = presentQuestion(row);
     await tx.message.update({ where: { id: q.messageId }, data: { data: { type: "question", question: view } as object } });
     const event = await appendToRoom(tx, outcomeEvent(q, view, outcome));
-    await recordAudit(tx, { workspaceId: q.workspaceId, actorId: outcome.byId, action: `question.${outcome.status}`, subjectType: "question", subjectId: q.id, data: { answer: outcome.answer } });
+    await recordAudit(tx, {
+      workspaceId: q.workspaceId,
+      actorId: outcome.byId,
+      action: `question.${outcome.status}`,
+      subjectType: "question",
+      subjectId: q.id,
+      data: { answer: outcome.answer },
+    });
     return { view, event };
   }, TX_OPTIONS);
   if (!result) {
@@ -287,12 +321,18 @@ async function announce(committed: Committed, view: QuestionView): Promise<void>
   const askers = [view.asker.id, ...(asker?.ownerId ? [asker.ownerId] : [])].map(audience.participant);
   const forThem = await audienceTargets(view, asker?.workspaceId ?? "");
   publish(committed, forThem, "question:updated", { question: view, forYou: true });
-  publish(committed, askers.filter((a) => !forThem.includes(a)), "question:updated", { question: view, forYou: false });
+  publish(
+    committed,
+    askers.filter((a) => !forThem.includes(a)),
+    "question:updated",
+    { question: view, forYou: false },
+  );
 }
 
 /** The Socket.IO audiences of the people a question is for. */
 async function audienceTargets(view: QuestionView, workspaceId: string): Promise<string[]> {
-  if (view.audience.type === "person" || view.audience.type === "owner") return view.audience.participant ? [audience.participant(view.audience.participant.id)] : [];
+  if (view.audience.type === "person" || view.audience.type === "owner")
+    return view.audience.participant ? [audience.participant(view.audience.participant.id)] : [];
   if (view.audience.type === "room") return [audience.room(view.roomId)];
   return (await peopleWithRole(workspaceId, view.audience.role)).map(audience.participant);
 }
@@ -304,7 +344,10 @@ const peopleWithRole = async (workspaceId: string, role: string) =>
 async function recipientsOf(view: QuestionView, workspaceId: string): Promise<string[]> {
   if (view.audience.type === "person" || view.audience.type === "owner") return view.audience.participant ? [view.audience.participant.id] : [];
   if (view.audience.type === "role") return (await peopleWithRole(workspaceId, view.audience.role)).filter((id) => id !== view.asker.id);
-  const members = await getDb().roomMember.findMany({ where: { roomId: view.roomId, participantId: { not: view.asker.id }, participant: { kind: "human" } }, select: { participantId: true } });
+  const members = await getDb().roomMember.findMany({
+    where: { roomId: view.roomId, participantId: { not: view.asker.id }, participant: { kind: "human" } },
+    select: { participantId: true },
+  });
   return members.map((m) => m.participantId);
 }
 
@@ -318,7 +361,10 @@ async function loadQuestion(actor: Actor, questionId: string): Promise<QuestionR
 }
 
 async function questionSubject(actor: Actor, q: QuestionRow) {
-  const membership = await getDb().roomMember.findUnique({ where: { roomId_participantId: { roomId: q.roomId, participantId: actor.participantId } }, select: { roomId: true } });
+  const membership = await getDb().roomMember.findUnique({
+    where: { roomId_participantId: { roomId: q.roomId, participantId: actor.participantId } },
+    select: { roomId: true },
+  });
   return { question: { ...q, askerOwnerId: q.asker.ownerId }, roomMember: membership !== null };
 }
 
@@ -353,7 +399,14 @@ export async function listQuestions(actor: Actor, input: z.output<typeof listQue
   ]);
   const titles = new Map((await roomViews(rooms, actor.participantId)).map((r) => [r.id, r.title]));
   const member = new Set(memberOf.map((m) => m.roomId));
-  return rows.map((q) => forViewer(actor, q, { question: { ...q, askerOwnerId: q.asker.ownerId }, roomMember: member.has(q.roomId) }, { id: q.roomId, title: titles.get(q.roomId) ?? "" }));
+  return rows.map((q) =>
+    forViewer(
+      actor,
+      q,
+      { question: { ...q, askerOwnerId: q.asker.ownerId }, roomMember: member.has(q.roomId) },
+      { id: q.roomId, title: titles.get(q.roomId) ?? "" },
+    ),
+  );
 }
 
 /** How many open questions the actor may answer (the Needs-you badge). */

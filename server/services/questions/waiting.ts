@@ -16,8 +16,13 @@ export async function waitingFor(ids: string[]): Promise<Map<string, string>> {
   const waiting = new Map<string, string>();
   for (const q of open) {
     if (waiting.has(q.askerId)) continue;
-    const whom =
-      q.audienceOf ? `@${q.audienceOf.handle}` : q.audience === "role" ? `${q.audienceRole === "member" ? "member" : q.audienceRole}s` : q.room.name ? `anyone in #${q.room.name}` : "an answer";
+    const whom = q.audienceOf
+      ? `@${q.audienceOf.handle}`
+      : q.audience === "role"
+        ? `${q.audienceRole === "member" ? "member" : q.audienceRole}s`
+        : q.room.name
+          ? `anyone in #${q.room.name}`
+          : "an answer";
     waiting.set(q.askerId, whom);
   }
   return waiting;

@@ -33,8 +33,14 @@ export async function listMine(actor: Actor): Promise<SidebarRoom[]> {
     include: { room: { include: withMemberCount } },
   });
   const [views, counts] = await Promise.all([
-    roomViews(memberships.map((m) => m.room), actor.participantId),
-    unreadCounts(actor, memberships.map((m) => ({ roomId: m.roomId, readSeq: m.readSeq, lastSeq: m.room.lastSeq }))),
+    roomViews(
+      memberships.map((m) => m.room),
+      actor.participantId,
+    ),
+    unreadCounts(
+      actor,
+      memberships.map((m) => ({ roomId: m.roomId, readSeq: m.readSeq, lastSeq: m.room.lastSeq })),
+    ),
   ]);
   return memberships.map((m, i) => ({
     ...views[i],
@@ -175,7 +181,12 @@ export async function inviteToRoom(actor: Actor, roomId: string, participantIds:
   const fresh = ids.filter((id) => !present.some((p) => p.participantId === id));
   if (fresh.length) {
     const reaches = [...fresh].sort();
-    await gate(actor, "room.invite", { roomId, reaches }, async () => `invite ${await handlesOf(reaches)} to ${(await roomView(roomId, actor.participantId)).title}`);
+    await gate(
+      actor,
+      "room.invite",
+      { roomId, reaches },
+      async () => `invite ${await handlesOf(reaches)} to ${(await roomView(roomId, actor.participantId)).title}`,
+    );
     const [event, committed] = await transaction((tx) => addMembers(tx, roomId, actor.participantId, fresh, "member.added"), TX_OPTIONS);
     await announceJoined(committed, roomId, event, fresh);
   }
@@ -198,5 +209,7 @@ export async function leaveRoom(actor: Actor, roomId: string): Promise<void> {
 
 /** Opens (or finds) the direct conversation between the actor and `participantIds`, once its owner approves (for agents that must ask). */
 export async function openDirect(actor: Actor, participantIds: string[]): Promise<RoomView> {
-  return openDirectRoom(actor, participantIds, (reaches) => gate(actor, "dm.open", { reaches }, async () => `open a direct conversation with ${await handlesOf(reaches)}`));
+  return openDirectRoom(actor, participantIds, (reaches) =>
+    gate(actor, "dm.open", { reaches }, async () => `open a direct conversation with ${await handlesOf(reaches)}`),
+  );
 }

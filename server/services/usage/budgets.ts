@@ -75,7 +75,8 @@ async function settle(b: BudgetRow): Promise<void> {
         ? [b.subjectId]
         : (await db.participant.findMany({ where: { ownerId: b.subjectId, kind: "agent", status: "active" }, select: { id: true } })).map((a) => a.id);
     const reason = `${b.period === "day" ? "daily" : "monthly"} budget of ${b.amount} ${b.unit} reached`;
-    for (const agentId of agents) await setAgentStatus({ workspaceId: b.workspaceId, agentId, status: "suspended", actorId: null, data: { reason, by: "budget" } });
+    for (const agentId of agents)
+      await setAgentStatus({ workspaceId: b.workspaceId, agentId, status: "suspended", actorId: null, data: { reason, by: "budget" } });
   }
   await notify(committed, b, presentBudget(fresh, now), target);
 }
@@ -106,9 +107,14 @@ export async function budgetPeriodStart(workspaceId: string, agentId: string, ow
 
 /** The budgets the actor may see: the policy decides on each subject (a person, or an agent and its owner). */
 async function readableBy(actor: Actor, budgets: BudgetRow[]): Promise<BudgetRow[]> {
-  const subjects = await getDb().participant.findMany({ where: { id: { in: [...new Set(budgets.map((b) => b.subjectId))] } }, select: { id: true, ownerId: true } });
+  const subjects = await getDb().participant.findMany({
+    where: { id: { in: [...new Set(budgets.map((b) => b.subjectId))] } },
+    select: { id: true, ownerId: true },
+  });
   const owners = new Map(subjects.map((p) => [p.id, p.ownerId]));
-  return budgets.filter((b) => can(actor, "budget.read", { workspaceId: b.workspaceId, subject: { id: b.subjectId, ownerId: owners.get(b.subjectId) ?? null } }));
+  return budgets.filter((b) =>
+    can(actor, "budget.read", { workspaceId: b.workspaceId, subject: { id: b.subjectId, ownerId: owners.get(b.subjectId) ?? null } }),
+  );
 }
 
 const withSpending = (b: BudgetRow): Promise<BudgetView> => spent(b, periodKey(b.period)).then((now) => presentBudget(current(b), now));
@@ -166,7 +172,9 @@ export async function budgetStates(actor: Actor, participantIds: string[]): Prom
   const views = new Map(await Promise.all(budgets.map(async (b) => [b.id, await withSpending(b)] as const)));
   return shown.flatMap((p) => {
     const applying = budgets.filter((b) =>
-      p.kind === "agent" ? (b.subjectType === "agent" && b.subjectId === p.id) || (b.subjectType === "person" && b.subjectId === p.ownerId) : b.subjectType === "person" && b.subjectId === p.id,
+      p.kind === "agent"
+        ? (b.subjectType === "agent" && b.subjectId === p.id) || (b.subjectType === "person" && b.subjectId === p.ownerId)
+        : b.subjectType === "person" && b.subjectId === p.id,
     );
     const states = applying.map((b) => standing(p.id, views.get(b.id)!, applying.length));
     states.sort((a, b) => LEVELS.indexOf(b.level) - LEVELS.indexOf(a.level) || b.used - a.used);
@@ -215,7 +223,14 @@ export async function setBudget(actor: Actor, input: SetBudgetInput): Promise<Bu
       create: { id: newId(), workspaceId: actor.workspaceId, ...input, periodKey: periodKey(input.period) },
       update: { amount: input.amount, updatedAt: new Date() },
     });
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "budget.changed", subjectType: input.subjectType === "agent" ? "participant" : "person", subjectId: input.subjectId, data: input });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "budget.changed",
+      subjectType: input.subjectType === "agent" ? "participant" : "person",
+      subjectId: input.subjectId,
+      data: input,
+    });
     return saved;
   });
   // Re-evaluate from scratch: a raised budget starts over at ok, then settles to where spending is.

@@ -53,7 +53,8 @@ export async function usageOverview(actor: Actor, q: UsageQuery) {
   ]);
   const names = await namesOf([...byAgent, ...byPerson, ...byRequester].map((r) => r.key).filter((k): k is string => !!k));
   const rooms = await roomNames(byRoom.map((r) => r.key).filter((k): k is string => !!k));
-  const named = (rows: { key: string | null; sums: Sums }[], name: (id: string | null) => string) => rows.map(({ key, sums }) => ({ ...sums, id: key, name: name(key) }));
+  const named = (rows: { key: string | null; sums: Sums }[], name: (id: string | null) => string) =>
+    rows.map(({ key, sums }) => ({ ...sums, id: key, name: name(key) }));
   return {
     totals,
     series: series.map(({ key, sums }) => ({ bucket: key!, ...sums })),
@@ -83,7 +84,12 @@ async function roomNames(ids: string[]): Promise<Map<string, string>> {
 async function shares(workspaceId: string, range: Range, filters: Filters, totals: Sums) {
   const rows = await grouped(workspaceId, range, filters, "agentId");
   const names = await namesOf(rows.map((r) => r.key!));
-  return rows.map(({ key, sums }) => ({ ...sums, id: key!, name: names.get(key!) ?? "unknown", share: totals.costUsd ? round(sums.costUsd / totals.costUsd) : 0 }));
+  return rows.map(({ key, sums }) => ({
+    ...sums,
+    id: key!,
+    name: names.get(key!) ?? "unknown",
+    share: totals.costUsd ? round(sums.costUsd / totals.costUsd) : 0,
+  }));
 }
 
 /**
@@ -145,16 +151,13 @@ async function involvement(windows: Prisma.Sql) {
 
 const COLUMNS = ["costUsd", "inputTokens", "outputTokens", "cachedTokens", "calls", "unpricedCalls"] as const;
 
-
 /** Any breakdown of the overview as CSV, or the detail: every dimension as a column. */
 export async function exportUsage(actor: Actor, q: UsageQuery, view: UsageCsvView): Promise<string> {
   if (view === "detail") return exportDetail(actor, q);
   const overview = await usageOverview(actor, q);
   const cells = (head: unknown[], s: Sums) => [...head, ...COLUMNS.map((c) => s[c])];
   const [head, rows] =
-    view === "series"
-      ? [["bucket"], overview.series.map((s) => cells([s.bucket], s))]
-      : [["name", "id"], overview[view].map((r) => cells([r.name, r.id], r))];
+    view === "series" ? [["bucket"], overview.series.map((s) => cells([s.bucket], s))] : [["name", "id"], overview[view].map((r) => cells([r.name, r.id], r))];
   return csvFile([...head, ...COLUMNS], rows);
 }
 

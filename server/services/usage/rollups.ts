@@ -102,7 +102,8 @@ export async function addToRollups(tx: Tx, r: RollupSource): Promise<void> {
   const rows = GRAINS.flatMap((g: GrainDef) => {
     // '' in a column: none (no room, no task, no owner), or a column the grain does not keep.
     const dims = DIMENSIONS.map((c) => (keeps(g, c) ? (r[c] ?? "") : ""));
-    const row = (span: string, day: string, week: string) => Prisma.sql`(${Prisma.join([r.workspaceId, g.name, span, day, week, month, ...dims, ...counters])})`;
+    const row = (span: string, day: string, week: string) =>
+      Prisma.sql`(${Prisma.join([r.workspaceId, g.name, span, day, week, month, ...dims, ...counters])})`;
     const daily = row("day", r.day, weekOf(r.day));
     return g.monthly ? [daily, row("month", `${month}-01`, "")] : [daily];
   });

@@ -69,7 +69,10 @@ async function occurredAt(actor: Actor, ownerId: string | null, reported: string
   }
   const since = await budgetPeriodStart(actor.workspaceId, actor.participantId, ownerId, now);
   if (since && at < since) {
-    throw new AppError("INVALID_PAYLOAD", `occurredAt: not before ${since.toISOString()}, when the current period of a budget that applies to this agent began`);
+    throw new AppError(
+      "INVALID_PAYLOAD",
+      `occurredAt: not before ${since.toISOString()}, when the current period of a budget that applies to this agent began`,
+    );
   }
   return at;
 }
@@ -92,7 +95,10 @@ async function recordUsage(actor: Actor, report: UsageReport): Promise<UsageView
   let roomId = report.roomId ?? null;
   let message: { id: string; roomId: string; requesterId: string | null; authorId: string; author: { kind: "human" | "agent" } } | null = null;
   if (report.messageId) {
-    message = await db.message.findUnique({ where: { id: report.messageId }, select: { id: true, roomId: true, requesterId: true, authorId: true, author: { select: { kind: true } } } });
+    message = await db.message.findUnique({
+      where: { id: report.messageId },
+      select: { id: true, roomId: true, requesterId: true, authorId: true, author: { select: { kind: true } } },
+    });
     if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
     if (roomId && roomId !== message.roomId) throw new AppError("INVALID_PAYLOAD", "The message is not in that room");
     roomId = message.roomId;
@@ -127,7 +133,9 @@ async function recordUsage(actor: Actor, report: UsageReport): Promise<UsageView
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    return presentUsage((await db.usageRecord.findUniqueOrThrow({ where: { agentId_reportId: { agentId: actor.participantId, reportId: report.reportId } } }))!);
+    return presentUsage(
+      (await db.usageRecord.findUniqueOrThrow({ where: { agentId_reportId: { agentId: actor.participantId, reportId: report.reportId } } }))!,
+    );
   }
   const [row, committed] = stored;
   const usage = presentUsage(row);
@@ -186,7 +194,14 @@ export async function setPrice(actor: Actor, input: SetPriceInput) {
       create: { id: newId(), workspaceId: actor.workspaceId, ...input },
       update: { ...input, updatedAt: new Date() },
     });
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "price.changed", subjectType: "model", subjectId: input.model, data: input });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "price.changed",
+      subjectType: "model",
+      subjectId: input.model,
+      data: input,
+    });
   });
   return listPrices(actor);
 }

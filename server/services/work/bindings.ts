@@ -9,7 +9,15 @@
 // binding closed (or taken over after its lease ran out) during a turn is not written by that turn.
 // Each change is published as `binding:updated` to the room and to the agent and its owner.
 import type { z } from "zod";
-import type { BindingForViewer, BindingView, bindingIdInput, bindingKeyInput, claimBindingInput, listBindingsInput, updateBindingInput } from "../../../sdk/bindings";
+import type {
+  BindingForViewer,
+  BindingView,
+  bindingIdInput,
+  bindingKeyInput,
+  claimBindingInput,
+  listBindingsInput,
+  updateBindingInput,
+} from "../../../sdk/bindings";
 import { getDb } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
@@ -56,7 +64,14 @@ export async function claimBinding(actor: Actor, input: z.output<typeof claimBin
         const id = newId();
         const [, committed] = await transaction(async (tx) => {
           await tx.runtimeBinding.create({ data: { id, workspaceId: actor.workspaceId, ...key, ...where, ...lease, status: "active" } });
-          await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "binding.created", subjectType: "binding", subjectId: id, data: { roomId: key.roomId, threadRootId: input.threadRootId ?? null, runtime: key.runtime, generation: 1 } });
+          await recordAudit(tx, {
+            workspaceId: actor.workspaceId,
+            actorId: actor.participantId,
+            action: "binding.created",
+            subjectType: "binding",
+            subjectId: id,
+            data: { roomId: key.roomId, threadRootId: input.threadRootId ?? null, runtime: key.runtime, generation: 1 },
+          });
         });
         return announce(committed, id);
       } catch (error) {
@@ -64,7 +79,8 @@ export async function claimBinding(actor: Actor, input: z.output<typeof claimBin
         throw error;
       }
     }
-    const heldByOther = found.leaseHolder !== null && found.leaseHolder !== input.holder && found.leaseUntil !== null && found.leaseUntil > now && found.status !== "closed";
+    const heldByOther =
+      found.leaseHolder !== null && found.leaseHolder !== input.holder && found.leaseUntil !== null && found.leaseUntil > now && found.status !== "closed";
     if (heldByOther) {
       const waitMs = Math.min(BUSY_RETRY_MS, Math.max(1, found.leaseUntil!.getTime() - now.getTime()));
       throw new AppError("BINDING_BUSY", "Another turn holds this binding; retry shortly", { retryAfterMs: waitMs });
@@ -77,7 +93,14 @@ export async function claimBinding(actor: Actor, input: z.output<typeof claimBin
           data: { ...where, ...lease, generation, status: "active", externalId: null, openTaskId: null, lastError: null, closedAt: null, closedById: null },
         });
         if (count === 1) {
-          await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "binding.created", subjectType: "binding", subjectId: found.id, data: { roomId: key.roomId, threadRootId: input.threadRootId ?? null, runtime: key.runtime, generation } });
+          await recordAudit(tx, {
+            workspaceId: actor.workspaceId,
+            actorId: actor.participantId,
+            action: "binding.created",
+            subjectType: "binding",
+            subjectId: found.id,
+            data: { roomId: key.roomId, threadRootId: input.threadRootId ?? null, runtime: key.runtime, generation },
+          });
         }
         return count === 1;
       });
@@ -85,10 +108,17 @@ export async function claimBinding(actor: Actor, input: z.output<typeof claimBin
       continue;
     }
     // Free, ours already, or its lease ran out: take it, if nobody did in between.
-    const [{ count }, committed] = await transaction((tx) => tx.runtimeBinding.updateMany({
-      where: { id: found.id, generation: found.generation, status: { not: "closed" }, OR: [{ leaseHolder: null }, { leaseHolder: input.holder }, { leaseUntil: { lte: now } }] },
-      data: { ...where, ...lease, status: "active" },
-    }));
+    const [{ count }, committed] = await transaction((tx) =>
+      tx.runtimeBinding.updateMany({
+        where: {
+          id: found.id,
+          generation: found.generation,
+          status: { not: "closed" },
+          OR: [{ leaseHolder: null }, { leaseHolder: input.holder }, { leaseUntil: { lte: now } }],
+        },
+        data: { ...where, ...lease, status: "active" },
+      }),
+    );
     if (count === 1) return announce(committed, found.id);
   }
   throw new AppError("BINDING_BUSY", "This binding changed hands several times while claiming it; retry shortly", { retryAfterMs: 100 });
@@ -107,7 +137,9 @@ export async function updateBinding(actor: Actor, input: z.output<typeof updateB
     ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
     ...(input.resumed ? { resumes: { increment: 1 } } : {}),
     // The session is gone: the turn goes on in a new one, whose id it records next.
-    ...(input.resumeFailed ? { resumeFailures: { increment: 1 }, lastError: input.resumeFailed, ...(input.externalId === undefined ? { externalId: null } : {}) } : {}),
+    ...(input.resumeFailed
+      ? { resumeFailures: { increment: 1 }, lastError: input.resumeFailed, ...(input.externalId === undefined ? { externalId: null } : {}) }
+      : {}),
     ...(input.lastSeq !== undefined ? { lastSeq: Math.max(row.lastSeq, input.lastSeq) } : {}),
     ...(input.status ? { status: input.status } : {}),
     ...(input.openTaskId !== undefined ? { openTaskId: input.openTaskId } : {}),
@@ -115,11 +147,16 @@ export async function updateBinding(actor: Actor, input: z.output<typeof updateB
     ...(input.error !== undefined ? { lastError: input.error } : {}),
     ...(input.leaseMs && !input.release ? { leaseUntil: new Date(now.getTime() + input.leaseMs) } : {}),
     // A finished turn says how far it got (`lastSeq`); a release without it (a failed turn, one with nothing to do) is not counted.
-    ...(input.release ? { leaseHolder: null, leaseUntil: null, status: input.status ?? "idle", ...(input.lastSeq !== undefined ? { turns: { increment: 1 } } : {}) } : {}),
+    ...(input.release
+      ? { leaseHolder: null, leaseUntil: null, status: input.status ?? "idle", ...(input.lastSeq !== undefined ? { turns: { increment: 1 } } : {}) }
+      : {}),
     lastUsedAt: now,
   };
-  const [{ count }, committed] = await transaction((tx) => tx.runtimeBinding.updateMany({ where: { id: row.id, generation: input.generation, leaseHolder: input.holder, status: { not: "closed" } }, data }));
-  if (count === 0) throw new AppError("CONFLICT", "This binding changed during the turn (closed, or taken over): its next turn starts again from what is stored");
+  const [{ count }, committed] = await transaction((tx) =>
+    tx.runtimeBinding.updateMany({ where: { id: row.id, generation: input.generation, leaseHolder: input.holder, status: { not: "closed" } }, data }),
+  );
+  if (count === 0)
+    throw new AppError("CONFLICT", "This binding changed during the turn (closed, or taken over): its next turn starts again from what is stored");
   return announce(committed, row.id);
 }
 
@@ -134,7 +171,14 @@ export async function closeBinding(actor: Actor, input: z.output<typeof bindingI
       data: { status: "closed", closedAt: new Date(), closedById: actor.participantId, leaseHolder: null, leaseUntil: null },
     });
     if (count === 1) {
-      await recordAudit(tx, { workspaceId: row.workspaceId, actorId: actor.participantId, action: "binding.closed", subjectType: "binding", subjectId: row.id, data: { roomId: row.roomId, agentId: row.agentId, runtime: row.runtime, externalId: row.externalId, generation: row.generation } });
+      await recordAudit(tx, {
+        workspaceId: row.workspaceId,
+        actorId: actor.participantId,
+        action: "binding.closed",
+        subjectType: "binding",
+        subjectId: row.id,
+        data: { roomId: row.roomId, agentId: row.agentId, runtime: row.runtime, externalId: row.externalId, generation: row.generation },
+      });
     }
     return count === 1;
   });
@@ -144,7 +188,10 @@ export async function closeBinding(actor: Actor, input: z.output<typeof bindingI
 /** The agent's own binding for a key, or null. */
 export async function getBinding(actor: Actor, input: z.output<typeof bindingKeyInput>): Promise<BindingView | null> {
   authorize(actor, "binding.hold", { agent: { id: actor.participantId, ownerId: null } });
-  const row = await getDb().runtimeBinding.findUnique({ where: { agentId_roomId_threadKey_runtime: keyOf(actor.participantId, input) }, include: bindingInclude });
+  const row = await getDb().runtimeBinding.findUnique({
+    where: { agentId_roomId_threadKey_runtime: keyOf(actor.participantId, input) },
+    include: bindingInclude,
+  });
   return row ? presentBinding(row) : null;
 }
 
@@ -187,9 +234,16 @@ export async function agentBindings(actor: Actor, input: { agentId: string; incl
     take: 500,
   });
   const memberOf = new Set(
-    (await getDb().roomMember.findMany({ where: { participantId: actor.participantId, roomId: { in: [...new Set(rows.map((r) => r.roomId))] } }, select: { roomId: true } })).map((m) => m.roomId),
+    (
+      await getDb().roomMember.findMany({
+        where: { participantId: actor.participantId, roomId: { in: [...new Set(rows.map((r) => r.roomId))] } },
+        select: { roomId: true },
+      })
+    ).map((m) => m.roomId),
   );
-  const readable = new Set(rows.filter((r) => can(actor, "room.read", { room: r.room, membership: memberOf.has(r.roomId) ? { role: "member" } : null })).map((r) => r.roomId));
+  const readable = new Set(
+    rows.filter((r) => can(actor, "room.read", { room: r.room, membership: memberOf.has(r.roomId) ? { role: "member" } : null })).map((r) => r.roomId),
+  );
   const visible = rows.filter((r) => can(actor, "binding.read", { workspaceId: r.workspaceId, agent: r.agent, roomReadable: readable.has(r.roomId) }));
   const rooms = await roomsAsSeenBy(actor, [...new Set(visible.map((r) => r.roomId))], readable);
   return visible.map((r) => forViewer(actor, r, rooms.get(r.roomId)!));

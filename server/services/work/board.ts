@@ -87,11 +87,24 @@ export async function workBoard(actor: Actor, input: { sinceHours: number }, now
   const [agents, tasks, files, links, componentOf] = await Promise.all([
     db.participant.findMany({
       where: { workspaceId, kind: "agent" },
-      select: { ...workStatusSelect, handle: true, displayName: true, framework: true, status: true, ownerId: true, lastSeenAt: true, owner: { select: { id: true, handle: true, displayName: true } } },
+      select: {
+        ...workStatusSelect,
+        handle: true,
+        displayName: true,
+        framework: true,
+        status: true,
+        ownerId: true,
+        lastSeenAt: true,
+        owner: { select: { id: true, handle: true, displayName: true } },
+      },
       orderBy: { handle: "asc" },
       take: 1000,
     }),
-    db.workTask.findMany({ where: { workspaceId, OR: [{ status: { in: ["pending", "in_progress"] } }, { updatedAt: { gte: since } }] }, orderBy: { updatedAt: "desc" }, take: MAX_TASKS }),
+    db.workTask.findMany({
+      where: { workspaceId, OR: [{ status: { in: ["pending", "in_progress"] } }, { updatedAt: { gte: since } }] },
+      orderBy: { updatedAt: "desc" },
+      take: MAX_TASKS,
+    }),
     db.fileTouch.findMany({ where: { workspaceId, at: { gte: since } }, orderBy: { at: "desc" }, take: MAX_FILES }),
     db.workLink.findMany({ where: { workspaceId, createdAt: { gte: since } }, orderBy: { createdAt: "desc" }, take: MAX_LINKS }),
     componentMatcherFor(workspaceId),
@@ -103,7 +116,13 @@ export async function workBoard(actor: Actor, input: { sinceHours: number }, now
   const fileViews = seen(files).map((f) => presentFileTouch(f, componentOf));
   const taskViews = seen(tasks).map(presentTask);
   const linkViews = seen(links).map(presentWorkLink);
-  const [online, rooms] = await Promise.all([onlineAmong(agents.map((a) => a.id)), roomNames(actor, [...taskViews, ...fileViews, ...linkViews].flatMap((r) => (r.roomId ? [r.roomId] : [])))]);
+  const [online, rooms] = await Promise.all([
+    onlineAmong(agents.map((a) => a.id)),
+    roomNames(
+      actor,
+      [...taskViews, ...fileViews, ...linkViews].flatMap((r) => (r.roomId ? [r.roomId] : [])),
+    ),
+  ]);
   const titled = new Set(rooms.map((r) => r.id));
   const who = (id: string): Who => {
     const a = byId.get(id)!;
@@ -218,12 +237,17 @@ export function conflicts(files: FileTouchView[], who: (id: string) => Who): Wor
       if (agents.size < 2) continue;
       const last = found.at(-1);
       const entry = { kind, subject, component, agents: [...agents].map(who), from: group[start].at, to: group[end].at };
-      if (last && last.kind === kind && last.subject === subject && last.to >= group[start].at) found[found.length - 1] = { ...entry, from: last.from, agents: mergeWho(last.agents, entry.agents) };
+      if (last && last.kind === kind && last.subject === subject && last.to >= group[start].at)
+        found[found.length - 1] = { ...entry, from: last.from, agents: mergeWho(last.agents, entry.agents) };
       else found.push(entry);
     }
   };
   for (const [path, group] of groupBy(edits, (f) => f.path)) overlap("file", path, group[0].component, group);
-  for (const [name, group] of groupBy(edits.filter((f) => f.component), (f) => f.component!)) overlap("component", name, name, group);
+  for (const [name, group] of groupBy(
+    edits.filter((f) => f.component),
+    (f) => f.component!,
+  ))
+    overlap("component", name, name, group);
   return found.sort((a, b) => b.to.localeCompare(a.to));
 }
 

@@ -28,7 +28,10 @@ export function componentMatcher(rules: ComponentRule[]): ComponentOf {
 
 /** Repository-relative, forward slashes, no leading "./" or "/". */
 export function normalizePath(path: string): string {
-  return path.replaceAll("\\", "/").replace(/^(\.\/)+/, "").replace(/^\/+/, "");
+  return path
+    .replaceAll("\\", "/")
+    .replace(/^(\.\/)+/, "")
+    .replace(/^\/+/, "");
 }
 
 function topFolder(path: string): string {
@@ -86,14 +89,20 @@ export async function setComponentMap(actor: Actor, input: z.output<typeof setCo
   const components = checkedMap(input);
   await getDb().$transaction(async (tx) => {
     await tx.workspace.update({ where: { id: actor.workspaceId }, data: { componentMap: components } });
-    await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action: "workspace.components_set", subjectType: "workspace", subjectId: actor.workspaceId, data: { components: components.length } });
+    await recordAudit(tx, {
+      workspaceId: actor.workspaceId,
+      actorId: actor.participantId,
+      action: "workspace.components_set",
+      subjectType: "workspace",
+      subjectId: actor.workspaceId,
+      data: { components: components.length },
+    });
   });
   return { components };
 }
 
 /** How many of the workspace's most recently touched paths a preview files. */
 export const PREVIEW_PATHS = 500;
-
 
 /**
  * What a draft map would make of the files agents actually touched (the most recent distinct paths),

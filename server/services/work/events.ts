@@ -106,12 +106,20 @@ function olderThan<W>(letter: string, column: string, cursor: Cursor | null): W 
 
 /** Messages of the conversations: a room's (its threads included), or one thread's root and replies. */
 function inConversations(conversations: Conversation[]): Prisma.MessageWhereInput {
-  return { OR: conversations.map((c) => (c.threadRootId ? { roomId: c.roomId, OR: [{ id: c.threadRootId }, { threadRootId: c.threadRootId }] } : { roomId: c.roomId })) };
+  return {
+    OR: conversations.map((c) =>
+      c.threadRootId ? { roomId: c.roomId, OR: [{ id: c.threadRootId }, { threadRootId: c.threadRootId }] } : { roomId: c.roomId },
+    ),
+  };
 }
 
 /** Questions asked in the conversations (in the thread, for a thread). */
 function questionsIn(conversations: Conversation[]): Prisma.QuestionWhereInput {
-  return { OR: conversations.map((c) => (c.threadRootId ? { roomId: c.roomId, message: { OR: [{ id: c.threadRootId }, { threadRootId: c.threadRootId }] } } : { roomId: c.roomId })) };
+  return {
+    OR: conversations.map((c) =>
+      c.threadRootId ? { roomId: c.roomId, message: { OR: [{ id: c.threadRootId }, { threadRootId: c.threadRootId }] } } : { roomId: c.roomId },
+    ),
+  };
 }
 
 type RowSource = "task" | "file" | "link";
@@ -121,7 +129,8 @@ function rowsOf(sel: WorkSelection, source: RowSource): Prisma.WorkTaskWhereInpu
     return threadRootId ? { roomId, threadRootId } : { roomId };
   }
   const { taskIds, linkIds, sessions } = sel.rows;
-  const named = source === "task" ? [{ id: { in: taskIds } }] : source === "file" ? [{ taskId: { in: taskIds } }] : [{ id: { in: linkIds } }, { taskId: { in: taskIds } }];
+  const named =
+    source === "task" ? [{ id: { in: taskIds } }] : source === "file" ? [{ taskId: { in: taskIds } }] : [{ id: { in: linkIds } }, { taskId: { in: taskIds } }];
   return { OR: [...named, ...sessions.map((s) => ({ agentId: s.agentId, sessionId: s.sessionId }))] };
 }
 
@@ -157,11 +166,22 @@ async function readSources(actor: Actor, sel: WorkSelection, cursor: Cursor | nu
   const talk = sel.conversations.length > 0;
   const agent = { select: { ...whoSelect, ownerId: true } } as const;
   const tasks = (letter: string, column: "createdAt" | "completedAt" | "updatedAt", where: Prisma.WorkTaskWhereInput) =>
-    db.workTask.findMany({ where: { AND: [rowsOf(sel, "task"), where, olderThan(letter, column, cursor)] }, include: { agent }, orderBy: [{ [column]: "desc" }, { id: "desc" }], take });
+    db.workTask.findMany({
+      where: { AND: [rowsOf(sel, "task"), where, olderThan(letter, column, cursor)] },
+      include: { agent },
+      orderBy: [{ [column]: "desc" }, { id: "desc" }],
+      take,
+    });
   const [messages, answers, created, completed, dropped, files, links] = await Promise.all([
     talk
       ? db.message.findMany({
-          where: { AND: [inConversations(sel.conversations), { kind: { in: ["text", "question"] }, deletedAt: null, createdAt: span(sel) }, olderThan("m", "createdAt", cursor)] },
+          where: {
+            AND: [
+              inConversations(sel.conversations),
+              { kind: { in: ["text", "question"] }, deletedAt: null, createdAt: span(sel) },
+              olderThan("m", "createdAt", cursor),
+            ],
+          },
           select: { id: true, roomId: true, threadRootId: true, kind: true, body: true, createdAt: true, author: { select: whoSelect } },
           orderBy: [{ createdAt: "desc" }, { id: "desc" }],
           take,
@@ -169,8 +189,26 @@ async function readSources(actor: Actor, sel: WorkSelection, cursor: Cursor | nu
       : [],
     talk
       ? db.question.findMany({
-          where: { AND: [questionsIn(sel.conversations), { answeredById: { not: null }, answeredAt: { not: null, ...span(sel) } }, olderThan("a", "answeredAt", cursor)] },
-          select: { id: true, roomId: true, messageId: true, kind: true, prompt: true, options: true, fields: true, answer: true, answeredAt: true, answeredBy: { select: whoSelect }, message: { select: { threadRootId: true } } },
+          where: {
+            AND: [
+              questionsIn(sel.conversations),
+              { answeredById: { not: null }, answeredAt: { not: null, ...span(sel) } },
+              olderThan("a", "answeredAt", cursor),
+            ],
+          },
+          select: {
+            id: true,
+            roomId: true,
+            messageId: true,
+            kind: true,
+            prompt: true,
+            options: true,
+            fields: true,
+            answer: true,
+            answeredAt: true,
+            answeredBy: { select: whoSelect },
+            message: { select: { threadRootId: true } },
+          },
           orderBy: [{ answeredAt: "desc" }, { id: "desc" }],
           take,
         })
@@ -178,18 +216,44 @@ async function readSources(actor: Actor, sel: WorkSelection, cursor: Cursor | nu
     tasks("c", "createdAt", {}),
     tasks("d", "completedAt", { status: "completed", completedAt: { not: null } }),
     tasks("x", "updatedAt", { status: "dropped" }),
-    db.fileTouch.findMany({ where: { AND: [rowsOf(sel, "file"), olderThan("f", "at", cursor)] }, include: { agent }, orderBy: [{ at: "desc" }, { id: "desc" }], take }),
-    db.workLink.findMany({ where: { AND: [rowsOf(sel, "link"), olderThan("l", "createdAt", cursor)] }, include: { agent }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take }),
+    db.fileTouch.findMany({
+      where: { AND: [rowsOf(sel, "file"), olderThan("f", "at", cursor)] },
+      include: { agent },
+      orderBy: [{ at: "desc" }, { id: "desc" }],
+      take,
+    }),
+    db.workLink.findMany({
+      where: { AND: [rowsOf(sel, "link"), olderThan("l", "createdAt", cursor)] },
+      include: { agent },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take,
+    }),
   ]);
 
   const visible = await workReadable(actor, [...created, ...completed, ...dropped, ...files, ...links]);
   const who = ({ ownerId: _owner, ...w }: Who & { ownerId: string | null }): Who => w;
   const out: { event: WorkEvent; visible: boolean }[] = [];
   const base = (id: string, at: Date, w: Who, text: string, where: { roomId: string | null; threadRootId: string | null }) =>
-    ({ id, at: at.toISOString(), who: w, intervention: false, text: excerpt(text), roomId: where.roomId, threadRootId: where.threadRootId, messageId: null, taskId: null }) satisfies EventBase;
+    ({
+      id,
+      at: at.toISOString(),
+      who: w,
+      intervention: false,
+      text: excerpt(text),
+      roomId: where.roomId,
+      threadRootId: where.threadRootId,
+      messageId: null,
+      taskId: null,
+    }) satisfies EventBase;
 
   for (const m of messages) {
-    const event = { ...base(`m:${m.id}`, m.createdAt, m.author, m.body, m), kind: m.kind === "question" ? ("question" as const) : ("message" as const), intervention: m.author.kind === "human", messageId: m.id, words: words(m.body) };
+    const event = {
+      ...base(`m:${m.id}`, m.createdAt, m.author, m.body, m),
+      kind: m.kind === "question" ? ("question" as const) : ("message" as const),
+      intervention: m.author.kind === "human",
+      messageId: m.id,
+      words: words(m.body),
+    };
     out.push({ event, visible: true });
   }
   for (const q of answers) {
@@ -197,24 +261,39 @@ async function readSources(actor: Actor, sel: WorkSelection, cursor: Cursor | nu
     const answer = q.answer as QuestionAnswer | null;
     const described = describeAnswer({ kind: q.kind, options: q.options as QuestionView["options"], fields: q.fields as QuestionView["fields"] }, answer);
     const approved = q.kind === "approval" && answer && "approved" in answer ? answer.approved : null;
-    const event = { ...base(`a:${q.id}`, q.answeredAt, q.answeredBy, q.prompt, { roomId: q.roomId, threadRootId: q.message.threadRootId }), kind: "answer" as const, intervention: q.answeredBy.kind === "human", messageId: q.messageId, answer: excerpt(described), approved };
+    const event = {
+      ...base(`a:${q.id}`, q.answeredAt, q.answeredBy, q.prompt, { roomId: q.roomId, threadRootId: q.message.threadRootId }),
+      kind: "answer" as const,
+      intervention: q.answeredBy.kind === "human",
+      messageId: q.messageId,
+      answer: excerpt(described),
+      approved,
+    };
     out.push({ event, visible: true });
   }
-  const taskEvent = (letter: string, kind: "task_created" | "task_completed" | "task_dropped", at: (t: (typeof created)[number]) => Date | null) => (t: (typeof created)[number]) => {
-    const when = at(t);
-    if (when) out.push({ event: { ...base(`${letter}:${t.id}`, when, who(t.agent), t.title, t), kind, taskId: t.id }, visible: visible(t) });
-  };
+  const taskEvent =
+    (letter: string, kind: "task_created" | "task_completed" | "task_dropped", at: (t: (typeof created)[number]) => Date | null) =>
+    (t: (typeof created)[number]) => {
+      const when = at(t);
+      if (when) out.push({ event: { ...base(`${letter}:${t.id}`, when, who(t.agent), t.title, t), kind, taskId: t.id }, visible: visible(t) });
+    };
   created.forEach(taskEvent("c", "task_created", (t) => t.createdAt));
   completed.forEach(taskEvent("d", "task_completed", (t) => t.completedAt));
   dropped.forEach(taskEvent("x", "task_dropped", (t) => t.updatedAt));
   for (const f of files) {
     const lines = f.linesAdded !== null || f.linesRemoved !== null ? ` (+${f.linesAdded ?? 0} −${f.linesRemoved ?? 0})` : "";
     const file = { path: f.path, operation: f.operation, linesAdded: f.linesAdded, linesRemoved: f.linesRemoved };
-    out.push({ event: { ...base(`f:${f.id}`, f.at, who(f.agent), `${f.operation} ${f.path}${lines}`, f), kind: "file", taskId: f.taskId, file }, visible: visible(f) });
+    out.push({
+      event: { ...base(`f:${f.id}`, f.at, who(f.agent), `${f.operation} ${f.path}${lines}`, f), kind: "file", taskId: f.taskId, file },
+      visible: visible(f),
+    });
   }
   for (const l of links) {
     const link = { kind: l.kind, value: l.value, title: l.title };
-    out.push({ event: { ...base(`l:${l.id}`, l.createdAt, who(l.agent), l.title ? `${l.title} (${l.value})` : l.value, l), kind: "link", taskId: l.taskId, link }, visible: visible(l) });
+    out.push({
+      event: { ...base(`l:${l.id}`, l.createdAt, who(l.agent), l.title ? `${l.title} (${l.value})` : l.value, l), kind: "link", taskId: l.taskId, link },
+      visible: visible(l),
+    });
   }
   return out.sort((a, b) => newestFirst(a.event, b.event));
 }

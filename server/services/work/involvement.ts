@@ -114,14 +114,24 @@ export async function subjectWork(actor: Actor, subject: InvolvementSubject): Pr
 
 export async function involvement(actor: Actor, subject: InvolvementSubject, now = new Date()): Promise<Involvement> {
   const work = await subjectWork(actor, subject);
-  const [events, rooms] = await Promise.all([allEvents(actor, work.selection, MAX_EVENTS), roomNames(actor, work.selection.conversations.map((c) => c.roomId))]);
+  const [events, rooms] = await Promise.all([
+    allEvents(actor, work.selection, MAX_EVENTS),
+    roomNames(
+      actor,
+      work.selection.conversations.map((c) => c.roomId),
+    ),
+  ]);
 
   const parts = new Map<string, ParticipantPart>();
   let messages = 0;
   let totalWords = 0;
   for (const e of events) {
     let p = parts.get(e.who.id);
-    if (!p) parts.set(e.who.id, (p = { participant: e.who, messages: 0, words: 0, answers: 0, approvals: 0, tasks: 0, files: 0, linesChanged: 0, firstAt: null, lastAt: null }));
+    if (!p)
+      parts.set(
+        e.who.id,
+        (p = { participant: e.who, messages: 0, words: 0, answers: 0, approvals: 0, tasks: 0, files: 0, linesChanged: 0, firstAt: null, lastAt: null }),
+      );
     if (!p.firstAt || e.at < p.firstAt) p.firstAt = e.at;
     if (!p.lastAt || e.at > p.lastAt) p.lastAt = e.at;
     if (e.kind === "message" || e.kind === "question") {
@@ -160,7 +170,22 @@ export async function involvement(actor: Actor, subject: InvolvementSubject, now
 
 /** The involvement as CSV: one row per participant, every figure a column. */
 export function involvementCsv(inv: Involvement): string {
-  const header = ["subject_kind", "subject", "participant", "handle", "kind", "messages", "words", "answers", "approvals", "tasks", "files", "lines_changed", "first_at", "last_at"];
+  const header = [
+    "subject_kind",
+    "subject",
+    "participant",
+    "handle",
+    "kind",
+    "messages",
+    "words",
+    "answers",
+    "approvals",
+    "tasks",
+    "files",
+    "lines_changed",
+    "first_at",
+    "last_at",
+  ];
   const rows = [...inv.people, ...inv.agents].map((p) => [
     inv.subject.kind,
     inv.subject.value,
@@ -188,7 +213,8 @@ function csvCell(value: string | number): string {
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
-const byMessages = (a: ParticipantPart, b: ParticipantPart) => b.messages - a.messages || b.answers - a.answers || a.participant.handle.localeCompare(b.participant.handle);
+const byMessages = (a: ParticipantPart, b: ParticipantPart) =>
+  b.messages - a.messages || b.answers - a.answers || a.participant.handle.localeCompare(b.participant.handle);
 
 function dedupe(scopes: Scope[]): Conversation[] {
   const roomLevel = new Set(scopes.filter((s) => !s.threadRootId).map((s) => s.roomId));

@@ -22,7 +22,10 @@ export async function setStatus(actor: Actor, input: z.output<typeof setWorkStat
   }
   const db = getDb();
   const now = new Date();
-  const current = await db.participant.findUniqueOrThrow({ where: { id: actor.participantId }, select: { workState: true, waitingForId: true, workStateAt: true, workUntil: true } });
+  const current = await db.participant.findUniqueOrThrow({
+    where: { id: actor.participantId },
+    select: { workState: true, waitingForId: true, workStateAt: true, workUntil: true },
+  });
   const live = current.workUntil === null || current.workUntil > now;
   const waitingForId = input.waitingFor ?? null;
   const same = live && current.workState === input.state && current.waitingForId === waitingForId;
@@ -38,7 +41,6 @@ export async function setStatus(actor: Actor, input: z.output<typeof setWorkStat
 }
 
 type StatusInput = z.output<typeof setWorkStatusInput>;
-
 
 /**
  * A runtime that reports only at turn events and tool ends (Claude Code's hooks), not by heartbeats:

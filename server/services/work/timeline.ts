@@ -39,7 +39,10 @@ export async function workTimeline(actor: Actor, input: TimelineInput): Promise<
   if ("taskId" in input) {
     const work = await subjectWork(actor, { kind: "task", taskId: input.taskId });
     const task = work.task!;
-    const agent = await getDb().participant.findUniqueOrThrow({ where: { id: task.agentId }, select: { id: true, handle: true, displayName: true, kind: true } });
+    const agent = await getDb().participant.findUniqueOrThrow({
+      where: { id: task.agentId },
+      select: { id: true, handle: true, displayName: true, kind: true },
+    });
     selection = work.selection;
     scope = { kind: "task", task, agent };
     title = task.title;

@@ -37,10 +37,16 @@ export async function resolveScope(actor: Actor, input: ScopeInput): Promise<Sco
   const db = getDb();
   let binding: { id: string; roomId: string; threadKey: string; externalId: string | null } | null = null;
   if (input.bindingId) {
-    binding = await db.runtimeBinding.findUnique({ where: { id: input.bindingId }, select: { id: true, agentId: true, roomId: true, threadKey: true, externalId: true } }).then((b) => (b && b.agentId === actor.participantId ? b : null));
+    binding = await db.runtimeBinding
+      .findUnique({ where: { id: input.bindingId }, select: { id: true, agentId: true, roomId: true, threadKey: true, externalId: true } })
+      .then((b) => (b && b.agentId === actor.participantId ? b : null));
     if (!binding) throw new AppError("NOT_FOUND", "bindingId: no such binding of this agent");
   } else if (input.sessionId) {
-    binding = await db.runtimeBinding.findFirst({ where: { agentId: actor.participantId, externalId: input.sessionId }, select: { id: true, roomId: true, threadKey: true, externalId: true }, orderBy: { lastUsedAt: { sort: "desc", nulls: "last" } } });
+    binding = await db.runtimeBinding.findFirst({
+      where: { agentId: actor.participantId, externalId: input.sessionId },
+      select: { id: true, roomId: true, threadKey: true, externalId: true },
+      orderBy: { lastUsedAt: { sort: "desc", nulls: "last" } },
+    });
   }
   const roomId = input.roomId ?? binding?.roomId ?? null;
   const threadRootId = input.threadRootId ?? (binding && binding.roomId === roomId && binding.threadKey ? binding.threadKey : null);
@@ -77,7 +83,8 @@ export async function reportTasks(actor: Actor, input: z.output<typeof reportTas
     const existing = await tx.workTask.findMany({ where: { agentId: actor.participantId, sessionId: scope.sessionId } });
     const byKey = new Map(existing.map((t) => [t.key, t]));
     for (const t of reported) {
-      if (t.parentKey && !keys.has(t.parentKey) && !byKey.has(t.parentKey)) throw new AppError("INVALID_PAYLOAD", `tasks: parent "${t.parentKey}" of "${t.key}" is not a task of this session`);
+      if (t.parentKey && !keys.has(t.parentKey) && !byKey.has(t.parentKey))
+        throw new AppError("INVALID_PAYLOAD", `tasks: parent "${t.parentKey}" of "${t.key}" is not a task of this session`);
       if (t.parentKey === t.key) throw new AppError("INVALID_PAYLOAD", `tasks: "${t.key}" cannot be its own parent`);
     }
     const last = Math.max(-1, ...existing.map((t) => t.position));
@@ -100,7 +107,10 @@ export async function reportTasks(actor: Actor, input: z.output<typeof reportTas
         completedAt: t.status === "completed" ? (before?.completedAt ?? now) : null,
       };
       if (before) await tx.workTask.update({ where: { id }, data });
-      else await tx.workTask.create({ data: { id, workspaceId: actor.workspaceId, agentId: actor.participantId, sessionId: scope.sessionId, key: t.key, ...data } });
+      else
+        await tx.workTask.create({
+          data: { id, workspaceId: actor.workspaceId, agentId: actor.participantId, sessionId: scope.sessionId, key: t.key, ...data },
+        });
       stored.push(id);
     }
     // Parents once every row exists (a parent may come later in the list than its steps).
@@ -181,7 +191,19 @@ export async function linkWork(actor: Actor, input: z.output<typeof linkWorkInpu
     ...(scope.roomId ? { roomId: scope.roomId, threadRootId: scope.threadRootId } : {}),
     ...(scope.bindingId ? { bindingId: scope.bindingId } : {}),
   };
-  const create = { id: newId(), workspaceId: actor.workspaceId, agentId: actor.participantId, kind: input.kind, value: input.value, sessionId: scope.sessionId, title: input.title ?? null, taskId, roomId: scope.roomId, threadRootId: scope.threadRootId, bindingId: scope.bindingId };
+  const create = {
+    id: newId(),
+    workspaceId: actor.workspaceId,
+    agentId: actor.participantId,
+    kind: input.kind,
+    value: input.value,
+    sessionId: scope.sessionId,
+    title: input.title ?? null,
+    taskId,
+    roomId: scope.roomId,
+    threadRootId: scope.threadRootId,
+    bindingId: scope.bindingId,
+  };
   let stored;
   try {
     stored = await transaction((tx) => tx.workLink.upsert({ where: key, update, create }));
@@ -195,7 +217,10 @@ export async function linkWork(actor: Actor, input: z.output<typeof linkWorkInpu
 }
 
 async function taskIdOf(actor: Actor, scope: Scope, key: string): Promise<string> {
-  const task = await getDb().workTask.findUnique({ where: { agentId_sessionId_key: { agentId: actor.participantId, sessionId: scope.sessionId, key } }, select: { id: true } });
+  const task = await getDb().workTask.findUnique({
+    where: { agentId_sessionId_key: { agentId: actor.participantId, sessionId: scope.sessionId, key } },
+    select: { id: true },
+  });
   if (!task) throw new AppError("NOT_FOUND", `taskKey: no task "${key}" in this session`);
   return task.id;
 }

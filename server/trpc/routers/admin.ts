@@ -5,17 +5,11 @@ import { authedProcedure, router } from "../init";
 
 export const adminRouter = router({
   members: authedProcedure.query(({ ctx }) => members.listMembers(ctx.actor)),
-  setRole: authedProcedure
-    .input(setRoleInput)
-    .mutation(({ ctx, input }) => members.setRole(ctx.actor, input)),
-  audit: authedProcedure
-    .input(listAuditInput)
-    .query(({ ctx, input }) => auditLog.listAudit(ctx.actor, input)),
-  exportAudit: authedProcedure
-    .input(exportAuditInput)
-    .query(({ ctx, input }) => {
-      const { format, ...filter } = input;
-      return auditLog.exportAudit(ctx.actor, filter, format);
-    }),
+  setRole: authedProcedure.input(setRoleInput).mutation(({ ctx, input }) => members.setRole(ctx.actor, input)),
+  audit: authedProcedure.input(listAuditInput).query(({ ctx, input }) => auditLog.listAudit(ctx.actor, input)),
+  exportAudit: authedProcedure.input(exportAuditInput).query(({ ctx, input }) => {
+    const { format, ...filter } = input;
+    return auditLog.exportAudit(ctx.actor, filter, format);
+  }),
   verifyAudit: authedProcedure.query(({ ctx }) => auditLog.verifyWorkspaceChain(ctx.actor)),
 });

@@ -10,8 +10,6 @@ export const roomsRouter = router({
   createChannel: authedProcedure.input(createChannelInput).mutation(({ ctx, input }) => rooms.createChannel(ctx.actor, input)),
   join: authedProcedure.input(roomIdInput).mutation(({ ctx, input }) => rooms.joinRoom(ctx.actor, input.roomId)),
   leave: authedProcedure.input(roomIdInput).mutation(({ ctx, input }) => rooms.leaveRoom(ctx.actor, input.roomId)),
-  invite: authedProcedure
-    .input(inviteToRoomInput)
-    .mutation(({ ctx, input }) => rooms.inviteToRoom(ctx.actor, input.roomId, input.participantIds)),
+  invite: authedProcedure.input(inviteToRoomInput).mutation(({ ctx, input }) => rooms.inviteToRoom(ctx.actor, input.roomId, input.participantIds)),
   openDirect: authedProcedure.input(openDirectInput).mutation(({ ctx, input }) => rooms.openDirect(ctx.actor, input.participantIds)),
 });

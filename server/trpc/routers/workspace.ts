@@ -10,9 +10,7 @@ export const workspaceRouter = router({
   me: publicProcedure.query(({ ctx }) => (ctx.actor ? workspaces.describeWorkspace(ctx.actor) : null)),
   firstRun: publicProcedure.query(() => accounts.isFirstRun()),
   limits: authedProcedure.query(({ ctx }) => limits.workspaceLimits(ctx.actor)),
-  setLimits: authedProcedure
-    .input(a.setWorkspaceLimitsInput)
-    .mutation(({ ctx, input }) => limits.setWorkspaceLimits(ctx.actor, input)),
+  setLimits: authedProcedure.input(a.setWorkspaceLimitsInput).mutation(({ ctx, input }) => limits.setWorkspaceLimits(ctx.actor, input)),
   /** Whether I send without a message rate (the owner, having said so), and whether I may change it. */
   rateExemption: authedProcedure.query(({ ctx }) => limits.rateExemption(ctx.actor)),
   setRateExemption: authedProcedure.input(a.setRateExemptionInput).mutation(({ ctx, input }) => limits.setRateExemption(ctx.actor, input.exempt)),
@@ -22,9 +20,7 @@ export const workspaceRouter = router({
     return { workspaceId };
   }),
   participants: authedProcedure.input(a.listParticipantsInput).query(({ ctx, input }) => workspaces.listParticipants(ctx.actor, input)),
-  createInvite: authedProcedure
-    .input(a.createInviteInput)
-    .mutation(({ ctx, input }) => invites.createInvite(ctx.actor, input)),
+  createInvite: authedProcedure.input(a.createInviteInput).mutation(({ ctx, input }) => invites.createInvite(ctx.actor, input)),
   /** The workspace's invite links with their state (owners and admins). */
   invites: authedProcedure.query(({ ctx }) => invites.listInvites(ctx.actor)),
   revokeInvite: authedProcedure.input(a.revokeInviteInput).mutation(({ ctx, input }) => invites.revokeInvite(ctx.actor, input.inviteId)),

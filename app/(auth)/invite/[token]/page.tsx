@@ -15,7 +15,14 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
 
   if (!invite.valid) {
     return (
-      <AuthCard title="This invite link doesn't work" footer={<Link href="/signin" className="font-medium text-indigo-600 hover:underline">Go to sign in</Link>}>
+      <AuthCard
+        title="This invite link doesn't work"
+        footer={
+          <Link href="/signin" className="font-medium text-indigo-600 hover:underline">
+            Go to sign in
+          </Link>
+        }
+      >
         <div className="flex gap-3 rounded-lg border border-rose-200 bg-rose-50 p-4 text-sm text-rose-800" data-testid="invite-invalid">
           <AlertIcon size={18} className="mt-0.5 shrink-0" />
           <p>It may have been revoked, expired or used up, or been copied incompletely. Ask the person who invited you for a new link.</p>
@@ -43,7 +50,8 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       title={`Join ${invite.workspaceName}`}
       subtitle={
         <span data-testid="invite-details">
-          <b className="font-semibold text-zinc-700">{invite.invitedBy}</b> invited you to <b className="font-semibold text-zinc-700">{invite.workspaceName}</b> on Switchboard.
+          <b className="font-semibold text-zinc-700">{invite.invitedBy}</b> invited you to <b className="font-semibold text-zinc-700">{invite.workspaceName}</b>{" "}
+          on Switchboard.
         </span>
       }
       footer={

@@ -75,14 +75,22 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
         req.url = "/";
         return void handlersFor(agent, baseUrl).cardRoute(req, res, next);
       }
-      if (req.method !== "POST" || (req.path !== "/" && req.path !== "")) return void refuse(res, 404, null, new AppError("NOT_FOUND", "POST JSON-RPC to /a2a/<handle>, or GET its card at /a2a/<handle>/.well-known/agent-card.json"));
+      if (req.method !== "POST" || (req.path !== "/" && req.path !== ""))
+        return void refuse(
+          res,
+          404,
+          null,
+          new AppError("NOT_FOUND", "POST JSON-RPC to /a2a/<handle>, or GET its card at /a2a/<handle>/.well-known/agent-card.json"),
+        );
       const { actor: caller } = await authenticateAuthorization(req.headers.authorization, stampedAddress(req));
       await countRequest(A2A_REQUESTS, caller, "A2A calls");
       const agent = await servedAgent(handle, caller.workspaceId);
       await assertMayCall(caller, agent);
       req.served = { agent, caller };
       const entry = handlersFor(agent, baseUrl);
-      await new Promise<void>((resolve, reject) => express.json({ limit: MAX_BODY, type: () => true })(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        express.json({ limit: MAX_BODY, type: () => true })(req, res, (error?: unknown) => (error ? reject(error) : resolve())),
+      );
       entry.rpc(req, res, next);
     } catch (error) {
       refuse(res, undefined, null, error);
@@ -105,14 +113,41 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
 function refuse(res: Response, status: number | undefined, id: string | number | null, error: unknown): void {
   // The body parser's own errors: not JSON (JSON-RPC's parse error), or too large.
   const parser = error as { type?: string; status?: number };
-  if (parser?.type === "entity.parse.failed") return void res.status(400).json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } });
-  if (parser?.type === "entity.too.large") return void res.status(413).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `The request is larger than ${MAX_BODY}` } });
+  if (parser?.type === "entity.parse.failed")
+    return void res.status(400).json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } });
+  if (parser?.type === "entity.too.large")
+    return void res.status(413).json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `The request is larger than ${MAX_BODY}` } });
   const shape = toErrorShape(error);
-  const code = shape.code === "UNAUTHENTICATED" ? RPC_CODE.UNAUTHENTICATED : shape.code === "RATE_LIMITED" ? RPC_CODE.RATE_LIMITED : shape.code.endsWith("NOT_FOUND") ? RPC_CODE.NOT_FOUND : RPC_CODE.FORBIDDEN;
-  const httpStatus = status ?? (shape.code === "UNAUTHENTICATED" ? 401 : shape.code === "RATE_LIMITED" ? 429 : shape.code.endsWith("NOT_FOUND") ? 404 : shape.code === "INTERNAL" ? 500 : 403);
+  const code =
+    shape.code === "UNAUTHENTICATED"
+      ? RPC_CODE.UNAUTHENTICATED
+      : shape.code === "RATE_LIMITED"
+        ? RPC_CODE.RATE_LIMITED
+        : shape.code.endsWith("NOT_FOUND")
+          ? RPC_CODE.NOT_FOUND
+          : RPC_CODE.FORBIDDEN;
+  const httpStatus =
+    status ??
+    (shape.code === "UNAUTHENTICATED"
+      ? 401
+      : shape.code === "RATE_LIMITED"
+        ? 429
+        : shape.code.endsWith("NOT_FOUND")
+          ? 404
+          : shape.code === "INTERNAL"
+            ? 500
+            : 403);
   if (shape.code === "UNAUTHENTICATED") res.setHeader("WWW-Authenticate", 'Bearer realm="switchboard"');
   if (shape.retryAfterMs) res.setHeader("Retry-After", String(Math.ceil(shape.retryAfterMs / 1000)));
-  res.status(httpStatus).json({ jsonrpc: "2.0", id, error: { code, message: shape.message, data: { code: shape.code, retryable: shape.retryable, ...(shape.retryAfterMs ? { retryAfterMs: shape.retryAfterMs } : {}) } } });
+  res.status(httpStatus).json({
+    jsonrpc: "2.0",
+    id,
+    error: {
+      code,
+      message: shape.message,
+      data: { code: shape.code, retryable: shape.retryable, ...(shape.retryAfterMs ? { retryAfterMs: shape.retryAfterMs } : {}) },
+    },
+  });
 }
 
 /** The agent's card: who it is, what it does (its capabilities as skills), where and how to call it. */
@@ -121,7 +156,8 @@ export function agentCard(agent: ServedAgent, baseUrl: string): AgentCard {
   const skills = agent.capabilities.length ? agent.capabilities : ["chat"];
   return {
     name: agent.displayName,
-    description: agent.description || `@${agent.handle}, an agent in a Switchboard workspace. Each request is a message in its room, where people can follow and join.`,
+    description:
+      agent.description || `@${agent.handle}, an agent in a Switchboard workspace. Each request is a message in its room, where people can follow and join.`,
     supportedInterfaces: duplicateInterfacesForLegacy([{ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }], ["JSONRPC"]),
     provider: { organization: "Switchboard", url: baseUrl },
     version: "1.0.0",
@@ -130,7 +166,11 @@ export function agentCard(agent: ServedAgent, baseUrl: string): AgentCard {
       switchboard: {
         scheme: {
           $case: "httpAuthSecurityScheme",
-          value: { scheme: "Bearer", bearerFormat: "Switchboard agent key (sb_…) or access token (sbp_…)", description: "A credential of the agent's workspace; the caller needs an accepted connection with the agent." },
+          value: {
+            scheme: "Bearer",
+            bearerFormat: "Switchboard agent key (sb_…) or access token (sbp_…)",
+            description: "A credential of the agent's workspace; the caller needs an accepted connection with the agent.",
+          },
         },
       },
     },
@@ -138,7 +178,11 @@ export function agentCard(agent: ServedAgent, baseUrl: string): AgentCard {
     defaultInputModes: ["text/plain", "application/json"],
     defaultOutputModes: ["text/plain"],
     skills: skills.map((name) => ({
-      id: name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "skill",
+      id:
+        name
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, "-")
+          .replace(/^-|-$/g, "") || "skill",
       name,
       description: `${name} (@${agent.handle})`,
       tags: [name],

@@ -44,7 +44,11 @@ export class ServedAgentExecutor implements AgentExecutor {
     if (!row || !actor) throw new AppError("NOT_FOUND", "No such task");
     await postCancel(actor, row);
     const task = { id: taskId, contextId: row.contextId };
-    const status = { state: TaskState.TASK_STATE_CANCELED, message: a2aMessage(Role.ROLE_AGENT, `canceled:${taskId}`, task, [textPart("Canceled by the caller.")]), timestamp: new Date().toISOString() };
+    const status = {
+      state: TaskState.TASK_STATE_CANCELED,
+      message: a2aMessage(Role.ROLE_AGENT, `canceled:${taskId}`, task, [textPart("Canceled by the caller.")]),
+      timestamp: new Date().toISOString(),
+    };
     bus.publish(AgentEvent.statusUpdate({ taskId, contextId: row.contextId, status, metadata: {} }));
   };
 }

@@ -125,4 +125,3 @@ export class TaskFollower implements ExecutionEventBusManager {
     for (const id of [...this.buses.keys()]) this.cleanupByTaskId(id);
   }
 }
-

@@ -4,7 +4,12 @@
 import { Role, TaskState, type Artifact, type Message, type Part, type Task } from "@a2a-js/sdk";
 import type { TaskProgress } from "../../../services/a2a/tasks";
 
-export const TERMINAL: TaskState[] = [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED];
+export const TERMINAL: TaskState[] = [
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+];
 export const isTerminal = (state: TaskState | undefined) => state !== undefined && TERMINAL.includes(state);
 /** States as stored (`A2aTask.state`): the enum's names. */
 export const stateName = (state: TaskState) => TaskState[state] ?? "TASK_STATE_UNSPECIFIED";
@@ -45,7 +50,14 @@ export function projectTask(previous: Task, progress: TaskProgress): Task {
   const task = { id: previous.id, contextId: previous.contextId };
   const artifacts: Artifact[] = progress.replies
     .filter((r) => !r.deleted)
-    .map((r) => ({ artifactId: r.id, name: "reply", description: "", parts: [textPart(r.body)], metadata: { seq: r.seq, createdAt: r.createdAt.toISOString() }, extensions: [] }));
+    .map((r) => ({
+      artifactId: r.id,
+      name: "reply",
+      description: "",
+      parts: [textPart(r.body)],
+      metadata: { seq: r.seq, createdAt: r.createdAt.toISOString() },
+      extensions: [],
+    }));
   const replies = progress.replies.filter((r) => !r.deleted).map((r) => a2aMessage(Role.ROLE_AGENT, r.id, task, [textPart(r.body)]));
   // The caller's messages as the caller sent them, then the agent's replies, each once.
   const history = [...previous.history.filter((m) => m.role === Role.ROLE_USER)];
@@ -59,7 +71,9 @@ export function projectTask(previous: Task, progress: TaskProgress): Task {
     return { ...previous, artifacts, history, status: previous.status };
   } else if (progress.receipt?.state === "failed") {
     state = TaskState.TASK_STATE_FAILED;
-    message = a2aMessage(Role.ROLE_AGENT, `failed:${progress.requests.at(-1)?.id ?? task.id}`, task, [textPart(progress.receipt.reason || "The agent could not handle this request.")]);
+    message = a2aMessage(Role.ROLE_AGENT, `failed:${progress.requests.at(-1)?.id ?? task.id}`, task, [
+      textPart(progress.receipt.reason || "The agent could not handle this request."),
+    ]);
   } else if (progress.receipt?.state === "processed") {
     state = TaskState.TASK_STATE_COMPLETED;
     message = replies.at(-1);
@@ -68,7 +82,11 @@ export function projectTask(previous: Task, progress: TaskProgress): Task {
     const q = progress.question;
     const choices = q.options?.length ? `\n\n${q.options.map((o) => `- ${o.label} (${o.value})`).join("\n")}` : "";
     const hint = q.kind === "approval" ? "\n\nAnswer yes or no." : "";
-    message = a2aMessage(Role.ROLE_AGENT, q.messageId, task, [textPart(`${q.prompt}${choices}${hint}`)], { questionId: q.id, kind: q.kind, options: q.options ?? [] });
+    message = a2aMessage(Role.ROLE_AGENT, q.messageId, task, [textPart(`${q.prompt}${choices}${hint}`)], {
+      questionId: q.id,
+      kind: q.kind,
+      options: q.options ?? [],
+    });
   } else {
     state = progress.receipt?.state === "processing" ? TaskState.TASK_STATE_WORKING : TaskState.TASK_STATE_SUBMITTED;
     message = undefined;

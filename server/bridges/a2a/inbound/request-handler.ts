@@ -67,11 +67,16 @@ export class ServedRequestHandler implements A2ARequestHandler {
 
   listTasks = (params: ListTasksRequest, context: ServerCallContext) => this.sdk.listTasks(params, context);
   getAgentCard = () => this.sdk.getAgentCard();
-  getAuthenticatedExtendedAgentCard = (params: GetExtendedAgentCardRequest, context: ServerCallContext) => this.sdk.getAuthenticatedExtendedAgentCard(params, context);
-  createTaskPushNotificationConfig = (params: TaskPushNotificationConfig, context: ServerCallContext) => this.sdk.createTaskPushNotificationConfig(params, context);
-  getTaskPushNotificationConfig = (params: GetTaskPushNotificationConfigRequest, context: ServerCallContext) => this.sdk.getTaskPushNotificationConfig(params, context);
-  listTaskPushNotificationConfigs = (params: ListTaskPushNotificationConfigsRequest, context: ServerCallContext) => this.sdk.listTaskPushNotificationConfigs(params, context);
-  deleteTaskPushNotificationConfig = (params: DeleteTaskPushNotificationConfigRequest, context: ServerCallContext) => this.sdk.deleteTaskPushNotificationConfig(params, context);
+  getAuthenticatedExtendedAgentCard = (params: GetExtendedAgentCardRequest, context: ServerCallContext) =>
+    this.sdk.getAuthenticatedExtendedAgentCard(params, context);
+  createTaskPushNotificationConfig = (params: TaskPushNotificationConfig, context: ServerCallContext) =>
+    this.sdk.createTaskPushNotificationConfig(params, context);
+  getTaskPushNotificationConfig = (params: GetTaskPushNotificationConfigRequest, context: ServerCallContext) =>
+    this.sdk.getTaskPushNotificationConfig(params, context);
+  listTaskPushNotificationConfigs = (params: ListTaskPushNotificationConfigsRequest, context: ServerCallContext) =>
+    this.sdk.listTaskPushNotificationConfigs(params, context);
+  deleteTaskPushNotificationConfig = (params: DeleteTaskPushNotificationConfigRequest, context: ServerCallContext) =>
+    this.sdk.deleteTaskPushNotificationConfig(params, context);
 
   /**
    * A new request's task, opened (or found, for a retry) before the SDK runs it; `params` then send

@@ -43,7 +43,12 @@ export class DatabaseTaskStore implements TaskStore {
     const { rows, total } = await listTasks(callerOf(context), { contextId: params.contextId || undefined, states, limit, before });
     const tasks = rows.filter((r) => r.task).map((r) => Task.fromJSON(JSON.parse(r.task)));
     const last = rows.length === limit ? rows[rows.length - 1] : undefined;
-    return { tasks, nextPageToken: last ? Buffer.from(`${last.updatedAt.toISOString()}|${last.id}`).toString("base64url") : "", pageSize: limit, totalSize: total };
+    return {
+      tasks,
+      nextPageToken: last ? Buffer.from(`${last.updatedAt.toISOString()}|${last.id}`).toString("base64url") : "",
+      pageSize: limit,
+      totalSize: total,
+    };
   }
 }
 

@@ -9,7 +9,14 @@ import { randomUUID } from "node:crypto";
 import { Agent } from "../../../../sdk/agent";
 import { a2a } from "../../../../sdk/adapters/a2a";
 import { SwitchboardError } from "../../../../sdk/client";
-import { holdRemoteLease, listRunnableRemotes, recordRemoteAvailability, rekeyRefusedBridge, releaseRemoteLease, runnableRemote } from "../../../services/a2a/remotes";
+import {
+  holdRemoteLease,
+  listRunnableRemotes,
+  recordRemoteAvailability,
+  rekeyRefusedBridge,
+  releaseRemoteLease,
+  runnableRemote,
+} from "../../../services/a2a/remotes";
 
 export interface A2aHostOptions {
   /** This server's own URL, which the bridges connect to. */
