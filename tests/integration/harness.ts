@@ -124,12 +124,17 @@ export async function startTestServer(
       },
       stdio: opts.countQueries ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
     });
+    // This launch's own output says when it is up (after a restart the log holds the last one's too),
+    // once: the log keeps growing after that line.
+    const from = log.length;
+    let ready = false;
     url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 60_000);
       const onData = (chunk: Buffer) => {
         log += chunk.toString();
-        const match = /running at (http:\/\/[^\s]+)/.exec(log);
-        if (match) {
+        const match = /running at (http:\/\/[^\s]+)/.exec(log.slice(from));
+        if (match && !ready) {
+          ready = true;
           clearTimeout(timer);
           recordServerCpu(child!.pid, "ready");
           resolve(match[1]);
