@@ -2,7 +2,6 @@
 // tables of values, timestamps) and how each driver hands back dates, booleans and JSON. The statements
 // themselves are written once (statements.ts); sqlite.ts and postgres.ts each give a `SqlDialect`.
 import { Prisma, sqlTable } from "../../db";
-import type { Dialect } from "./types";
 
 /** A column's SQL type where values are bound: an enum column's values name their type (PostgreSQL does not turn text into an enum by itself). */
 export type SqlType = "text" | "integer" | "timestamp" | "json" | { enum: string };
@@ -15,7 +14,6 @@ export interface ValuesTable {
 }
 
 export interface SqlDialect {
-  readonly name: Dialect;
   /** `column IN (values)`, for a list that is never empty. */
   inList(column: Prisma.Sql, values: readonly string[]): Prisma.Sql;
   /** `table` as a relation (what follows FROM) named by its alias, with its columns' names. */

@@ -24,7 +24,6 @@ function array(values: unknown[], type: SqlType): Prisma.Sql {
 }
 
 export const postgresDialect: SqlDialect = {
-  name: "postgresql",
   inList: (column, values) => Prisma.sql`${column} = ANY(${array([...values], "text")})`,
   values: ({ alias, columns, rows }) =>
     Prisma.sql`unnest(${Prisma.join(columns.map(([, type], i) => array(rows.map((row) => row[i]), type)))}) AS ${Prisma.raw(`"${alias}"(${columns.map(([name]) => `"${name}"`).join(", ")})`)}`,

@@ -16,7 +16,6 @@ import type { BatchWrite, MessageStore } from "./types";
 const bound = (value: unknown, type: SqlType) => (type === "timestamp" && value instanceof Date ? sqliteDateTime(value) : value);
 
 export const sqliteDialect: SqlDialect = {
-  name: "sqlite",
   inList: (column, values) => Prisma.sql`${column} IN (${Prisma.join(values)})`,
   // VALUES names its columns column1, column2, ...: the select names them as the table does.
   values: ({ alias, columns, rows }) =>
