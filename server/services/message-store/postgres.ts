@@ -26,7 +26,7 @@ function array(values: unknown[], type: SqlType): Prisma.Sql {
 export const postgresDialect: SqlDialect = {
   inList: (column, values) => Prisma.sql`${column} = ANY(${array([...values], "text")})`,
   values: ({ alias, columns, rows }) =>
-    Prisma.sql`unnest(${Prisma.join(columns.map(([, type], i) => array(rows.map((row) => row[i]), type)))}) AS ${Prisma.raw(`"${alias}"(${columns.map(([name]) => `"${name}"`).join(", ")})`)}`,
+    Prisma.sql`unnest(${Prisma.join(columns.map(([, type], i) => array(rows.map((row) => row[i]), type)), ", ")}) AS ${Prisma.raw(`"${alias}"(${columns.map(([name]) => `"${name}"`).join(", ")})`)}`,
   storedUnder: (pairs) =>
     Prisma.sql`unnest(${array(pairs.map(([a]) => a), "text")}, ${array(pairs.map(([, c]) => c), "text")}) AS k("authorId", "clientMsgId")
       CROSS JOIN LATERAL (SELECT "id" FROM ${table("Message")} WHERE "authorId" = k."authorId" AND "clientMsgId" = k."clientMsgId" LIMIT 1) s`,
