@@ -8,20 +8,34 @@
 import type { ArgType, SqlQuery, SqlQueryable } from "@prisma/driver-adapter-utils";
 import { Prisma, sqliteAdapter, sqliteReader, sqliteStatement } from "../../db";
 import { sqliteDateTime } from "../../sqlite-time";
-import { rowsOf, table, type RawRow, type Run, type SqlDialect, type SqlType } from "./dialect";
+import { rowsOf, table, type RawRow, type Run, type SqlDialect, type ValuesTable } from "./dialect";
 import { whileHeld } from "./hold-limit";
 import { activeAgents, batchWrites, factsReader, holdAgents, holdRoom, moveRoom, roomRange } from "./statements";
 import type { BatchWrite, MessageStore } from "./types";
 
-const bound = (value: unknown, type: SqlType) => (type === "timestamp" && value instanceof Date ? sqliteDateTime(value) : value);
+/**
+ * A table of values as `VALUES` tuples, which name their columns column1, column2, ...: a select names
+ * them as the table does. Built as one flat statement (a fragment per row would cost more than the
+ * statement takes to run).
+ */
+function valuesTable({ alias, columns, rows }: ValuesTable): Prisma.Sql {
+  const names = columns.map(([name], i) => `"column${i + 1}" AS "${name}"`).join(", ");
+  const timestamps = columns.map(([, type]) => type === "timestamp");
+  const strings: string[] = [];
+  const values: unknown[] = [];
+  rows.forEach((row, r) =>
+    row.forEach((value, i) => {
+      strings.push(i > 0 ? ", " : r > 0 ? "), (" : `(SELECT ${names} FROM (VALUES (`);
+      values.push(timestamps[i] && value instanceof Date ? sqliteDateTime(value) : value);
+    }),
+  );
+  strings.push(`))) AS "${alias}"`);
+  return new Prisma.Sql(strings, values);
+}
 
 export const sqliteDialect: SqlDialect = {
   inList: (column, values) => Prisma.sql`${column} IN (${Prisma.join(values)})`,
-  // VALUES names its columns column1, column2, ...: the select names them as the table does.
-  values: ({ alias, columns, rows }) =>
-    Prisma.sql`(SELECT ${Prisma.raw(columns.map(([name], i) => `"column${i + 1}" AS "${name}"`).join(", "))} FROM (VALUES ${Prisma.join(
-      rows.map((row) => Prisma.sql`(${Prisma.join(row.map((value, i) => bound(value, columns[i][1])))})`),
-    )})) AS ${Prisma.raw(`"${alias}"`)}`,
+  values: valuesTable,
   storedUnder: (pairs) => Prisma.sql`${table("Message")} s WHERE (s."authorId", s."clientMsgId") IN (VALUES ${Prisma.join(pairs.map(([a, c]) => Prisma.sql`(${a}, ${c})`))})`,
   timestamp: (at) => Prisma.sql`${at && sqliteDateTime(at)}`,
   decode: {
