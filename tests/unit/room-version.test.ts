@@ -10,7 +10,8 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(__dirname, "../..");
-const STORE = ["server/services/message-store/sqlite.ts", "server/services/message-store/postgres.ts"];
+/** The message store's SQL, each statement written once for both databases. */
+const STORE = ["server/services/message-store/statements.ts"];
 
 /**
  * How each column a batch reads is kept true at its write:
@@ -87,22 +88,48 @@ function walk(node: ts.Node, visit: (n: ts.Node) => void): void {
   node.forEachChild((child) => walk(child, visit));
 }
 
-/** The columns the facts queries read, as "Model.column", from each `Prisma.sql` template's aliases. */
+/** Each database's fragments of the store's SQL (`d.storedUnder(…)`), by name: the tables a fragment reads. */
+const DIALECTS = ["server/services/message-store/sqlite.ts", "server/services/message-store/postgres.ts"];
+
+/** The text of each SQL template in `file` (between `from` and `to`), and the templates given a name (`const member = sql`…`, `storedUnder: (…) => sql`…`). */
+function templatesOf(file: string, from?: string, to?: string) {
+  const source = parse(file);
+  const start = from ? source.text.indexOf(from) : 0;
+  const end = to ? source.text.indexOf(to) : source.text.length;
+  const all: string[] = [];
+  const named = new Map<string, string>();
+  walk(source, (n) => {
+    if (!ts.isTaggedTemplateExpression(n) || !["sql", "Prisma.sql"].includes(n.tag.getText()) || n.pos < start || n.end > end) return;
+    const text = n.template.getText().slice(1, -1);
+    all.push(text);
+    let owner: ts.Node = n.parent;
+    if (ts.isArrowFunction(owner)) owner = owner.parent;
+    if (ts.isVariableDeclaration(owner) || ts.isPropertyAssignment(owner)) named.set(owner.name.getText(), text);
+  });
+  return { all, named };
+}
+
+/**
+ * The columns the facts queries read, as "Model.column": each SQL template from the first fragment they
+ * use to the reader that runs them, with the fragments it takes put in (`${member}`, and each database's
+ * `${d.storedUnder(…)}`), read with its own aliases (`table("Room")} r`).
+ */
 function factColumns(): Set<string> {
   const columns = new Set<string>();
-  for (const file of STORE) {
-    const source = parse(file);
-    const start = source.text.indexOf("batchFacts");
-    const end = source.text.indexOf("holdActiveAgents");
-    walk(source, (n) => {
-      if (!ts.isTaggedTemplateExpression(n) || n.tag.getText() !== "Prisma.sql" || n.pos < start || n.end > end) return;
-      const sql = n.template.getText();
-      const aliases = new Map([...sql.matchAll(/table\("(\w+)"\)\}\s+(\w+)\b/g)].map((m) => [m[2], m[1]]));
-      for (const [, alias, column] of sql.matchAll(/\b(\w+)\."(\w+)"/g)) {
-        const model = aliases.get(alias);
-        if (model) columns.add(`${model}.${column}`);
+  const store = STORE.map((file) => templatesOf(file, "const member", "export function factsReader"));
+  for (const dialect of DIALECTS.map((file) => templatesOf(file).named)) {
+    for (const { all, named } of store) {
+      for (const template of all) {
+        const sql = template
+          .replace(/\$\{d\.(\w+)\((?:[^{}]|\{[^{}]*\})*\)\}/g, (whole, name: string) => dialect.get(name) ?? whole)
+          .replace(/\$\{(\w+)\}/g, (whole, name: string) => named.get(name) ?? whole);
+        const aliases = new Map([...sql.matchAll(/table\("(\w+)"\)\}\s+(\w+)\b/g)].map((m) => [m[2], m[1]]));
+        for (const [, alias, column] of sql.matchAll(/\b(\w+)\."(\w+)"/g)) {
+          const model = aliases.get(alias);
+          if (model) columns.add(`${model}.${column}`);
+        }
       }
-    });
+    }
   }
   return columns;
 }
@@ -233,7 +260,7 @@ describe("a room's lastSeq is its version", () => {
     expect([...facts].sort()).toEqual(Object.keys(HOW).sort());
   });
 
-  it("holds the facts marked held in the store's own condition, on both databases", () => {
+  it("holds the facts marked held in the store's own condition, written once for both databases", () => {
     for (const file of STORE) {
       const text = readFileSync(path.join(ROOT, file), "utf8");
       expect(text, file).toContain(`"lastSeq" = \${w.afterSeq} AND "archivedAt" IS NULL`);

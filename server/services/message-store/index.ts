@@ -1,5 +1,5 @@
-// The message store for the process's database: SQL for the send path and replay pages, one
-// implementation per dialect behind one interface (types.ts).
+// The message store for the process's database: SQL for the send path and replay pages, written once
+// (statements.ts) and run by one executor per database, behind one interface (types.ts).
 import { currentUrl, isPostgres } from "../../db";
 import { mintCommitted, type Committed } from "../../realtime/committed";
 import { postgresStore } from "./postgres";

@@ -1,6 +1,6 @@
 // What the message store reads and writes for the send path and replay: the facts a batch of sends is
-// decided on, what a batch stores, and the rows a page of messages is built from. One interface, one
-// implementation per database (sqlite.ts, postgres.ts), each straight SQL in its own dialect; the
+// decided on, what a batch stores, and the rows a page of messages is built from. One interface; its
+// statements are written once (statements.ts) and run on each database by sqlite.ts and postgres.ts; the
 // integration test message-store.test.ts holds both to the same contract.
 import type { DeliveryMode, MessageKind, ParticipantKind, ParticipantStatus, ReceiptState, RoomKind, RoomRole, RoomVisibility } from "../../db";
 import type { WorkspaceLimits } from "../../presenters/limits";
@@ -150,30 +150,15 @@ export function lastSeqOfAuthors(messages: NewMessage[]): Map<string, number> {
 }
 
 /** A row of the batch-facts read, the same in both dialects: the room and workspace on every row, plus one member or one stored retry. */
-export interface FactRow {
-  workspaceId: string;
+export interface FactRow
+  extends
+    Pick<RoomFacts, "workspaceId" | "visibility" | "lastSeq" | "agentsPausedAt" | "archivedAt">,
+    WorkspaceLimits,
+    Pick<MemberFacts, "role" | "deliveryMode">,
+    Omit<MemberFacts["participant"], "id"> {
   roomKind: RoomKind;
-  visibility: RoomVisibility;
-  lastSeq: number;
-  agentsPausedAt: Date | null;
-  archivedAt: Date | null;
-  agentMessagesPerMinute: number;
-  agentBurst: number;
-  peopleMessagesPerMinute: number;
-  peopleBurst: number;
-  loopGuardMessages: number;
-  loopGuardWindowSec: number;
   what: "member" | "stored" | null;
   id: string | null;
-  role: RoomRole;
-  deliveryMode: DeliveryMode;
-  handle: string;
-  displayName: string;
-  kind: ParticipantKind;
-  status: ParticipantStatus;
-  messagesPerMinute: number | null;
-  burst: number | null;
-  rateLimitExempt: boolean;
 }
 
 /** The batch facts from the rows of their read. */
