@@ -13,6 +13,15 @@ type Mode = "spend" | "tokens" | "calls";
 export type ChartPoint = SeriesPoint & { uncachedTokens: number; cumulative?: number };
 
 const AXIS = { fontSize: 11, fill: "#71717a" };
+/** Both charts' time axis: one tick per bucket, spaced so that labels never overlap. */
+const timeAxis = (bucket: Bucket) => ({
+  dataKey: "bucket",
+  tickFormatter: (k: string) => bucketTick(k, bucket),
+  tick: AXIS,
+  tickLine: false,
+  axisLine: { stroke: "#e4e4e7" },
+  minTickGap: 28,
+});
 
 export function UsageChart({ series, bucket, onExport, exporting }: { series: ChartPoint[]; bucket: Bucket; onExport: () => void; exporting: boolean }) {
   const [mode, setMode] = useState<Mode>("spend");
@@ -61,14 +70,7 @@ export function UsageChart({ series, bucket, onExport, exporting }: { series: Ch
                 </linearGradient>
               </defs>
               <CartesianGrid vertical={false} stroke="#f4f4f5" />
-              <XAxis
-                dataKey="bucket"
-                tickFormatter={(k: string) => bucketTick(k, bucket)}
-                tick={AXIS}
-                tickLine={false}
-                axisLine={{ stroke: "#e4e4e7" }}
-                minTickGap={28}
-              />
+              <XAxis {...timeAxis(bucket)} />
               <YAxis yAxisId="spend" tickFormatter={(v: number) => formatUsdCompact(v)} tick={AXIS} tickLine={false} axisLine={false} width={52} />
               <YAxis
                 yAxisId="total"
@@ -115,14 +117,7 @@ export function UsageChart({ series, bucket, onExport, exporting }: { series: Ch
           ) : (
             <BarChart data={series} margin={{ top: 10, right: 8, bottom: 0, left: 0 }} barCategoryGap={series.length > 40 ? 1 : "20%"}>
               <CartesianGrid vertical={false} stroke="#f4f4f5" />
-              <XAxis
-                dataKey="bucket"
-                tickFormatter={(k: string) => bucketTick(k, bucket)}
-                tick={AXIS}
-                tickLine={false}
-                axisLine={{ stroke: "#e4e4e7" }}
-                minTickGap={28}
-              />
+              <XAxis {...timeAxis(bucket)} />
               <YAxis
                 tickFormatter={(v: number) => (mode === "tokens" ? formatTokens(v) : formatInt(v))}
                 tick={AXIS}
