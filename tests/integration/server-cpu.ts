@@ -1,7 +1,7 @@
 // What the suite's server processes cost: each one's CPU when it is ready and when it stops, read from
 // /proc (Linux) and appended to one file that the timing reporter sums at the end of the run. CI time
 // is a budget, and servers are most of the integration suite's CPU.
-import { appendFileSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 
 export const SERVER_CPU_LOG = path.resolve(import.meta.dirname, "../../.test-server/server-cpu.log");
@@ -16,28 +16,38 @@ function cpuSeconds(pid: number): number | null {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-/** Records a server process's CPU at a moment of its life: `ready` (its boot) or `stopping` (its whole life). */
+/**
+ * Records a server process's CPU at a moment of its life: `ready` (its boot) or `stopping` (its whole
+ * life). Only in a test run that keeps the log (resetServerCpu started it): a bench's servers are not counted.
+ */
 export function recordServerCpu(pid: number | undefined, moment: "ready" | "stopping"): void {
+  if (!existsSync(SERVER_CPU_LOG)) return;
   const seconds = pid ? cpuSeconds(pid) : null;
   if (seconds !== null) appendFileSync(SERVER_CPU_LOG, `${moment} ${seconds}\n`);
 }
 
+/** Starts this run's log, empty. */
 export function resetServerCpu(): void {
+  mkdirSync(path.dirname(SERVER_CPU_LOG), { recursive: true });
   rmSync(SERVER_CPU_LOG, { force: true });
+  appendFileSync(SERVER_CPU_LOG, "");
 }
 
-/** What the log adds up to: servers started, CPU to boot them, and CPU over their lives. */
+/** What the log adds up to: servers started, CPU to boot them, and CPU over their lives. Ends the log. */
 export function serverCpuSummary(): string | null {
   if (!existsSync(SERVER_CPU_LOG)) return null;
+  const lines = readFileSync(SERVER_CPU_LOG, "utf8").split("\n").filter(Boolean);
+  rmSync(SERVER_CPU_LOG, { force: true });
   let boots = 0;
   let bootSeconds = 0;
   let lifeSeconds = 0;
-  for (const line of readFileSync(SERVER_CPU_LOG, "utf8").split("\n").filter(Boolean)) {
+  for (const line of lines) {
     const [moment, seconds] = line.split(" ");
     if (moment === "ready") {
       boots += 1;
       bootSeconds += Number(seconds);
     } else lifeSeconds += Number(seconds);
   }
+  if (boots === 0) return null;
   return `Server processes: ${boots} started, ${bootSeconds.toFixed(0)} s of CPU to boot them, ${lifeSeconds.toFixed(0)} s of CPU over their lives (those stopped by the harness)`;
 }
