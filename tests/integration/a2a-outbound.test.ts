@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES, type MessageView } from "../../sdk";
 import { startScriptedA2a, type ScriptedA2a } from "../support/scripted-a2a";
-import { apiClient, dialects, errorCode, queryDb, signUpPerson, startTwoProcesses, waitFor, type Person, type TestServer } from "./harness";
+import { apiClient, closeSockets, collect, dialects, errorCode, openSocket, queryDb, signUpPerson, startTwoProcesses, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 
 describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)", (dialect) => {
@@ -80,6 +80,7 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
   }, 60_000);
 
   afterAll(async () => {
+    closeSockets();
     await server?.dispose();
     await remote?.close();
   });
@@ -379,15 +380,18 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     await answersIn(streamer.roomId, streamer.agentId, answered + 1, 30_000);
     expect(remote.received.slice(before)).toMatchObject([{ text: "@dana: with a key now", apiKey: "k-123", authorization: null }]);
 
+    // Removed: suspended through the kill switch, so the workspace is told (and audited) as for any other.
+    const updates = collect(await openSocket(server.url, dana.cookie), "participant:updated");
     await dana.api.a2a.remove.mutate({ agentId: streamer.agentId });
     expect((await dana.api.a2a.remotes.query()).map((r) => r.agent.id)).not.toContain(streamer.agentId);
     expect((await dana.api.agents.get.query({ agentId: streamer.agentId })).status).toBe("suspended");
+    await waitFor(() => updates.some((u) => u.participant.id === streamer.agentId && u.participant.status === "suspended"), 10_000, "told of the suspension");
     const audit = await queryDb<{ action: string }>(
       server,
-      `SELECT action FROM "AuditEvent" WHERE "subjectId" = $1 AND action LIKE 'a2a_remote.%' ORDER BY seq`,
+      `SELECT action FROM "AuditEvent" WHERE "subjectId" = $1 AND (action LIKE 'a2a_remote.%' OR action LIKE 'agent.%') ORDER BY seq`,
       [streamer.agentId],
     );
-    expect(audit.map((a) => a.action)).toEqual(["a2a_remote.registered", "a2a_remote.credential", "a2a_remote.removed"]);
+    expect(audit.map((a) => a.action)).toEqual(["a2a_remote.registered", "agent.created", "a2a_remote.credential", "a2a_remote.removed", "agent.suspended"]);
   }, 45_000);
 });
 

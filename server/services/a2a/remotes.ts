@@ -19,6 +19,8 @@ import { open, seal } from "../../secret-box";
 import { actorForAgent, agentView, createWithKey } from "../identity/agents";
 import { issueKey } from "../identity/api-keys";
 import { recordAudit } from "../governance/audit";
+import { announceAgentStatus, writeAgentStatus } from "../governance/suspension";
+import { transaction } from "../../transaction";
 import { requestConnection } from "../consent/connections";
 
 /** The label of the key its bridge connects with (it never leaves the server). */
@@ -145,11 +147,13 @@ export async function setA2aRemoteEnabled(actor: Actor, input: SetA2aRemoteEnabl
 
 /** Forgets the remote (its card, credential and bridge key); the agent stays, suspended, with its history. */
 export async function removeA2aRemote(actor: Actor, input: RemoteAgentInput): Promise<void> {
-  await loadManaged(actor, input.agentId);
-  await getDb().$transaction(async (tx) => {
+  const row = await loadManaged(actor, input.agentId);
+  // Its agent stays (its messages, its history), suspended through the kill switch like any other:
+  // audited, its sockets closed, the workspace told.
+  const suspension = { workspaceId: row.participant.workspaceId, agentId: input.agentId, status: "suspended", actorId: actor.participantId } as const;
+  const [suspended, committed] = await transaction(async (tx) => {
     await tx.a2aRemoteAgent.delete({ where: { participantId: input.agentId } });
     await tx.apiKey.updateMany({ where: { participantId: input.agentId, label: BRIDGE_KEY_LABEL, revokedAt: null }, data: { revokedAt: new Date() } });
-    await tx.participant.update({ where: { id: input.agentId }, data: { status: "suspended" } });
     await recordAudit(tx, {
       workspaceId: actor.workspaceId,
       actorId: actor.participantId,
@@ -157,7 +161,9 @@ export async function removeA2aRemote(actor: Actor, input: RemoteAgentInput): Pr
       subjectType: "participant",
       subjectId: input.agentId,
     });
+    return writeAgentStatus(tx, suspension);
   });
+  if (suspended) await announceAgentStatus(committed, suspension);
 }
 
 async function loadManaged(actor: Actor, agentId: string) {

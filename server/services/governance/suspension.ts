@@ -5,11 +5,11 @@
 // (messaging/sending.ts): the send commits first and the suspension waits for it, or the suspension
 // commits first and the send is refused.
 import type { AgentView } from "../../../sdk/contract";
-import { getDb } from "../../db";
+import { getDb, type Tx } from "../../db";
 import { agentInclude, presentAgent } from "../../presenters/agent";
 import { audience, publish } from "../../realtime";
 import { disconnectParticipant } from "../../realtime/sessions";
-import { transaction } from "../../transaction";
+import { transaction, type Committed } from "../../transaction";
 import { recordAudit } from "./audit";
 
 export interface StatusChange {
@@ -27,21 +27,32 @@ export interface StatusChange {
  * Returns the agent as presented, or null when it already had that status (nothing is recorded then).
  */
 export async function setAgentStatus(change: StatusChange): Promise<AgentView | null> {
+  const [changed, committed] = await transaction((tx) => writeAgentStatus(tx, change));
+  return changed ? announceAgentStatus(committed, change) : null;
+}
+
+/**
+ * The status change's writes, in the caller's transaction (with other writes of its own: removing a
+ * remote A2A agent): true if the status changed. Once it commits, `announceAgentStatus` must follow.
+ */
+export async function writeAgentStatus(tx: Tx, change: StatusChange): Promise<boolean> {
   const { workspaceId, agentId, status, actorId, data } = change;
-  const [changed, committed] = await transaction(async (tx) => {
-    const { count } = await tx.participant.updateMany({ where: { id: agentId, status: { not: status } }, data: { status } });
-    if (count)
-      await recordAudit(tx, {
-        workspaceId,
-        actorId,
-        action: status === "suspended" ? "agent.suspended" : "agent.resumed",
-        subjectType: "participant",
-        subjectId: agentId,
-        data,
-      });
-    return count > 0;
-  });
-  if (!changed) return null;
+  const { count } = await tx.participant.updateMany({ where: { id: agentId, status: { not: status } }, data: { status } });
+  if (count)
+    await recordAudit(tx, {
+      workspaceId,
+      actorId,
+      action: status === "suspended" ? "agent.suspended" : "agent.resumed",
+      subjectType: "participant",
+      subjectId: agentId,
+      data,
+    });
+  return count > 0;
+}
+
+/** After a status change committed: a suspended agent's sockets are closed, and the workspace is told. */
+export async function announceAgentStatus(committed: Committed, change: StatusChange): Promise<AgentView> {
+  const { workspaceId, agentId, status } = change;
   if (status === "suspended") disconnectParticipant(agentId);
   const agent = presentAgent(await getDb().participant.findUniqueOrThrow({ where: { id: agentId }, include: agentInclude }));
   const { owner: _owner, keys: _keys, lastSeenAt: _seen, consentPolicy: _policy, ...participant } = agent;
