@@ -4,8 +4,9 @@
 // requests wait their turn in the connection's bounded buffer (backlog.ts), in arrival order; only
 // reads for a read-only actor; each event under its own limit, the payload validated, then one
 // service call. Every request that asked for an ack gets one, whatever it sent, until the connection
-// is cut off for sending on into a full buffer: what it sends after that is dropped unread, what was
-// admitted before is still run and answered, and then the connection is closed.
+// is cut off for sending on into a full buffer: what still waits in its buffer and what it sends after
+// are dropped, neither run nor answered; what is in flight is run and answered, and then the
+// connection is closed (so every request unanswered at the close was not run).
 import type { Socket } from "socket.io";
 import type { z } from "zod";
 import { READ_ONLY_EVENTS, type Ack, type ClientToServerEvents, type ServerToClientEvents } from "../../sdk/contract";
@@ -19,11 +20,12 @@ import {
   CUT_OFFS_WINDOW_MS,
   FLOOD_COOLDOWN_MS,
   MAX_ACTIVE,
+  MAX_ACTIVE_BACKLOGGED,
   MAX_IN_FLIGHT,
   OPENING_IN_FLIGHT,
   recordCutOff,
 } from "../services/governance/request-limits";
-import { backlog, type BufferLimits } from "./backlog";
+import { backlog, type Backlog, type BufferLimits } from "./backlog";
 
 export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
@@ -39,7 +41,7 @@ export type AckData<E extends RequestEvent> = NonNullable<Parameters<ClientToSer
 /** Events that only read (or move the sender's own cursors); every other one writes. */
 const READS = new Set<string>(READ_ONLY_EVENTS);
 
-/** The longest a connection cut off stays open for its admitted requests' answers; the rest run unanswered. */
+/** The longest a connection cut off stays open for its requests in flight to be answered; the rest run unanswered. */
 export const CUT_OFF_DRAIN_MS = 30_000;
 
 function invalid(error: z.ZodError): AppError {
@@ -57,15 +59,16 @@ export function requestsOf(socket: AppSocket, opts: { buffer?: BufferLimits } = 
   let inFlight = 0;
   let window = OPENING_IN_FLIGHT;
   const waiting = backlog(opts.buffer ?? { requests: env.SOCKET_BUFFER_REQUESTS, bytes: env.SOCKET_BUFFER_BYTES });
-  const slots = semaphore(MAX_ACTIVE);
+  // While requests wait in its buffer (it sends faster than it is answered), one at a time.
+  const slots = semaphore(() => (waiting.size > 0 ? MAX_ACTIVE_BACKLOGGED : MAX_ACTIVE));
   const closed = new AbortController();
-  const cutOff = cutOffOf(socket, closed, () => inFlight === 0 && waiting.size === 0);
+  const cutOff = cutOffOf(socket, closed, waiting, () => inFlight === 0);
   on("disconnect", () => {
     closed.abort();
     cutOff.disconnected();
-    // Gone of itself: what still waited for its turn is not run, its answer could not be delivered
-    // (the client retries what it needs). A connection cut off runs what it was admitted all the same.
-    if (!cutOff.active) waiting.clear();
+    // What still waited for its turn is not run: its answer could not be delivered (the client
+    // retries what it needs).
+    waiting.clear();
   });
 
   /** Starts requests held in the buffer, oldest first, while the window has room. */
@@ -161,13 +164,15 @@ export type Requests = ReturnType<typeof requestsOf>;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * A connection cut off for sending on into its full buffer: told so (an `error` event, `event:
- * "flood"`, whose retryAfterMs says when to reconnect), it is closed once every request it was
- * admitted has been answered, or CUT_OFF_DRAIN_MS after at the latest (the rest then run unanswered).
- * The cut-off is counted for its participant (recordCutOff): a second within CUT_OFFS_WINDOW_MS keeps
- * the participant out for FLOOD_COOLDOWN_MS.
+ * A connection cut off for sending on into its full buffer: what still waits in `held` is dropped,
+ * neither run nor answered (running a flood's buffer, or even answering it, takes the process from
+ * everyone else for a second or more; every request unanswered when the connection closes was not
+ * run). Told so (an `error` event, `event: "flood"`, whose retryAfterMs says when to reconnect), it
+ * is closed once every request in flight has been answered, or CUT_OFF_DRAIN_MS after at the latest
+ * (the rest then run unanswered). The cut-off is counted for its participant (recordCutOff): a second
+ * within CUT_OFFS_WINDOW_MS keeps the participant out for FLOOD_COOLDOWN_MS.
  */
-function cutOffOf(socket: AppSocket, closed: AbortController, drained: () => boolean) {
+function cutOffOf(socket: AppSocket, closed: AbortController, held: Backlog, drained: () => boolean) {
   let told = false;
   let deadline: ReturnType<typeof setTimeout> | undefined;
   const close = () => {
@@ -180,6 +185,7 @@ function cutOffOf(socket: AppSocket, closed: AbortController, drained: () => boo
       if (state.active) return;
       state.active = true;
       closed.abort(); // requests that wait (a tool waiting for an answer) answer now
+      held.clear();
       deadline = setTimeout(close, CUT_OFF_DRAIN_MS);
       deadline.unref?.();
       const actor = socket.data.actor as Actor;
@@ -189,12 +195,16 @@ function cutOffOf(socket: AppSocket, closed: AbortController, drained: () => boo
           const error = keptOut
             ? new AppError(
                 "RATE_LIMITED",
-                `Cut off again within ${CUT_OFFS_WINDOW_MS / 60_000} minutes for sending on into a full buffer; what was admitted is answered, then the connection closes; reconnect after retryAfterMs`,
+                `Cut off again within ${CUT_OFFS_WINDOW_MS / 60_000} minutes for sending on into a full buffer; what was in flight is answered, what waited in the buffer is dropped (not run), then the connection closes; reconnect after retryAfterMs`,
                 { retryAfterMs: FLOOD_COOLDOWN_MS },
               )
-            : new AppError("RATE_LIMITED", "Cut off for sending on into a full buffer; what was admitted is answered, then the connection closes", {
-                retryAfterMs: BUFFER_FULL_RETRY_MS,
-              });
+            : new AppError(
+                "RATE_LIMITED",
+                "Cut off for sending on into a full buffer; what was in flight is answered, what waited in the buffer is dropped (not run), then the connection closes",
+                {
+                  retryAfterMs: BUFFER_FULL_RETRY_MS,
+                },
+              );
           if (!socket.disconnected) socket.emit("error", { ...error.toShape(), event: "flood" });
           told = true;
           state.settled();
@@ -212,21 +222,23 @@ function cutOffOf(socket: AppSocket, closed: AbortController, drained: () => boo
 }
 
 /**
- * At most `n` holders at once; the others wait in arrival order. One socket's requests thus take at
- * most `n` of the database's connections at a time, and a burst from one client waits behind itself
- * rather than in front of everyone else's.
+ * At most `limit()` holders at once (read at each acquire and release); the others wait in arrival
+ * order. One socket's requests thus take at most that many of the database's connections at a time,
+ * and a burst from one client waits behind itself rather than in front of everyone else's.
  */
-function semaphore(n: number) {
-  let free = n;
+function semaphore(limit: () => number) {
+  let held = 0;
   const waiting: (() => void)[] = [];
   const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else free++;
+    held--;
+    while (waiting.length > 0 && held < limit()) {
+      held++;
+      waiting.shift()!();
+    }
   };
   return {
     async acquire(): Promise<{ release(): void }> {
-      if (free > 0) free--;
+      if (waiting.length === 0 && held < limit()) held++;
       else await new Promise<void>((resolve) => waiting.push(resolve));
       return { release };
     },

@@ -1,8 +1,9 @@
 // Bursts: a client that sends many requests without waiting for their answers is slowed, not refused.
 // Past its in-flight window its requests wait in the connection's buffer (server/socket/backlog.ts), in
 // arrival order, and each is answered; a rate limit may still refuse some, and then nothing refused is
-// stored. Only a connection that keeps sending into a full buffer is cut off; what it was admitted is
-// still answered (a send admitted is stored), and a single cut-off lets it reconnect at once. Real
+// stored. Only a connection that keeps sending into a full buffer is cut off: what it has in flight is
+// answered, what waits in its buffer is dropped (neither run nor answered, so a send there is not
+// stored), and a single cut-off lets it reconnect at once. Real
 // Socket.IO clients (a browser-like cookie socket, raw agent sockets) against the real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ack, MessageView } from "../../sdk/contract";
@@ -15,7 +16,6 @@ import {
   dialects,
   emitAck,
   openAgentSocket,
-  SOCKET_BUFFER,
   unwrap,
   type ClientSocket,
   type Person,
@@ -117,26 +117,27 @@ describe.each(dialects)("bursts on %s", (dialect) => {
     expect(defaults.errors).toEqual([]);
   });
 
-  it("cuts off a socket that keeps sending into its full buffer, answers (and stores) what it admitted first, then lets it reconnect at once", async () => {
+  it("cuts off a socket that keeps sending into its full buffer: answers what is in flight, drops (and stores none of) what waited in its buffer, then lets it reconnect at once", async () => {
     const { agent, room, socket } = await agentInRoom("gusher", { messagesPerMinute: 10_000, burst: 10_000 });
-    const { told, waits, admitted, refused, closed } = await cutOff(socket, (i) => [
+    const { told, waits, buffered, refused, closed } = await cutOff(socket, (i) => [
       "message:send",
-      { roomId: room.id, body: `admitted ${i}`, clientMsgId: `admitted-${i}` },
+      { roomId: room.id, body: `buffered ${i}`, clientMsgId: `buffered-${i}` },
     ]);
     expect(refused.every((r) => !r.ok && r.error.code === "RATE_LIMITED" && r.error.retryAfterMs === BUFFER_FULL_RETRY_MS)).toBe(true);
     // A first cut-off: it may reconnect after the buffer's short wait.
     expect(told).toMatchObject({ code: "RATE_LIMITED", event: "flood", retryAfterMs: BUFFER_FULL_RETRY_MS });
-    // What it sends now is dropped unread: neither answered nor stored (it would be stored before the close).
+    // What it sends now is dropped unread: neither answered nor stored.
     (socket.emit as (...args: unknown[]) => void)("message:send", { roomId: room.id, body: "after the cut-off", clientMsgId: "after" });
 
-    // The waiting tool calls answer at once (they stop waiting), then every send it was admitted.
+    // The waiting tool calls (its window) answer at once (they stop waiting); then the connection closes.
     expect((await Promise.all(waits)).every((a) => a.ok)).toBe(true);
-    const acks = (await Promise.all(admitted)) as Ack<MessageView>[];
-    expect(acks.filter((a) => !a.ok)).toEqual([]);
-    expectInOrder(acks);
     expect(await closed).toBe("io server disconnect");
+    // Every send that waited in the buffer: unanswered when the connection closed, so not run.
+    expect((await Promise.all(buffered)).every((b) => b instanceof Error && b.message === "socket has been disconnected")).toBe(true);
 
     const again = await openAgentSocket(server.url, agent.apiKey);
-    expect(await storedBodies(again, room.id)).toEqual(Array.from({ length: SOCKET_BUFFER }, (_, i) => `admitted ${i}`));
+    expect(await storedBodies(again, room.id)).toEqual([]);
+    expect(await emitAck(again, "message:send", { roomId: room.id, body: "sent again", clientMsgId: "buffered-0" })).toMatchObject({ ok: true });
+    expect(await storedBodies(again, room.id)).toEqual(["sent again"]);
   });
 });

@@ -564,7 +564,9 @@ export const SOCKET_BUFFER = 1000;
  * would, without racing the server: OPENING_IN_FLIGHT tool calls that wait fill its in-flight window,
  * `admit(i)` makes the SOCKET_BUFFER requests that then fill its buffer, and CUT_OFF_REFUSALS + 1
  * `room:list` requests are refused into the full buffer, the last of them tipping it over. Resolves
- * once the server has said so (`error` event `flood`), with the answers still to come.
+ * once the server has said so (`error` event `flood`), with the answers still to come: the waits', and
+ * `buffered`, each buffered request's answer, or the client's error when the connection closed before
+ * one came (the server drops them, neither run nor answered).
  */
 export async function cutOff(socket: ClientSocket, admit: (i: number) => [event: string, payload: unknown]) {
   const told = new Promise<ErrorShape & { event: string }>((resolve) => (socket.once as (e: string, fn: (p: never) => void) => void)("error", resolve));
@@ -572,9 +574,9 @@ export async function cutOff(socket: ClientSocket, admit: (i: number) => [event:
   const waits = Array.from({ length: OPENING_IN_FLIGHT }, () =>
     emitAck<Ack<unknown>>(socket, "tool:call", { name: "wait_for_messages", args: { timeout_seconds: 50 } }),
   );
-  const admitted = Array.from({ length: SOCKET_BUFFER }, (_, i) => emitAck<Ack<unknown>>(socket, ...admit(i)));
+  const buffered = Array.from({ length: SOCKET_BUFFER }, (_, i) => emitAck<Ack<unknown>>(socket, ...admit(i)).catch((error: Error) => error));
   const refused = await Promise.all(Array.from({ length: CUT_OFF_REFUSALS + 1 }, () => emitAck<Ack<unknown>>(socket, "room:list", {})));
-  return { told: await told, waits, admitted, refused, closed };
+  return { told: await told, waits, buffered, refused, closed };
 }
 
 /**

@@ -1,8 +1,9 @@
 // How one socket's requests are answered (server/socket/requests.ts), on a stand-in socket: the ack
 // is found whatever came before it, a window of requests (OPENING_IN_FLIGHT, widening to MAX_IN_FLIGHT
 // as they are answered) await their answer at once and MAX_ACTIVE run, the rest wait in a bounded
-// buffer (server/socket/backlog.ts) in arrival order, and a socket that keeps sending into a full
-// buffer after being refused is cut off: what it was admitted is answered, then it is closed.
+// buffer (server/socket/backlog.ts) in arrival order (one running at a time while some wait there), and
+// a socket that keeps sending into a full buffer after being refused is cut off: what waits in its
+// buffer is dropped, what is in flight is answered, then it is closed.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { READ_ONLY_EVENTS, type Ack } from "../../sdk/contract";
@@ -17,6 +18,7 @@ import {
   FLOOD_COOLDOWN_MS,
   floodCoolingDown,
   MAX_ACTIVE,
+  MAX_ACTIVE_BACKLOGGED,
   MAX_IN_FLIGHT,
   OPENING_IN_FLIGHT,
 } from "../../server/services/governance/request-limits";
@@ -229,6 +231,38 @@ describe("socket requests", () => {
     expect((await Promise.all(answers)).map((a) => a.ok && a.data)).toEqual(Array.from({ length: MAX_ACTIVE + 2 }, (_, i) => `w${i}`));
   });
 
+  it(`runs ${MAX_ACTIVE_BACKLOGGED} at a time while requests wait in the buffer, then up to ${MAX_ACTIVE} again`, async () => {
+    // A connection sending faster than it is answered takes turns with everyone else, not four of every turn.
+    const { request, call } = standIn();
+    const { pending } = slow(request);
+    const running: string[] = [];
+    const finish: (() => void)[] = [];
+    request("work", echo, (_actor, input) => {
+      running.push(input.text);
+      return new Promise<string>((resolve) => finish.push(() => resolve(input.text)));
+    });
+    const window = await fill(call, OPENING_IN_FLIGHT);
+    const work = Array.from({ length: 3 }, (_, i) => call("work", { text: `w${i}` }));
+    const behind = call("slow", { text: "behind" }); // waits in the buffer behind them
+    await turns();
+    for (const resolve of pending.splice(0, 3)) resolve(); // three places: w0, w1 and w2 are admitted, "behind" still waits
+    await Promise.all(window.slice(0, 3));
+    await turns();
+    expect(running).toEqual(["w0"]);
+    pending.shift()!(); // "behind" is admitted: nothing waits any more
+    await turns();
+    finish.shift()!();
+    await turns();
+    expect(running).toEqual(["w0", "w1", "w2"]); // both at once again
+    for (const f of finish.splice(0)) f();
+    while (pending.length) {
+      for (const resolve of pending.splice(0)) resolve();
+      await turns();
+    }
+    expect((await Promise.all(work)).map((a) => a.ok && a.data)).toEqual(["w0", "w1", "w2"]);
+    expect(await behind).toEqual({ ok: true, data: "behind" });
+  });
+
   it("runs the payloads a `queued` function picks without a slot, and aborts its signal when the socket disconnects", async () => {
     // Tool calls that wait for an answer (tool-calls.ts) must not keep the socket's other requests waiting.
     const { request, call, handlers } = standIn();
@@ -262,7 +296,7 @@ describe("socket requests", () => {
     return { ...socket, ...work, admitted };
   }
 
-  it(`cuts off a socket refused for a full buffer more than ${CUT_OFF_REFUSALS} times: it drops what comes after, answers what it admitted, then closes`, async () => {
+  it(`cuts off a socket refused for a full buffer more than ${CUT_OFF_REFUSALS} times: it drops what waits in its buffer and what comes after, answers what is in flight, then closes`, async () => {
     const { request, call, errors, disconnected, pending, started, admitted } = await filledUp("flooder");
     const refused: Ack<unknown>[] = [];
     for (let i = 0; i < CUT_OFF_REFUSALS; i += 50) refused.push(...(await Promise.all(Array.from({ length: 50 }, () => call("slow", { text: "refused" })))));
@@ -275,14 +309,21 @@ describe("socket requests", () => {
     expect(request.signal.aborted).toBe(true); // what waits for an answer stops waiting
     let after = false;
     void call("slow", { text: "after" }).then(() => (after = true));
-    expect(disconnected()).toBe(false); // its admitted requests are not answered yet
+    expect(disconnected()).toBe(false); // its requests in flight are not answered yet
 
+    const answered: number[] = [];
+    admitted.forEach((answer, i) => void answer.then(() => answered.push(i)));
     while (pending.length) {
       for (const resolve of pending.splice(0)) resolve();
       await turns();
     }
-    expect((await Promise.all(admitted)).map((a) => a.ok && a.data)).toEqual([...Array.from({ length: OPENING_IN_FLIGHT + 2 }, (_, i) => `n${i}`)]);
     expect(disconnected()).toBe(true);
+    // The window's requests ran and were answered before the close; the two in the buffer were dropped.
+    expect(answered).toEqual(Array.from({ length: OPENING_IN_FLIGHT }, (_, i) => i));
+    expect((await Promise.all(admitted.slice(0, OPENING_IN_FLIGHT))).map((a) => a.ok && a.data)).toEqual(
+      Array.from({ length: OPENING_IN_FLIGHT }, (_, i) => `n${i}`),
+    );
+    expect(started).toEqual(Array.from({ length: OPENING_IN_FLIGHT }, (_, i) => `n${i}`));
     expect(started).not.toContain("after"); // dropped unread
     expect(after).toBe(false);
     expect(await floodCoolingDown("flooder")).toBe(false); // one cut-off: reconnecting is let through
@@ -305,18 +346,19 @@ describe("socket requests", () => {
     expect(await floodCoolingDown("p1")).toBe(false);
   });
 
-  it(`runs what a socket cut off was admitted even when it closes first, ${CUT_OFF_DRAIN_MS / 1000} s after the cut-off`, async () => {
+  it(`runs what a socket cut off had in flight even when it closes first, ${CUT_OFF_DRAIN_MS / 1000} s after the cut-off`, async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const { disconnected, pending, started } = await cutOff("stuck");
     expect(disconnected()).toBe(false);
     vi.advanceTimersByTime(CUT_OFF_DRAIN_MS);
     expect(disconnected()).toBe(true);
-    // Closed with requests still running and two held: they run all the same (a send admitted is stored).
+    // Closed with requests still running: they run to the end all the same (a send started is stored);
+    // the two that waited in the buffer never start.
     while (pending.length) {
       for (const resolve of pending.splice(0)) resolve();
       await turns();
     }
-    expect(started).toEqual(Array.from({ length: OPENING_IN_FLIGHT + 2 }, (_, i) => `n${i}`));
+    expect(started).toEqual(Array.from({ length: OPENING_IN_FLIGHT }, (_, i) => `n${i}`));
   });
 
   it("does not run what was waiting for its turn when the socket closed meanwhile", async () => {

@@ -43,6 +43,14 @@ export const OPENING_IN_FLIGHT = 64;
 export const MAX_IN_FLIGHT = 256;
 /** Of those, how many run at once (sends apart: they wait in their room's own queue, services/messaging/sending.ts). */
 export const MAX_ACTIVE = 4;
+/**
+ * How many run at once while requests wait in the connection's buffer: a connection sending faster
+ * than it is answered has one request at work at a time (its sends batched in their room's queue
+ * apart), so that its burst takes turns of the event loop with everyone else's requests instead of
+ * four of every turn (in the flood bench, the quiet room's p99 during a flood's first second fell by
+ * about a fifth: bench/RESULTS.md).
+ */
+export const MAX_ACTIVE_BACKLOGGED = 1;
 /** The wait a request refused for a full buffer is told to take. */
 export const BUFFER_FULL_RETRY_MS = 1000;
 
@@ -53,8 +61,8 @@ export function countRequest(rule: Rule, actor: Actor, what: string): Promise<vo
 
 /**
  * A connection whose buffer is full and that keeps sending anyway: refused for a full buffer more than
- * CUT_OFF_REFUSALS times within CUT_OFF_WINDOW_MS, it is cut off (what it sends after is dropped
- * unread; what was admitted before is answered, then it is closed). Answering a refusal is cheap, but
+ * CUT_OFF_REFUSALS times within CUT_OFF_WINDOW_MS, it is cut off (what waits in its buffer and what
+ * it sends after are dropped, neither run nor answered; what is in flight is answered, then it is closed). Answering a refusal is cheap, but
  * not free: a socket sending tens of thousands of requests a second would take the process's time
  * from every other room only to be told no. Other refusals (a rate limit's, answered in the request's
  * turn) do not count: they come no faster than the server answers the connection.
