@@ -9,7 +9,20 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES, type MessageView } from "../../sdk";
 import { startScriptedA2a, type ScriptedA2a } from "../support/scripted-a2a";
-import { apiClient, closeSockets, collect, dialects, errorCode, openSocket, queryDb, signUpPerson, startTwoProcesses, waitFor, type Person, type TestServer } from "./harness";
+import {
+  apiClient,
+  closeSockets,
+  collect,
+  dialects,
+  errorCode,
+  openSocket,
+  queryDb,
+  signUpPerson,
+  startTwoProcesses,
+  waitFor,
+  type Person,
+  type TestServer,
+} from "./harness";
 import { startWorkspace } from "./factories";
 
 describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)", (dialect) => {
