@@ -5,6 +5,8 @@
 //
 //   BENCH_BASELINE=<git rev> (default 9633f02, the send path before issue 13's redesign)
 //   BENCH_DIALECTS=sqlite|postgresql, BENCH_RECEIVERS (50), BENCH_MESSAGES (2000), BENCH_AB_ROUNDS (3)
+//   BENCH_AB_BARE=1: receivers without `message:batch` (one `message:new` per message, as a bare
+//   Socket.IO client gets them), W2 only, the server's CPU per delivery; its own section.
 //
 // The baseline is checked out into a temporary git worktree next to this one, with this checkout's
 // node_modules hard-linked in and its own Prisma clients generated. Writes its section of
@@ -30,6 +32,7 @@ const WINDOW = 32;
 const W3_SECONDS = 4;
 const CATCHUP = 10_000;
 const ONLY = process.env.BENCH_DIALECTS?.split(",") as Dialect[] | undefined;
+const BARE = process.env.BENCH_AB_BARE === "1";
 
 const log = (line: string) => console.log(`[bench:ab ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8" }).trim();
@@ -60,10 +63,47 @@ interface Side {
 
 async function side(name: Side["name"], dialect: Dialect, root: string | undefined): Promise<Side> {
   const server = await startTestServer(dialect, BENCH_SERVER_ENV, { root });
-  const room = await fanoutRoom(server, RECEIVERS);
+  const room = await fanoutRoom(server, RECEIVERS, { batch: !BARE });
   const tracker = new Tracker(room.receivers as unknown as Socket[], room.roomId);
   await throughput(room.target, tracker, { n: 200, window: WINDOW, prefix: `${name}-warm` });
   return { name, server, room, tracker };
+}
+
+/** W2 in ROUNDS rounds alternating between the sides: msgs/s, and the server's CPU per message sent (ms). */
+async function w2Rounds(dialect: Dialect, sides: Side[]) {
+  const w2: Record<string, number[]> = { before: [], after: [] };
+  /** Steadier than throughput on a machine shared with other work. */
+  const cpu: Record<string, number[]> = { before: [], after: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const s of r % 2 === 0 ? sides : [...sides].reverse()) {
+      const meter = cpuMeter(s.server.pid());
+      const result = await throughput(s.room.target, s.tracker, { n: MESSAGES, window: WINDOW, prefix: `w2-${s.name}-${r}` });
+      const used = meter.stop();
+      w2[s.name].push(result.msgsPerS);
+      cpu[s.name].push(round((used.serverCores * used.wallS * 1000) / MESSAGES, 3));
+    }
+    log(
+      `${dialect} W2 round ${r + 1}: before ${w2.before[r]} msgs/s (server CPU ${cpu.before[r]} ms/msg), after ${w2.after[r]} msgs/s (${cpu.after[r]} ms/msg)`,
+    );
+  }
+  return { w2, cpu };
+}
+
+/** Bare receivers (BENCH_AB_BARE): W2 only, and what each delivery costs the server. */
+async function bareRun(dialect: Dialect, baselineDir: string) {
+  const sides = [await side("before", dialect, baselineDir), await side("after", dialect, undefined)];
+  try {
+    const { w2, cpu } = await w2Rounds(dialect, sides);
+    const perDelivery = (name: string) => cpu[name].map((ms) => round((ms * 1000) / RECEIVERS, 2));
+    return {
+      msgsPerS: { before: w2.before, after: w2.after },
+      serverCpuUsPerDelivery: { before: perDelivery("before"), after: perDelivery("after") },
+      order: Object.fromEntries(sides.map((s) => [s.name, s.tracker.counts()])),
+    };
+  } finally {
+    closeSockets();
+    for (const s of sides) await s.server.dispose();
+  }
 }
 
 async function dialectRun(dialect: Dialect, baselineDir: string) {
@@ -71,21 +111,7 @@ async function dialectRun(dialect: Dialect, baselineDir: string) {
   const after = await side("after", dialect, undefined);
   try {
     const sides = [before, after];
-    const w2: Record<string, number[]> = { before: [], after: [] };
-    /** The server's CPU per message sent (ms): steadier than throughput on a machine shared with other work. */
-    const cpu: Record<string, number[]> = { before: [], after: [] };
-    for (let r = 0; r < ROUNDS; r++) {
-      for (const s of r % 2 === 0 ? sides : [...sides].reverse()) {
-        const meter = cpuMeter(s.server.pid());
-        const result = await throughput(s.room.target, s.tracker, { n: MESSAGES, window: WINDOW, prefix: `w2-${s.name}-${r}` });
-        const used = meter.stop();
-        w2[s.name].push(result.msgsPerS);
-        cpu[s.name].push(round((used.serverCores * used.wallS * 1000) / MESSAGES, 3));
-      }
-      log(
-        `${dialect} W2 round ${r + 1}: before ${w2.before[r]} msgs/s (server CPU ${cpu.before[r]} ms/msg), after ${w2.after[r]} msgs/s (${cpu.after[r]} ms/msg)`,
-      );
-    }
+    const { w2, cpu } = await w2Rounds(dialect, sides);
     // W3 at one rate for both: half the slower side's W2.
     const rate = Math.min(median(w2.before), median(w2.after)) / 2;
     const w3: Record<string, { result: LatencyResult; samples: Float64Array }[]> = { before: [], after: [] };
@@ -175,11 +201,43 @@ function render(results: { baseline: string; head: string; date: string; dialect
   return lines;
 }
 
+type BareResult = Awaited<ReturnType<typeof bareRun>>;
+
+function renderBare(results: { baseline: string; head: string; date: string; dialects: Record<string, BareResult> }): string[] {
+  const lines = [
+    "## Deliveries to bare sockets, before and after (same run: `BENCH_AB_BARE=1 npm run bench:ab`)",
+    "",
+    `Run ${results.date}: the server at \`${results.baseline}\` (before) and at \`${results.head}\` (after), both up at once on fresh databases, ${RECEIVERS} receivers that do not ask for \`message:batch\` (one \`message:new\` per message, as a bare Socket.IO client such as the Python example gets them); W2 (${MESSAGES} messages a round, ${WINDOW} in flight), rounds alternating between the two. Server CPU per delivery: the server process's CPU time over a round, divided by messages × receivers.`,
+    "",
+    "| | before: msgs/s to all | before: server CPU per delivery, µs | after: msgs/s to all | after: server CPU per delivery, µs |",
+    "|---|---:|---:|---:|---:|",
+  ];
+  for (const [dialect, r] of Object.entries(results.dialects)) {
+    const med = (xs: number[]) => round(median(xs), 2);
+    lines.push(
+      `| ${dialect}, each round | ${r.msgsPerS.before.join(", ")} | ${r.serverCpuUsPerDelivery.before.join(", ")} | ${r.msgsPerS.after.join(", ")} | ${r.serverCpuUsPerDelivery.after.join(", ")} |`,
+      `| ${dialect}, median | ${med(r.msgsPerS.before)} | **${med(r.serverCpuUsPerDelivery.before)}** | ${med(r.msgsPerS.after)} | **${med(r.serverCpuUsPerDelivery.after)}** |`,
+    );
+  }
+  lines.push("");
+  return lines;
+}
+
 async function main() {
   const baseline = checkoutBaseline();
   const head = git("rev-parse", "--short", "HEAD") + (git("status", "--porcelain") ? " (+ uncommitted changes)" : "");
   log(`before: ${baseline.commit} (in ${baseline.dir}); after: ${head}`);
   try {
+    if (BARE) {
+      const results = { baseline: baseline.commit, head, date: new Date().toISOString(), dialects: {} as Record<string, BareResult> };
+      for (const dialect of ["sqlite", "postgresql"] as Dialect[]) {
+        if ((ONLY && !ONLY.includes(dialect)) || !dialects.includes(dialect)) continue;
+        results.dialects[dialect] = await bareRun(dialect, baseline.dir);
+      }
+      recordSection("sendPathBare", results, "send-path-bare", renderBare(results));
+      log("done: bench/RESULTS.md, bench/results.json");
+      return;
+    }
     const results = { baseline: baseline.commit, head, date: new Date().toISOString(), dialects: {} as Record<string, DialectResult> };
     for (const dialect of ["sqlite", "postgresql"] as Dialect[]) {
       if ((ONLY && !ONLY.includes(dialect)) || !dialects.includes(dialect)) continue;

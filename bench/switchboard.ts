@@ -50,7 +50,12 @@ export const crowdAddress = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 2
 export const BENCH_SERVER_ENV = { NODE_ENV: "production", TRUST_PROXY: "1" };
 
 /** An owner and `n` people in one private room; every person connected with a browser socket. */
-export async function fanoutRoom(server: TestServer, n: number): Promise<FanoutRoom> {
+/**
+ * `n` people in one private channel, connected, and its owner to send. `opts.batch` (default true):
+ * the receivers take messages committed together as one `message:batch` event, as the browser and the
+ * SDK do; false: one `message:new` each, as a bare Socket.IO client (the Python example) gets them.
+ */
+export async function fanoutRoom(server: TestServer, n: number, opts: { batch?: boolean } = {}): Promise<FanoutRoom> {
   const t0 = performance.now();
   const owner = await signUpPerson(server, { handle: "owner" });
   // The owner sends the load: exempt from the people's message rate (servers before it had none).
@@ -62,8 +67,8 @@ export async function fanoutRoom(server: TestServer, n: number): Promise<FanoutR
     (handle, i) => signUpPerson(server, { handle, inviteToken: token, address: crowdAddress(i) }),
   );
   const room = await owner.api.rooms.createChannel.mutate({ name: "bench-fanout", visibility: "private", memberIds: people.map((p) => p.participantId) });
-  // Like the browser, the receivers take a batch of messages committed together in one event.
-  const receivers = await pool(people, 8, (p) => p.socket({ features: ["message:batch"] }));
+  const features = opts.batch === false ? [] : ["message:batch"];
+  const receivers = await pool(people, 8, (p) => p.socket({ features }));
   const sender = await owner.socket({ features: ["message:batch"] });
   return {
     owner,

@@ -26,6 +26,7 @@ import { receiveWakeups } from "../realtime/wakeups";
 import { followsWholeRoom, memberships, replayMissed } from "../services/messaging/delivery";
 import { FLOOD_COOLDOWN_MS, floodCoolingDown } from "../services/governance/request-limits";
 import { touchSession } from "../services/identity/sessions";
+import { BatchedWebSocketServer } from "./batched-writes";
 import { registerHandlers } from "./handlers";
 import type { AppSocket } from "./requests";
 
@@ -48,6 +49,8 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
     // Other upgrade requests (Next.js's dev reload) belong to someone else: leave them alone.
     destroyUpgrade: false,
     serveClient: false,
+    // A client's packets of one turn leave in one write (batched-writes.ts).
+    wsEngine: BatchedWebSocketServer,
   });
 
   io.use((socket, next) => void admit(socket, next));

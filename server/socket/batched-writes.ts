@@ -1,0 +1,86 @@
+// One write per client per turn of the event loop instead of one per packet, for engine.io's
+// WebSocket transport, on public APIs only: engine.io's `wsEngine` option takes a server with ws's
+// interface, and this one is ws's own, whose connections engine.io gets wrapped.
+//
+// Why: engine.io hands its WebSocket transport a client's packets one `ws.send` each, and each
+// becomes its own `writev` system call. A client without `message:batch` (a bare Socket.IO client,
+// the Python example) gets one packet per message, so a batch of k messages fanned out costs k system
+// calls per client, which on loopback carry the kernel's delivery too: most of the server's CPU per
+// delivery (bench/RESULTS.md, "Deliveries to bare sockets").
+//
+// How: the wrapper queues what engine.io sends and writes the queue at the end of the turn's
+// microtasks with the client's TCP socket corked, so the frames leave in one `writev`, in order.
+// Engine.io sends a client's next packets only once the previous send's callback ran; the callback
+// runs as soon as the frame is queued (before the queue is written), so that what the fan-out emits in
+// the same turn joins the same write, unless the client already has more than BACKPRESSURE_BYTES
+// waiting to be written (a slow reader): then it runs once those frames are written, as before, and
+// engine.io holds further packets (and drops volatile ones, typing) until then.
+import { EventEmitter } from "node:events";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type WebSocket } from "ws";
+
+/** Past this many bytes not yet written to a client, a send's callback waits for its write. */
+export const BACKPRESSURE_BYTES = 256 * 1024;
+
+type SendCallback = (error?: Error) => void;
+
+/** What engine.io's WebSocket transport uses of a connection: send, close, and its events. */
+class BatchedConnection extends EventEmitter {
+  private queue: { data: unknown; cb?: SendCallback }[] = [];
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly tcp: Duplex,
+  ) {
+    super();
+    for (const event of ["message", "close", "error"]) ws.on(event, (...args: unknown[]) => this.emit(event, ...args));
+  }
+
+  get readyState(): number {
+    return this.ws.readyState;
+  }
+
+  get bufferedAmount(): number {
+    return this.ws.bufferedAmount;
+  }
+
+  send(data: unknown, cb?: SendCallback): void {
+    const waits = this.ws.bufferedAmount > BACKPRESSURE_BYTES; // what ws and the TCP socket hold, not yet written
+    this.queue.push({ data, cb: waits ? cb : undefined });
+    // The callback first: engine.io then hands over the packets it held meanwhile, and they join
+    // this queue before it is written (microtasks run in the order they were queued).
+    if (!waits && cb) queueMicrotask(() => cb());
+    if (this.queue.length === 1) queueMicrotask(() => this.write());
+  }
+
+  /** Closes once what is queued is written: engine.io closes as soon as its own buffer is handed over. */
+  close(code?: number, reason?: string): void {
+    this.write();
+    this.ws.close(code, reason);
+  }
+
+  terminate(): void {
+    this.ws.terminate();
+  }
+
+  /** Writes the queue in one corked write; the callbacks held for backpressure run once it is written. */
+  private write(): void {
+    if (this.queue.length === 0) return;
+    const queue = this.queue;
+    this.queue = [];
+    this.tcp.cork();
+    try {
+      for (const { data, cb } of queue) this.ws.send(data as string, cb);
+    } finally {
+      this.tcp.uncork();
+    }
+  }
+}
+
+/** ws's server, handing engine.io each connection wrapped so that its sends of one turn are one write. */
+export class BatchedWebSocketServer extends WebSocketServer {
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, done: (ws: WebSocket, request: IncomingMessage) => void): void {
+    super.handleUpgrade(request, socket, head, (ws, req) => done(new BatchedConnection(ws, socket) as unknown as WebSocket, req));
+  }
+}

@@ -1,0 +1,146 @@
+// The WebSocket engine that writes a client's packets of one turn together (server/socket/batched-writes.ts),
+// under a real Socket.IO server on a real HTTP server, with a real Socket.IO client over loopback: what
+// the server emits in one turn leaves its TCP socket in one corked write, in order; a client that
+// stops reading holds the server's further packets in engine.io (volatile ones are dropped), as
+// without it; acks and the client's own packets are unchanged.
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo, Socket as TcpSocket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { Server } from "socket.io";
+import { io as connect, type Socket as ClientSocket } from "socket.io-client";
+import { WebSocket } from "ws";
+import { BACKPRESSURE_BYTES, BatchedWebSocketServer } from "../../server/socket/batched-writes";
+
+interface Rig {
+  io: Server;
+  client: ClientSocket;
+  /** The server's end of the last TCP connection upgraded to a WebSocket, with its writes and flushes counted. */
+  tcp: TcpSocket & { writesCorked: number; writesUncorked: number; flushes: number };
+  close(): Promise<void>;
+}
+
+let rig: Rig | null = null;
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+  await rig?.close();
+  rig = null;
+});
+
+async function start(): Promise<Rig> {
+  const http: HttpServer = createServer();
+  let tcp: Rig["tcp"] | null = null;
+  // Before engine.io's own listener: the counters are in place when ws takes the socket over.
+  http.on("upgrade", (_req, socket: TcpSocket) => {
+    const counted = Object.assign(socket, { writesCorked: 0, writesUncorked: 0, flushes: 0 });
+    const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+    socket.write = ((...args: unknown[]) => {
+      if (socket.writableCorked > 0) counted.writesCorked++;
+      else counted.writesUncorked++;
+      return write(...args);
+    }) as typeof socket.write;
+    const uncork = socket.uncork.bind(socket);
+    socket.uncork = () => {
+      if (socket.writableCorked === 1) counted.flushes++;
+      uncork();
+    };
+    tcp = counted;
+  });
+  const io = new Server(http, { wsEngine: BatchedWebSocketServer, transports: ["websocket"] });
+  io.on("connection", (socket) => socket.on("echo", (text: string, ack: (reply: string) => void) => ack(`echo: ${text}`)));
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const client = connect(`http://127.0.0.1:${(http.address() as AddressInfo).port}`, { transports: ["websocket"], reconnection: false });
+  await new Promise<void>((resolve, reject) => client.once("connect", resolve).once("connect_error", reject));
+  return {
+    io,
+    client,
+    get tcp() {
+      return tcp!;
+    },
+    close: async () => {
+      client.disconnect();
+      await io.close();
+    },
+  };
+}
+
+/** Resolves with the first `n` payloads of `event` the client gets. */
+function received(client: ClientSocket, event: string, n: number): Promise<unknown[]> {
+  const got: unknown[] = [];
+  return new Promise((resolve) =>
+    client.on(event, (payload: unknown) => {
+      got.push(payload);
+      if (got.length === n) resolve(got);
+    }),
+  );
+}
+
+describe("batched WebSocket writes", () => {
+  it("sends what the server emits to a client in one turn in one write, in order", async () => {
+    rig = await start();
+    const [socket] = await rig.io.fetchSockets();
+    const got = received(rig.client, "n", 50);
+    const before = { ...rig.tcp };
+    for (let i = 0; i < 50; i++) socket.emit("n", i);
+    expect(await got).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(rig.tcp.flushes - before.flushes).toBe(1);
+    expect(rig.tcp.writesUncorked - before.writesUncorked).toBe(0);
+    expect(rig.tcp.writesCorked - before.writesCorked).toBeGreaterThanOrEqual(50);
+  });
+
+  it("writes what it queued before it closes: what the server emits just before disconnecting arrives", async () => {
+    rig = await start();
+    const [socket] = await rig.io.fetchSockets();
+    const got: unknown[] = [];
+    rig.client.on("n", (i: unknown) => got.push(i));
+    const closed = new Promise<string>((resolve) => rig!.client.once("disconnect", resolve));
+    for (let i = 0; i < 10; i++) socket.emit("n", i);
+    socket.disconnect(true);
+    expect(await closed).toBe("io server disconnect");
+    expect(got).toEqual(Array.from({ length: 10 }, (_, i) => i));
+  });
+
+  it("answers acks and reads the client's packets as before", async () => {
+    rig = await start();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => rig!.client.emitWithAck("echo", `t${i}`)));
+    expect(answers).toEqual(Array.from({ length: 20 }, (_, i) => `echo: t${i}`));
+  });
+
+  it("holds a client's further packets once it stops reading (volatile ones are dropped), and sends them all, in order, once it reads again", async () => {
+    rig = await start();
+    const initial = rig.tcp;
+    // A raw WebSocket client speaking Socket.IO's protocol by hand: `ws` can stop reading (pause).
+    const port = (rig.io.httpServer.address() as AddressInfo).port;
+    const raw = new WebSocket(`ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket`);
+    cleanups.push(() => raw.terminate());
+    const events: unknown[][] = [];
+    raw.on("message", (data) => {
+      const text = String(data);
+      if (text.startsWith("0"))
+        raw.send("40"); // engine.io open: join the default namespace
+      else if (text.startsWith("42")) events.push(JSON.parse(text.slice(2)) as unknown[]);
+    });
+    await expect.poll(() => rig!.io.sockets.sockets.size).toBe(2);
+    const socket = [...rig.io.sockets.sockets.values()].at(-1)!;
+    const tcp = rig.tcp; // the server's end of the raw client's connection (the last upgrade)
+    expect(tcp).not.toBe(initial);
+
+    raw.pause();
+    const chunk = "x".repeat(64 * 1024);
+    let sent = 0;
+    // Until the kernel's buffers are full and more than BACKPRESSURE_BYTES wait in the server's socket.
+    while (tcp.writableLength <= BACKPRESSURE_BYTES && sent < 2000) {
+      socket.emit("big", sent++, chunk);
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(tcp.writableLength).toBeGreaterThan(BACKPRESSURE_BYTES);
+    socket.emit("big", sent++, chunk); // held by engine.io: its transport waits for the write
+    await new Promise((r) => setImmediate(r));
+    socket.volatile.emit("volatile", 1); // dropped: the transport is still not writable a turn later
+    socket.emit("last", "after");
+    raw.resume();
+    await expect.poll(() => events.some(([name]) => name === "last"), { timeout: 20_000 }).toBe(true);
+    expect(events.filter(([name]) => name === "big").map(([, i]) => i)).toEqual(Array.from({ length: sent }, (_, i) => i));
+    expect(events.some(([name]) => name === "volatile")).toBe(false);
+  });
+});
