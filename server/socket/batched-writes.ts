@@ -1,4 +1,4 @@
-// One write per client per turn of the event loop instead of one per packet, for engine.io's
+// Two writes per client per turn of the event loop instead of one per packet, for engine.io's
 // WebSocket transport, on public APIs only: engine.io's `wsEngine` option takes a server with ws's
 // interface, and this one is ws's own, whose connections engine.io gets wrapped.
 //
@@ -8,13 +8,15 @@
 // calls per client, which on loopback carry the kernel's delivery too: most of the server's CPU per
 // delivery (bench/RESULTS.md, "Deliveries to bare sockets").
 //
-// How: the wrapper queues what engine.io sends and writes the queue at the end of the turn's
-// microtasks with the client's TCP socket corked, so the frames leave in one `writev`, in order.
-// Engine.io sends a client's next packets only once the previous send's callback ran; the callback
-// runs as soon as the frame is queued (before the queue is written), so that what the fan-out emits in
-// the same turn joins the same write, unless the client already has more than BACKPRESSURE_BYTES
-// waiting to be written (a slow reader): then it runs once those frames are written, as before, and
-// engine.io holds further packets (and drops volatile ones, typing) until then.
+// How: a turn's first frame to a client leaves at once (a lone message waits for nothing); the wrapper
+// queues what follows it in the same turn and writes the queue once the turn's microtasks are done,
+// with the client's TCP socket corked, so those frames leave in one `writev`, in order: two writes
+// per client for a fanned-out batch instead of k. Engine.io sends a client's next packets only once
+// the previous send's callback ran; the callback runs as soon as the frame is handed over (before it
+// is written), so that what the fan-out emits in the same turn joins the queue, unless the client
+// already has more than BACKPRESSURE_BYTES waiting to be written (a slow reader): then it runs once
+// that frame is written, as before, and engine.io holds further packets (and drops volatile ones,
+// typing) until then.
 import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
@@ -28,6 +30,8 @@ type SendCallback = (error?: Error) => void;
 /** What engine.io's WebSocket transport uses of a connection: send, close, and its events. */
 class BatchedConnection extends EventEmitter {
   private queue: { data: unknown; cb?: SendCallback }[] = [];
+  /** A frame went out in this turn: the next ones wait in the queue until its microtasks are done. */
+  private sentThisTurn = false;
 
   constructor(
     private readonly ws: WebSocket,
@@ -47,11 +51,21 @@ class BatchedConnection extends EventEmitter {
 
   send(data: unknown, cb?: SendCallback): void {
     const waits = this.ws.bufferedAmount > BACKPRESSURE_BYTES; // what ws and the TCP socket hold, not yet written
-    this.queue.push({ data, cb: waits ? cb : undefined });
-    // The callback first: engine.io then hands over the packets it held meanwhile, and they join
-    // this queue before it is written (microtasks run in the order they were queued).
+    // The callback first: engine.io then hands over the packets it held meanwhile, and they join the
+    // queue before it is written (microtasks run in the order they were queued).
     if (!waits && cb) queueMicrotask(() => cb());
-    if (this.queue.length === 1) queueMicrotask(() => this.write());
+    if (this.queue.length === 0 && !this.sentThisTurn) {
+      // The turn's first frame leaves at once (a lone message waits for nothing); what follows it in
+      // the same turn is queued and written together once the turn's microtasks are done.
+      this.sentThisTurn = true;
+      this.ws.send(data as string, waits ? cb : undefined);
+      queueMicrotask(() => {
+        this.sentThisTurn = false;
+        this.write();
+      });
+      return;
+    }
+    this.queue.push({ data, cb: waits ? cb : undefined });
   }
 
   /** Closes once what is queued is written: engine.io closes as soon as its own buffer is handed over. */
