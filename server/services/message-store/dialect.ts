@@ -13,11 +13,31 @@ export interface ValuesTable {
   rows: unknown[][];
 }
 
+/** A table of values in a statement: what follows FROM, and how to name its columns. */
+export interface Relation {
+  from: Prisma.Sql;
+  col(name: string): Prisma.Sql;
+}
+
+/** `col` for a table of values whose columns are named as `columns` in `alias`, or by their place (`place(i)`, from 0). */
+export function columnsOf(alias: string, columns: ValuesTable["columns"], place?: (i: number) => string): Relation["col"] {
+  const named = new Map(columns.map(([name], i) => [name, Prisma.raw(`"${alias}"."${place ? place(i) : name}"`)]));
+  return (name) => {
+    const column = named.get(name);
+    if (!column) throw new Error(`No column ${name} in ${alias}`);
+    return column;
+  };
+}
+
 export interface SqlDialect {
   /** `column IN (values)`, for a list that is never empty. */
   inList(column: Prisma.Sql, values: readonly string[]): Prisma.Sql;
-  /** `table` as a relation (what follows FROM) named by its alias, with its columns' names. */
-  values(table: ValuesTable): Prisma.Sql;
+  /**
+   * `table` as a relation: `from` follows FROM, and `col(name)` is one of its columns in the rest of
+   * the statement (SQLite's VALUES names its columns column1, column2, ...: naming them again with an
+   * extra SELECT made the statement cost more to prepare than it takes to run).
+   */
+  values(table: ValuesTable): Relation;
   /** What follows FROM to find the `Message`s stored under these `(authorId, clientMsgId)` pairs, as `s` (its `"id"`). */
   storedUnder(pairs: readonly (readonly [authorId: string, clientMsgId: string])[]): Prisma.Sql;
   /** A timestamp to compare or store, bound as the database keeps Prisma's DateTime (UTC). */

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import { Prisma, readPool, sendPool, sqlType } from "../../db";
-import { query, rowsOf, table, type Run, type SqlDialect, type SqlType } from "./dialect";
+import { columnsOf, query, rowsOf, table, type Run, type SqlDialect, type SqlType } from "./dialect";
 import { whileHeld } from "./hold-limit";
 import { activeAgents, batchFacts, batchWrites, factsReader, holdAgents, holdRoom, moveRoom, roomRange } from "./statements";
 import type { BatchWrite, MessageStore, SendKey } from "./types";
@@ -25,8 +25,8 @@ function array(values: unknown[], type: SqlType): Prisma.Sql {
 
 export const postgresDialect: SqlDialect = {
   inList: (column, values) => Prisma.sql`${column} = ANY(${array([...values], "text")})`,
-  values: ({ alias, columns, rows }) =>
-    Prisma.sql`unnest(${Prisma.join(
+  values: ({ alias, columns, rows }) => ({
+    from: Prisma.sql`unnest(${Prisma.join(
       columns.map(([, type], i) =>
         array(
           rows.map((row) => row[i]),
@@ -35,6 +35,8 @@ export const postgresDialect: SqlDialect = {
       ),
       ", ",
     )}) AS ${Prisma.raw(`"${alias}"(${columns.map(([name]) => `"${name}"`).join(", ")})`)}`,
+    col: columnsOf(alias, columns),
+  }),
   storedUnder: (pairs) =>
     Prisma.sql`unnest(${array(
       pairs.map(([a]) => a),

@@ -8,29 +8,28 @@
 import type { ArgType, SqlQuery, SqlQueryable } from "@prisma/driver-adapter-utils";
 import { Prisma, sqliteAdapter, sqliteReader, sqliteStatement } from "../../db";
 import { sqliteDateTime } from "../../sqlite-time";
-import { rowsOf, table, type RawRow, type Run, type SqlDialect, type ValuesTable } from "./dialect";
+import { columnsOf, rowsOf, table, type RawRow, type Relation, type Run, type SqlDialect, type ValuesTable } from "./dialect";
 import { whileHeld } from "./hold-limit";
 import { activeAgents, batchWrites, factsReader, holdAgents, holdRoom, moveRoom, roomRange } from "./statements";
 import type { BatchWrite, MessageStore } from "./types";
 
 /**
- * A table of values as `VALUES` tuples, which name their columns column1, column2, ...: a select names
- * them as the table does. Built as one flat statement (a fragment per row would cost more than the
- * statement takes to run).
+ * A table of values as `VALUES` tuples, in a subquery named by its alias; its columns keep the names
+ * SQLite gives them (column1, column2, ...), which `col` maps the table's names to. Built as one flat
+ * statement (a fragment per row would cost more than the statement takes to run).
  */
-function valuesTable({ alias, columns, rows }: ValuesTable): Prisma.Sql {
-  const names = columns.map(([name], i) => `"column${i + 1}" AS "${name}"`).join(", ");
+function valuesTable({ alias, columns, rows }: ValuesTable): Relation {
   const timestamps = columns.map(([, type]) => type === "timestamp");
   const strings: string[] = [];
   const values: unknown[] = [];
   rows.forEach((row, r) =>
     row.forEach((value, i) => {
-      strings.push(i > 0 ? ", " : r > 0 ? "), (" : `(SELECT ${names} FROM (VALUES (`);
+      strings.push(i > 0 ? ", " : r > 0 ? "), (" : "(VALUES (");
       values.push(timestamps[i] && value instanceof Date ? sqliteDateTime(value) : value);
     }),
   );
-  strings.push(`))) AS "${alias}"`);
-  return new Prisma.Sql(strings, values);
+  strings.push(`)) AS "${alias}"`);
+  return { from: new Prisma.Sql(strings, values), col: columnsOf(alias, columns, (i) => `column${i + 1}`) };
 }
 
 export const sqliteDialect: SqlDialect = {

@@ -117,8 +117,10 @@ export function batchWrites(d: SqlDialect, w: BatchWrite, moved?: Prisma.Sql): [
     [
       "messages",
       sql`INSERT INTO ${table("Message")} ("id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "causeId", "data", "createdAt")
-      SELECT "id", ${w.roomId}, "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "causeId", "data", "createdAt"
-      FROM ${messages}${where}`,
+      SELECT ${messages.col("id")}, ${w.roomId}, ${Prisma.join(
+        ["seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "requesterId", "causeId", "data", "createdAt"].map(messages.col),
+      )}
+      FROM ${messages.from}${where}`,
     ],
   ];
   if (w.mentions.length) {
@@ -134,7 +136,7 @@ export function batchWrites(d: SqlDialect, w: BatchWrite, moved?: Prisma.Sql): [
     writes.push([
       "mentions",
       sql`INSERT INTO ${table("MessageMention")} ("messageId", "participantId", "roomId", "seq")
-      SELECT "messageId", "participantId", ${w.roomId}, "seq" FROM ${mentions}${where}`,
+      SELECT ${mentions.col("messageId")}, ${mentions.col("participantId")}, ${w.roomId}, ${mentions.col("seq")} FROM ${mentions.from}${where}`,
     ]);
   }
   // Authors have read what they wrote; their delivered cursors move by their own acks alone.
@@ -148,20 +150,21 @@ export function batchWrites(d: SqlDialect, w: BatchWrite, moved?: Prisma.Sql): [
   });
   writes.push([
     "cursors",
-    sql`UPDATE ${table("RoomMember")} SET "readSeq" = "c"."seq" FROM ${cursors}
-    WHERE "roomId" = ${w.roomId} AND "participantId" = "c"."author"${and}`,
+    sql`UPDATE ${table("RoomMember")} SET "readSeq" = ${cursors.col("seq")} FROM ${cursors.from}
+    WHERE "roomId" = ${w.roomId} AND "participantId" = ${cursors.col("author")}${and}`,
   ]);
   if (w.replies.size) {
     const roots = [...w.replies];
     // Each root found by its id (on PostgreSQL a join with the array would be planned as a scan of Message).
-    const added = sql`(SELECT "r"."added" FROM ${d.values({
+    const r = d.values({
       alias: "r",
       columns: [
         ["root", "text"],
         ["added", "integer"],
       ],
       rows: roots,
-    })} WHERE "r"."root" = "t"."id")`;
+    });
+    const added = sql`(SELECT ${r.col("added")} FROM ${r.from} WHERE ${r.col("root")} = "t"."id")`;
     writes.push([
       "replies",
       sql`UPDATE ${table("Message")} AS "t" SET "replyCount" = "t"."replyCount" + ${added}, "lastReplyAt" = ${d.timestamp(w.at)}
