@@ -27,7 +27,7 @@ export const BACKPRESSURE_BYTES = 256 * 1024;
 
 type SendCallback = (error?: Error) => void;
 
-/** What engine.io's WebSocket transport uses of a connection: send, close, and its events. */
+/** What engine.io uses of a connection (its server and its WebSocket transport): send, close, and its events. */
 class BatchedConnection extends EventEmitter {
   private queue: { data: unknown; cb?: SendCallback }[] = [];
   /** A frame went out in this turn: the next ones wait in the queue until its microtasks are done. */
@@ -39,14 +39,6 @@ class BatchedConnection extends EventEmitter {
   ) {
     super();
     for (const event of ["message", "close", "error"]) ws.on(event, (...args: unknown[]) => this.emit(event, ...args));
-  }
-
-  get readyState(): number {
-    return this.ws.readyState;
-  }
-
-  get bufferedAmount(): number {
-    return this.ws.bufferedAmount;
   }
 
   send(data: unknown, cb?: SendCallback): void {
@@ -72,10 +64,6 @@ class BatchedConnection extends EventEmitter {
   close(code?: number, reason?: string): void {
     this.write();
     this.ws.close(code, reason);
-  }
-
-  terminate(): void {
-    this.ws.terminate();
   }
 
   /** Writes the queue in one corked write; the callbacks held for backpressure run once it is written. */
