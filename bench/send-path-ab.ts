@@ -223,28 +223,29 @@ function renderBare(results: { baseline: string; head: string; date: string; dia
   return lines;
 }
 
+/** Runs `run` on each dialect asked for, then records its section of bench/RESULTS.md and results.json. */
+async function runAll<R>(
+  baseline: { commit: string; dir: string },
+  head: string,
+  run: (dialect: Dialect, baselineDir: string) => Promise<R>,
+  section: { key: string; name: string; render: (results: { baseline: string; head: string; date: string; dialects: Record<string, R> }) => string[] },
+): Promise<void> {
+  const results = { baseline: baseline.commit, head, date: new Date().toISOString(), dialects: {} as Record<string, R> };
+  for (const dialect of ["sqlite", "postgresql"] as Dialect[]) {
+    if ((ONLY && !ONLY.includes(dialect)) || !dialects.includes(dialect)) continue;
+    results.dialects[dialect] = await run(dialect, baseline.dir);
+  }
+  recordSection(section.key, results, section.name, section.render(results));
+  log("done: bench/RESULTS.md, bench/results.json");
+}
+
 async function main() {
   const baseline = checkoutBaseline();
   const head = git("rev-parse", "--short", "HEAD") + (git("status", "--porcelain") ? " (+ uncommitted changes)" : "");
   log(`before: ${baseline.commit} (in ${baseline.dir}); after: ${head}`);
   try {
-    if (BARE) {
-      const results = { baseline: baseline.commit, head, date: new Date().toISOString(), dialects: {} as Record<string, BareResult> };
-      for (const dialect of ["sqlite", "postgresql"] as Dialect[]) {
-        if ((ONLY && !ONLY.includes(dialect)) || !dialects.includes(dialect)) continue;
-        results.dialects[dialect] = await bareRun(dialect, baseline.dir);
-      }
-      recordSection("sendPathBare", results, "send-path-bare", renderBare(results));
-      log("done: bench/RESULTS.md, bench/results.json");
-      return;
-    }
-    const results = { baseline: baseline.commit, head, date: new Date().toISOString(), dialects: {} as Record<string, DialectResult> };
-    for (const dialect of ["sqlite", "postgresql"] as Dialect[]) {
-      if ((ONLY && !ONLY.includes(dialect)) || !dialects.includes(dialect)) continue;
-      results.dialects[dialect] = await dialectRun(dialect, baseline.dir);
-    }
-    recordSection("sendPathAB", results, "send-path-ab", render(results));
-    log("done: bench/RESULTS.md, bench/results.json");
+    if (BARE) await runAll(baseline, head, bareRun, { key: "sendPathBare", name: "send-path-bare", render: renderBare });
+    else await runAll(baseline, head, dialectRun, { key: "sendPathAB", name: "send-path-ab", render });
   } finally {
     killChildren();
     baseline.remove();
