@@ -90,6 +90,38 @@ describe("batched WebSocket writes", () => {
     expect(rig.tcp.writesCorked - before.writesCorked).toBeGreaterThanOrEqual(50);
   });
 
+  it("writes a broadcast's frame, built once by Socket.IO's adapter, to every receiver, in order with what each gets alone", async () => {
+    rig = await start();
+    const port = (rig.io.httpServer.address() as AddressInfo).port;
+    const others = await Promise.all(
+      [1, 2].map(async () => {
+        const client = connect(`http://127.0.0.1:${port}`, { transports: ["websocket"], reconnection: false });
+        cleanups.push(() => client.disconnect());
+        await new Promise<void>((resolve) => client.once("connect", resolve));
+        return client;
+      }),
+    );
+    const clients = [rig.client, ...others];
+    const sockets = [...rig.io.sockets.sockets.values()];
+    for (const socket of sockets) void socket.join("room");
+    const got = clients.map((client) => received(client, "n", 6));
+    // ws frames what is sent through it; a broadcast's frame is written as it was built.
+    let framedByWs = 0;
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (this: WebSocket, ...args: unknown[]) {
+      framedByWs++;
+      return (send as (...a: unknown[]) => void).apply(this, args);
+    } as typeof send;
+    cleanups.push(() => (WebSocket.prototype.send = send));
+    for (let i = 0; i < 3; i++) {
+      rig.io.to("room").emit("n", `all ${i}`);
+      for (const socket of sockets) socket.emit("n", `alone ${i} ${socket.id}`);
+    }
+    const expected = (id: string) => [0, 1, 2].flatMap((i) => [`all ${i}`, `alone ${i} ${id}`]);
+    expect(await Promise.all(got)).toEqual(clients.map((client) => expected(client.id!)));
+    expect(framedByWs).toBe(9); // the 9 sent alone; none of the 3 broadcasts' 9 deliveries
+  });
+
   it("writes what it queued before it closes: what the server emits just before disconnecting arrives", async () => {
     rig = await start();
     const [socket] = await rig.io.fetchSockets();
