@@ -6,6 +6,7 @@ import { audience } from "./audiences";
 import type { Committed } from "./committed";
 import { emitTo, getIo, type EventName, type PayloadOf } from "./io";
 import { roomWoke } from "./wakeups";
+import { holdWrites } from "./write-hold";
 
 export { audience } from "./audiences";
 export { bindRealtime, getIo, type Io } from "./io";
@@ -29,12 +30,14 @@ export function publishNewMessages(committed: Committed, roomId: string, message
   const room = audience.room(roomId);
   const single = (message: MessageView) => ({ roomId, seq: message.seq, message });
   if (messages.length === 1) return void server.to(room).emit("message:new", single(messages[0]));
-  server
-    .to(room)
-    .except(audience.singleReceivers)
-    .emit("message:batch", { roomId, seq: messages[messages.length - 1].seq, messages });
-  const others = server.to(room).except(audience.batchReceivers);
-  for (const message of messages) others.emit("message:new", single(message));
+  holdWrites(() => {
+    server
+      .to(room)
+      .except(audience.singleReceivers)
+      .emit("message:batch", { roomId, seq: messages[messages.length - 1].seq, messages });
+    const others = server.to(room).except(audience.batchReceivers);
+    for (const message of messages) others.emit("message:new", single(message));
+  });
 }
 
 /** For what may be dropped under load (typing): never for room history. */

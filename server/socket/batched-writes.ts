@@ -1,6 +1,7 @@
-// Two writes per client per turn of the event loop instead of one per packet, for engine.io's
-// WebSocket transport, on public APIs but one hook (below): engine.io's `wsEngine` option takes a server with ws's
-// interface, and this one is ws's own, whose connections engine.io gets wrapped.
+// One or two writes per client per turn of the event loop instead of one per packet, for engine.io's
+// WebSocket transport. Engine.io's `wsEngine` option takes a server with ws's interface, and this one
+// is ws's own, whose connections engine.io gets wrapped; beyond that it uses one undocumented hook
+// (broadcast frames, below).
 //
 // Why: engine.io hands its WebSocket transport a client's packets one `ws.send` each, and each
 // becomes its own `writev` system call. A client without `message:batch` (a bare Socket.IO client,
@@ -11,18 +12,19 @@
 // How: a turn's first frame to a client leaves at once (a lone message waits for nothing); the wrapper
 // queues what follows it in the same turn and writes the queue once the turn's microtasks are done,
 // with the client's TCP socket corked, so those frames leave in one `writev`, in order: two writes
-// per client for a fanned-out batch instead of k. Engine.io sends a client's next packets only once
-// the previous send's callback ran; the callback runs as soon as the frame is handed over (before it
-// is written), so that what the fan-out emits in the same turn joins the queue, unless the client
-// already has more than BACKPRESSURE_BYTES waiting to be written (a slow reader): then it runs once
-// that frame is written, as before, and engine.io holds further packets (and drops volatile ones,
-// typing) until then.
+// per client for k packets instead of k. While a fan-out holds writes (realtime/write-hold.ts: a
+// batch of messages to a room), the first frame is queued too: one write per client. Engine.io
+// sends a client's next packets only once the previous send's callback ran; the callback runs as
+// soon as the frame is handed over (before it is written), so that what the fan-out emits in the same
+// turn joins the queue, unless the client already has more than BACKPRESSURE_BYTES waiting to be
+// written (a slow reader): then it runs once that frame is written, as before, and engine.io holds
+// further packets (and drops volatile ones, typing) until then.
 //
 // Broadcasts come as frames: Socket.IO's adapter builds a broadcast's WebSocket frame once (ws's
 // exported `Sender.frame`), and engine.io hands it to `_sender.sendFrame` when a connection has one:
 // an undocumented hook, engine.io's with ws's connections, that this wrapper offers too, so that 50
-// receivers cost one encoding, not 50 (8% of the server's CPU per delivery to bare sockets, measured
-// in bench/RESULTS.md). Without the hook engine.io encodes per connection, as it did before: nothing
+// receivers cost one encoding, not 50 (7–13% of the server's CPU per delivery to bare sockets,
+// bench/RESULTS.md). Without the hook engine.io encodes per connection, as it did before: nothing
 // else depends on it. The frames join the same queue, and their bytes are written to the TCP socket
 // in order with the rest, as ws writes its own when nothing is compressed (engine.io hands over
 // frames only then).
@@ -30,6 +32,7 @@ import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
+import { writesHeld } from "../realtime/write-hold";
 
 /** Past this many bytes not yet written to a client, a send's callback waits for its write. */
 export const BACKPRESSURE_BYTES = 256 * 1024;
@@ -66,14 +69,15 @@ class BatchedConnection extends EventEmitter {
     if (!waits && cb) queueMicrotask(() => cb());
     const held = waits ? cb : undefined;
     if (this.queue.length === 0 && !this.sentThisTurn) {
-      // The turn's first frame leaves at once (a lone message waits for nothing); what follows it in
-      // the same turn is queued and written together once the turn's microtasks are done.
+      // The turn's first frame leaves at once (a lone message waits for nothing), unless a fan-out
+      // holds writes (realtime/write-hold.ts); what follows it in the same turn is queued and written
+      // together once the turn's microtasks are done.
       this.sentThisTurn = true;
       queueMicrotask(() => {
         this.sentThisTurn = false;
         this.write();
       });
-      return this.put(out, held);
+      if (!writesHeld()) return this.put(out, held);
     }
     this.queue.push({ out, cb: held });
   }

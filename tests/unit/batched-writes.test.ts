@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Server } from "socket.io";
 import { io as connect, type Socket as ClientSocket } from "socket.io-client";
 import { WebSocket } from "ws";
+import { holdWrites } from "../../server/realtime/write-hold";
 import { BACKPRESSURE_BYTES, BatchedWebSocketServer } from "../../server/socket/batched-writes";
 
 interface Rig {
@@ -88,6 +89,20 @@ describe("batched WebSocket writes", () => {
     expect(rig.tcp.flushes - before.flushes).toBe(2);
     expect(rig.tcp.writesUncorked - before.writesUncorked).toBe(0);
     expect(rig.tcp.writesCorked - before.writesCorked).toBeGreaterThanOrEqual(50);
+  });
+
+  it("sends what a fan-out emits to a client while it holds writes in one write, in order", async () => {
+    rig = await start();
+    const [socket] = await rig.io.fetchSockets();
+    const got = received(rig.client, "n", 50);
+    const before = { ...rig.tcp };
+    holdWrites(() => {
+      for (let i = 0; i < 50; i++) socket.emit("n", i);
+    });
+    expect(rig.tcp.flushes - before.flushes).toBe(0); // nothing leaves before the fan-out's microtasks are done
+    expect(await got).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(rig.tcp.flushes - before.flushes).toBe(1);
+    expect(rig.tcp.writesUncorked - before.writesUncorked).toBe(0);
   });
 
   it("writes a broadcast's frame, built once by Socket.IO's adapter, to every receiver, in order with what each gets alone", async () => {
