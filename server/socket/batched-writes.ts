@@ -13,7 +13,8 @@
 // queues what follows it in the same turn and writes the queue once the turn's microtasks are done,
 // with the client's TCP socket corked, so those frames leave in one `writev`, in order: two writes
 // per client for k packets instead of k. While a fan-out holds writes (realtime/write-hold.ts: a
-// batch of messages to a room), the first frame is queued too: one write per client. Engine.io
+// batch of messages to a room), every frame is queued and the queue written when the fan-out ends:
+// one write per client. Engine.io
 // sends a client's next packets only once the previous send's callback ran; the callback runs as
 // soon as the frame is handed over (before it is written), so that what the fan-out emits in the same
 // turn joins the queue, unless the client already has more than BACKPRESSURE_BYTES waiting to be
@@ -32,7 +33,7 @@ import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import { writesHeld } from "../realtime/write-hold";
+import { afterHold } from "../realtime/write-hold";
 
 /** Past this many bytes not yet written to a client, a send's callback waits for its write. */
 export const BACKPRESSURE_BYTES = 256 * 1024;
@@ -64,20 +65,26 @@ class BatchedConnection extends EventEmitter {
 
   private enqueue(out: Outgoing, cb?: SendCallback): void {
     const waits = this.ws.bufferedAmount > BACKPRESSURE_BYTES; // what ws and the TCP socket hold, not yet written
+    const held = waits ? cb : undefined;
+    if (afterHold(this.flush)) {
+      // A fan-out holds writes: queued, and written when it releases them. The callback at once, so
+      // that engine.io hands over the client's next packets of the fan-out into the queue too.
+      this.queue.push({ out, cb: held });
+      if (!waits) cb?.();
+      return;
+    }
     // The callback first: engine.io then hands over the packets it held meanwhile, and they join the
     // queue before it is written (microtasks run in the order they were queued).
     if (!waits && cb) queueMicrotask(() => cb());
-    const held = waits ? cb : undefined;
     if (this.queue.length === 0 && !this.sentThisTurn) {
-      // The turn's first frame leaves at once (a lone message waits for nothing), unless a fan-out
-      // holds writes (realtime/write-hold.ts); what follows it in the same turn is queued and written
-      // together once the turn's microtasks are done.
+      // The turn's first frame leaves at once (a lone message waits for nothing); what follows it in
+      // the same turn is queued and written together once the turn's microtasks are done.
       this.sentThisTurn = true;
       queueMicrotask(() => {
         this.sentThisTurn = false;
         this.write();
       });
-      if (!writesHeld()) return this.put(out, held);
+      return this.put(out, held);
     }
     this.queue.push({ out, cb: held });
   }
@@ -87,6 +94,8 @@ class BatchedConnection extends EventEmitter {
     this.write();
     this.ws.close(code, reason);
   }
+
+  private readonly flush = () => this.write();
 
   /** Writes the queue in one corked write; the callbacks held for backpressure run once it is written. */
   private write(): void {
