@@ -316,8 +316,8 @@ export async function queryDb<T>(server: TestServer, sql: string, params: unknow
   }
 }
 
-/** A connection to the server's PostgreSQL schema. */
-async function pgClient(server: TestServer): Promise<pg.Client> {
+/** A connection to the server's PostgreSQL schema; the caller ends it. */
+export async function pgClient(server: TestServer): Promise<pg.Client> {
   const u = new URL(server.databaseUrl);
   const schema = u.searchParams.get("schema")!;
   u.searchParams.delete("schema");

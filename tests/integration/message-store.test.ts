@@ -79,14 +79,18 @@ describe.each(dialects)("the message store on %s", (dialect) => {
   const lastSeq = async () => (await getDb().room.findUniqueOrThrow({ where: { id: ids.room } })).lastSeq;
   const membership = (participantId: string) => getDb().roomMember.findUniqueOrThrow({ where: { roomId_participantId: { roomId: ids.room, participantId } } });
 
-  it("reads what a batch depends on in one read: the room, the workspace's limits, the authors, the mentions-mode agents, the retries", async () => {
+  it("reads what a batch depends on in one read: the room, the workspace's limits, the authors, the mentions-mode agents, the retries, the mentioned members", async () => {
     const first = message(1, { clientMsgId: "first" });
     expect(await store().storeIfUnchanged(batch([first]))).toBe(true);
-    const facts = await store().batchFacts(ids.room, [
-      { authorId: ids.author, clientMsgId: "first" },
-      { authorId: ids.agent, clientMsgId: "first" }, // the same id by someone else is not a retry
-      { authorId: ids.author, clientMsgId: "new" },
-    ]);
+    const facts = await store().batchFacts(
+      ids.room,
+      [
+        { authorId: ids.author, clientMsgId: "first" },
+        { authorId: ids.agent, clientMsgId: "first" }, // the same id by someone else is not a retry
+        { authorId: ids.author, clientMsgId: "new" },
+      ],
+      [ids.agent, "not-a-member", ids.agent],
+    );
     expect(facts.room).toEqual({
       id: ids.room,
       workspaceId: ids.workspace,
@@ -105,6 +109,7 @@ describe.each(dialects)("the message store on %s", (dialect) => {
       loopGuardWindowSec: 300,
     });
     expect(facts.storedIds).toEqual(["m-first"]);
+    expect(facts.mentionable).toEqual([ids.agent]); // of those the sends mention, the room's members, once each
     const byId = new Map(facts.members.map((m) => [m.participantId, m]));
     expect(byId.get(ids.author)).toEqual({
       participantId: ids.author,
@@ -122,11 +127,12 @@ describe.each(dialects)("the message store on %s", (dialect) => {
       },
     });
     expect(byId.get(ids.agent)?.deliveryMode).toBe("mentions"); // a listener, though not an author
-    expect(await store().batchFacts("no-such-room", [{ authorId: ids.author, clientMsgId: "x" }])).toEqual({
+    expect(await store().batchFacts("no-such-room", [{ authorId: ids.author, clientMsgId: "x" }], [ids.agent])).toEqual({
       room: null,
       workspace: null,
       members: [],
       storedIds: [],
+      mentionable: [],
     });
   });
 
@@ -206,7 +212,7 @@ describe.each(dialects)("the message store on %s", (dialect) => {
 
     const stored = await store().holding(ids.room, [ids.agent], async (held) => {
       expect(held.activeAgents).toEqual(new Set([ids.agent]));
-      const facts = await held.batchFacts(ids.room, [{ authorId: ids.agent, clientMsgId: "held" }]);
+      const facts = await held.batchFacts(ids.room, [{ authorId: ids.agent, clientMsgId: "held" }], []);
       await held.store(batch([message(facts.room!.lastSeq + 1, { clientMsgId: "held", authorId: ids.agent })], { agents: [ids.agent] }));
       return facts.room!.lastSeq + 1;
     });

@@ -10,6 +10,7 @@ import {
   dialects,
   emitAck,
   openAgentSocket,
+  pgClient,
   queryDb,
   signUpPerson,
   type ClientSocket,
@@ -125,5 +126,54 @@ describe.each(dialects)("the send path's failures on %s", (dialect) => {
     expect(Number(rows[0].n)).toBe(accepted.length);
     // Once the queue drains the room takes sends again.
     expect((await send(sockets[0], room.id, "after the flood")).ok).toBe(true);
+  });
+});
+
+describe.runIf(dialects.includes("postgresql"))("a mention of someone who leaves the room while the send waits its turn", () => {
+  let server: TestServer;
+  let ana: Person;
+  let bo: Person;
+
+  beforeAll(async () => {
+    ({
+      server,
+      people: { ana, bo },
+    } = await startWorkspace("postgresql", { people: { ana: "owner", bo: "member" }, liftRates: true }));
+  });
+  afterAll(async () => {
+    closeSockets();
+    await server.dispose();
+  });
+
+  it("is not stored: whom a send mentions is found on arrival, whether they are still in the room when it is stored", async () => {
+    const room = await ana.api.rooms.createChannel.mutate({ name: "leaving", visibility: "private", memberIds: [bo.participantId] });
+    const socket = await ana.socket();
+    const [lock, watch] = await Promise.all([pgClient(server), pgClient(server)]);
+    // Asked outside the lock's transaction, which would see one snapshot of the activity throughout.
+    const waiting = async () =>
+      Number((await watch.query(`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE "wait_event_type" = 'Lock' AND "datname" = current_database()`)).rows[0].n);
+    try {
+      // The room's row held: the batch before ("first") waits to be stored, and the mention of @bo
+      // (found while bo is a member) waits behind it, until bo's leaving has committed.
+      await lock.query("BEGIN");
+      await lock.query(`SELECT 1 FROM "Room" WHERE "id" = $1 FOR UPDATE`, [room.id]);
+      const first = send(socket, room.id, "first");
+      await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
+      const mention = send(socket, room.id, "@bo still there?");
+      const left = bo.api.rooms.leave.mutate({ roomId: room.id });
+      // Both the first batch and bo's leaving wait for the room's row.
+      await expect.poll(waiting, { timeout: 10_000 }).toBe(2);
+      await lock.query("COMMIT");
+      const acks = await Promise.all([first, mention]);
+      await left;
+      const sent = acks[1];
+      expect(sent.ok).toBe(true);
+      expect(sent.ok && sent.data.mentions).toEqual([]);
+      const rows = await queryDb(server, `SELECT * FROM "MessageMention" WHERE "roomId" = $1`, [room.id]);
+      expect(rows).toEqual([]);
+    } finally {
+      await lock.query("ROLLBACK").catch(() => undefined);
+      await Promise.all([lock.end(), watch.end()]);
+    }
   });
 });

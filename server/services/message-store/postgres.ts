@@ -67,7 +67,8 @@ const on =
     (await q.query({ name: nameOf(statement.text), text: statement.text, values: statement.values })).rows;
 
 /** The one read a batch is decided on, as the send pool runs it. */
-export const batchFactsStatement = (roomId: string, sends: SendKey[]): Prisma.Sql => batchFacts(postgresDialect, roomId, sends).sql;
+export const batchFactsStatement = (roomId: string, sends: SendKey[], mentioned: string[] = []): Prisma.Sql =>
+  batchFacts(postgresDialect, roomId, sends, mentioned).sql;
 
 /**
  * The whole batch as one statement of data-modifying CTEs. Each write happens only if "roomMoved" did:
@@ -96,7 +97,7 @@ async function store(q: Queryable, w: BatchWrite): Promise<boolean> {
 export function postgresStore(): MessageStore {
   return {
     dialect: "postgresql",
-    batchFacts: (roomId, sends) => factsReader(postgresDialect, on(sendPool())).batchFacts(roomId, sends),
+    batchFacts: (roomId, sends, mentioned) => factsReader(postgresDialect, on(sendPool())).batchFacts(roomId, sends, mentioned),
     agentRun: (roomId, since, limit) => factsReader(postgresDialect, on(sendPool())).agentRun(roomId, since, limit),
 
     // One statement, committed on its own: one round trip, the room row locked only while it runs.

@@ -12,8 +12,14 @@ const member = sql`m."participantId" AS "id", m."role", m."deliveryMode", p."han
         p."messagesPerMinute", p."burst", p."rateLimitExempt"`;
 
 /** The one read a batch is decided on (see `FactsReader.batchFacts`). */
-export function batchFacts(d: SqlDialect, roomId: string, sends: SendKey[]) {
+export function batchFacts(d: SqlDialect, roomId: string, sends: SendKey[], mentioned: string[]) {
   const authorIds = [...new Set(sends.map((s) => s.authorId))];
+  const mentionable = mentioned.length
+    ? sql`
+      UNION ALL
+      SELECT 'mentionable', m."participantId", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+      FROM ${table("RoomMember")} m WHERE m."roomId" = ${roomId} AND ${d.inList(sql`m."participantId"`, [...new Set(mentioned)])}`
+    : Prisma.empty;
   return query<FactRow>(
     sql`
     SELECT r."workspaceId", r."kind" AS "roomKind", r."visibility", r."lastSeq", r."agentsPausedAt", r."archivedAt",
@@ -28,7 +34,7 @@ export function batchFacts(d: SqlDialect, roomId: string, sends: SendKey[]) {
       WHERE m."roomId" = ${roomId} AND m."deliveryMode" = 'mentions' AND p."kind" = 'agent' AND NOT (${d.inList(sql`m."participantId"`, authorIds)})
       UNION ALL
       SELECT 'stored', s."id", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-      FROM ${d.storedUnder(sends.map((s) => [s.authorId, s.clientMsgId] as const))}
+      FROM ${d.storedUnder(sends.map((s) => [s.authorId, s.clientMsgId] as const))}${mentionable}
     ) f ON TRUE
     WHERE r."id" = ${roomId}`,
     { agentsPausedAt: "date", archivedAt: "date", rateLimitExempt: "bool" },
@@ -52,7 +58,7 @@ export const agentRun = (d: SqlDialect, roomId: string, since: Date, limit: numb
 /** The facts a batch is decided on, read by `run`. */
 export function factsReader(d: SqlDialect, run: Run): FactsReader {
   return {
-    batchFacts: async (roomId, sends) => factsFromRows(roomId, await rowsOf(d, run, batchFacts(d, roomId, sends))),
+    batchFacts: async (roomId, sends, mentioned) => factsFromRows(roomId, await rowsOf(d, run, batchFacts(d, roomId, sends, mentioned))),
     agentRun: async (roomId, since, limit) => (await rowsOf(d, run, agentRun(d, roomId, since, limit))).map((r) => r.createdAt).reverse(),
   };
 }

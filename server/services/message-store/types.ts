@@ -53,6 +53,8 @@ export interface BatchFacts {
   members: MemberFacts[];
   /** Ids of messages already stored under the batch's sends (retries). */
   storedIds: string[];
+  /** Of the participants the sends mention, those that are members of the room (a mention is stored only for them). */
+  mentionable: string[];
 }
 
 export interface NewMessage {
@@ -114,8 +116,8 @@ export interface MessagePage {
 
 /** Reads a batch is decided on; outside a transaction they may be a moment stale (the write checks). */
 export interface FactsReader {
-  /** Everything in `BatchFacts`, in one read. */
-  batchFacts(roomId: string, sends: SendKey[]): Promise<BatchFacts>;
+  /** Everything in `BatchFacts`, in one read; `mentioned`: the participants the sends mention. */
+  batchFacts(roomId: string, sends: SendKey[], mentioned: string[]): Promise<BatchFacts>;
   /** When the agents' text messages since the room's last text by a person were written: those since `since`, the latest `limit`, oldest first. */
   agentRun(roomId: string, since: Date, limit: number): Promise<Date[]>;
 }
@@ -157,13 +159,13 @@ export interface FactRow
     Pick<MemberFacts, "role" | "deliveryMode">,
     Omit<MemberFacts["participant"], "id"> {
   roomKind: RoomKind;
-  what: "member" | "stored" | null;
+  what: "member" | "stored" | "mentionable" | null;
   id: string | null;
 }
 
 /** The batch facts from the rows of their read. */
 export function factsFromRows(roomId: string, rows: FactRow[]): BatchFacts {
-  if (rows.length === 0) return { room: null, workspace: null, members: [], storedIds: [] };
+  if (rows.length === 0) return { room: null, workspace: null, members: [], storedIds: [], mentionable: [] };
   const r = rows[0];
   const room = {
     id: roomId,
@@ -184,8 +186,10 @@ export function factsFromRows(roomId: string, rows: FactRow[]): BatchFacts {
   };
   const members: MemberFacts[] = [];
   const storedIds: string[] = [];
+  const mentionable: string[] = [];
   for (const f of rows) {
     if (f.what === "stored") storedIds.push(f.id!);
+    else if (f.what === "mentionable") mentionable.push(f.id!);
     else if (f.what === "member") {
       const { handle, displayName, kind, status, messagesPerMinute, burst, rateLimitExempt } = f;
       members.push({
@@ -196,5 +200,5 @@ export function factsFromRows(roomId: string, rows: FactRow[]): BatchFacts {
       });
     }
   }
-  return { room, workspace, members, storedIds };
+  return { room, workspace, members, storedIds, mentionable };
 }

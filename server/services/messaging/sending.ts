@@ -5,13 +5,14 @@
 // there is a queue to amortize.
 //
 // Per room and process one batch runs at a time, which also keeps one sender's messages in the order
-// they arrived. Checks that depend on nothing a send changes (thread, mentions) start on arrival,
-// while the previous batch commits. The rest (membership, suspension, rate, loop guard, retries) is
-// decided on one read of what the batch depends on (`MessageStore.batchFacts`), and the batch is then
-// stored on condition that the room has not moved since (`lastSeq` is the room's version: every write
-// of a fact a batch depends on moves it, room-version.ts) and its agent authors are still active. If
-// it moved (another process's batch, a member joining) the batch is decided again holding the room,
-// so several processes agree. The SQL is in `message-store/`, one implementation per database.
+// they arrived. Checks that depend on nothing a send changes (the thread, whom the body names) start
+// on arrival, while the previous batch commits. The rest (the authors' and the mentioned's
+// membership, suspension, rate, loop guard, retries) is decided on one read of what the batch depends
+// on (`MessageStore.batchFacts`), and the batch is then stored on condition that the room has not
+// moved since (`lastSeq` is the room's version: every write of a fact a batch depends on moves it,
+// room-version.ts) and its agent authors are still active. If it moved (another process's batch, a
+// member joining) the batch is decided again holding the room, so several processes agree. The SQL
+// is in `message-store/`, one implementation per database.
 import type { MessageView, RoomKind } from "../../../sdk/contract";
 import { getDb } from "../../db";
 import { env } from "../../env";
@@ -207,7 +208,10 @@ interface Facts extends BatchFacts {
 
 /** `heldAgents`: the active agent authors, when the caller holds their rows; else read with the rest. */
 async function readFacts(reader: FactsReader, roomId: string, batch: PendingSend[], heldAgents: Set<string> | null): Promise<Facts> {
-  const read = await reader.batchFacts(roomId, batch.map(sendKey));
+  // Who is mentioned was found on arrival; whether they are still in the room is read with the rest,
+  // so that a mention is stored only of a member at the seq the batch is stored at.
+  const mentioned = (await Promise.all(batch.map((p) => p.prechecked))).flatMap((c) => ("error" in c ? [] : c.mentions));
+  const read = await reader.batchFacts(roomId, batch.map(sendKey), mentioned);
   const agents = agentAuthors(batch);
   const activeAgents =
     heldAgents ?? new Set(read.members.filter((m) => agents.includes(m.participantId) && m.participant.status === "active").map((m) => m.participantId));
@@ -237,6 +241,7 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
   const authorIds = new Set(batch.map((p) => p.actor.participantId));
   const memberOf = new Map(facts.members.filter((m) => authorIds.has(m.participantId)).map((m) => [m.participantId, m]));
   const listeners = facts.members.filter(listensForMentions).map((m) => m.participantId);
+  const mentionable = new Set(facts.mentionable);
 
   const at = new Date();
   const rows: Row[] = [];
@@ -293,8 +298,8 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
         threadRootId: input.threadRootId ?? null,
         requesterId: prechecked.requesterId,
         causeId: prechecked.causeId,
-        mentions: prechecked.mentions,
-        people: prechecked.people,
+        mentions: prechecked.mentions.filter((id) => mentionable.has(id)),
+        people: prechecked.people.filter((person) => mentionable.has(person.id)),
       });
       storing.set(key, pending);
     } catch (error) {
