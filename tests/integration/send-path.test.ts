@@ -153,21 +153,24 @@ describe.runIf(dialects.includes("postgresql"))("a mention of someone who leaves
     const waiting = async () =>
       Number((await watch.query(`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE "wait_event_type" = 'Lock' AND "datname" = current_database()`)).rows[0].n);
     try {
-      // The room's row held: the batch before ("first") waits to be stored, and the mention of @bo
-      // (found while bo is a member) waits behind it, until bo's leaving has committed.
+      // The room's row held: bo's leaving waits for it first, then the send mentioning @bo (found on
+      // arrival, while bo is still a member). PostgreSQL hands the row to its waiters in turn, so bo
+      // has left when the send is stored, and it is stored held, decided again.
       await lock.query("BEGIN");
       await lock.query(`SELECT 1 FROM "Room" WHERE "id" = $1 FOR UPDATE`, [room.id]);
-      const first = send(socket, room.id, "first");
-      await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
-      const mention = send(socket, room.id, "@bo still there?");
       const left = bo.api.rooms.leave.mutate({ roomId: room.id });
-      // Both the first batch and bo's leaving wait for the room's row.
+      await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
+      // Waiting to be stored means the send's checks on arrival are done.
+      const mention = send(socket, room.id, "@bo still there?");
       await expect.poll(waiting, { timeout: 10_000 }).toBe(2);
       await lock.query("COMMIT");
-      const acks = await Promise.all([first, mention]);
       await left;
-      const sent = acks[1];
+      const sent = await mention;
       expect(sent.ok).toBe(true);
+      const [leftEvent] = await queryDb<{ seq: number }>(server, `SELECT "seq" FROM "Message" WHERE "roomId" = $1 AND "data"->>'type' = 'member.left'`, [
+        room.id,
+      ]);
+      expect(sent.ok && sent.data.seq).toBeGreaterThan(Number(leftEvent.seq));
       expect(sent.ok && sent.data.mentions).toEqual([]);
       const rows = await queryDb(server, `SELECT * FROM "MessageMention" WHERE "roomId" = $1`, [room.id]);
       expect(rows).toEqual([]);
