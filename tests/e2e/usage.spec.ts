@@ -69,7 +69,9 @@ test("usage dashboard moves live with SDK reports, exports CSV that matches, and
     // ---- The dashboard is open before any of these reports.
     await page.goto("/usage");
     // In main: while React streams the page in, its server-rendered copy waits in a hidden div outside it.
+    // Once that copy is gone, every test id below names one element.
     await expect(page.getByRole("main").getByTestId("usage-page")).toBeVisible();
+    await expect(page.getByTestId("usage-page")).toHaveCount(1);
     await expect(page.getByTestId("usage-live")).toHaveAttribute("data-status", "live");
     if (base.calls === 0) {
       await expect(page.getByTestId("usage-empty")).toBeVisible();
