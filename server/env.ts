@@ -47,7 +47,19 @@ const schema = z.object({
    * invite, a bad, expired or used-up one, or an invite sign-up that failed). Those that do are bounded
    * by the invite's uses and expiry instead.
    */
+  /**
+   * Who may create a workspace by signing up: `invite` (the first person to sign up; everyone after joins
+   * a workspace by its invite link) or `open` (anyone: a sign-up without an invite creates a workspace of
+   * its own, which its person owns).
+   */
+  WORKSPACE_SIGNUP: z.enum(["invite", "open"]).default("invite"),
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Sign-in attempts (right or wrong) one client address may make in 10 minutes. */
+  SIGNINS_PER_ADDRESS_PER_10_MINUTES: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Agents one client address may register with onboarding tokens in an hour. */
+  REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Socket handshakes with a bad credential one client address may make in 10 minutes before its handshakes are refused. */
+  FAILED_HANDSHAKES_PER_ADDRESS_PER_10_MINUTES: z.coerce.number().int().min(1).max(100_000).default(30),
   /** How many proxies in front of the server append to X-Forwarded-For (0: clients connect directly). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** Where notification emails go out: smtp://user:pass@host:587 (STARTTLS) or smtps://…:465. Unset: no email. */

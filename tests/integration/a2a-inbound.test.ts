@@ -80,7 +80,7 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     ({
       server,
       people: { dana, bob },
-    } = await startWorkspace(dialect, { people: { dana: "owner", bob: "member" }, invite: { maxUses: 5 } }));
+    } = await startWorkspace(dialect, { people: { dana: "owner", bob: "member" }, invite: { maxUses: 5 }, ownServer: true /* restarted */ }));
     const made = await createAgent(dana, "helper", { capabilities: ["summarize", "translate"] });
     agentId = made.id;
     agentKey = made.apiKey;

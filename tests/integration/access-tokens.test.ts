@@ -340,7 +340,7 @@ describe.each(dialects)("personal access tokens on %s", (dialect) => {
 
   it("trades a person's password for a token at POST /api/v1/tokens; wrong credentials are refused alike and limited per address", async () => {
     const lou = await join("member");
-    const email = `${lou.handle}@example.test`;
+    const email = lou.email;
     const ok = await login(server, "10.9.0.1", { email, password: PASSWORD, scope: "read", expiresInDays: 30 });
     expect(ok).toMatchObject({ status: 200, ok: true, data: { accessToken: { scope: "read" } } });
     expect((await bearer(server, ok.data!.token).workspace.me.query())?.me.id).toBe(lou.participantId);

@@ -78,7 +78,7 @@ describe.each(dialects)("accounts and invites on %s", (dialect) => {
     expect(await errorCode(signUpPerson(server, { handle: "twice", inviteToken: token }))).toBe("INVITE_INVALID");
 
     const { token: t2 } = await owner.api.workspace.createInvite.mutate({});
-    expect(await errorCode(signUpPerson(server, { handle: "olive", inviteToken: t2 }))).toBe("EMAIL_TAKEN");
+    expect(await errorCode(signUpPerson(server, { handle: "olivia", email: owner.email, inviteToken: t2 }))).toBe("EMAIL_TAKEN");
     const anon = apiClient(server.url);
     expect(await errorCode(anon.workspace.signUp.mutate({ email: "x@example.test", password: "short", displayName: "X", handle: "xx", inviteToken: t2 }))).toBe(
       "INVALID_PAYLOAD",
@@ -117,6 +117,45 @@ describe.each(dialects)("accounts and invites on %s", (dialect) => {
   });
 });
 
+// An operator's choice, the same on both databases: one dialect is enough.
+describe("sign-up open to new workspaces (WORKSPACE_SIGNUP=open)", () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialects[0], { WORKSPACE_SIGNUP: "open" });
+  });
+  afterAll(() => server.dispose());
+
+  it("gives everyone who signs up without an invite a workspace of their own, which nobody else sees into", async () => {
+    const anon = apiClient(server.url);
+    expect(await anon.workspace.signUpOptions.query()).toEqual({ firstRun: true, mayCreate: true });
+    const ana = await signUpPerson(server, { handle: "ana" });
+    expect(await anon.workspace.signUpOptions.query()).toEqual({ firstRun: false, mayCreate: true });
+    const bo = await signUpPerson(server, { handle: "bo" });
+    const [anaMe, boMe] = await Promise.all([ana.api.workspace.me.query(), bo.api.workspace.me.query()]);
+    expect([anaMe?.role, boMe?.role]).toEqual(["owner", "owner"]);
+    expect(anaMe?.workspace.id).not.toBe(boMe?.workspace.id);
+
+    // The same handle in two workspaces is two people; an invite joins its own workspace only.
+    const { token } = await ana.api.workspace.createInvite.mutate({});
+    const cy = await signUpPerson(server, { handle: "cy", inviteToken: token });
+    const boCy = await signUpPerson(server, { handle: "cy" });
+    expect((await cy.api.workspace.me.query())?.workspace.id).toBe(anaMe?.workspace.id);
+    expect((await boCy.api.workspace.me.query())?.role).toBe("owner");
+    const handles = async (who: Person) => (await who.api.workspace.participants.query()).map((p) => p.handle).sort();
+    expect(await handles(ana)).toEqual(["ana", "cy"]);
+    expect(await handles(bo)).toEqual(["bo"]);
+
+    // Each has a #general of its own, and another workspace's is not there for them.
+    const [anaGeneral] = await ana.api.rooms.mine.query();
+    const [boGeneral] = await bo.api.rooms.mine.query();
+    expect([anaGeneral.name, boGeneral.name]).toEqual(["general", "general"]);
+    expect(anaGeneral.id).not.toBe(boGeneral.id);
+    await ana.api.messages.send.mutate({ roomId: anaGeneral.id, body: "ana's only", clientMsgId: "c1" });
+    expect(await errorCode(bo.api.messages.history.query({ roomId: anaGeneral.id }))).toBe("ROOM_NOT_FOUND");
+  });
+});
+
 // Auth.js runs inside Next.js, so this server serves the pages too (in development mode: no build
 // needed). The limit lives in the process (or Redis), not in the database: one dialect is enough.
 // The server trusts one proxy, so a test can sign in from an address of its own (X-Forwarded-For).
@@ -137,7 +176,7 @@ describe("sign-in limits over HTTP, as a browser signs in", () => {
   afterAll(() => server?.dispose());
 
   it("blocks an email after 10 wrong passwords, the right one too, with a clear code; others and successes are untouched", async () => {
-    const signIn = (who: Person, password: string, email = `${who.handle}@example.test`) => browserSignIn(server.url, email, password);
+    const signIn = (who: Person, password: string, email = who.email) => browserSignIn(server.url, email, password);
 
     // The session the browser gets is a real one.
     const first = await signIn(sam, PASSWORD);
@@ -152,7 +191,7 @@ describe("sign-in limits over HTTP, as a browser signs in", () => {
     // The tenth failure blocks the email: now the right password is refused too, saying why.
     expect(await signIn(sam, "wrong-9")).toMatchObject({ session: null, code: "credentials" });
     expect(await signIn(sam, PASSWORD)).toEqual({ session: null, error: "CredentialsSignin", code: "rate_limited" });
-    expect(await signIn(sam, PASSWORD, "SAM@Example.test")).toMatchObject({ session: null, code: "rate_limited" });
+    expect(await signIn(sam, PASSWORD, sam.email.toUpperCase())).toMatchObject({ session: null, code: "rate_limited" });
 
     // Another email is unaffected, before and after its own mistakes.
     expect((await signIn(tess, PASSWORD)).session).not.toBeNull();
@@ -162,8 +201,8 @@ describe("sign-in limits over HTTP, as a browser signs in", () => {
 
   it("audits the address a sign-in came from, never one the client names itself", async () => {
     const from = { "X-Forwarded-For": "203.0.113.9", "X-Switchboard-Client-Address": "198.51.100.66" };
-    expect((await browserSignIn(server.url, "tess@example.test", PASSWORD, from)).session).not.toBeNull();
-    expect((await browserSignIn(server.url, "tess@example.test", "wrong", from)).session).toBeNull();
+    expect((await browserSignIn(server.url, tess.email, PASSWORD, from)).session).not.toBeNull();
+    expect((await browserSignIn(server.url, tess.email, "wrong", from)).session).toBeNull();
     const audited = () =>
       queryDb<{ action: string; address: string | null }>(
         server,
@@ -185,11 +224,11 @@ describe("sign-in limits over HTTP, as a browser signs in", () => {
     for (let i = 0; i < 60; i++) {
       expect(await browserSignIn(server.url, `nobody-${i}@example.test`, "guess", from("10.5.0.1"))).toMatchObject({ session: null, code: "credentials" });
     }
-    expect(await browserSignIn(server.url, "tess@example.test", PASSWORD, from("10.5.0.1"))).toEqual({
+    expect(await browserSignIn(server.url, tess.email, PASSWORD, from("10.5.0.1"))).toEqual({
       session: null,
       error: "CredentialsSignin",
       code: "rate_limited",
     });
-    expect((await browserSignIn(server.url, "tess@example.test", PASSWORD, from("10.5.0.2"))).session).not.toBeNull();
+    expect((await browserSignIn(server.url, tess.email, PASSWORD, from("10.5.0.2"))).session).not.toBeNull();
   });
 });

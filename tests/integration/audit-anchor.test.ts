@@ -27,7 +27,7 @@ describe.each(dialects)("audit heads recorded outside the database, on %s", (dia
     ({
       server,
       people: { olga: owner },
-    } = await startWorkspace(dialect, { people: { olga: "owner" } }));
+    } = await startWorkspace(dialect, { people: { olga: "owner" }, ownServer: true /* audit:verify reads every workspace of its database */ }));
     await owner.api.workspace.createInvite.mutate({});
   });
   afterAll(() => server?.dispose());

@@ -343,12 +343,12 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
   it("login trades a person's password for a token kept as the default profile; token and agents then act as that person", async () => {
     const dir = path.join(home, "person-config");
     const asPerson = { SWITCHBOARD_CONFIG_DIR: dir };
-    const wrong = await cliWithStdin(["login", "--url", server.url, "--email", "ana@example.test", "--password-stdin"], "not her password\n", asPerson);
+    const wrong = await cliWithStdin(["login", "--url", server.url, "--email", ana.email, "--password-stdin"], "not her password\n", asPerson);
     expect(wrong.code).toBe(3);
     expect(wrong.stderr).toContain("UNAUTHENTICATED");
 
     const login = await cliWithStdin(
-      ["login", "--url", server.url, "--email", "ana@example.test", "--password-stdin", "--name", "ci laptop", "--json"],
+      ["login", "--url", server.url, "--email", ana.email, "--password-stdin", "--name", "ci laptop", "--json"],
       "correct horse battery\n",
       asPerson,
     );

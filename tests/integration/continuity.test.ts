@@ -93,7 +93,7 @@ describe.each(dialects)("continuity on %s", (dialect) => {
     ({
       server,
       people: { ana },
-    } = await startWorkspace(dialect, { people: { ana: "owner" }, liftRates: true }));
+    } = await startWorkspace(dialect, { people: { ana: "owner" }, liftRates: true, ownServer: true /* stopped and restarted */ }));
   });
   afterEach(() => closeSockets());
   afterAll(() => server.dispose());

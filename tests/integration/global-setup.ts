@@ -8,6 +8,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { build, type BuildOptions } from "esbuild";
+import { resetShared, stopShared } from "./shared-servers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // In a folder of the checkout, at the depth of the sources: server/migrate.ts finds prisma/migrations
@@ -43,7 +44,7 @@ const agentScripts = ["tests/integration/fixtures", "examples"].flatMap((dir) =>
     .map((name) => path.join(ROOT, dir, name)),
 );
 
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => Promise<void>> {
   const server = path.join(OUT, "index.mjs");
   const cli = path.join(OUT, "cli", "main.mjs");
   const auditVerify = path.join(OUT, "audit-verify.mjs");
@@ -59,4 +60,6 @@ export default async function setup(): Promise<void> {
   process.env.SWITCHBOARD_TEST_CLI = cli;
   process.env.SWITCHBOARD_TEST_AUDIT_VERIFY = auditVerify;
   process.env.SWITCHBOARD_TEST_AGENTS = agents;
+  resetShared();
+  return stopShared;
 }

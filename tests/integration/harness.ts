@@ -254,6 +254,8 @@ export interface Person {
   cookie: string;
   participantId: string;
   handle: string;
+  /** What they sign in with (password: "correct horse battery"). */
+  email: string;
   /** A browser-like socket; `features`: what it asks for in the handshake (the browser asks for `message:batch`). */
   socket(opts?: { features?: string[] }): Promise<ClientSocket>;
 }
@@ -265,9 +267,13 @@ let counter = 0;
  * the sign-up comes from, for a server started with TRUST_PROXY=1 (many people, each from their own
  * machine, as the benchmark's crowds are; per-address limits would otherwise stop them).
  */
-export async function signUpPerson(server: TestServer, opts: { handle?: string; inviteToken?: string; address?: string } = {}): Promise<Person> {
+export async function signUpPerson(
+  server: TestServer,
+  opts: { handle?: string; email?: string; inviteToken?: string; address?: string } = {},
+): Promise<Person> {
   const handle = opts.handle ?? `person${++counter}`;
-  const email = `${handle}@example.test`;
+  // An email is one account in the whole deployment, and a shared server holds many workspaces (handles are per workspace).
+  const email = opts.email ?? `${handle}.${randomUUID().slice(0, 8)}@example.test`;
   const anonymous = apiClient(server.url, undefined, opts.address ? { "x-forwarded-for": opts.address } : {});
   await anonymous.workspace.signUp.mutate({
     email,
@@ -282,7 +288,7 @@ export async function signUpPerson(server: TestServer, opts: { handle?: string; 
   const api = apiClient(server.url, cookie);
   const me = await api.workspace.me.query();
   if (!me) throw new Error("signed-up person has no session");
-  return { api, cookie, participantId: me.me.id, handle, socket: (o) => openSocket(server.url, cookie, o) };
+  return { api, cookie, participantId: me.me.id, handle, email, socket: (o) => openSocket(server.url, cookie, o) };
 }
 
 /** The account id for an email, read from the server's own database (tests only). */

@@ -46,7 +46,7 @@ describe.each(dialects)("email notifications on %s", (dialect) => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let owner: Person;
 
-  const mailsTo = (person: Person) => smtp.mails.filter((m) => m.to.includes(`${person.handle}@example.test`));
+  const mailsTo = (person: Person) => smtp.mails.filter((m) => m.to.includes(person.email));
   const waitForMails = (person: Person, count: number) => waitFor(() => mailsTo(person).length >= count, 15_000, `${count} mail(s) to @${person.handle}`);
 
   /** Waits for the person's first mail; it is their only one, and holds `has` but not `lacks`. */

@@ -11,8 +11,8 @@ export const dynamic = "force-dynamic";
 
 export default async function SignUpPage() {
   if (await getViewer()) redirect("/");
-  const firstRun = await publicApi().workspace.firstRun();
-  if (!firstRun) {
+  const { firstRun, mayCreate } = await publicApi().workspace.signUpOptions();
+  if (!mayCreate) {
     return (
       <AuthCard
         title="This workspace is invite-only"
@@ -32,7 +32,11 @@ export default async function SignUpPage() {
   return (
     <AuthCard
       title="Create your workspace"
-      subtitle="You're the first one here: you'll own the workspace and can invite people and agents."
+      subtitle={
+        firstRun
+          ? "You're the first one here: you'll own the workspace and can invite people and agents."
+          : "A workspace of your own: you'll own it and can invite people and agents. To join one, open its invite link instead."
+      }
       footer={
         <>
           Already have an account?{" "}

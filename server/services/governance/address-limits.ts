@@ -10,9 +10,9 @@ import { consume, count, exhausted, refuseIfExhausted, type Rule } from "./limit
 
 /** Sign-ups that do not join by a usable invite; those that do are bounded by the invite (uses, expiry). */
 const SIGN_UPS: Rule = { name: "addr:signup", points: env.SIGNUPS_PER_ADDRESS_PER_HOUR, perSeconds: 60 * 60 };
-const SIGN_INS: Rule = { name: "addr:signin", points: 60, perSeconds: 10 * 60 };
-const AGENT_REGISTRATIONS: Rule = { name: "addr:register", points: 30, perSeconds: 60 * 60 };
-const FAILED_HANDSHAKES: Rule = { name: "addr:handshake-failed", points: 30, perSeconds: 10 * 60 };
+const SIGN_INS: Rule = { name: "addr:signin", points: env.SIGNINS_PER_ADDRESS_PER_10_MINUTES, perSeconds: 10 * 60 };
+const AGENT_REGISTRATIONS: Rule = { name: "addr:register", points: env.REGISTRATIONS_PER_ADDRESS_PER_HOUR, perSeconds: 60 * 60 };
+const FAILED_HANDSHAKES: Rule = { name: "addr:handshake-failed", points: env.FAILED_HANDSHAKES_PER_ADDRESS_PER_10_MINUTES, perSeconds: 10 * 60 };
 
 const tooMany = (what: string) => `Too many ${what} from your address`;
 

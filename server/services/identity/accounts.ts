@@ -73,7 +73,7 @@ const inviteRequired = () => new AppError("INVITE_REQUIRED", "This workspace is 
 async function assertMayJoin(db: Db, input: SignUpInput, address: string | null): Promise<void> {
   if (!input.inviteToken) {
     await countSignUp(address);
-    if ((await db.workspace.count()) > 0) throw inviteRequired();
+    if (!(await mayCreateWorkspace())) throw inviteRequired();
     return;
   }
   await refuseIfSignUpsUsedUp(address);
@@ -106,8 +106,10 @@ async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: stri
     }
     throw new AppError("UNAVAILABLE", "Many people are using this invite link right now; try again");
   }
-  await holdFirstRun(tx);
-  if ((await tx.workspace.count()) > 0) throw inviteRequired();
+  if (env.WORKSPACE_SIGNUP === "invite") {
+    await holdFirstRun(tx);
+    if ((await tx.workspace.count()) > 0) throw inviteRequired();
+  }
   const workspaceId = await createWorkspace(tx, input.workspaceName?.trim() || `${input.displayName}'s workspace`);
   return { workspaceId, role: "owner" };
 }
@@ -146,6 +148,11 @@ async function auditSignIn(accountId: string, ok: boolean, address: string | nul
 /** Whether anyone has signed up yet: the sign-up page offers to create the workspace until then. */
 export async function isFirstRun(): Promise<boolean> {
   return (await getDb().workspace.count()) === 0;
+}
+
+/** Whether a sign-up without an invite creates a workspace: on the first run, or always where sign-up is open (WORKSPACE_SIGNUP). */
+export async function mayCreateWorkspace(): Promise<boolean> {
+  return env.WORKSPACE_SIGNUP === "open" || (await isFirstRun());
 }
 
 /** The participant an account acts as (its first workspace), or null. */
