@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: everything the suite needs that `npm install` does not bring, then every gate: typecheck,
-# lint, unit and the production build side by side, then integration (SQLite and PostgreSQL) beside
-# end-to-end in Chromium.
+# `npm test`: everything the suite needs that `npm install` does not bring, then every gate side by side:
+# integration (SQLite and PostgreSQL), the production build then end-to-end in Chromium, unit, and
+# typecheck and lint (niced).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -89,16 +89,34 @@ side_by_side() {
   return $failed
 }
 
-step "checks and the production build (side by side)"
-side_by_side \
-  "typecheck" "npm run -s typecheck" \
-  "lint (ESLint, Prettier, layers)" "npm run -s lint" \
-  "unit tests" "npx vitest run --project unit" \
-  "production build" "npm run -s build"
+# What the tools are documented to reuse safely between runs, kept on this machine as npm keeps its cache:
+# TypeScript's incremental state (it checks again whatever changed and what depends on it), Prettier's
+# cache (by each file's content) and Next.js's build cache (which Next.js asks CI to keep). A clean clone
+# starts from them; SWITCHBOARD_NO_CACHE=1 runs without them.
+CACHE="${SWITCHBOARD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/switchboard/build}"
+CACHED=(tsconfig.tsbuildinfo node_modules/.cache/prettier .next/cache)
+if [ "${SWITCHBOARD_NO_CACHE:-}" != "1" ]; then
+  for item in "${CACHED[@]}"; do
+    if [ -e "$CACHE/$item" ] && [ ! -e "$item" ]; then mkdir -p "$(dirname "$item")" && cp -a "$CACHE/$item" "$item"; fi
+  done
+fi
+save_caches() {
+  [ "${SWITCHBOARD_NO_CACHE:-}" = "1" ] && return 0
+  for item in "${CACHED[@]}"; do
+    [ -e "$item" ] || continue
+    mkdir -p "$(dirname "$CACHE/$item")" && rm -rf "$CACHE/$item.$$" && cp -a "$item" "$CACHE/$item.$$" && rm -rf "$CACHE/$item" && mv "$CACHE/$item.$$" "$CACHE/$item"
+  done
+}
 
-# The end-to-end tests drive the production build in Chromium on a port of their own; the integration
-# tests start their servers on free ports and databases of their own.
-step "integration (real server, real clients; SQLite and PostgreSQL) and end-to-end (Playwright, Chromium), side by side"
+# Every part at once: the machine's two cores are the budget, and a stage that waits for its slowest
+# part leaves one idle. The tests (the integration tests take the most CPU; the end-to-end tests wait for
+# the build) run at normal priority, since their waits have timeouts; typecheck and lint, which have
+# none, run niced, in the time the tests leave.
+step "every part, side by side (typecheck and lint niced)"
 side_by_side \
   "integration tests" "npx vitest run --project integration" \
-  "end-to-end tests" "npx playwright test"
+  "production build, then end-to-end tests" "npm run -s build && echo \"build: \$SECONDS s\" && npx playwright test" \
+  "typecheck" "nice -n 10 npm run -s typecheck" \
+  "lint (ESLint, Prettier, layers)" "nice -n 10 npm run -s lint" \
+  "unit tests" "npx vitest run --project unit"
+save_caches
