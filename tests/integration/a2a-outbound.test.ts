@@ -19,6 +19,7 @@ import {
   queryDb,
   signUpPerson,
   startTwoProcesses,
+  FAST_PASSES,
   waitFor,
   type Person,
   type TestServer,
@@ -81,7 +82,7 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     ({
       server,
       people: { dana },
-    } = await startWorkspace(dialect, { people: { dana: "owner" }, env: { A2A_RETRY_MAX_MS: "1000" } }));
+    } = await startWorkspace(dialect, { people: { dana: "owner" }, env: { A2A_RETRY_MAX_MS: "1000", ...FAST_PASSES } }));
     const one = await dana.api.a2a.register.mutate({
       cardUrl: remote.cardUrl("plain"),
       handle: "plain",
@@ -416,7 +417,7 @@ describe.runIf(dialects.includes("postgresql"))("A2A outbound on two server proc
 
   beforeAll(async () => {
     remote = await startScriptedA2a({ twin: false });
-    [a, b] = await startTwoProcesses({ A2A_RETRY_MAX_MS: "1000" });
+    [a, b] = await startTwoProcesses({ A2A_RETRY_MAX_MS: "1000", ...FAST_PASSES });
     dana = await signUpPerson(a, { handle: "dana" });
   }, 60_000);
   afterAll(async () => {

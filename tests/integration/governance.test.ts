@@ -204,7 +204,12 @@ describe.each(dialects)("governance on %s", (dialect) => {
     expect((await verify()).status).toBe(0);
 
     // Someone edits an entry in the database...
-    const [victim] = await queryDb<{ id: string; seq: number }>(server, `SELECT id, seq FROM "AuditEvent" WHERE action = 'key.rotated'`);
+    const workspaceId = (await owner.api.workspace.me.query())!.workspace.id; // the server may hold other workspaces
+    const [victim] = await queryDb<{ id: string; seq: number }>(
+      server,
+      `SELECT id, seq FROM "AuditEvent" WHERE action = 'key.rotated' AND "workspaceId" = $1`,
+      [workspaceId],
+    );
     await queryDb(server, `UPDATE "AuditEvent" SET action = 'key.harmless' WHERE id = $1`, [victim.id]);
     expect(await owner.api.admin.verifyAudit.query()).toMatchObject({ ok: false, firstBroken: { seq: victim.seq, id: victim.id } });
     const edited = await verify();
