@@ -23,7 +23,7 @@ step() {
   printf '\n\033[1m== %s\033[0m\n' "$*"
 }
 print_times() {
-  local status=$?
+  local status=${1:-$?}
   end_stage
   printf '\n\033[1m== time per stage\033[0m\n'
   printf '%s\n' "${STAGES[@]}"
@@ -100,6 +100,7 @@ if [ "${SWITCHBOARD_NO_CACHE:-}" != "1" ]; then
     if [ -e "$CACHE/$item" ] && [ ! -e "$item" ]; then mkdir -p "$(dirname "$item")" && cp -a "$CACHE/$item" "$item"; fi
   done
 fi
+# Kept when the run ends, passed or failed: each tool's cache holds only what it can use again.
 save_caches() {
   [ "${SWITCHBOARD_NO_CACHE:-}" = "1" ] && return 0
   for item in "${CACHED[@]}"; do
@@ -107,6 +108,7 @@ save_caches() {
     mkdir -p "$(dirname "$CACHE/$item")" && rm -rf "$CACHE/$item.$$" && cp -a "$item" "$CACHE/$item.$$" && rm -rf "$CACHE/$item" && mv "$CACHE/$item.$$" "$CACHE/$item"
   done
 }
+trap 'code=$?; save_caches || true; print_times "$code"; exit "$code"' EXIT
 
 # Every part at once: the machine's two cores are the budget, and a stage that waits for its slowest
 # part leaves one idle. The tests (the integration tests take the most CPU; the end-to-end tests wait for
@@ -119,4 +121,3 @@ side_by_side \
   "typecheck" "nice -n 10 npm run -s typecheck" \
   "lint (ESLint, Prettier, layers)" "nice -n 10 npm run -s lint" \
   "unit tests" "npx vitest run --project unit"
-save_caches

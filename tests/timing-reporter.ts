@@ -1,15 +1,11 @@
 // Prints, after an integration run, the files that took longest (their tests and hooks, server boots
 // included) and what the servers they started cost, so CI's log says where its time goes: CI time is a budget.
 import type { Reporter, TestModule } from "vitest/node";
-import { resetServerCpu, serverCpuSummary } from "./integration/server-cpu";
+import { serverCpuSummary } from "./integration/server-cpu";
 import { stopShared } from "./integration/shared-servers";
 
 export default class TimingReporter implements Reporter {
   private readonly files: { name: string; ms: number; tests: number }[] = [];
-
-  onInit(): void {
-    resetServerCpu();
-  }
 
   onTestModuleEnd(module: TestModule): void {
     this.files.push({

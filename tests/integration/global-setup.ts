@@ -5,10 +5,11 @@
 // in a fraction. The bundles are the same source; tests that start another checkout's server (the
 // benchmark's baseline) or count queries still go through tsx, and so do the commands the CLI writes
 // into clients' configs.
-import { readdirSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { build, type BuildOptions } from "esbuild";
-import { resetShared, stopShared } from "./shared-servers";
+import { stopShared } from "./shared-servers";
+import { beginRun, runFile } from "./test-run";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // In a folder of the checkout, at the depth of the sources: server/migrate.ts finds prisma/migrations
@@ -45,6 +46,7 @@ const agentScripts = ["tests/integration/fixtures", "examples"].flatMap((dir) =>
 );
 
 export default async function setup(): Promise<() => Promise<void>> {
+  beginRun();
   const server = path.join(OUT, "index.mjs");
   const cli = path.join(OUT, "cli", "main.mjs");
   const auditVerify = path.join(OUT, "audit-verify.mjs");
@@ -60,6 +62,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   process.env.SWITCHBOARD_TEST_CLI = cli;
   process.env.SWITCHBOARD_TEST_AUDIT_VERIFY = auditVerify;
   process.env.SWITCHBOARD_TEST_AGENTS = agents;
-  resetShared();
-  return stopShared;
+  return async () => {
+    await stopShared();
+    rmSync(path.dirname(runFile("shared-servers")!), { recursive: true, force: true });
+  };
 }

@@ -139,9 +139,11 @@ export async function startTestServer(
       };
       child!.stdout!.on("data", onData);
       child!.stderr!.on("data", (c: Buffer) => (log += c.toString()));
-      child!.once("exit", (code) => {
+      const launched = child!;
+      launched.once("exit", (code) => {
         clearTimeout(timer);
         reject(new Error(`server exited with ${code}:\n${log}`));
+        if (child === launched) child = null; // it ended by itself: nothing is running
       });
     });
   }

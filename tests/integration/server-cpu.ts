@@ -3,8 +3,7 @@
 // is a budget, and servers are most of the integration suite's CPU.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-
-export const SERVER_CPU_LOG = path.resolve(import.meta.dirname, "../../.test-server/server-cpu.log");
+import { runFile } from "./test-run";
 const TICKS_PER_SECOND = 100; // Linux's USER_HZ
 
 /** The process's CPU time so far (user + system), in seconds; null where /proc is not there. */
@@ -18,26 +17,24 @@ function cpuSeconds(pid: number): number | null {
 
 /**
  * Records a server process's CPU at a moment of its life: `ready` (its boot) or `stopping` (its whole
- * life). Only in a test run that keeps the log (resetServerCpu started it): a bench's servers are not counted.
+ * life). Only in an integration run (test-run.ts): a bench's servers are not counted.
  */
 export function recordServerCpu(pid: number | undefined, moment: "ready" | "stopping"): void {
-  if (!existsSync(SERVER_CPU_LOG)) return;
+  const log = runFile("server-cpu.log");
+  if (!log) return;
   const seconds = pid ? cpuSeconds(pid) : null;
-  if (seconds !== null) appendFileSync(SERVER_CPU_LOG, `${moment} ${seconds}\n`);
+  if (seconds !== null) {
+    mkdirSync(path.dirname(log), { recursive: true });
+    appendFileSync(log, `${moment} ${seconds}\n`);
+  }
 }
 
-/** Starts this run's log, empty. */
-export function resetServerCpu(): void {
-  mkdirSync(path.dirname(SERVER_CPU_LOG), { recursive: true });
-  rmSync(SERVER_CPU_LOG, { force: true });
-  appendFileSync(SERVER_CPU_LOG, "");
-}
-
-/** What the log adds up to: servers started, CPU to boot them, and CPU over their lives. Ends the log. */
+/** What the run's log adds up to: servers started, CPU to boot them, and CPU over their lives. Ends the log. */
 export function serverCpuSummary(): string | null {
-  if (!existsSync(SERVER_CPU_LOG)) return null;
-  const lines = readFileSync(SERVER_CPU_LOG, "utf8").split("\n").filter(Boolean);
-  rmSync(SERVER_CPU_LOG, { force: true });
+  const log = runFile("server-cpu.log");
+  if (!log || !existsSync(log)) return null;
+  const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
+  rmSync(log, { force: true });
   let boots = 0;
   let bootSeconds = 0;
   let lifeSeconds = 0;

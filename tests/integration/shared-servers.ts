@@ -8,13 +8,19 @@
 // Booting a server costs more CPU than most files' tests do (the bundle's load, Prisma's query compiler
 // warming up, PostgreSQL's migrations): the suite started 87 for 41 files. The servers outlive the files
 // that use them, so each is written down when it starts and stopped at the end of the run (stopShared).
-import { appendFileSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { Dialect, TestServer } from "./harness";
 import { recordServerCpu } from "./server-cpu";
+import { runFile } from "./test-run";
 
-const RECORD = path.resolve(import.meta.dirname, "../../.test-server/shared-servers");
+/** Where the run writes down its shared servers: one JSON record a line. */
+function recordFile(): string {
+  const file = runFile("shared-servers");
+  if (!file) throw new Error("shared servers are for integration runs (tests/integration/global-setup.ts)");
+  return file;
+}
 
 /**
  * What a shared server runs with. Its workspaces' people connect from one address (the loopback), so the
@@ -42,6 +48,7 @@ const servers = new Map<Dialect, Promise<TestServer>>();
 export async function sharedServer(dialect: Dialect): Promise<TestServer> {
   const running = await servers.get(dialect)?.catch(() => null);
   if (running?.pid()) return shareable(running);
+  if (running) console.error(`The shared ${dialect} server stopped; starting another. Its output:\n${running.output().slice(-4000)}`);
   const starting = startShared(dialect);
   servers.set(dialect, starting);
   return shareable(await starting);
@@ -53,7 +60,9 @@ async function startShared(dialect: Dialect): Promise<TestServer> {
   const server = await startTestServer(dialect, SHARED_ENV);
   const pid = server.pid()!;
   const record: Record = { pid, dialect, databaseUrl: server.databaseUrl, dataDir: server.dataDir };
-  appendFileSync(RECORD, `${JSON.stringify(record)}\n`);
+  const file = recordFile();
+  mkdirSync(path.dirname(file), { recursive: true });
+  appendFileSync(file, `${JSON.stringify(record)}\n`);
   // Should the run end without the teardown (a worker killed), the server goes with its worker.
   process.once("exit", () => {
     try {
@@ -83,19 +92,15 @@ function shareable(server: TestServer): TestServer {
   };
 }
 
-/** Starts the run's record of shared servers, empty (the integration run's global setup). */
-export function resetShared(): void {
-  rmSync(RECORD, { force: true });
-}
-
-/** Stops every shared server the run started and drops their databases (the integration run's teardown). */
+/** Stops every shared server this integration run started and drops their databases (its teardown; none outside a run). */
 export async function stopShared(): Promise<void> {
-  if (!existsSync(RECORD)) return;
-  const records = readFileSync(RECORD, "utf8")
+  const file = runFile("shared-servers");
+  if (!file || !existsSync(file)) return;
+  const records = readFileSync(file, "utf8")
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Record);
-  rmSync(RECORD, { force: true });
+  rmSync(file, { force: true });
   await Promise.all(records.map(stopOne));
 }
 
