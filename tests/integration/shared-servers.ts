@@ -35,7 +35,7 @@ const SHARED_ENV = {
   FAILED_HANDSHAKES_PER_ADDRESS_PER_10_MINUTES: "100000",
 };
 
-interface Record {
+interface SharedServerRecord {
   pid: number;
   dialect: Dialect;
   databaseUrl: string;
@@ -59,7 +59,7 @@ async function startShared(dialect: Dialect): Promise<TestServer> {
   const { startTestServer } = await import("./harness");
   const server = await startTestServer(dialect, SHARED_ENV);
   const pid = server.pid()!;
-  const record: Record = { pid, dialect, databaseUrl: server.databaseUrl, dataDir: server.dataDir };
+  const record: SharedServerRecord = { pid, dialect, databaseUrl: server.databaseUrl, dataDir: server.dataDir };
   const file = recordFile();
   mkdirSync(path.dirname(file), { recursive: true });
   appendFileSync(file, `${JSON.stringify(record)}\n`);
@@ -99,12 +99,12 @@ export async function stopShared(): Promise<void> {
   const records = readFileSync(file, "utf8")
     .split("\n")
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record);
+    .map((line) => JSON.parse(line) as SharedServerRecord);
   rmSync(file, { force: true });
   await Promise.all(records.map(stopOne));
 }
 
-async function stopOne({ pid, dialect, databaseUrl, dataDir }: Record): Promise<void> {
+async function stopOne({ pid, dialect, databaseUrl, dataDir }: SharedServerRecord): Promise<void> {
   recordServerCpu(pid, "stopping");
   try {
     process.kill(pid, "SIGTERM");
