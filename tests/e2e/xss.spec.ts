@@ -56,16 +56,23 @@ test("script and HTML in messages, topics, agent profiles and requests render as
 
     // An agent created in the agents UI with payloads for its name, description and a capability.
     await page.goto("/agents");
+    await expect(page.getByTestId("agents-page")).toBeVisible();
     await page.getByTestId("open-create-agent").click();
-    await page.getByTestId("agent-display-name").fill(IMG);
-    await page.getByTestId("agent-handle").fill(`xss-ui-${run}`);
-    await page.getByTestId("agent-description").fill(SCRIPT);
-    await page.getByTestId("agent-capabilities").fill(SVG);
-    await page.getByTestId("agent-capabilities").press("Enter");
-    await page.getByTestId("create-agent-submit").click();
-    await expect(page.getByTestId("agent-api-key")).toHaveValue(/^sb_/);
-    const uiKey = await page.getByTestId("agent-api-key").inputValue();
-    await page.getByTestId("create-agent-done").click();
+    const dialog = page.getByTestId("create-agent-dialog");
+    await dialog.getByTestId("agent-display-name").fill(IMG);
+    await dialog.getByTestId("agent-handle").fill(`xss-ui-${run}`);
+    await dialog.getByTestId("agent-description").fill(SCRIPT);
+    await dialog.getByTestId("agent-capabilities").fill(SVG);
+    await dialog.getByTestId("agent-capabilities").press("Enter");
+    await expect(dialog.getByTestId("tag-chip")).toHaveCount(1);
+    await dialog.getByTestId("create-agent-submit").click();
+    // The key, or the server's refusal in words (so that a failure here says why).
+    await expect(dialog.getByTestId("agent-api-key").or(dialog.getByTestId("form-error"))).toBeVisible();
+    await expect(dialog.getByTestId("form-error")).toHaveCount(0);
+    await expect(dialog.getByTestId("agent-api-key")).toHaveValue(/^sb_/);
+    const uiKey = await dialog.getByTestId("agent-api-key").inputValue();
+    await dialog.getByTestId("create-agent-done").click();
+    await expect(dialog).toBeHidden();
 
     // And one through tRPC with the others.
     const viaApi = await trpc<{ agent: AgentView; apiKey: string }>(page, "agents.create", {
