@@ -32,7 +32,7 @@
 import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { WebSocketServer, type WebSocket } from "ws";
+import { WebSocketServer, type ServerOptions, type WebSocket } from "ws";
 import { afterHold } from "../realtime/write-hold";
 
 /** Past this many bytes not yet written to a client, a send's callback waits for its write. */
@@ -51,12 +51,26 @@ class BatchedConnection extends EventEmitter {
   /** A frame went out in this turn: the next ones wait in the queue until its microtasks are done. */
   private sentThisTurn = false;
 
+  /** Set while the client's messages are not read (pauseReading). */
+  private resumeAt: ReturnType<typeof setTimeout> | undefined;
+
   constructor(
     private readonly ws: WebSocket,
     private readonly tcp: Duplex,
   ) {
     super();
     for (const event of ["message", "close", "error"]) ws.on(event, (...args: unknown[]) => this.emit(event, ...args));
+    ws.on("close", () => clearTimeout(this.resumeAt));
+  }
+
+  /** Reads none of the client's messages for `ms` (ws's pause and resume); already paused, nothing changes. */
+  pauseReading(ms: number): void {
+    if (this.resumeAt || this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.pause();
+    this.resumeAt = setTimeout(() => {
+      this.resumeAt = undefined;
+      this.ws.resume();
+    }, ms);
   }
 
   send(data: unknown, cb?: SendCallback): void {
@@ -124,8 +138,32 @@ class BatchedConnection extends EventEmitter {
   }
 }
 
-/** ws's server, handing engine.io each connection wrapped so that its sends of one turn are one write. */
+/**
+ * Reads nothing more from a Socket.IO client for `ms`: what it sends meanwhile waits in TCP (and in
+ * its own process), not in this one, and none of it is dropped; its answers and deliveries still go
+ * out. For a client told to wait that sends on regardless (socket/requests.ts). Only for a client on
+ * the WebSocket transport: engine.io's transport keeps its connection as `socket` (undocumented, so
+ * looked at and checked for this module's own class; a client on long-polling is not paused).
+ */
+export function pauseReading(conn: { transport?: unknown } | undefined, ms: number): boolean {
+  const connection = (conn?.transport as { socket?: unknown } | undefined)?.socket;
+  if (!(connection instanceof BatchedConnection)) return false;
+  connection.pauseReading(ms);
+  return true;
+}
+
+/**
+ * ws's server, handing engine.io each connection wrapped so that its sends of one turn are one write;
+ * and reading each connection's messages one a turn of the event loop (ws's `allowSynchronousEvents`
+ * off): a burst that arrives in one read (a 64 KiB read holds ~900 small requests) is handed over
+ * message by message, with every other connection read in between, and what the burst's sender has
+ * not been handed yet waits in TCP, not in the process.
+ */
 export class BatchedWebSocketServer extends WebSocketServer {
+  constructor(options: ServerOptions, callback?: () => void) {
+    super({ ...options, allowSynchronousEvents: false }, callback);
+  }
+
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, done: (ws: WebSocket, request: IncomingMessage) => void): void {
     super.handleUpgrade(request, socket, head, (ws, req) => done(new BatchedConnection(ws, socket) as unknown as WebSocket, req));
   }

@@ -1,7 +1,8 @@
 // How a socket's requests are answered: one payload and an optional ack; a window of them awaiting
 // their answer at once (OPENING_IN_FLIGHT, widening to MAX_IN_FLIGHT as requests are answered), of
 // which at most MAX_ACTIVE run at a time (sends, and tool calls that wait, apart); past the window,
-// requests wait their turn in the connection's bounded buffer (backlog.ts), in arrival order; only
+// requests wait their turn in the connection's bounded buffer (backlog.ts), in arrival order; a
+// connection refused over and over within a second is not read for a second (READ_PAUSE_MS); only
 // reads for a read-only actor; each event under its own limit, the payload validated, then one
 // service call. Every request that asked for an ack gets one, whatever it sent, until the connection
 // is cut off for sending on into a full buffer: what still waits in its buffer and what it sends after
@@ -23,9 +24,13 @@ import {
   MAX_ACTIVE_BACKLOGGED,
   MAX_IN_FLIGHT,
   OPENING_IN_FLIGHT,
+  READ_PAUSE_MS,
   recordCutOff,
+  REFUSALS_BEFORE_PAUSE,
+  REFUSALS_WINDOW_MS,
 } from "../services/governance/request-limits";
 import { backlog, type Backlog, type BufferLimits } from "./backlog";
+import { pauseReading } from "./batched-writes";
 
 export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
@@ -63,6 +68,8 @@ export function requestsOf(socket: AppSocket, opts: { buffer?: BufferLimits } = 
   const slots = semaphore(() => (waiting.size > 0 ? MAX_ACTIVE_BACKLOGGED : MAX_ACTIVE));
   const closed = new AbortController();
   const cutOff = cutOffOf(socket, closed, waiting, () => inFlight === 0);
+  // Told to wait and sending on regardless: not read for a while.
+  const refused = pacerOf(() => pauseReading(socket.conn, READ_PAUSE_MS));
   on("disconnect", () => {
     closed.abort();
     cutOff.disconnected();
@@ -119,6 +126,7 @@ export function requestsOf(socket: AppSocket, opts: { buffer?: BufferLimits } = 
         { retryAfterMs: BUFFER_FULL_RETRY_MS },
       );
       reply({ ok: false, error: full.toShape() });
+      refused();
       if (waiting.refused()) cutOff.begin();
     }
     // Never rejects: every failure becomes the answer's error.
@@ -127,9 +135,9 @@ export function requestsOf(socket: AppSocket, opts: { buffer?: BufferLimits } = 
       const queued = typeof opts.queued === "function" ? opts.queued(args[0]) : opts.queued;
       const slot = queued ? null : await slots.acquire();
       try {
-        // Its work starts in a turn of the event loop of its own: requests read together (a burst
-        // arrives in one read) would otherwise run back to back, the database calls of SQLite
-        // included, before any other socket is read.
+        // Its work starts in a turn of the event loop of its own: requests started together (from
+        // the buffer, or as slots free up) would otherwise run back to back, the database calls of
+        // SQLite included, before any other socket is read.
         await nextTurn();
         // Disconnected while it waited its turn: its answer could not be delivered, so its work is not
         // done either. A connection cut off closes only once it has been answered.
@@ -149,6 +157,7 @@ export function requestsOf(socket: AppSocket, opts: { buffer?: BufferLimits } = 
       }
       inFlight--;
       if (result.ok || result.error.code !== "RATE_LIMITED") window = Math.min(window + 1, MAX_IN_FLIGHT);
+      else refused();
       reply(result);
       admit();
       cutOff.settled();
@@ -162,6 +171,25 @@ export function requestsOf(socket: AppSocket, opts: { buffer?: BufferLimits } = 
 export type Requests = ReturnType<typeof requestsOf>;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Counts a connection's refusals; past REFUSALS_BEFORE_PAUSE within REFUSALS_WINDOW_MS (it sends on
+ * while told to wait), `pause` (see request-limits.ts).
+ */
+function pacerOf(pause: () => void): () => void {
+  let windowStart = 0;
+  let refusals = 0;
+  return () => {
+    const now = Date.now();
+    if (now - windowStart > REFUSALS_WINDOW_MS) {
+      windowStart = now;
+      refusals = 0;
+    }
+    if (++refusals <= REFUSALS_BEFORE_PAUSE) return;
+    refusals = 0;
+    pause();
+  };
+}
 
 /**
  * A connection cut off for sending on into its full buffer: what still waits in `held` is dropped,

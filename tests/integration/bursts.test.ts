@@ -7,7 +7,7 @@
 // Socket.IO clients (a browser-like cookie socket, raw agent sockets) against the real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ack, MessageView } from "../../sdk/contract";
-import { BUFFER_FULL_RETRY_MS } from "../../server/services/governance/request-limits";
+import { BUFFER_FULL_RETRY_MS, EVENT_LIMITS, READ_PAUSE_MS, REFUSALS_BEFORE_PAUSE } from "../../server/services/governance/request-limits";
 import {
   closeSockets,
   collect,
@@ -115,6 +115,24 @@ describe.each(dialects)("bursts on %s", (dialect) => {
     expect(await storedBodies(defaults.socket, defaults.room.id)).toEqual(accepted);
     expect(defaults.socket.connected).toBe(true);
     expect(defaults.errors).toEqual([]);
+  });
+
+  it("stops reading, for a while, a socket that sends on while refused: all it sent is answered, in order, and it is not closed", async () => {
+    const { socket, errors } = await agentInRoom("insistent");
+    const search = (i: number) => emitAck<Ack<unknown[]>>(socket, "directory:search", { text: `insistent ${i}`, limit: 1 });
+    // Past the event's limit, then one refusal more than a pause allows.
+    const allowed = EVENT_LIMITS["directory:search"].points;
+    const answers = await Promise.all(Array.from({ length: allowed + REFUSALS_BEFORE_PAUSE + 1 }, (_, i) => search(i)));
+    expect(answers.slice(0, allowed).every((a) => a.ok)).toBe(true);
+    expect(answers.slice(allowed).every((a) => !a.ok && a.error.code === "RATE_LIMITED")).toBe(true);
+    // The last refusal paused its reading: the next request is read, and answered, only once the pause
+    // is over (a lower bound, with room for the last answer's own way to the client).
+    const sent = performance.now();
+    const next = await search(allowed + REFUSALS_BEFORE_PAUSE + 1);
+    expect(performance.now() - sent).toBeGreaterThanOrEqual(READ_PAUSE_MS / 2);
+    expect(next.ok ? null : next.error.code).toBe("RATE_LIMITED");
+    expect(socket.connected).toBe(true);
+    expect(errors).toEqual([]);
   });
 
   it("cuts off a socket that keeps sending into its full buffer: answers what is in flight, drops (and stores none of) what waited in its buffer, then lets it reconnect at once", async () => {

@@ -11,7 +11,7 @@ import { Server } from "socket.io";
 import { io as connect, type Socket as ClientSocket } from "socket.io-client";
 import { WebSocket } from "ws";
 import { holdWrites } from "../../server/realtime/write-hold";
-import { BACKPRESSURE_BYTES, BatchedWebSocketServer } from "../../server/socket/batched-writes";
+import { BACKPRESSURE_BYTES, BatchedWebSocketServer, pauseReading } from "../../server/socket/batched-writes";
 
 interface Rig {
   io: Server;
@@ -153,6 +153,42 @@ describe("batched WebSocket writes", () => {
     rig = await start();
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => rig!.client.emitWithAck("echo", `t${i}`)));
     expect(answers).toEqual(Array.from({ length: 20 }, (_, i) => `echo: t${i}`));
+  });
+
+  it("hands over a client's packets one a turn of the event loop, however many arrive in one read", async () => {
+    rig = await start();
+    const socket = [...rig.io.sockets.sockets.values()][0];
+    // A ticker counts the event loop's turns (an immediate runs once a turn, and queues the next).
+    let turn = 0;
+    let ticker = setImmediate(function tick() {
+      turn++;
+      ticker = setImmediate(tick);
+    });
+    cleanups.push(() => clearImmediate(ticker));
+    const got: { i: number; turn: number }[] = [];
+    socket.on("n", (i: number) => got.push({ i, turn }));
+    for (let i = 0; i < 200; i++) rig.client.emit("n", i); // one turn: they travel together
+    await expect.poll(() => got.length).toBe(200);
+    expect(got.map((g) => g.i)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    expect(got.filter((g, i) => i > 0 && g.turn <= got[i - 1].turn)).toEqual([]);
+  });
+
+  it("reads nothing from a paused client until the pause ends, then all it sent meanwhile, in order; acks and pushes still reach it", async () => {
+    rig = await start();
+    const socket = [...rig.io.sockets.sockets.values()][0];
+    const got: { i: number; at: number }[] = [];
+    socket.on("n", (i: number) => got.push({ i, at: performance.now() }));
+    const pausedAt = performance.now();
+    expect(pauseReading(socket.conn, 300)).toBe(true);
+    const pushed = received(rig.client, "push", 1);
+    socket.emit("push", "while paused");
+    expect(await pushed).toEqual(["while paused"]);
+    for (let i = 0; i < 50; i++) rig.client.emit("n", i);
+    await expect.poll(() => got.length).toBe(50);
+    expect(got.map((g) => g.i)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(got[0].at - pausedAt).toBeGreaterThanOrEqual(295); // a lower bound: read only once the pause ended
+    // Not paused again while paused, and reading as before after.
+    expect(await rig.client.emitWithAck("echo", "after")).toBe("echo: after");
   });
 
   it("holds a client's further packets once it stops reading (volatile ones are dropped), and sends them all, in order, once it reads again", async () => {

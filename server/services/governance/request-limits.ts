@@ -51,6 +51,18 @@ export const MAX_ACTIVE = 4;
  * about a fifth: bench/RESULTS.md).
  */
 export const MAX_ACTIVE_BACKLOGGED = 1;
+/**
+ * A connection refused (RATE_LIMITED, for any limit) more than REFUSALS_BEFORE_PAUSE times within
+ * REFUSALS_WINDOW_MS (more than a full window of requests: it sends on while told to wait) is not read
+ * for READ_PAUSE_MS (on WebSocket, not long-polling): what it sends meanwhile waits in TCP, what it
+ * sent before (in flight, and in its bounded buffer) is answered, nothing is dropped, and it is read
+ * and answered again after. Answering a refusal is cheap, not free: a client sending tens of thousands
+ * of requests a second would otherwise take a share of every turn of the event loop from every other
+ * room only to be told no (bench/RESULTS.md, "One socket flooding").
+ */
+export const REFUSALS_BEFORE_PAUSE = MAX_IN_FLIGHT;
+export const REFUSALS_WINDOW_MS = 1000;
+export const READ_PAUSE_MS = 1000;
 /** The wait a request refused for a full buffer is told to take. */
 export const BUFFER_FULL_RETRY_MS = 1000;
 

@@ -113,11 +113,11 @@ export async function sendMessage(actor: Actor, input: SendInput): Promise<Messa
 async function drain(roomId: string): Promise<void> {
   const queue = queues.get(roomId)!;
   try {
-    // Before each batch, a turn of the event loop: the sends that arrived with this one (read in the
-    // same turn) join it, and what other rooms and sockets sent is read before this room's next batch
-    // (a busy room's batches would otherwise run back to back, ahead of everyone else).
+    // Before each batch, at least a turn of the event loop: what other rooms and sockets sent is read
+    // before this room's next batch (a busy room's batches would otherwise run back to back, ahead of
+    // everyone else), and the sends that arrive meanwhile join the batch.
     while (queue.length > 0) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await gather(queue);
       await storeBatch(roomId, queue.splice(0, MAX_BATCH));
     }
   } catch (error) {
@@ -127,6 +127,24 @@ async function drain(roomId: string): Promise<void> {
   } finally {
     queues.delete(roomId);
   }
+}
+
+/** How long a batch waits for sends that keep arriving, one a turn, at most. */
+const GATHER_MS = 2;
+
+/**
+ * Waits a turn of the event loop, then more turns while the queue keeps growing (up to a full batch
+ * or GATHER_MS): a client's requests are read one a turn (socket/batched-writes.ts), so a client that
+ * sends many without waiting has them stored together, one transaction for many sends, and a lone
+ * send waits one turn.
+ */
+async function gather(queue: PendingSend[]): Promise<void> {
+  const start = performance.now();
+  let before: number;
+  do {
+    before = queue.length;
+    await new Promise((resolve) => setImmediate(resolve));
+  } while (queue.length > before && queue.length < MAX_BATCH && performance.now() - start < GATHER_MS);
 }
 
 async function precheck(actor: Actor, input: SendInput): Promise<Prechecked> {
