@@ -129,8 +129,15 @@ export function readPool(): pg.Pool {
 }
 
 function messagePool(url: string, name: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ ...postgresPoolConfig(url, max), types: { getTypeParser: utcTimestamps } });
-  pool.on("connect", (client) => void client.query("SET plan_cache_mode = force_generic_plan").catch(() => {}));
+  // Set before the pool hands a new connection out: pg-pool awaits what `onConnect` returns (its
+  // @types say void, an older signature). From the "connect" event, the `SET` ran beside the
+  // connection's first query, which pg deprecates.
+  const onConnect = (client: pg.ClientBase): Promise<unknown> => client.query("SET plan_cache_mode = force_generic_plan");
+  const pool = new pg.Pool({
+    ...postgresPoolConfig(url, max),
+    types: { getTypeParser: utcTimestamps },
+    onConnect: onConnect as (client: pg.ClientBase) => void,
+  });
   pool.on("error", (error) => console.error(`postgres (${name}):`, error)); // an idle client's connection broke
   return pool;
 }
