@@ -43,16 +43,16 @@ const schema = z.object({
     .max(1024 * 1024 * 1024)
     .default(4 * 1024 * 1024),
   /**
-   * Sign-up attempts one client address may make in an hour that do not join by a usable invite (no
-   * invite, a bad, expired or used-up one, or an invite sign-up that failed). Those that do are bounded
-   * by the invite's uses and expiry instead.
-   */
-  /**
    * Who may create a workspace by signing up: `invite` (the first person to sign up; everyone after joins
    * a workspace by its invite link) or `open` (anyone: a sign-up without an invite creates a workspace of
    * its own, which its person owns).
    */
   WORKSPACE_SIGNUP: z.enum(["invite", "open"]).default("invite"),
+  /**
+   * Sign-up attempts one client address may make in an hour that do not join by a usable invite (no
+   * invite, a bad, expired or used-up one, or an invite sign-up that failed). Those that do are bounded
+   * by the invite's uses and expiry instead.
+   */
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Sign-in attempts (right or wrong) one client address may make in 10 minutes. */
   SIGNINS_PER_ADDRESS_PER_10_MINUTES: z.coerce.number().int().min(1).max(100_000).default(60),

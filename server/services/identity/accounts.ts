@@ -152,7 +152,13 @@ export async function isFirstRun(): Promise<boolean> {
 
 /** Whether a sign-up without an invite creates a workspace: on the first run, or always where sign-up is open (WORKSPACE_SIGNUP). */
 export async function mayCreateWorkspace(): Promise<boolean> {
-  return env.WORKSPACE_SIGNUP === "open" || (await isFirstRun());
+  return (await signUpOptions()).mayCreate;
+}
+
+/** What the sign-up page offers: whether this is the first run, and whether a sign-up without an invite creates a workspace. */
+export async function signUpOptions(): Promise<{ firstRun: boolean; mayCreate: boolean }> {
+  const firstRun = await isFirstRun();
+  return { firstRun, mayCreate: firstRun || env.WORKSPACE_SIGNUP === "open" };
 }
 
 /** The participant an account acts as (its first workspace), or null. */

@@ -10,7 +10,7 @@ export const workspaceRouter = router({
   me: publicProcedure.query(({ ctx }) => (ctx.actor ? workspaces.describeWorkspace(ctx.actor) : null)),
   firstRun: publicProcedure.query(() => accounts.isFirstRun()),
   /** Whether signing up without an invite creates a workspace (the first run, or WORKSPACE_SIGNUP=open), and whether it is the first. */
-  signUpOptions: publicProcedure.query(async () => ({ firstRun: await accounts.isFirstRun(), mayCreate: await accounts.mayCreateWorkspace() })),
+  signUpOptions: publicProcedure.query(() => accounts.signUpOptions()),
   limits: authedProcedure.query(({ ctx }) => limits.workspaceLimits(ctx.actor)),
   setLimits: authedProcedure.input(a.setWorkspaceLimitsInput).mutation(({ ctx, input }) => limits.setWorkspaceLimits(ctx.actor, input)),
   /** Whether I send without a message rate (the owner, having said so), and whether I may change it. */
