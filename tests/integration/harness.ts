@@ -16,6 +16,7 @@ import { CUT_OFF_REFUSALS, OPENING_IN_FLIGHT } from "../../server/services/gover
 import type { QueryCount } from "./fixtures/query-counter";
 import { SwitchboardClient, SwitchboardError } from "../../sdk";
 import { sqliteDateTime } from "../../server/sqlite-time";
+import { dropSchemaOf } from "./pg-schema";
 import { recordServerCpu } from "./server-cpu";
 
 export type Dialect = "sqlite" | "postgresql";
@@ -224,15 +225,7 @@ function askCounter(child: ChildProcess | null, type: "queries:reset" | "queries
 }
 
 /** Drops a test's PostgreSQL schema and everything in it. */
-export async function dropPgSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema.replaceAll('"', '""')}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
+export const dropPgSchema = (schema: string): Promise<void> => dropSchemaOf(withSchema(PG_URL, schema));
 
 export function withSchema(url: string, schema: string): string {
   const u = new URL(url);

@@ -10,8 +10,8 @@
 // that use them, so each is written down when it starts and stopped at the end of the run (stopShared).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import type { Dialect, TestServer } from "./harness";
+import { dropSchemaOf } from "./pg-schema";
 import { recordServerCpu } from "./server-cpu";
 import { runFile } from "./test-run";
 
@@ -113,17 +113,6 @@ async function stopOne({ pid, dialect, databaseUrl, dataDir }: SharedServerRecor
   }
   for (let waited = 0; existsSync(`/proc/${pid}`) && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
   if (existsSync(`/proc/${pid}`)) process.kill(pid, "SIGKILL");
-  if (dialect === "postgresql") {
-    const url = new URL(databaseUrl);
-    const schema = url.searchParams.get("schema")!;
-    url.searchParams.delete("schema");
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
-    try {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema.replaceAll('"', '""')}" CASCADE`);
-    } finally {
-      await client.end();
-    }
-  }
+  if (dialect === "postgresql") await dropSchemaOf(databaseUrl);
   rmSync(dataDir, { recursive: true, force: true });
 }
