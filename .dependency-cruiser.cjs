@@ -3,7 +3,8 @@
 //   transports   server/{app.ts,index.ts,trpc,socket,bridges,http,auth}, app/, components/
 //   services     server/services/<domain>/, themselves in the order of DOMAINS below
 //   below them   server/{policies,presenters,realtime}, then server/db.ts and the small helpers
-// The SDK (sdk/) is what people install into their own projects: it imports nothing of the server.
+// The SDK and the CLI (packages/) are what people install into their own projects: they import nothing
+// of the server (the CLI its tRPC router's type alone, erased when it is built).
 
 /** Service domains, lowest first: a domain may import the ones before it, never one after it. */
 const DOMAINS = [
@@ -58,10 +59,17 @@ module.exports = {
     },
     {
       name: "sdk-stands-alone",
-      comment: "sdk/ is installed into other people's projects: it may not import the server or the app.",
+      comment: "The SDK is installed into other people's projects: it may not import the server, the app or the CLI.",
       severity: "error",
-      from: { path: "^sdk/" },
-      to: { path: "^(server|app|components|cli)/" },
+      from: { path: "^packages/sdk/" },
+      to: { path: "^(server|app|components|packages/cli)/" },
+    },
+    {
+      name: "cli-stands-alone",
+      comment: "The CLI is installed into other people's projects: of the server it may import types alone (its tRPC router's).",
+      severity: "error",
+      from: { path: "^packages/cli/" },
+      to: { path: "^(server|app|components)/", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "only-commits-mint-proof",

@@ -7,6 +7,8 @@ export default tseslint.config(
     ignores: [
       ".next/",
       ".test-server/",
+      "dist/",
+      "packages/*/dist/",
       "node_modules/",
       "server/generated/",
       "prisma/postgresql/",
@@ -36,7 +38,7 @@ export default tseslint.config(
   },
   {
     files: ["**/*.mjs", "scripts/**/*.{js,mjs}"],
-    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+    languageOptions: { globals: { process: "readonly", console: "readonly", performance: "readonly" } },
   },
   {
     files: ["**/*.cjs"],

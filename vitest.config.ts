@@ -1,11 +1,14 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // tsconfig.json's paths: the SDK by its package name, from its sources.
+  resolve: { tsconfigPaths: true },
   test: {
     // The slowest files at the end of a run: CI time is a budget.
     reporters: ["default", "./tests/timing-reporter.ts"],
     projects: [
       {
+        extends: true,
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.ts"],
@@ -16,6 +19,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],

@@ -1,8 +1,8 @@
 // Switchboard-side setup and the catch-up workload (W4), on a real server process from the
 // integration harness (API-only mode, fresh SQLite file or PostgreSQL schema).
 import { io, type Socket } from "socket.io-client";
-import { SwitchboardClient } from "../sdk/client";
-import type { MessageView, ReplayPage } from "../sdk/contract";
+import { SwitchboardClient } from "@switchboard/sdk/client";
+import type { MessageView, ReplayPage } from "@switchboard/sdk/contract";
 import { createAgent, openSocket, signUpPerson, type ClientSocket, type Person, type TestServer } from "../tests/integration/harness";
 import type { FanoutTarget } from "./workloads";
 import { runScript } from "./child";

@@ -7,9 +7,9 @@
 //
 // Sessions are files under ~/.claude/projects/ (or $CLAUDE_CONFIG_DIR/projects/) for the working
 // directory: run the agent on the same host and from the same CLAUDE_WORKDIR to keep its sessions.
-import { FileCursorStore } from "../sdk";
-import { claudeAgentSdk } from "../sdk/adapters/claude-agent-sdk";
-import { Agent } from "../sdk/agent";
+import { FileCursorStore } from "@switchboard/sdk";
+import { claudeAgentSdk } from "@switchboard/sdk/adapters/claude-agent-sdk";
+import { Agent } from "@switchboard/sdk/agent";
 
 if (!process.env.ANTHROPIC_API_KEY) console.warn("ANTHROPIC_API_KEY is not set: Claude Code will have no credentials");
 

@@ -5,9 +5,9 @@
 //
 //   OPENAI_API_KEY=sk-... SWITCHBOARD_URL=http://127.0.0.1:3000 SWITCHBOARD_API_KEY=sb_... \
 //     CODEX_WORKDIR=/path/to/a/checkout npx tsx examples/codex-agent.ts
-import { FileCursorStore } from "../sdk";
-import { codex } from "../sdk/adapters/codex";
-import { Agent } from "../sdk/agent";
+import { FileCursorStore } from "@switchboard/sdk";
+import { codex } from "@switchboard/sdk/adapters/codex";
+import { Agent } from "@switchboard/sdk/agent";
 
 const url = process.env.SWITCHBOARD_URL ?? "http://127.0.0.1:3000";
 

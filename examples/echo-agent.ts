@@ -2,7 +2,7 @@
 // a thread it is in) with an echo in the thread, and resumes exactly where it stopped after a restart.
 //
 //   SWITCHBOARD_URL=http://127.0.0.1:3000 SWITCHBOARD_API_KEY=sb_... npx tsx examples/echo-agent.ts
-import { FileCursorStore, SwitchboardClient } from "../sdk";
+import { FileCursorStore, SwitchboardClient } from "@switchboard/sdk";
 
 const agent = new SwitchboardClient({
   url: process.env.SWITCHBOARD_URL ?? "http://127.0.0.1:3000",

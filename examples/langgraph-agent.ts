@@ -11,9 +11,9 @@ import { MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
 import { ChatOpenAI } from "@langchain/openai";
-import { FileCursorStore } from "../sdk";
-import { langGraph } from "../sdk/adapters/langgraph";
-import { Agent } from "../sdk/agent";
+import { FileCursorStore } from "@switchboard/sdk";
+import { langGraph } from "@switchboard/sdk/adapters/langgraph";
+import { Agent } from "@switchboard/sdk/agent";
 
 const checkpoints = process.env.LANGGRAPH_CHECKPOINTS ?? ".switchboard/langgraph-checkpoints.sqlite";
 mkdirSync(path.dirname(checkpoints), { recursive: true });

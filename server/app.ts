@@ -3,13 +3,14 @@ import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { NextServer } from "next/dist/server/next";
-import { passwordTokenInput, registerAgentInput, SOCKET_PATH } from "../sdk/contract";
+import { passwordTokenInput, registerAgentInput, SOCKET_PATH } from "@switchboard/sdk/contract";
 import { closeDb, isPostgres, openDb } from "./db";
 import { startExpirySweeper } from "./services/questions/questions";
 import { startStatusSweeper } from "./services/work/status";
 import { env } from "./env";
 import { stampAddress } from "./http/client-address";
 import { authenticatedJsonEndpoint, jsonEndpoint } from "./http/json-endpoint";
+import { INSTALL_PREFIX, serveInstall } from "./http/install";
 import { setSecurityHeaders } from "./http/security-headers";
 import { migrate } from "./migrate";
 import { CLAUDE_CODE_HOOKS_PATH, claudeCodeHookInput, handleClaudeCodeHook, HOOK_KEPT_STRING, MAX_HOOK_BODY } from "./bridges/claude-code/hooks";
@@ -101,6 +102,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     if (url === "/api/v1/tokens") return void tokensEndpoint(req, res);
     if (url.startsWith(A2A_PREFIX)) return a2a.handle(req, res);
     if (url === CLAUDE_CODE_HOOKS_PATH) return void claudeCodeHooks(req, res);
+    if (url === INSTALL_PREFIX || url.startsWith(`${INSTALL_PREFIX}/`) || url.startsWith(`${INSTALL_PREFIX}?`)) return void serveInstall(req, res);
     if (url.startsWith(`${SOCKET_PATH}/`)) return; // engine.io answers its own requests
     if (pages) return void pages.handle(req, res);
     res.statusCode = 404;

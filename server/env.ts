@@ -23,6 +23,8 @@ const schema = z.object({
     .optional()
     .transform((v) => (v === undefined ? undefined : v === "true" || v === "1")),
   DATA_DIR: z.string().default("data"),
+  /** Where the packages the server hands out at /install/ are (`npm run build` packs them): default dist/install of its checkout. */
+  INSTALL_DIR: z.string().optional(),
   /** Serve tRPC and Socket.IO without Next.js's pages (integration tests, agent gateways). */
   SWITCHBOARD_API_ONLY: z
     .enum(["1", "0", "true", "false"])

@@ -1,4 +1,4 @@
-import type { ErrorShape as WireError } from "../sdk/contract";
+import type { ErrorShape as WireError } from "@switchboard/sdk/contract";
 
 // Errors with stable codes. Every failure a client can see is an AppError; anything else is INTERNAL
 // and its details stay in the server log.

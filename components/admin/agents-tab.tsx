@@ -2,7 +2,7 @@
 // Every agent of the workspace, with owner, status (and budget), keys and last seen, and the kill switch.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import type { AgentView } from "@/sdk/contract";
+import type { AgentView } from "@switchboard/sdk/contract";
 import { AgentStatus } from "@/components/agents/agent-card";
 import { frameworkLabel } from "@/components/agents/labels";
 import { KillSwitch, SuspendDialog } from "@/components/agents/suspend-dialog";

@@ -14,7 +14,7 @@ import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { toast } from "@/components/ui/toast";
 import { useDebounced } from "@/components/ui/use-debounced";
 import { Card } from "./card";
-import { COMPONENT_NAME_MAX, type ComponentMapPreview, type ComponentRule as Rule } from "@/sdk/work";
+import { COMPONENT_NAME_MAX, type ComponentMapPreview, type ComponentRule as Rule } from "@switchboard/sdk/work";
 
 interface Row {
   key: number;

@@ -11,7 +11,7 @@ import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextInput } from "@/components/ui/field";
 import { ErrorState, SkeletonRows } from "@/components/ui/states";
 import { toast } from "@/components/ui/toast";
-import { LIMIT_BOUNDS, WORKSPACE_NAME_MAX } from "@/sdk/admin";
+import { LIMIT_BOUNDS, WORKSPACE_NAME_MAX } from "@switchboard/sdk/admin";
 import { Card } from "./card";
 import { ComponentMapCard } from "./component-map-card";
 import type { WorkspaceLimits } from "./types";

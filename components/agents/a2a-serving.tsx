@@ -3,7 +3,7 @@
 // it at its card's URL, with a key or token of the workspace and an accepted connection, and every
 // request lands in a room as a thread that people can follow and join.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { AgentView } from "@/sdk/contract";
+import type { AgentView } from "@switchboard/sdk/contract";
 import { useTRPC } from "@/components/providers/trpc";
 import { Spinner } from "@/components/ui/button";
 import { errorMessage } from "@/components/ui/errors";

@@ -3,7 +3,7 @@
 // runtime sessions, and the controls that manage them.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import type { AgentView, ApiKeyView, ConsentPolicy } from "@/sdk/contract";
+import type { AgentView, ApiKeyView, ConsentPolicy } from "@switchboard/sdk/contract";
 import { AgentSessions } from "@/components/bindings/agent-sessions";
 import { useDirectory } from "@/components/providers/directory";
 import { useSocket } from "@/components/providers/socket-provider";

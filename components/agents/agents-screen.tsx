@@ -3,7 +3,7 @@
 // programmatic onboarding.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { AgentView, ApiKeyView } from "@/sdk/contract";
+import type { AgentView, ApiKeyView } from "@switchboard/sdk/contract";
 import { PageFrame } from "@/components/nav/page-frame";
 import { useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";

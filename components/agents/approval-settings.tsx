@@ -9,7 +9,7 @@ import { Button, Spinner } from "@/components/ui/button";
 import { errorMessage } from "@/components/ui/errors";
 import { inputClass } from "@/components/ui/field";
 import { toast } from "@/components/ui/toast";
-import { GATED_ACTIONS, MAX_APPROVAL_SPEND_USD, type GatedAction } from "@/sdk/admin";
+import { GATED_ACTIONS, MAX_APPROVAL_SPEND_USD, type GatedAction } from "@switchboard/sdk/admin";
 
 const LABELS: Record<GatedAction, string> = {
   "dm.open": "Opening a direct conversation",

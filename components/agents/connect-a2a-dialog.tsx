@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { CONNECTION_MESSAGE_MAX, HANDLE_MAX, HANDLE_PATTERN, HEADER_NAME_PATTERN } from "@/sdk/contract";
+import { CONNECTION_MESSAGE_MAX, HANDLE_MAX, HANDLE_PATTERN, HEADER_NAME_PATTERN } from "@switchboard/sdk/contract";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextInput, inputClass } from "@/components/ui/field";

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { DESCRIPTION_MAX, DISPLAY_NAME_MAX, HANDLE_MAX, HANDLE_PATTERN } from "@/sdk/contract";
+import { DESCRIPTION_MAX, DISPLAY_NAME_MAX, HANDLE_MAX, HANDLE_PATTERN } from "@switchboard/sdk/contract";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextArea, TextInput, inputClass } from "@/components/ui/field";

@@ -1,7 +1,7 @@
 "use client";
 // Rotating (every active key revoked, one new key shown once) and revoking a single key.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { AgentView, ApiKeyView } from "@/sdk/contract";
+import type { AgentView, ApiKeyView } from "@switchboard/sdk/contract";
 import { useTRPC } from "@/components/providers/trpc";
 import { ConfirmBody, ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog, DialogActions } from "@/components/ui/dialog";

@@ -1,5 +1,5 @@
 // Names the agent pages show for frameworks and consent policies.
-import type { ConsentPolicy } from "@/sdk/contract";
+import type { ConsentPolicy } from "@switchboard/sdk/contract";
 
 export const FRAMEWORKS = [
   { value: "claude-code", label: "Claude Code" },

@@ -10,7 +10,7 @@ import { errorMessage } from "@/components/ui/errors";
 import { DaysSelect, Field, FormError, TextInput } from "@/components/ui/field";
 import { CodeBlock, SecretBox } from "@/components/ui/secret-box";
 import { shortDate } from "@/components/ui/time";
-import { ONBOARDING_LABEL_MAX } from "@/sdk/admin";
+import { ONBOARDING_LABEL_MAX } from "@switchboard/sdk/admin";
 
 export function curlSnippet(origin: string, token: string): string {
   const body = JSON.stringify({ onboardingToken: token, handle: "my-agent", displayName: "My agent", framework: "codex", capabilities: ["code-review"] });
@@ -18,7 +18,7 @@ export function curlSnippet(origin: string, token: string): string {
 }
 
 export function sdkSnippet(origin: string, token: string): string {
-  return `import { SwitchboardClient } from "./sdk";
+  return `import { SwitchboardClient } from "@switchboard/sdk";
 
 const { apiKey, agent } = await SwitchboardClient.register("${origin}", {
   onboardingToken: "${token}",

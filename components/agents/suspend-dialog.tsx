@@ -3,7 +3,7 @@
 // it is resumed. Used on /agents (owners) and in the admin console (owners and admins).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { AgentView } from "@/sdk/contract";
+import type { AgentView } from "@switchboard/sdk/contract";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button, Spinner } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -11,7 +11,7 @@ import { errorMessage } from "@/components/ui/errors";
 import { PauseIcon, PlayIcon, PowerIcon } from "@/components/ui/icons";
 import { Field, TextArea } from "@/components/ui/field";
 import { toast } from "@/components/ui/toast";
-import { SUSPEND_REASON_MAX } from "@/sdk/admin";
+import { SUSPEND_REASON_MAX } from "@switchboard/sdk/admin";
 
 function useRefreshAgents() {
   const trpc = useTRPC();

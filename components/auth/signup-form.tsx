@@ -3,8 +3,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
-import { DISPLAY_NAME_MAX, HANDLE_MAX, HANDLE_PATTERN, HANDLE_RULE } from "@/sdk/contract";
-import { PASSWORD_MIN, WORKSPACE_NAME_MAX } from "@/sdk/admin";
+import { DISPLAY_NAME_MAX, HANDLE_MAX, HANDLE_PATTERN, HANDLE_RULE } from "@switchboard/sdk/contract";
+import { PASSWORD_MIN, WORKSPACE_NAME_MAX } from "@switchboard/sdk/admin";
 import { Button, Spinner } from "@/components/ui/button";
 import { appErrorOf } from "@/components/ui/errors";
 import { Field, FormError, TextInput } from "@/components/ui/field";

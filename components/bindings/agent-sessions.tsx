@@ -3,7 +3,7 @@
 // first, with where each runs and Close for whoever the server says may close it. Live.
 import Link from "next/link";
 import { useState } from "react";
-import type { BindingForViewer } from "@/sdk/bindings";
+import type { BindingForViewer } from "@switchboard/sdk/bindings";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { AlertIcon } from "@/components/ui/icons";

@@ -2,7 +2,7 @@
 // One binding in full, for the room header's panel: its session, status, counters, where it runs,
 // the last error, and Close session (with a confirm step) for whoever the server says may close it.
 import { useState } from "react";
-import type { BindingForViewer, BindingView } from "@/sdk/bindings";
+import type { BindingForViewer, BindingView } from "@switchboard/sdk/bindings";
 import { Button, Spinner } from "@/components/ui/button";
 import { errorMessage } from "@/components/ui/errors";
 import { AlertIcon } from "@/components/ui/icons";

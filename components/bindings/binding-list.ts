@@ -1,6 +1,6 @@
 // A list of bindings as one viewer sees them, and a `binding:updated` applied to it: the event carries
 // the binding as everyone sees it, so the viewer's own `room` and `can` are kept from the list.
-import type { BindingForViewer, BindingView } from "@/sdk/bindings";
+import type { BindingForViewer, BindingView } from "@switchboard/sdk/bindings";
 
 /** Most recently used first, as the server lists them. */
 function byLastUsed(a: BindingView, b: BindingView): number {

@@ -1,6 +1,6 @@
 "use client";
 // A binding's status as a small dot (pulsing while a turn runs) and in words.
-import type { BindingStatus } from "@/sdk/bindings";
+import type { BindingStatus } from "@switchboard/sdk/bindings";
 import { CheckIcon, CopyIcon } from "@/components/ui/icons";
 import { useCopy } from "@/components/ui/secret-box";
 import { STATUS } from "./format";

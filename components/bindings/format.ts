@@ -1,6 +1,6 @@
 // How a runtime binding reads: the runtime's own word for a session, a short session id, where it
 // runs, and its status in words and colour.
-import type { BindingStatus, BindingView } from "@/sdk/bindings";
+import type { BindingStatus, BindingView } from "@switchboard/sdk/bindings";
 
 const RUNTIMES: Record<string, string> = {
   "claude-agent-sdk": "Claude session",

@@ -3,7 +3,7 @@
 // session 5f2e8a… on dana-laptop · resumed 3×", its status as a dot), the rest summarised ("+2 in
 // threads"); a click opens the details and, for whoever may, Close session. Nothing when none.
 import { useRef, useState } from "react";
-import type { BindingForViewer, BindingView } from "@/sdk/bindings";
+import type { BindingForViewer, BindingView } from "@switchboard/sdk/bindings";
 import { AlertIcon } from "@/components/ui/icons";
 import { BindingDetails } from "./binding-details";
 import { StatusDot } from "./binding-status";

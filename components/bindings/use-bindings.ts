@@ -5,7 +5,7 @@
 // query has not seen yet is fetched again, once, to learn them.
 import { useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import type { BindingForViewer, BindingView } from "@/sdk/bindings";
+import type { BindingForViewer, BindingView } from "@switchboard/sdk/bindings";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 import { applyBinding } from "./binding-list";

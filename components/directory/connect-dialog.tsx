@@ -3,7 +3,7 @@
 // An agent's consent policy may accept or decline at once; the answer says which.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { CONNECTION_MESSAGE_MAX, type DirectoryEntry } from "@/sdk/contract";
+import { CONNECTION_MESSAGE_MAX, type DirectoryEntry } from "@switchboard/sdk/contract";
 import { useTRPC } from "@/components/providers/trpc";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { Dialog, DialogActions } from "@/components/ui/dialog";

@@ -5,8 +5,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
-import type { DirectoryEntry } from "@/sdk/contract";
-import type { WorkStatusView } from "@/sdk/work";
+import type { DirectoryEntry } from "@switchboard/sdk/contract";
+import type { WorkStatusView } from "@switchboard/sdk/work";
 import { frameworkLabel } from "@/components/agents/labels";
 import { PageFrame } from "@/components/nav/page-frame";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";

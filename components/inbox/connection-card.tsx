@@ -1,7 +1,7 @@
 "use client";
 // One connection request or decided connection, as the consent inbox shows it.
 import type { ReactNode } from "react";
-import type { ConnectionView } from "@/sdk/contract";
+import type { ConnectionView } from "@switchboard/sdk/contract";
 import { frameworkLabel } from "@/components/agents/labels";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { Pill, Tag, type Tone } from "@/components/ui/pill";

@@ -4,7 +4,7 @@
 // connections (revoke). Live through connection:request and connection:updated.
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState, type ReactNode } from "react";
-import type { ConnectionView } from "@/sdk/contract";
+import type { ConnectionView } from "@switchboard/sdk/contract";
 import { PageFrame } from "@/components/nav/page-frame";
 import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";

@@ -4,7 +4,7 @@
 // sidebar badge and the /inbox page share the one query.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
-import type { ConnectionView } from "@/sdk/contract";
+import type { ConnectionView } from "@switchboard/sdk/contract";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 

@@ -1,7 +1,7 @@
 // Fields for making an invite link or an onboarding token: the role a link gives, how often either may be used.
 import { useViewer } from "@/components/providers/viewer-provider";
 import { TextInput, inputClass } from "@/components/ui/field";
-import { MAX_USES } from "@/sdk/admin";
+import { MAX_USES } from "@switchboard/sdk/admin";
 
 export type InviteRole = "member" | "admin" | "guest";
 

@@ -4,7 +4,7 @@
 // A visible tab shows these itself, so it raises nothing.
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { excerptOf, notificationFor, type MessageView } from "@/sdk/contract";
+import { excerptOf, notificationFor, type MessageView } from "@switchboard/sdk/contract";
 import { useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";

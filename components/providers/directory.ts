@@ -3,7 +3,7 @@
 // have not seen (someone who just joined) triggers one refetch.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef } from "react";
-import type { ParticipantView } from "@/sdk/contract";
+import type { ParticipantView } from "@switchboard/sdk/contract";
 import { useTRPC } from "./trpc";
 
 export type DirectoryEntry = ParticipantView & { online: boolean };

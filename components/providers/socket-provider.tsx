@@ -6,7 +6,7 @@
 // started at mere transport connect could finish before the subscription and miss what came between.
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { io, type Socket } from "socket.io-client";
-import { SOCKET_PATH, type ClientToServerEvents, type Feature, type ServerToClientEvents } from "@/sdk/contract";
+import { SOCKET_PATH, type ClientToServerEvents, type Feature, type ServerToClientEvents } from "@switchboard/sdk/contract";
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 /** "connected": subscribed to its rooms (session:ready), not merely a transport that is up. */

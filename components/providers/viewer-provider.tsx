@@ -1,7 +1,7 @@
 "use client";
 // The signed-in participant and their workspace, loaded by the server layout and shared below it.
 import { createContext, useContext, type ReactNode } from "react";
-import type { ParticipantView } from "@/sdk/contract";
+import type { ParticipantView } from "@switchboard/sdk/contract";
 import type { WorkspaceCan } from "@/server/presenters/workspace";
 
 export interface Viewer {

@@ -3,7 +3,7 @@
 // (multiple), a textarea (text) and a small typed form (form). Each checks its answer with the same
 // `answerSchema` the server uses before sending it; the server's INVALID_PAYLOAD lands on its field.
 import { useEffect, useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
-import { ANSWER_COMMENT_MAX, ANSWER_TEXT_MAX, answerSchema, type FormField, type QuestionView } from "@/sdk/questions";
+import { ANSWER_COMMENT_MAX, ANSWER_TEXT_MAX, answerSchema, type FormField, type QuestionView } from "@switchboard/sdk/questions";
 import { Button, Spinner } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { CheckIcon, SendIcon, XIcon } from "@/components/ui/icons";

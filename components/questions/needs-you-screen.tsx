@@ -5,7 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
-import type { QuestionForViewer } from "@/sdk/questions";
+import type { QuestionForViewer } from "@switchboard/sdk/questions";
 import { PageFrame } from "@/components/nav/page-frame";
 import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";

@@ -3,7 +3,7 @@
 // happens then, the controls to answer it (only when the server says `can.answer`), and once decided,
 // how it ended. The timeline (question-message.tsx) and the Needs-you page both show it.
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import type { QuestionForViewer, QuestionView } from "@/sdk/questions";
+import type { QuestionForViewer, QuestionView } from "@switchboard/sdk/questions";
 import { Markdown } from "@/components/rooms/markdown";
 import { appErrorOf } from "@/components/ui/errors";
 import { AlertIcon, BanIcon, CheckCircleIcon, ClockIcon, XIcon } from "@/components/ui/icons";

@@ -1,8 +1,8 @@
 "use client";
 // Questions in a timeline: the question's own message as a card under its asker's name, and the
 // outcome (answered, expired, cancelled) as one compact line that leads back to the card.
-import type { MessageView } from "@/sdk/contract";
-import type { QuestionMessageData, QuestionOutcomeData } from "@/sdk/questions";
+import type { MessageView } from "@switchboard/sdk/contract";
+import type { QuestionMessageData, QuestionOutcomeData } from "@switchboard/sdk/questions";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { BanIcon, CheckCircleIcon, ClockIcon } from "@/components/ui/icons";
 import { fullTimeLabel, timeLabel } from "@/components/rooms/format";

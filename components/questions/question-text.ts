@@ -1,6 +1,6 @@
 // How a question reads in the browser: who it is for, what happens when it expires and when, how it
 // ended, and which field a server's INVALID_PAYLOAD points at. Pure, so unit tests cover it.
-import { describeAnswer, type QuestionAnswer, type QuestionView } from "../../sdk/questions";
+import { describeAnswer, type QuestionAnswer, type QuestionView } from "@switchboard/sdk/questions";
 
 type Who = { id: string; handle: string };
 

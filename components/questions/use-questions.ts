@@ -5,7 +5,7 @@
 // the people it is for, `message:updated` of a question message reaches the room.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import type { QuestionForViewer, QuestionView } from "@/sdk/questions";
+import type { QuestionForViewer, QuestionView } from "@switchboard/sdk/questions";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 

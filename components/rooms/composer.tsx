@@ -2,7 +2,7 @@
 // The message box. Enter sends, Shift+Enter adds a line; typing is announced at most every 3 s.
 // "@" opens a list of the room's people and agents (arrows, Enter or Tab to complete).
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import { MAX_BODY_BYTES, type ParticipantKind } from "@/sdk/contract";
+import { MAX_BODY_BYTES, type ParticipantKind } from "@switchboard/sdk/contract";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { SendIcon } from "@/components/ui/icons";
 import { useWorkStatuses } from "@/components/work/use-work-statuses";

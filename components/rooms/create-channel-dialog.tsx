@@ -11,7 +11,7 @@ import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextInput } from "@/components/ui/field";
 import { HashIcon, LockIcon } from "@/components/ui/icons";
 import { ParticipantPicker } from "./participant-picker";
-import { TOPIC_MAX } from "@/sdk/contract";
+import { TOPIC_MAX } from "@switchboard/sdk/contract";
 
 const toChannelName = (raw: string) =>
   raw

@@ -1,5 +1,5 @@
 // How times, days and room events read in the timeline.
-import type { MessageView } from "@/sdk/contract";
+import type { MessageView } from "@switchboard/sdk/contract";
 
 export function timeLabel(iso: string): string {
   return new Date(iso).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });

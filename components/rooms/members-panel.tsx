@@ -4,7 +4,7 @@
 // state of those whose budgets the viewer may see (their own, their agents'; admins: everyone's).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { RoomView } from "@/sdk/contract";
+import type { RoomView } from "@switchboard/sdk/contract";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 import { Avatar, KindBadge } from "@/components/ui/avatar";

@@ -5,7 +5,7 @@
 // is already at the bottom.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import type { MessageView, RoomView } from "@/sdk/contract";
+import type { MessageView, RoomView } from "@switchboard/sdk/contract";
 import { Spinner } from "@/components/ui/button";
 import { ArrowDownIcon, HashIcon, LockIcon, MessageIcon } from "@/components/ui/icons";
 import { continuesGroup } from "./format";

@@ -2,7 +2,7 @@
 // One line of a timeline: a message (full header or continued block), a room event, or a send still
 // in flight. Rows are measured by the virtualizer, so everything a row shows lives inside it.
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from "react";
-import type { ErrorShape, MessageView, ReceiptView } from "@/sdk/contract";
+import type { ErrorShape, MessageView, ReceiptView } from "@switchboard/sdk/contract";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { AlertIcon, MessageIcon, PencilIcon, RefreshIcon, TrashIcon, UsersIcon, XIcon } from "@/components/ui/icons";
 import { continuesGroup, dayKey, dayLabel, eventText, fullTimeLabel, replyLabel, timeLabel } from "./format";

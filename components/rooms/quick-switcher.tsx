@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
-import type { RoomView } from "@/sdk/contract";
+import type { RoomView } from "@switchboard/sdk/contract";
 import { useDirectory } from "@/components/providers/directory";
 import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";

@@ -3,7 +3,7 @@
 // timeline, member count (toggles the members panel), leave.
 import Link from "next/link";
 import { useState } from "react";
-import type { RoomMemberView, RoomView } from "@/sdk/contract";
+import type { RoomMemberView, RoomView } from "@switchboard/sdk/contract";
 import { RoomBindings } from "@/components/bindings/room-bindings";
 import { useSocket } from "@/components/providers/socket-provider";
 import { Avatar, KindBadge } from "@/components/ui/avatar";

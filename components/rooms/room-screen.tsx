@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { countsAsUnread, type MessageView, type RoomCan, type RoomView } from "@/sdk/contract";
+import { countsAsUnread, type MessageView, type RoomCan, type RoomView } from "@switchboard/sdk/contract";
 import { useDirectory } from "@/components/providers/directory";
 import { useSocket } from "@/components/providers/socket-provider";
 import { useTRPC, useTRPCClient } from "@/components/providers/trpc";

@@ -2,7 +2,7 @@
 // who is typing. Fetched history, sync replies and live socket events all merge here by seq, so the
 // order they arrive in does not matter: an event that lands while history is loading is kept, a
 // duplicate is dropped, and a gap in seq triggers a `room:sync` from the last seq seen.
-import type { ErrorShape, MessageView, ReceiptView } from "@/sdk/contract";
+import type { ErrorShape, MessageView, ReceiptView } from "@switchboard/sdk/contract";
 import type { AppSocket } from "@/components/providers/socket-provider";
 
 export interface PendingMessage {

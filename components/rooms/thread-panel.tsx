@@ -1,7 +1,7 @@
 "use client";
 // The right-hand thread: the root message, its replies (live), and a composer that replies in it.
 import { useLayoutEffect, useRef } from "react";
-import type { RoomView } from "@/sdk/contract";
+import type { RoomView } from "@switchboard/sdk/contract";
 import { Spinner } from "@/components/ui/button";
 import { AlertIcon, XIcon } from "@/components/ui/icons";
 import { Composer, type Mentionable } from "./composer";

@@ -2,7 +2,7 @@
 // The viewer's tokens: name, scope, how each starts, when it was made and last used, until when it
 // works, and its state. Active ones first; those that stopped lately stay listed, dimmed.
 import { useMemo } from "react";
-import type { AccessTokenView } from "@/sdk/contract";
+import type { AccessTokenView } from "@switchboard/sdk/contract";
 import { Button } from "@/components/ui/button";
 import { Pill, type Tone } from "@/components/ui/pill";
 import { DataTable } from "@/components/ui/table";

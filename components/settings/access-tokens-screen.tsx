@@ -3,7 +3,7 @@
 // acts as the viewer with one (read-only, or read and write); each is shown once and can be revoked.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { AccessTokenView } from "@/sdk/contract";
+import type { AccessTokenView } from "@switchboard/sdk/contract";
 import { PageFrame } from "@/components/nav/page-frame";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";

@@ -3,7 +3,7 @@
 // token itself, shown once, with a command that uses it.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ACCESS_TOKEN_NAME_MAX, type AccessTokenScope, type AccessTokenView } from "@/sdk/contract";
+import { ACCESS_TOKEN_NAME_MAX, type AccessTokenScope, type AccessTokenView } from "@switchboard/sdk/contract";
 import { useTRPC } from "@/components/providers/trpc";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";

@@ -2,7 +2,7 @@
 // The person's notification settings: what they are told of (email digests and desktop
 // notifications alike), and the browser's permission for desktop notifications, asked on a click.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { NotificationPreference } from "@/sdk/contract";
+import type { NotificationPreference } from "@switchboard/sdk/contract";
 import { useDesktopPermission } from "@/components/notifications/use-desktop-permission";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button } from "@/components/ui/button";

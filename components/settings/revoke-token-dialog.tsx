@@ -1,7 +1,7 @@
 "use client";
 // Revoking a token, behind a confirmation: it stops working at once and its open connections close.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { AccessTokenView } from "@/sdk/contract";
+import type { AccessTokenView } from "@switchboard/sdk/contract";
 import { useTRPC } from "@/components/providers/trpc";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { toast } from "@/components/ui/toast";

@@ -1,6 +1,6 @@
 // Initials on a colour derived from the participant id. People are round; agents are rounded squares
 // with a small bot mark, so the two read apart at a glance.
-import type { ParticipantKind } from "@/sdk/contract";
+import type { ParticipantKind } from "@switchboard/sdk/contract";
 import { BotIcon } from "./icons";
 
 const PALETTE = [

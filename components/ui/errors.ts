@@ -1,6 +1,6 @@
 // The { code, message, retryable } every failure carries: tRPC errors keep it in `data.app`,
 // socket acks in `error`.
-import type { ErrorShape } from "@/sdk/contract";
+import type { ErrorShape } from "@switchboard/sdk/contract";
 
 export function appErrorOf(error: unknown): ErrorShape {
   if (error && typeof error === "object") {

@@ -5,7 +5,7 @@
 // raises a banner.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
-import type { BudgetView } from "@/sdk/contract";
+import type { BudgetView } from "@switchboard/sdk/contract";
 import { useDirectory } from "@/components/providers/directory";
 import { useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";

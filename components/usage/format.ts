@@ -1,6 +1,6 @@
 // How money, tokens, shares and UTC days read on the usage dashboard. Usage is stored by UTC day
 // (server/services/usage/usage.ts `dayOf`), so every range and bucket here is computed in UTC too.
-import type { UsageBucket } from "@/sdk/usage";
+import type { UsageBucket } from "@switchboard/sdk/usage";
 
 export type Bucket = UsageBucket;
 export type RangePreset = "7d" | "30d" | "90d" | "month" | "custom";

@@ -13,7 +13,7 @@ import { toast } from "@/components/ui/toast";
 import { PriceTagIcon } from "@/components/ui/usage-icons";
 import { Card, Skeleton } from "./parts";
 import type { Price } from "./types";
-import { MODEL_NAME_MAX } from "@/sdk/usage";
+import { MODEL_NAME_MAX } from "@switchboard/sdk/usage";
 
 interface Draft {
   model: string;

@@ -3,7 +3,7 @@
 // exactly what they are looking at, and the back button undoes a filter.
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
-import { USAGE_BUCKETS, type UsageQuery } from "@/sdk/usage";
+import { USAGE_BUCKETS, type UsageQuery } from "@switchboard/sdk/usage";
 import { isDay, resolveRange, type Bucket, type Range, type RangePreset } from "./format";
 
 // `person` filters by the agents' owner ("owned by"), `requester` by who drove the calls ("requested by").

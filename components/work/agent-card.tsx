@@ -8,7 +8,7 @@ import { Avatar } from "@/components/ui/avatar";
 import { ClockIcon, HashIcon, UsersIcon } from "@/components/ui/icons";
 import { Pill } from "@/components/ui/pill";
 import { dateTime, relativeTime } from "@/components/ui/time";
-import type { WorkLinkView } from "@/sdk/work";
+import type { WorkLinkView } from "@switchboard/sdk/work";
 import { FileList } from "./file-list";
 import { Progress, TaskList } from "./task-list";
 import type { AgentWork, RoomName } from "./types";

@@ -21,7 +21,7 @@ import {
   XIcon,
 } from "@/components/ui/icons";
 import { dateTime } from "@/components/ui/time";
-import type { FileOperation } from "@/sdk/work";
+import type { FileOperation } from "@switchboard/sdk/work";
 import type { RoomName, WorkEvent } from "./types";
 import { BranchIcon, CommitIcon, EyeIcon, FilePlusIcon, PullRequestIcon } from "./work-icons";
 import { pullRequestName } from "./work-hrefs";

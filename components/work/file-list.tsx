@@ -2,7 +2,7 @@
 // Files an agent touched in the window: path, what it did (icons), lines added and removed, and the
 // component the map files it under. Commands it ran (`run`) read as commands.
 import { useState } from "react";
-import type { FileOperation } from "@/sdk/work";
+import type { FileOperation } from "@switchboard/sdk/work";
 import { PencilIcon, TerminalIcon, TrashIcon } from "@/components/ui/icons";
 import type { FileSummary } from "./types";
 import { EyeIcon, FilePlusIcon } from "./work-icons";

@@ -3,7 +3,7 @@
 // with a few words. It holds until they change it; everyone sees it beside their name.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { STATUS_TEXT_MAX, WORK_STATES, type WorkState, type WorkStatusView } from "@/sdk/work";
+import { STATUS_TEXT_MAX, WORK_STATES, type WorkState, type WorkStatusView } from "@switchboard/sdk/work";
 import { useDirectory } from "@/components/providers/directory";
 import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";

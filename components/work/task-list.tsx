@@ -3,7 +3,7 @@
 // one in progress highlighted, completed ones struck through; dropped ones behind a toggle.
 import Link from "next/link";
 import { useState } from "react";
-import type { TaskView } from "@/sdk/work";
+import type { TaskView } from "@switchboard/sdk/work";
 import { CheckIcon, ClockIcon, UsersIcon } from "@/components/ui/icons";
 import { nest } from "./task-tree";
 import { involvementHref, timelineHref } from "./work-hrefs";

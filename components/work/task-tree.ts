@@ -1,5 +1,5 @@
 // An agent's tasks as the Work page lists them: each step right after the task it is a step of.
-import type { TaskView } from "@/sdk/work";
+import type { TaskView } from "@switchboard/sdk/work";
 
 export interface TaskNode {
   task: TaskView;

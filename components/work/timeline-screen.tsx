@@ -17,7 +17,7 @@ import { HiddenNotice, LiveDot } from "./involvement-parts";
 import type { Timeline } from "./types";
 import { involvementHref, timelineTarget, type TimelineTarget } from "./work-hrefs";
 import { useWorkRefetch } from "./use-work-refetch";
-import { TIMELINE_PAGE } from "@/sdk/work";
+import { TIMELINE_PAGE } from "@switchboard/sdk/work";
 
 const PAGE = TIMELINE_PAGE;
 const STATUS = { pending: "Pending", in_progress: "In progress", completed: "Completed", dropped: "Dropped" } as const;

@@ -5,7 +5,7 @@
 // any component reads (useWorkStatuses).
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import type { WorkStatusView } from "@/sdk/work";
+import type { WorkStatusView } from "@switchboard/sdk/work";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 import { patchStatuses } from "./status-list";

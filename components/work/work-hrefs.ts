@@ -1,6 +1,6 @@
 // Where the Work page's links lead: who drove a pull request, a branch or a task (/work/involvement),
 // and the timeline of a room, a thread or a task (/work/timeline). The pages read the same parameters.
-import type { InvolvementInput } from "@/sdk/work";
+import type { InvolvementInput } from "@switchboard/sdk/work";
 
 /** What `work.involvement` is asked about. */
 export type InvolvementTarget = InvolvementInput;

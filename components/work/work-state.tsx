@@ -1,6 +1,6 @@
 // A participant's work state wherever they appear: a coloured dot (lists, pickers, the sidebar) or a
 // chip with the text (cards). Idle is the quiet default: the dot shows nothing for it.
-import type { WorkState, WorkStatusView } from "@/sdk/work";
+import type { WorkState, WorkStatusView } from "@switchboard/sdk/work";
 
 const DOT: Record<WorkState, string> = { working: "bg-emerald-500", waiting: "bg-amber-500", blocked: "bg-rose-500", idle: "bg-zinc-300" };
 const CHIP: Record<WorkState, string> = {

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { ADDRESS_HEADER } from "../http/client-address";
 import { checkCredentials } from "../services/identity/accounts";
-import { EMAIL_MAX, PASSWORD_MAX } from "../../sdk/contract";
+import { EMAIL_MAX, PASSWORD_MAX } from "@switchboard/sdk/contract";
 
 /**
  * Too many failed sign-ins for this email, or attempts from this address: the browser gets

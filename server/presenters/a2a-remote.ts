@@ -1,6 +1,6 @@
 // A remote A2A agent as its owner sees it: the agent, where its card is, what the card says, whether
 // it has a credential (never the credential itself), and how its bridge is doing.
-import type { AgentView } from "../../sdk/contract";
+import type { AgentView } from "@switchboard/sdk/contract";
 
 export interface A2aRemoteView {
   agent: AgentView;

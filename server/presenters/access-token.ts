@@ -1,6 +1,6 @@
 // A person's access token as its owner sees it: never its hash, and never the token itself, which is
 // in the answer that creates it and nowhere else.
-import type { AccessTokenScope, AccessTokenView } from "../../sdk/contract";
+import type { AccessTokenScope, AccessTokenView } from "@switchboard/sdk/contract";
 import { can, type Actor } from "../policies";
 
 export type AccessTokenState = AccessTokenView["state"];

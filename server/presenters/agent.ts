@@ -1,6 +1,6 @@
 // An agent as its owner and the workspace's admins manage it: its profile, consent policy and keys
 // (prefixes only: a key's secret is shown once, when it is issued, and never stored).
-import type { AgentView, ConsentPolicy } from "../../sdk/contract";
+import type { AgentView, ConsentPolicy } from "@switchboard/sdk/contract";
 import { presentParticipant } from "./participant";
 
 /** The relations a presented agent needs, for Prisma `include` (never a key's hash). */

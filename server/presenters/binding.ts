@@ -1,4 +1,4 @@
-import type { BindingView } from "../../sdk/bindings";
+import type { BindingView } from "@switchboard/sdk/bindings";
 import type { Prisma } from "../db";
 
 export const bindingInclude = {

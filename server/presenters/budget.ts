@@ -1,4 +1,4 @@
-import type { BudgetView } from "../../sdk/contract";
+import type { BudgetView } from "@switchboard/sdk/contract";
 
 type BudgetRow = Omit<BudgetView, "spent">;
 

@@ -1,4 +1,4 @@
-import type { ConnectionStatus, ConnectionView } from "../../sdk/contract";
+import type { ConnectionStatus, ConnectionView } from "@switchboard/sdk/contract";
 import { can, speaksFor, type Actor } from "../policies";
 import { participantSelect, presentParticipant } from "./participant";
 

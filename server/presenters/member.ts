@@ -1,5 +1,5 @@
 // A person's membership as the admin console lists it, with what the viewer may change about it.
-import type { ParticipantView } from "../../sdk/contract";
+import type { ParticipantView } from "@switchboard/sdk/contract";
 import { can, decide, type Actor, type WorkspaceRole } from "../policies";
 
 type AssignableRole = Exclude<WorkspaceRole, "owner">;

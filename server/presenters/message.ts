@@ -1,4 +1,4 @@
-import type { MessageView, ReceiptView } from "../../sdk/contract";
+import type { MessageView, ReceiptView } from "@switchboard/sdk/contract";
 
 interface ReceiptRow {
   participantId: string;

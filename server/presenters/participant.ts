@@ -1,4 +1,4 @@
-import type { ParticipantView } from "../../sdk/contract";
+import type { ParticipantView } from "@switchboard/sdk/contract";
 
 interface ParticipantRow {
   id: string;

@@ -1,4 +1,4 @@
-import type { FormField, QuestionAnswer, QuestionOption, QuestionPerson, QuestionView } from "../../sdk/questions";
+import type { FormField, QuestionAnswer, QuestionOption, QuestionPerson, QuestionView } from "@switchboard/sdk/questions";
 
 type Person = QuestionPerson;
 

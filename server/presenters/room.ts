@@ -1,4 +1,4 @@
-import type { RoomCan, RoomView } from "../../sdk/contract";
+import type { RoomCan, RoomView } from "@switchboard/sdk/contract";
 import { can, type Actor } from "../policies";
 
 interface RoomRow {

@@ -1,5 +1,5 @@
 // Usage as it leaves the server: one reported model call, and the workspace's price table.
-import type { UsageView } from "../../sdk/contract";
+import type { UsageView } from "@switchboard/sdk/contract";
 
 /** A stored usage record: the view's fields, as the database keeps them. */
 type UsageRow = Omit<UsageView, "occurredAt"> & { occurredAt: Date };

@@ -1,4 +1,4 @@
-import type { FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "../../sdk/work";
+import type { FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "@switchboard/sdk/work";
 
 /** Which component of the workspace a file path belongs to (services/work/components.ts builds one). */
 export type ComponentOf = (path: string) => string;

@@ -1,7 +1,7 @@
 // Fan-out. Publishing takes the proof that what it announces committed (realtime/committed.ts: only a
 // commit hands one out), so nothing is delivered that was not stored. With REDIS_URL the Socket.IO
 // Redis adapter carries these to every process.
-import type { MessageView } from "../../sdk/contract";
+import type { MessageView } from "@switchboard/sdk/contract";
 import { audience } from "./audiences";
 import type { Committed } from "./committed";
 import { emitTo, getIo, type EventName, type PayloadOf } from "./io";

@@ -1,7 +1,7 @@
 // The server's one Socket.IO instance, for everything in realtime/ that emits. Its own module so that
 // fan-out (index.ts) and wake-ups (wakeups.ts), which index.ts calls, both read it without a cycle.
 import type { Server } from "socket.io";
-import type { ClientToServerEvents, ServerToClientEvents } from "../../sdk/contract";
+import type { ClientToServerEvents, ServerToClientEvents } from "@switchboard/sdk/contract";
 
 export type Io = Server<ClientToServerEvents, ServerToClientEvents>;
 

@@ -22,14 +22,14 @@ import {
   setDeliveryModeInput,
   syncInput,
   typingInput,
-} from "../../sdk/contract";
-import { bindingIdInput, bindingKeyInput, claimBindingInput, listBindingsInput, updateBindingInput } from "../../sdk/bindings";
-import { answerQuestionInput, askQuestionInput, listQuestionsInput, questionIdInput } from "../../sdk/questions";
+} from "@switchboard/sdk/contract";
+import { bindingIdInput, bindingKeyInput, claimBindingInput, listBindingsInput, updateBindingInput } from "@switchboard/sdk/bindings";
+import { answerQuestionInput, askQuestionInput, listQuestionsInput, questionIdInput } from "@switchboard/sdk/questions";
 import { AppError } from "../errors";
 import * as bindings from "../services/work/bindings";
 import * as work from "../services/work/work";
 import * as workStatus from "../services/work/status";
-import { linkWorkInput, reportFilesInput, reportTasksInput, setWorkStatusInput } from "../../sdk/work";
+import { linkWorkInput, reportFilesInput, reportTasksInput, setWorkStatusInput } from "@switchboard/sdk/work";
 import * as messages from "../services/messaging/messages";
 import * as connections from "../services/consent/connections";
 import * as delivery from "../services/messaging/delivery";

@@ -12,7 +12,7 @@ import {
   type ClientToServerEvents,
   type ReplayPage,
   type ServerToClientEvents,
-} from "../../sdk/contract";
+} from "@switchboard/sdk/contract";
 import { authenticateHandshake, reauthenticate } from "../auth/handshake";
 import { AppError, toErrorShape } from "../errors";
 import { sha256 } from "../ids";

@@ -10,7 +10,7 @@
 // connection is closed (so every request unanswered at the close was not run).
 import type { Socket } from "socket.io";
 import type { z } from "zod";
-import { READ_ONLY_EVENTS, type Ack, type ClientToServerEvents, type ServerToClientEvents } from "../../sdk/contract";
+import { READ_ONLY_EVENTS, type Ack, type ClientToServerEvents, type ServerToClientEvents } from "@switchboard/sdk/contract";
 import { env } from "../env";
 import { AppError, toErrorShape } from "../errors";
 import { assertMayWrite, type Actor } from "../policies";

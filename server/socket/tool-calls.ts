@@ -2,7 +2,7 @@
 // a model (sdk/platform-tools.ts). It runs the very tool the MCP server runs (bridges/mcp/tools.ts),
 // as the socket's participant: the same argument checks, `#room`/`@handle` names, policies and limits,
 // and the same error codes on the ack.
-import { toolCallInput } from "../../sdk/platform-tools";
+import { toolCallInput } from "@switchboard/sdk/platform-tools";
 import { runTool, TOOLS } from "../bridges/mcp/tools";
 import type { Requests } from "./requests";
 

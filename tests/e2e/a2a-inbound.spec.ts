@@ -7,8 +7,8 @@ import { mkdirSync } from "node:fs";
 import { TaskState, type Task } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { expect, test } from "./fixtures";
-import { SwitchboardClient, type MessageView } from "../../sdk";
-import type { RoomView } from "../../sdk/contract";
+import { SwitchboardClient, type MessageView } from "@switchboard/sdk";
+import type { RoomView } from "@switchboard/sdk/contract";
 import { people, signUpFirstOrSignIn, trpc } from "./helpers";
 
 const SHOTS = "docs/screenshots";

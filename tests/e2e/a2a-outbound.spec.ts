@@ -3,7 +3,7 @@
 // remote is a real A2A server made with the official SDK in this test process (tests/support/scripted-a2a.ts).
 // Screenshots: docs/screenshots/a2a-remote-*.png.
 import { expect, test } from "./fixtures";
-import type { RoomView } from "../../sdk/contract";
+import type { RoomView } from "@switchboard/sdk/contract";
 import { startScriptedA2a, type ScriptedA2a } from "../support/scripted-a2a";
 import { messageWithText, people, send, signUpFirstOrSignIn, trpc } from "./helpers";
 

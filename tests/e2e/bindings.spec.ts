@@ -5,9 +5,9 @@
 // it as closed; an agent never bound says how sessions appear. Screenshots: test-results/bindings-*.png.
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "./fixtures";
-import { SwitchboardClient } from "../../sdk";
-import type { BindingView } from "../../sdk/bindings";
-import type { RoomView } from "../../sdk/contract";
+import { SwitchboardClient } from "@switchboard/sdk";
+import type { BindingView } from "@switchboard/sdk/bindings";
+import type { RoomView } from "@switchboard/sdk/contract";
 import { createInviteLink, people, signUpFirstOrSignIn, signUpWithInvite, trpc, type Person } from "./helpers";
 
 const run = Date.now().toString(36).slice(-6);

@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { expect, test, type BrowserContext } from "./fixtures";
 import { io } from "socket.io-client";
 import { createInviteLink, messageBodies, messageWithText, people, send, signUpFirstOrSignIn, signUpWithInvite, timeline } from "./helpers";
-import type { Ack, MessageView } from "../../sdk/contract";
+import type { Ack, MessageView } from "@switchboard/sdk/contract";
 
 test("people chat live in a private channel, in one order, with threads and no access for outsiders", async ({ browser }) => {
   test.setTimeout(240_000);

@@ -5,7 +5,7 @@
 // consent (declined, then revoked) the same invites and DMs are refused with NOT_CONNECTED.
 import { mkdirSync } from "node:fs";
 import { expect, test, type Page } from "./fixtures";
-import { SwitchboardClient, SwitchboardError } from "../../sdk";
+import { SwitchboardClient, SwitchboardError } from "@switchboard/sdk";
 import { messageBodies, people, signUpFirstOrSignIn, signUpWithInvite, type Person } from "./helpers";
 
 const run = Date.now().toString(36).slice(-6);

@@ -5,7 +5,7 @@
 // page asks, so the button is the one asking.
 import { mkdirSync } from "node:fs";
 import { expect, test } from "./fixtures";
-import { SwitchboardClient } from "../../sdk";
+import { SwitchboardClient } from "@switchboard/sdk";
 import { people, signUpFirstOrSignIn, trpc } from "./helpers";
 
 const run = Date.now().toString(36).slice(-6);

@@ -4,8 +4,8 @@
 // arriving in the agent's `ask()`. Screenshots of the card and the page go to docs/screenshots/.
 import { mkdirSync } from "node:fs";
 import { expect, test, type Page } from "./fixtures";
-import { SwitchboardClient } from "../../sdk";
-import type { RoomView } from "../../sdk/contract";
+import { SwitchboardClient } from "@switchboard/sdk";
+import type { RoomView } from "@switchboard/sdk/contract";
 import { createInviteLink, people, signUpFirstOrSignIn, signUpWithInvite, trpc } from "./helpers";
 
 const SHOTS = "docs/screenshots";

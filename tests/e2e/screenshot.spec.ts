@@ -3,7 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { expect, test } from "./fixtures";
 import { io, type Socket } from "socket.io-client";
-import type { ClientToServerEvents, MessageView, RoomView, ServerToClientEvents } from "../../sdk/contract";
+import type { ClientToServerEvents, MessageView, RoomView, ServerToClientEvents } from "@switchboard/sdk/contract";
 import { createInviteLink, messageWithText, people, send, signUpFirstOrSignIn, signUpWithInvite, trpc } from "./helpers";
 
 type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

@@ -1,11 +1,12 @@
 // "Any coding agent joins in 30 seconds", end to end: from a person's onboarding token, `switchboard
-// connect` registers an agent and wires Claude Code in; `switchboard mcp` is started as a host starts
-// it and driven with the official MCP client; the person's browser sees the agent's message, and the
+// connect`, run by `npx` from the server's own tarball (/install/cli.tgz) in a folder outside the
+// repository with a HOME of its own, registers an agent and wires Claude Code in; `switchboard mcp` is
+// started as a host starts it and driven with the official MCP client; the person's browser sees the agent's message, and the
 // agent receives the person's reply. The machine's share of the time (everything but the person's
 // typing) is written to artifacts/thirty-seconds.json; bench/RESULTS.md records a run of it.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -13,12 +14,21 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test } from "./fixtures";
 import { messageWithText, people, send, signUpFirstOrSignIn, trpc } from "./helpers";
 
-const BIN = path.resolve("bin/switchboard.mjs");
 const run = Date.now().toString(36).slice(-5);
 
-function cli(args: string[], opts: { cwd: string; env: Record<string, string> }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** The CLI as the server hands it out: `npx` and its tarball, under the versioned name GET /install gives. */
+async function npxCli(baseURL: string): Promise<string[]> {
+  const served = (await (await fetch(`${baseURL}/install`)).json()) as { data: { cli: { path: string } } };
+  return ["-y", `--package=${baseURL}${served.data.cli.path}`, "switchboard"];
+}
+
+function cli(
+  npx: string[],
+  args: string[],
+  opts: { cwd: string; env: Record<string, string> },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npx", [...npx, ...args], { cwd: opts.cwd, env: opts.env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -42,12 +52,21 @@ test("from an onboarding token to a conversation: connect, the MCP server over s
   const home = mkdtempSync(path.join(tmpdir(), "switchboard-30s-"));
   const project = path.join(home, "project");
   mkdirSync(project);
-  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), CODEX_HOME: path.join(home, ".codex") };
+  // npm's download cache stays where it is (a warm cache); nothing else of this machine's user is read.
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    CODEX_HOME: path.join(home, ".codex"),
+    npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), ".npm"),
+    npm_config_update_notifier: "false",
+  };
   const handle = `claude-${run}`;
 
   // 1. One command.
   const t0 = performance.now();
-  const connected = await cli(["connect", "--url", baseURL!, "--token", token, "--client", "claude", "--handle", handle], { cwd: project, env });
+  const npx = await npxCli(baseURL!);
+  const connected = await cli(npx, ["connect", "--url", baseURL!, "--token", token, "--client", "claude", "--handle", handle], { cwd: project, env });
   const connectMs = performance.now() - t0;
   expect(connected.code, connected.stderr).toBe(0);
   const mcpJson = JSON.parse(readFileSync(path.join(project, ".mcp.json"), "utf8")) as { mcpServers: { switchboard: { url: string } } };
@@ -56,7 +75,7 @@ test("from an onboarding token to a conversation: connect, the MCP server over s
   // 2. The host starts the MCP server and the agent speaks.
   const t1 = performance.now();
   const client = new Client({ name: "claude-code-stand-in", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], env, cwd: project, stderr: "pipe" }));
+  await client.connect(new StdioClientTransport({ command: "npx", args: [...npx, "mcp"], env, cwd: project, stderr: "pipe" }));
   try {
     await tool(client, "join_room", { room: "#general" });
     const hello = `Hi, I'm @${handle}: connected in one command (${run})`;

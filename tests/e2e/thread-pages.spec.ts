@@ -1,7 +1,7 @@
 // A long thread opens at its newest replies; earlier ones come a page at a time, on demand.
 import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
-import type { MessageView } from "../../sdk/contract";
+import type { MessageView } from "@switchboard/sdk/contract";
 import { messageWithText, people, send, signUpFirstOrSignIn, trpc } from "./helpers";
 
 test("a long thread shows its newest replies first and earlier ones on demand", async ({ page }) => {

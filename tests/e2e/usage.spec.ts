@@ -8,8 +8,8 @@
 // their agents, or switches to what her requests cost.
 import { mkdirSync, readFileSync } from "node:fs";
 import { expect, test, type Page } from "./fixtures";
-import { SwitchboardClient } from "../../sdk";
-import type { RoomView, UsageView } from "../../sdk/contract";
+import { SwitchboardClient } from "@switchboard/sdk";
+import type { RoomView, UsageView } from "@switchboard/sdk/contract";
 import { addDays, formatUsd, todayUtc } from "../../components/usage/format";
 import { people, signUpFirstOrSignIn, signUpWithInvite, trpc, type Person } from "./helpers";
 

@@ -10,8 +10,8 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "./fixtures";
-import { SwitchboardClient } from "../../sdk";
-import type { RoomView } from "../../sdk/contract";
+import { SwitchboardClient } from "@switchboard/sdk";
+import type { RoomView } from "@switchboard/sdk/contract";
 import { createInviteLink, people, send, signUpFirstOrSignIn, signUpWithInvite, trpc, type Person } from "./helpers";
 
 const SHOTS = "docs/screenshots";

@@ -3,8 +3,8 @@
 // Chromium renders the room, the directory, the agents page, the inbox and the admin console; no
 // payload may run (window.__xss stays undefined, no dialog opens) and the text reads literally.
 import { expect, test, type Page } from "./fixtures";
-import type { AgentView, RoomView } from "../../sdk";
-import { SwitchboardClient } from "../../sdk";
+import type { AgentView, RoomView } from "@switchboard/sdk";
+import { SwitchboardClient } from "@switchboard/sdk";
 import { messageBodies, people, send, signUpFirstOrSignIn, trpc } from "./helpers";
 
 const run = Date.now().toString(36).slice(-6);

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { Task, TaskState, type Message } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SwitchboardClient, type MessageView } from "../../sdk";
+import { SwitchboardClient, type MessageView } from "@switchboard/sdk";
 import { closeAgentClients, createAgent, dialects, insertRows, queryDb, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 

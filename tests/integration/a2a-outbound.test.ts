@@ -7,7 +7,7 @@
 // the credential is stored sealed and sent as the Authorization header.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_BODY_BYTES, type MessageView } from "../../sdk";
+import { MAX_BODY_BYTES, type MessageView } from "@switchboard/sdk";
 import { startScriptedA2a, type ScriptedA2a } from "../support/scripted-a2a";
 import {
   apiClient,

@@ -6,7 +6,7 @@
 // token under sign-in's own limits. The server trusts one proxy, so each test picks its own addresses.
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Ack, ClientToServerEvents } from "../../sdk/contract";
+import type { Ack, ClientToServerEvents } from "@switchboard/sdk/contract";
 import { handshake } from "./fixtures/handshake";
 import {
   apiClient,

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { io as connect } from "socket.io-client";
-import type { Ack, MessageView, ReplayPage } from "../../sdk/contract";
+import type { Ack, MessageView, ReplayPage } from "@switchboard/sdk/contract";
 import { addMessages } from "./fixtures/crowd";
 import { closeSockets, collectMessages, createAgent, dialects, emitAck, queryDb, waitFor, type ClientSocket, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";

@@ -17,8 +17,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MessageView } from "../../sdk";
-import type { BindingView } from "../../sdk/bindings";
+import type { MessageView } from "@switchboard/sdk";
+import type { BindingView } from "@switchboard/sdk/bindings";
 import { startScriptedAnthropic, text, type ApiMessage, type ScriptedAnthropic } from "../support/scripted-anthropic";
 import { startScriptedOpenAI, type InputItem, type ResponsesRequest, type ScriptedOpenAI } from "../support/scripted-openai";
 import { createAgent, signUpPerson, startAgentProcess, startTestServer, waitFor, type Person, type TestServer } from "./harness";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { io as connect } from "socket.io-client";
-import { SwitchboardClient, SwitchboardError, type MessageView } from "../../sdk";
-import type { Ack } from "../../sdk/contract";
+import { SwitchboardClient, SwitchboardError, type MessageView } from "@switchboard/sdk";
+import type { Ack } from "@switchboard/sdk/contract";
 import {
   closeSockets,
   collect,

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Ack, MessageView } from "../../sdk/contract";
+import type { Ack, MessageView } from "@switchboard/sdk/contract";
 import {
   closeAgentClients,
   closeSockets,

@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Ack, MessageView } from "../../sdk";
-import type { BindingView } from "../../sdk/bindings";
+import type { Ack, MessageView } from "@switchboard/sdk";
+import type { BindingView } from "@switchboard/sdk/bindings";
 import {
   closeSockets,
   createAgent,

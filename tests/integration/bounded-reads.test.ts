@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { io as connect } from "socket.io-client";
-import type { Ack, MembershipView, MessageView, RoomView } from "../../sdk/contract";
+import type { Ack, MembershipView, MessageView, RoomView } from "@switchboard/sdk/contract";
 import type { QueryCount } from "./fixtures/query-counter";
 import { addCrowd, addMessages, workspaceOf } from "./fixtures/crowd";
 import {

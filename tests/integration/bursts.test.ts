@@ -6,7 +6,7 @@
 // stored), and a single cut-off lets it reconnect at once. Real
 // Socket.IO clients (a browser-like cookie socket, raw agent sockets) against the real server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Ack, MessageView } from "../../sdk/contract";
+import type { Ack, MessageView } from "@switchboard/sdk/contract";
 import { BUFFER_FULL_RETRY_MS, EVENT_LIMITS, READ_PAUSE_MS, REFUSALS_BEFORE_PAUSE } from "../../server/services/governance/request-limits";
 import {
   closeSockets,

@@ -7,10 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { claudeAgentSdk, type ClaudeAgentSdkOptions } from "../../sdk/adapters/claude-agent-sdk";
-import { SwitchboardError } from "../../sdk/client";
-import type { MembershipView, ParticipantView } from "../../sdk/contract";
-import { ResumeFailed, type BindingView, type PlatformTool, type TurnInput } from "../../sdk/runtime";
+import { claudeAgentSdk, type ClaudeAgentSdkOptions } from "@switchboard/sdk/adapters/claude-agent-sdk";
+import { SwitchboardError } from "@switchboard/sdk/client";
+import type { MembershipView, ParticipantView } from "@switchboard/sdk/contract";
+import { ResumeFailed, type BindingView, type PlatformTool, type TurnInput } from "@switchboard/sdk/runtime";
 import { startScriptedAnthropic, text, toolUse, type ApiMessage, type ContentBlock, type ScriptedAnthropic } from "../support/scripted-anthropic";
 import { sampleBinding } from "../support/binding-view";
 

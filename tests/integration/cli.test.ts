@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { MessageView } from "../../sdk/contract";
+import type { MessageView } from "@switchboard/sdk/contract";
 import { BIN, CLI, closeSockets, collectMessages, dialects, runProcess, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 

@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codex, type CodexAdapterOptions } from "../../sdk/adapters/codex";
-import { ResumeFailed, type BindingView, type RuntimeAdapter, type TurnInput } from "../../sdk/runtime";
+import { codex, type CodexAdapterOptions } from "@switchboard/sdk/adapters/codex";
+import { ResumeFailed, type BindingView, type RuntimeAdapter, type TurnInput } from "@switchboard/sdk/runtime";
 import {
   callCustomTool,
   callTool,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ConnectionView } from "../../sdk";
-import type { Ack, ConnectionPage } from "../../sdk/contract";
+import type { ConnectionView } from "@switchboard/sdk";
+import type { Ack, ConnectionPage } from "@switchboard/sdk/contract";
 import {
   closeAgentClients,
   closeSockets,

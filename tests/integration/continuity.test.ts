@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SwitchboardClient, type MessageView } from "../../sdk";
-import type { Ack, ReplayPage } from "../../sdk/contract";
+import { SwitchboardClient, type MessageView } from "@switchboard/sdk";
+import type { Ack, ReplayPage } from "@switchboard/sdk/contract";
 import {
   apiClient,
   closeSockets,

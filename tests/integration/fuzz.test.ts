@@ -2,7 +2,7 @@
 // keeps serving, and nothing is written. Deterministic: a seeded generator.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Ack } from "../../sdk/contract";
+import type { Ack } from "@switchboard/sdk/contract";
 import { closeSockets, createAgent, dialects, openAgentSocket, prng, queryDb, type ClientSocket, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 

@@ -8,12 +8,14 @@
 import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { build, type BuildOptions } from "esbuild";
+import { cliBuildOptions } from "../../packages/cli/build.mjs";
+import { buildPackages } from "../../scripts/build-packages.mjs";
 import { stopShared } from "./shared-servers";
 import { beginRun, runFile } from "./test-run";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // In a folder of the checkout, at the depth of the sources: server/migrate.ts finds prisma/migrations
-// one level up from itself, cli/commands/connect.ts finds bin/ two levels up.
+// one level up from itself.
 const OUT = path.join(ROOT, ".test-server");
 
 const common: BuildOptions = {
@@ -30,14 +32,6 @@ const common: BuildOptions = {
   logLevel: "warning",
 };
 
-/** bin/switchboard.mjs without tsx: cli/main.ts's `main`, run. */
-const cliEntry = {
-  contents: `import { main } from "./cli/main.ts";\nawait main();\n`,
-  resolveDir: ROOT,
-  sourcefile: "switchboard-cli.ts",
-  loader: "ts",
-} as const;
-
 /** The agent processes tests start (harness.ts's startAgentProcess): fixtures' and examples' `*-agent.ts`. */
 const agentScripts = ["tests/integration/fixtures", "examples"].flatMap((dir) =>
   readdirSync(path.join(ROOT, dir))
@@ -53,13 +47,16 @@ export default async function setup(): Promise<() => Promise<void>> {
   const agents = path.join(OUT, "agents");
   await Promise.all([
     build({ ...common, entryPoints: [path.join(ROOT, "server/index.ts")], outfile: server }),
-    build({ ...common, stdin: cliEntry, outfile: cli }),
+    build(cliBuildOptions(cli)),
+    // The packages the server hands out at /install/, packed as `npm run build` packs them.
+    buildPackages(OUT),
     build({ ...common, entryPoints: [path.join(ROOT, "scripts/audit-verify.ts")], outfile: auditVerify }),
     // Their packages stay in node_modules: the runtimes' SDKs find their CLIs beside themselves.
     build({ ...common, external: undefined, packages: "external", entryPoints: agentScripts, outbase: ROOT, outdir: agents, outExtension: { ".js": ".mjs" } }),
   ]);
   process.env.SWITCHBOARD_TEST_SERVER = server;
   process.env.SWITCHBOARD_TEST_CLI = cli;
+  process.env.INSTALL_DIR = path.join(OUT, "install");
   process.env.SWITCHBOARD_TEST_AUDIT_VERIFY = auditVerify;
   process.env.SWITCHBOARD_TEST_AGENTS = agents;
   return async () => {

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { io as connect } from "socket.io-client";
-import type { Ack, MessageView } from "../../sdk/contract";
+import type { Ack, MessageView } from "@switchboard/sdk/contract";
 import {
   apiClient,
   AUDIT_VERIFY,

@@ -11,10 +11,10 @@ import pg from "pg";
 import { io as connect, type Socket } from "socket.io-client";
 import superjson from "superjson";
 import type { AppRouter } from "../../server/trpc/router";
-import type { Ack, ClientToServerEvents, ErrorShape, MessageView, ServerToClientEvents } from "../../sdk/contract";
+import type { Ack, ClientToServerEvents, ErrorShape, MessageView, ServerToClientEvents } from "@switchboard/sdk/contract";
 import { CUT_OFF_REFUSALS, OPENING_IN_FLIGHT } from "../../server/services/governance/request-limits";
 import type { QueryCount } from "./fixtures/query-counter";
-import { SwitchboardClient, SwitchboardError } from "../../sdk";
+import { SwitchboardClient, SwitchboardError } from "@switchboard/sdk";
 import { sqliteDateTime } from "../../server/sqlite-time";
 import { dropSchemaOf } from "./pg-schema";
 import { recordServerCpu } from "./server-cpu";
@@ -28,11 +28,11 @@ export const PG_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@12
 
 /**
  * What `node` runs for the `switchboard` command and for `npm run audit:verify`: this run's bundles
- * (global-setup.ts), else the sources through tsx. `BIN` is the command as installed, which the CLI
- * writes into clients' configs.
+ * (global-setup.ts; the CLI's is built as its package's, packages/cli/build.mjs), else, for the audit
+ * check, the sources through tsx. `BIN` is the CLI's file, which it writes into clients' configs.
  */
-export const BIN = path.join(ROOT, "bin", "switchboard.mjs");
-export const CLI: string[] = [process.env.SWITCHBOARD_TEST_CLI ?? BIN];
+export const BIN = process.env.SWITCHBOARD_TEST_CLI ?? path.join(ROOT, ".test-server", "cli", "main.mjs");
+export const CLI: string[] = [BIN];
 export const AUDIT_VERIFY: string[] = process.env.SWITCHBOARD_TEST_AUDIT_VERIFY
   ? [process.env.SWITCHBOARD_TEST_AUDIT_VERIFY]
   : ["--import", "tsx", path.join(ROOT, "scripts/audit-verify.ts")];

@@ -379,7 +379,7 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
     const erin = await signUpPerson(server, { handle: "erin", inviteToken: token });
     const stranger = await createAgent(erin, "stranger");
     const overMcp = await call(client, "open_dm", { participants: ["@stranger"] });
-    const { SwitchboardClient } = await import("../../sdk");
+    const { SwitchboardClient } = await import("@switchboard/sdk");
     const sdk = new SwitchboardClient({ url: server.url, apiKey: agent.apiKey });
     await sdk.connect();
     const overSocket = await sdk.openDirect([stranger.id]).then(

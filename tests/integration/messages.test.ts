@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Ack, MessageView } from "../../sdk/contract";
+import type { Ack, MessageView } from "@switchboard/sdk/contract";
 import { closeSockets, collect, createAgent, dialects, emitAck, errorCode, openAgentSocket, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 

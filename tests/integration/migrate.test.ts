@@ -13,7 +13,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { PrismaClient as PostgresClient } from "../../server/generated/postgresql/client";
 import { weekOf } from "../../components/usage/format";
-import type { UsageView } from "../../sdk/contract";
+import type { UsageView } from "@switchboard/sdk/contract";
 import { PrismaClient as SqliteClient } from "../../server/generated/sqlite/client";
 import * as SchemaEnums from "../../server/generated/sqlite/enums";
 import { migrate } from "../../server/migrate";

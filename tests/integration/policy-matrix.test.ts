@@ -2,7 +2,7 @@
 // table of expected outcomes. A non-member never reads a private room by any path.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Ack } from "../../sdk/contract";
+import type { Ack } from "@switchboard/sdk/contract";
 import { closeSockets, createAgent, dialects, emitAck, errorCode, openAgentSocket, type ClientSocket, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 

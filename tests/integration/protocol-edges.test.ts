@@ -7,8 +7,8 @@ import { randomUUID } from "node:crypto";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { SwitchboardClient, SwitchboardError } from "../../sdk";
-import type { Ack, MessageView, RoomView } from "../../sdk/contract";
+import { SwitchboardClient, SwitchboardError } from "@switchboard/sdk";
+import type { Ack, MessageView, RoomView } from "@switchboard/sdk/contract";
 import { BUFFER_FULL_RETRY_MS, EVENT_LIMITS, FLOOD_COOLDOWN_MS, MUTATIONS } from "../../server/services/governance/request-limits";
 import {
   closeAgentClients,

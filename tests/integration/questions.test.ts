@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MessageView } from "../../sdk";
-import type { QuestionForViewer, QuestionMessageData, QuestionOutcomeData } from "../../sdk/questions";
+import type { MessageView } from "@switchboard/sdk";
+import type { QuestionForViewer, QuestionMessageData, QuestionOutcomeData } from "@switchboard/sdk/questions";
 import {
   closeAgentClients,
   closeSockets,

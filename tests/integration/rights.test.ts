@@ -7,7 +7,7 @@
 // again and again.
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Ack } from "../../sdk/contract";
+import type { Ack } from "@switchboard/sdk/contract";
 import {
   closeSockets,
   createAgent,

@@ -3,7 +3,7 @@
 // bound on what one room may queue.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Ack, MessageView } from "../../sdk/contract";
+import type { Ack, MessageView } from "@switchboard/sdk/contract";
 import {
   closeSockets,
   createAgent,

@@ -7,8 +7,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SwitchboardClient, type Ack } from "../../sdk";
-import { ADAPTER_TOOLS } from "../../sdk/platform-tools";
+import { SwitchboardClient, type Ack } from "@switchboard/sdk";
+import { ADAPTER_TOOLS } from "@switchboard/sdk/platform-tools";
 import { MAX_ACTIVE } from "../../server/services/governance/request-limits";
 import {
   closeAgentClients,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { weekOf } from "../../components/usage/format";
 import { rollupRowsFromRecordsSql } from "../../server/services/usage/rollups";
-import type { UsageView } from "../../sdk/contract";
+import type { UsageView } from "@switchboard/sdk/contract";
 import {
   closeAgentClients,
   closeSockets,

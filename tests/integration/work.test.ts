@@ -4,9 +4,9 @@
 // the policy lets them; the component map files paths; two agents on one file are flagged.
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Agent, SwitchboardClient, type Ack } from "../../sdk";
-import { generic } from "../../sdk/adapters/generic";
-import type { FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "../../sdk/work";
+import { Agent, SwitchboardClient, type Ack } from "@switchboard/sdk";
+import { generic } from "@switchboard/sdk/adapters/generic";
+import type { FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "@switchboard/sdk/work";
 import {
   closeAgentClients,
   closeSockets,

@@ -1,4 +1,4 @@
-import type { BindingView } from "../../sdk/bindings";
+import type { BindingView } from "@switchboard/sdk/bindings";
 
 /** A binding as the server presents it, for tests of what consumes one (adapters, the room's list). */
 export function sampleBinding(over: Partial<BindingView> = {}): BindingView {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { applyBinding } from "../../components/bindings/binding-list";
 import { resumeWarning, runtimeLabel, shortId, statusNow } from "../../components/bindings/format";
-import type { BindingForViewer, BindingView } from "../../sdk/bindings";
+import type { BindingForViewer, BindingView } from "@switchboard/sdk/bindings";
 import { sampleBinding } from "../support/binding-view";
 
 const view = (id: string, over: Partial<BindingView> = {}): BindingView =>

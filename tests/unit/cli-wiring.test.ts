@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { afterEach, describe, expect, it } from "vitest";
-import { withServerTable } from "../../cli/clients/codex";
-import { mergeMcpServer } from "../../cli/clients/json-config";
-import { CliError } from "../../cli/exit-codes";
+import { withServerTable } from "../../packages/cli/src/clients/codex";
+import { mergeMcpServer } from "../../packages/cli/src/clients/json-config";
+import { CliError } from "../../packages/cli/src/exit-codes";
 
 const entry = { url: "http://127.0.0.1:3000/api/mcp", bearer_token_env_var: "SWITCHBOARD_API_KEY" };
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FileCursorStore, MemoryCursorStore } from "../../sdk/cursors";
+import { FileCursorStore, MemoryCursorStore } from "@switchboard/sdk/cursors";
 
 describe("cursor stores", () => {
   it("keep the highest seq per room; a file store survives a restart", () => {

@@ -1,7 +1,7 @@
 // The schema's enums (prisma/schema.prisma) against the two things that depend on them: the order of
 // their values, and the wire contract that presents them.
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type * as Wire from "../../sdk/contract";
+import type * as Wire from "@switchboard/sdk/contract";
 import type { InviteLinkView } from "../../server/presenters/invitation";
 import type { WorkspaceRole } from "../../server/policies";
 import * as Schema from "../../server/generated/sqlite/enums";

@@ -1,6 +1,6 @@
 // What notifies whom (one rule for the email outbox and the browser), and the digest a person is mailed.
 import { describe, expect, it } from "vitest";
-import { excerptOf, notificationFor, type MessageView } from "../../sdk/contract";
+import { excerptOf, notificationFor, type MessageView } from "@switchboard/sdk/contract";
 import { composeDigest } from "../../server/services/notifications/digest";
 
 const message = (over: Partial<Pick<MessageView, "kind" | "mentions">> & { authorId?: string } = {}) => ({

@@ -2,7 +2,7 @@
 // RATE_LIMITED answer, nothing more of that event until the wait has passed, then one at a time
 // until one is accepted; other events go on meanwhile.
 import { describe, expect, it } from "vitest";
-import { RequestPacer } from "../../sdk/pacing";
+import { RequestPacer } from "@switchboard/sdk/pacing";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 

@@ -2,7 +2,7 @@
 // every spec has exactly one run and every run a spec, the tools an adapter hands a model are all but
 // the delivery loop's, and each tool's schema accepts the example its description gives the model.
 import { describe, expect, it } from "vitest";
-import { ADAPTER_TOOLS, platformTools, TOOL_NAMES, TOOL_SPECS, toolCallInput } from "../../sdk/platform-tools";
+import { ADAPTER_TOOLS, platformTools, TOOL_NAMES, TOOL_SPECS, toolCallInput } from "@switchboard/sdk/platform-tools";
 import { RUNS, TOOLS } from "../../server/bridges/mcp/tools";
 
 /** The JSON after "Example:" in a description, if it has one. */

@@ -2,7 +2,7 @@
 // and the form field a server's INVALID_PAYLOAD names.
 import { describe, expect, it } from "vitest";
 import { audienceLabel, countdownLabel, durationLabel, fieldOfError, outcomeLabel, outcomeTone } from "../../components/questions/question-text";
-import type { QuestionView } from "../../sdk/questions";
+import type { QuestionView } from "@switchboard/sdk/questions";
 
 const dana = { id: "p-dana", handle: "dana", displayName: "Dana", kind: "human" as const };
 const bot = { id: "p-bot", handle: "deploy-bot", displayName: "Deploy Bot", kind: "agent" as const };

@@ -1,7 +1,7 @@
 // The shapes of questions (sdk/questions.ts): what an ask must hold for its kind, what an answer must
 // be for its question, and how an answer reads in words (messages, mail, MCP results).
 import { describe, expect, it } from "vitest";
-import { answerSchema, askQuestionInput, describeAnswer, type FormField, type QuestionOption } from "../../sdk/questions";
+import { answerSchema, askQuestionInput, describeAnswer, type FormField, type QuestionOption } from "@switchboard/sdk/questions";
 
 const options: QuestionOption[] = [
   { value: "eu", label: "Europe" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countsAsUnread } from "../../sdk/contract";
+import { countsAsUnread } from "@switchboard/sdk/contract";
 import { presentRoom, roomCan } from "../../server/presenters/room";
 
 const base = { id: "r", visibility: "private" as const, name: null, topic: "", lastSeq: 3 };

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { AppSocket } from "../../components/providers/socket-provider";
 import { RoomStore } from "../../components/rooms/room-store";
-import type { MessageView } from "../../sdk/contract";
+import type { MessageView } from "@switchboard/sdk/contract";
 
 const ROOM = "room-1";
 const message = (seq: number, authorId = "other"): MessageView => ({

@@ -6,7 +6,7 @@
 // buffer is dropped, what is in flight is answered, then it is closed.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { READ_ONLY_EVENTS, type Ack } from "../../sdk/contract";
+import { READ_ONLY_EVENTS, type Ack } from "@switchboard/sdk/contract";
 import type { BufferLimits } from "../../server/socket/backlog";
 import { CUT_OFF_DRAIN_MS, requestsOf, type AppSocket, type Requests } from "../../server/socket/requests";
 import type { Actor } from "../../server/policies";

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { patchStatuses } from "../../components/work/status-list";
 import { nest } from "../../components/work/task-tree";
-import type { TaskView, WorkStatusView } from "../../sdk/work";
+import type { TaskView, WorkStatusView } from "@switchboard/sdk/work";
 
 const task = (id: string, parentId: string | null = null): TaskView => ({
   id,

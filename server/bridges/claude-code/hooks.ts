@@ -19,7 +19,7 @@
 // as it streams and strings past HOOK_KEPT_STRING characters arrive as ElidedText: their lines are all
 // that is counted of them (http/lean-json.ts).
 import { z } from "zod";
-import { MAX_TASKS_PER_REPORT, type TaskStatus } from "../../../sdk/work";
+import { MAX_TASKS_PER_REPORT, type TaskStatus } from "@switchboard/sdk/work";
 import { AppError } from "../../errors";
 import { ElidedText } from "../../http/lean-json";
 import { authorize, type Actor } from "../../policies";

@@ -2,7 +2,7 @@
 // models read) and as structuredContent (what programs read); an error as a tool result with
 // `isError: true` carrying the stable error code, its message, and when to retry.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { DirectoryEntry, MembershipView, MessageView, RoomView } from "../../../sdk/contract";
+import type { DirectoryEntry, MembershipView, MessageView, RoomView } from "@switchboard/sdk/contract";
 import { toErrorShape } from "../../errors";
 
 export function ok(data: Record<string, unknown>): CallToolResult {

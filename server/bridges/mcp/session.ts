@@ -21,7 +21,7 @@ import * as delivery from "../../services/messaging/delivery";
 import { countRequest, MCP_TOOL_CALLS } from "../../services/governance/request-limits";
 import * as messages from "../../services/messaging/messages";
 import * as rooms from "../../services/rooms/rooms";
-import { CHANNEL_PUSH_MESSAGES, ROOM_RESOURCE_MESSAGES } from "../../../sdk/platform-tools";
+import { CHANNEL_PUSH_MESSAGES, ROOM_RESOURCE_MESSAGES } from "@switchboard/sdk/platform-tools";
 import { compactMembership, compactMessage, failed, ok, roomLabel } from "./results";
 import { runTool, TOOLS } from "./tools";
 

@@ -4,8 +4,8 @@
 // same policies decide) and presents the result compactly. No rule lives here. MCP (session.ts) and
 // the socket's `tool:call` (socket/tool-calls.ts) both run a tool with `runTool`.
 import type { z } from "zod";
-import { TOOL_NAMES, TOOL_SPECS, type ToolName, type ToolSpec } from "../../../sdk/platform-tools";
-import { askQuestionInput, describeAnswer, type QuestionForViewer } from "../../../sdk/questions";
+import { TOOL_NAMES, TOOL_SPECS, type ToolName, type ToolSpec } from "@switchboard/sdk/platform-tools";
+import { askQuestionInput, describeAnswer, type QuestionForViewer } from "@switchboard/sdk/questions";
 import { AppError } from "../../errors";
 import { assertMayWrite, type Actor } from "../../policies";
 import * as connections from "../../services/consent/connections";
@@ -18,8 +18,8 @@ import * as questions from "../../services/questions/questions";
 import * as rooms from "../../services/rooms/rooms";
 import * as work from "../../services/work/work";
 import * as workStatus from "../../services/work/status";
-import { linkWorkInput } from "../../../sdk/work";
-import { listConnectionsInput } from "../../../sdk/contract";
+import { linkWorkInput } from "@switchboard/sdk/work";
+import { listConnectionsInput } from "@switchboard/sdk/contract";
 import { sendMessage } from "../../services/messaging/sending";
 import { touchSession } from "../../services/identity/sessions";
 import { reportUsage } from "../../services/usage/usage";
@@ -27,7 +27,7 @@ import type { Rule } from "../../services/governance/limits";
 import { untilWake } from "../../realtime/wakeups";
 import { compactMembership, compactMessage, compactPeer, compactRoom, roomLabel } from "./results";
 
-export { MAX_WAIT_SECONDS } from "../../../sdk/platform-tools";
+export { MAX_WAIT_SECONDS } from "@switchboard/sdk/platform-tools";
 
 export interface ToolContext {
   signal: AbortSignal;

@@ -2,14 +2,14 @@
 // becomes an agent participant they own, like any other (consent, limits, budgets, suspension). Its
 // bridge (bridges/a2a/outbound/host.ts) runs it over the socket API with its own API key; the key and
 // the credential are kept sealed (secret-box.ts), and one process at a time holds its lease.
-import { fetchAgentCard, type A2aCredential, type AgentCard } from "../../../sdk/adapters/a2a";
+import { fetchAgentCard, type A2aCredential, type AgentCard } from "@switchboard/sdk/adapters/a2a";
 import type {
   A2aCredentialInput,
   RegisterA2aRemoteInput,
   RemoteAgentInput,
   SetA2aRemoteEnabledInput,
   UpdateA2aCredentialInput,
-} from "../../../sdk/a2a-remotes";
+} from "@switchboard/sdk/a2a-remotes";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { sha256 } from "../../ids";

@@ -10,8 +10,8 @@
 // the request) and an open question it asks that the caller may answer (input required). A canceled
 // task stays canceled. So people see and join the whole exchange in the room, live.
 import { createHash } from "node:crypto";
-import type { AgentView } from "../../../sdk/contract";
-import type { QuestionAnswer, QuestionKind, QuestionOption } from "../../../sdk/questions";
+import type { AgentView } from "@switchboard/sdk/contract";
+import type { QuestionAnswer, QuestionKind, QuestionOption } from "@switchboard/sdk/questions";
 import { getDb } from "../../db";
 import { newId } from "../../ids";
 import { AppError, isUniqueViolation } from "../../errors";

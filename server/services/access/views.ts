@@ -1,7 +1,7 @@
 // Rooms as their viewers see them (presenters/room.ts), read with what a view needs however large the
 // room: its member count (counted by the database), and for a dm or group the few members its title
 // names. Nothing here reads all of a room's members.
-import type { RoomView } from "../../../sdk/contract";
+import type { RoomView } from "@switchboard/sdk/contract";
 import { getDb, Prisma, sqlTable } from "../../db";
 import { presentRoom, TITLE_NAMES } from "../../presenters/room";
 

@@ -7,7 +7,7 @@
 //
 // The action is decided where it always is (its service's own checks run first, and again when it
 // is retried), so an approval never lets through what the rules would refuse.
-import { GATED_ACTIONS, type GatedAction, type SetApprovalActionsInput } from "../../../sdk/admin";
+import { GATED_ACTIONS, type GatedAction, type SetApprovalActionsInput } from "@switchboard/sdk/admin";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { newId, sha256 } from "../../ids";

@@ -1,7 +1,7 @@
 // Bilateral consent between participants. A participant asks another; the addressee decides (a person
 // for themselves, a person for the agents they own, or the agent's consent policy automatically).
 // Who may reach whom, given the connections written here, is access/reach.ts.
-import type { ConnectionPage, ConnectionView, ConsentPolicy } from "../../../sdk/contract";
+import type { ConnectionPage, ConnectionView, ConsentPolicy } from "@switchboard/sdk/contract";
 import { getDb, type Prisma, type Tx } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";

@@ -1,7 +1,7 @@
 // The directory: every participant of the workspace, people and agents, searchable by text,
 // capability, kind and owner (in the database, participant-search.ts), with presence, work status
 // and the viewer's connection standing.
-import type { DirectoryEntry } from "../../../sdk/contract";
+import type { DirectoryEntry } from "@switchboard/sdk/contract";
 import { getDb } from "../../db";
 import type { Actor } from "../../policies";
 import { participantSelect, presentParticipant } from "../../presenters/participant";

@@ -1,5 +1,5 @@
 // Reading, exporting and verifying the audit log (writing is `recordAudit` in ./audit).
-import type { AuditFilter } from "../../../sdk/admin";
+import type { AuditFilter } from "@switchboard/sdk/admin";
 import { getDb, type Prisma } from "../../db";
 import { authorize, type Actor } from "../../policies";
 import { presentAuditEvent } from "../../presenters/audit";

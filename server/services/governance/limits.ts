@@ -2,7 +2,7 @@
 // the loop guard that pauses agents talking only to each other. Counters live in memory for one
 // process, and in Redis (shared by every process) when REDIS_URL is set: rate-limiter-flexible does
 // the counting.
-import type { SetAgentLimitsInput } from "../../../sdk/admin";
+import type { SetAgentLimitsInput } from "@switchboard/sdk/admin";
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { createClient } from "redis";
 import { getDb } from "../../db";

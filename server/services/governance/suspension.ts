@@ -4,7 +4,7 @@
 // suspension are decided by the participant row, which a send's transaction updates
 // (messaging/sending.ts): the send commits first and the suspension waits for it, or the suspension
 // commits first and the send is refused.
-import type { AgentView } from "../../../sdk/contract";
+import type { AgentView } from "@switchboard/sdk/contract";
 import { getDb, type Tx } from "../../db";
 import { agentInclude, presentAgent } from "../../presenters/agent";
 import { audience, publish } from "../../realtime";

@@ -3,7 +3,7 @@
 // token is `sbp_<prefix>_<secret>`: the prefix finds the row, the SHA-256 of the whole token is
 // compared in constant time. The token is in the answer that creates it and is never stored.
 import { timingSafeEqual } from "node:crypto";
-import type { AccessTokenScope, AccessTokenView } from "../../../sdk/contract";
+import type { AccessTokenScope, AccessTokenView } from "@switchboard/sdk/contract";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { newId, newPrefix, newSecret, sha256 } from "../../ids";

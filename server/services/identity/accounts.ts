@@ -1,6 +1,6 @@
 // People's accounts: sign-up (the first creates the workspace, later ones need an invite), and the
 // credentials check that Auth.js calls at sign-in.
-import type { SignUpInput } from "../../../sdk/admin";
+import type { SignUpInput } from "@switchboard/sdk/admin";
 import { getDb, isPostgres, type Db, type Tx } from "../../db";
 import { env } from "../../env";
 import { AppError, isUniqueViolation } from "../../errors";

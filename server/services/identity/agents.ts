@@ -1,8 +1,8 @@
 // Agents: participants of kind "agent", each owned by a person, who acts under its own identity with
 // its own API keys. Created in the browser by a person, or registered by a script holding one of that
 // person's onboarding tokens.
-import type { CreateOnboardingTokenInput } from "../../../sdk/admin";
-import type { AgentProfileInput, AgentView, ConsentPolicy } from "../../../sdk/contract";
+import type { CreateOnboardingTokenInput } from "@switchboard/sdk/admin";
+import type { AgentProfileInput, AgentView, ConsentPolicy } from "@switchboard/sdk/contract";
 import { getDb, type Tx } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId, newSecret, sha256 } from "../../ids";

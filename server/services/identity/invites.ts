@@ -1,6 +1,6 @@
 // Invite links: the way people join a workspace after its first member. The token is shown once in
 // the link; only its hash is stored. Owners and admins list and revoke them.
-import type { CreateInviteInput } from "../../../sdk/admin";
+import type { CreateInviteInput } from "@switchboard/sdk/admin";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { newId, newSecret, sha256 } from "../../ids";

@@ -1,5 +1,5 @@
 // People's roles in the workspace, managed by owners and admins.
-import type { SetRoleInput } from "../../../sdk/admin";
+import type { SetRoleInput } from "@switchboard/sdk/admin";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, type Actor } from "../../policies";

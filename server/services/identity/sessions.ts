@@ -1,5 +1,5 @@
 // A participant's sessions: when one starts, the participant was seen.
-import type { ParticipantView } from "../../../sdk/contract";
+import type { ParticipantView } from "@switchboard/sdk/contract";
 import { getDb } from "../../db";
 import type { Actor } from "../../policies";
 import { participantSelect, presentParticipant } from "../../presenters/participant";

@@ -1,4 +1,4 @@
-import { PARTICIPANTS_PAGE, type UpdateSettingsInput } from "../../../sdk/admin";
+import { PARTICIPANTS_PAGE, type UpdateSettingsInput } from "@switchboard/sdk/admin";
 import { getDb, type Tx } from "../../db";
 import { newId } from "../../ids";
 import { authorize, type Actor } from "../../policies";

@@ -1,6 +1,6 @@
 // Direct conversations: one room per set of people, found by its key (the sorted participant ids),
 // created on first use and reopened after. Nothing here asks for approval; rooms.openDirect does.
-import type { RoomView } from "../../../sdk/contract";
+import type { RoomView } from "@switchboard/sdk/contract";
 import { getDb } from "../../db";
 import { isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";

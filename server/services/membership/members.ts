@@ -1,7 +1,7 @@
 // Who is in a room: adding members as one room event (audited, with the room's seq), their delivery
 // defaults and modes, and telling their sockets and the room. Rooms, direct conversations and
 // approvals all add members through here.
-import type { DeliveryMode, MembershipView } from "../../../sdk/contract";
+import type { DeliveryMode, MembershipView } from "@switchboard/sdk/contract";
 import { getDb, type Tx } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, type Actor } from "../../policies";

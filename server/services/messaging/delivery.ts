@@ -5,7 +5,7 @@
 // messages by others that mention it, every message of a dm or group, and replies in threads it is
 // in), `none` (nothing pushed; sync still works).
 // People's browsers always get the whole room; modes shape what agents receive and pay tokens for.
-import type { DeliveryMode, MembershipView, MessageView, ReceiptView, ReplayPage } from "../../../sdk/contract";
+import type { DeliveryMode, MembershipView, MessageView, ReceiptView, ReplayPage } from "@switchboard/sdk/contract";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, type Actor } from "../../policies";

@@ -1,8 +1,8 @@
 // Messages in a room. Every room event gets the room's next seq in a transaction and is published only
 // after commit: `appendToRoom` stores one event in the caller's transaction (room events, system
 // notices); people's and agents' sends go through sending.ts, which stores them in batches.
-import type { MessageView } from "../../../sdk/contract";
-import { MAX_BODY_BYTES } from "../../../sdk/contract";
+import type { MessageView } from "@switchboard/sdk/contract";
+import { MAX_BODY_BYTES } from "@switchboard/sdk/contract";
 import { getDb, type Tx } from "../../db";
 import { AppError } from "../../errors";
 import { newId } from "../../ids";

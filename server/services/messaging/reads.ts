@@ -4,7 +4,7 @@
 // would bind one parameter per message for each relation; replay pages of hundreds of messages spent
 // most of their time there. Mentions and receipts carry their message's room and seq, so a dense run
 // of one room's messages reads them by seq range instead.
-import type { MessageView } from "../../../sdk/contract";
+import type { MessageView } from "@switchboard/sdk/contract";
 import { getDb, type Db, type Prisma, type Tx } from "../../db";
 import { presentMessage } from "../../presenters/message";
 import { messageStore, type MessagePage } from "../message-store";

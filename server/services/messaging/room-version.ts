@@ -4,7 +4,7 @@
 // event that records the change, whose seq is the room's next (the version moves and the seqs stay
 // without gaps). tests/unit/room-version.test.ts finds every write of those facts in server/ and fails
 // for one that does not call this; the facts held another way are listed there and in architecture.md.
-import type { DeliveryMode, MessageView } from "../../../sdk/contract";
+import type { DeliveryMode, MessageView } from "@switchboard/sdk/contract";
 import type { Tx } from "../../db";
 import { newId } from "../../ids";
 import { appendToRoom } from "./messages";

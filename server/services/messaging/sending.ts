@@ -13,7 +13,7 @@
 // room-version.ts) and its agent authors are still active. If it moved (another process's batch, a
 // member joining) the batch is decided again holding the room, so several processes agree. The SQL
 // is in `message-store/`, one implementation per database.
-import type { MessageView, RoomKind } from "../../../sdk/contract";
+import type { MessageView, RoomKind } from "@switchboard/sdk/contract";
 import { getDb } from "../../db";
 import { env } from "../../env";
 import { AppError, isUniqueViolation } from "../../errors";

@@ -1,6 +1,6 @@
 // One email of everything a person missed: grouped by room, oldest first, each with a link to its room.
 // Plain text and a simple HTML twin (inline styles only: mail clients drop stylesheets).
-import type { NotificationPreference } from "../../../sdk/contract";
+import type { NotificationPreference } from "@switchboard/sdk/contract";
 
 export interface DigestItem {
   kind: "mention" | "message" | "question";

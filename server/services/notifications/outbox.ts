@@ -2,7 +2,7 @@
 // Kept off the send path's cost: a batch that mentions no person in a channel touches no table; one
 // that does is one insert (and, in a dm or group, one read of the members who want every message).
 // With no SMTP_URL nothing is written: nothing would ever mail the rows.
-import { excerptOf, notificationFor, type MessageView, type NotificationPreference, type RoomKind } from "../../../sdk/contract";
+import { excerptOf, notificationFor, type MessageView, type NotificationPreference, type RoomKind } from "@switchboard/sdk/contract";
 import { getDb, type Db, type Tx } from "../../db";
 import { env } from "../../env";
 import { newId } from "../../ids";

@@ -1,6 +1,6 @@
 // A person's notification preference (on their Participant): what the email digests and the browser's
 // notifications tell them of. `mentions` by default; agents have delivery modes instead.
-import type { NotificationPreference, NotificationSettingsView } from "../../../sdk/contract";
+import type { NotificationPreference, NotificationSettingsView } from "@switchboard/sdk/contract";
 import { getDb } from "../../db";
 import { env } from "../../env";
 import { authorize, type Actor } from "../../policies";

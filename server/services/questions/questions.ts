@@ -5,7 +5,7 @@
 // in the room that mentions the asker, all in one transaction; then the message's update, the event
 // and `question:updated` are published.
 import type { z } from "zod";
-import type { MessageView } from "../../../sdk/contract";
+import type { MessageView } from "@switchboard/sdk/contract";
 import {
   answerSchema,
   describeAnswer,
@@ -15,7 +15,7 @@ import {
   type QuestionForViewer,
   type QuestionOutcomeData,
   type QuestionView,
-} from "../../../sdk/questions";
+} from "@switchboard/sdk/questions";
 import { getDb } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";

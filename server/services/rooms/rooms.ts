@@ -1,6 +1,6 @@
 // Rooms: channels, direct messages and group conversations, and who is in them. Membership changes
 // are room events: they go through the same write path as messages and carry the room's seq.
-import { UNREAD, type RoomMemberView, type RoomView } from "../../../sdk/contract";
+import { UNREAD, type RoomMemberView, type RoomView } from "@switchboard/sdk/contract";
 import { getDb } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";

@@ -2,8 +2,8 @@
 // At 80% the owner and admins are told; at 100% the agents are suspended (the kill switch) and it is
 // audited. Each transition happens once per period, however many reports race across it. What was
 // spent comes from the daily usage rollups, so checking a budget reads at most a month of rows.
-import type { BudgetView } from "../../../sdk/contract";
-import type { SetBudgetInput } from "../../../sdk/usage";
+import type { BudgetView } from "@switchboard/sdk/contract";
+import type { SetBudgetInput } from "@switchboard/sdk/usage";
 import { presentBudget } from "../../presenters/budget";
 import { getDb, type Prisma } from "../../db";
 import { AppError } from "../../errors";

@@ -5,7 +5,7 @@
 // owners and admins see the whole workspace (`usage.read` and `usageScope` in the policies decide, for
 // dashboards, rooms and tasks alike). Every call is "owned by" its agent's owner and "requested by"
 // the person who drove it (services/messaging/requesters.ts): the two differ when Bea asks Dana's agent.
-import type { UsageCsvView, UsageQuery, UsageRange } from "../../../sdk/usage";
+import type { UsageCsvView, UsageQuery, UsageRange } from "@switchboard/sdk/usage";
 import { getDb, Prisma, sqlTable } from "../../db";
 import { authorize, usageScope, type Actor } from "../../policies";
 import { csvFile } from "../../presenters/csv";

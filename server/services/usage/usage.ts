@@ -1,8 +1,8 @@
 // Usage and cost: agents report model calls; the server prices what they did not, attributes each call
 // to the agent, its owner, the person who drove it (services/messaging/requesters.ts), the room, the message and
 // the task, and aggregates in the database.
-import type { UsageView } from "../../../sdk/contract";
-import type { SetPriceInput } from "../../../sdk/usage";
+import type { UsageView } from "@switchboard/sdk/contract";
+import type { SetPriceInput } from "@switchboard/sdk/usage";
 import { getDb, type Prisma, type Tx } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";

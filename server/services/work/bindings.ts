@@ -17,7 +17,7 @@ import type {
   claimBindingInput,
   listBindingsInput,
   updateBindingInput,
-} from "../../../sdk/bindings";
+} from "@switchboard/sdk/bindings";
 import { getDb } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";

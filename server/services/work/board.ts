@@ -4,7 +4,7 @@
 // agent's work where the policy `work.read` lets them (the room it served, or the agent is theirs, or
 // they are an admin); the agents, their statuses and the component map are the workspace's, like
 // presence (`work.read_workspace`).
-import type { FileOperation, FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "../../../sdk/work";
+import type { FileOperation, FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "@switchboard/sdk/work";
 import { getDb } from "../../db";
 import { authorize, type Actor } from "../../policies";
 import { presentFileTouch, presentTask, presentWorkLink, presentWorkStatus, workStatusSelect } from "../../presenters/work";

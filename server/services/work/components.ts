@@ -5,7 +5,7 @@
 // so an edited map re-files history too.
 import picomatch from "picomatch";
 import type { z } from "zod";
-import type { ComponentMapPreview, ComponentPreview, ComponentRule, setComponentMapInput } from "../../../sdk/work";
+import type { ComponentMapPreview, ComponentPreview, ComponentRule, setComponentMapInput } from "@switchboard/sdk/work";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, type Actor } from "../../policies";

@@ -8,8 +8,8 @@
 // from a cursor without skipping or repeating an event, even where one report stored many rows at
 // the same instant. Event ids are a one-letter source and the row's id (a UUID: the same order in
 // JavaScript and in either database).
-import { describeAnswer, type QuestionAnswer, type QuestionView } from "../../../sdk/questions";
-import { TIMELINE_CURSOR, type FileOperation, type WorkLinkKind } from "../../../sdk/work";
+import { describeAnswer, type QuestionAnswer, type QuestionView } from "@switchboard/sdk/questions";
+import { TIMELINE_CURSOR, type FileOperation, type WorkLinkKind } from "@switchboard/sdk/work";
 import { getDb, type Prisma } from "../../db";
 import { AppError } from "../../errors";
 import { can, type Actor } from "../../policies";

@@ -6,7 +6,7 @@
 // manager reads "was the developer really involved?" off facts, and exports them (CSV).
 //
 // Only conversations the viewer may read are counted; the others are counted as hidden, never read.
-import type { InvolvementInput, TaskView } from "../../../sdk/work";
+import type { InvolvementInput, TaskView } from "@switchboard/sdk/work";
 import { AppError } from "../../errors";
 import { getDb } from "../../db";
 import { authorize, type Actor } from "../../policies";

@@ -4,7 +4,7 @@
 // sweeper here stores that and tells everyone (`status:updated`) within a few seconds on any process.
 // People's statuses hold until they change them.
 import type { z } from "zod";
-import type { setWorkStatusInput, WorkState, WorkStatusView } from "../../../sdk/work";
+import type { setWorkStatusInput, WorkState, WorkStatusView } from "@switchboard/sdk/work";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, type Actor } from "../../policies";

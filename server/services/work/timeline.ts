@@ -8,7 +8,7 @@
 // conversation only where they may read its room, counted as hidden otherwise. A task's work is what
 // the involvement view reads for it (its steps, its session's tasks, files and links, its conversation
 // from the request that set it going to its end).
-import type { TaskView, TimelineInput } from "../../../sdk/work";
+import type { TaskView, TimelineInput } from "@switchboard/sdk/work";
 import { getDb } from "../../db";
 import { authorize, type Actor } from "../../policies";
 import { subjectWork } from "./involvement";

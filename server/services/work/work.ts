@@ -8,7 +8,7 @@
 // policy (`work.read`) decides what each viewer sees.
 import { createHash } from "node:crypto";
 import type { z } from "zod";
-import type { FileTouchView, linkWorkInput, reportFilesInput, reportTasksInput, TaskStatus, TaskView, WorkLinkView } from "../../../sdk/work";
+import type { FileTouchView, linkWorkInput, reportFilesInput, reportTasksInput, TaskStatus, TaskView, WorkLinkView } from "@switchboard/sdk/work";
 import { getDb } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";

@@ -1,6 +1,6 @@
 // Remote A2A agents as participants (services/a2a/remotes.ts): register by card URL, list, change the
 // credential, turn off and on, remove.
-import * as r from "../../../sdk/a2a-remotes";
+import * as r from "@switchboard/sdk/a2a-remotes";
 import * as remotes from "../../services/a2a/remotes";
 import { authedProcedure, router } from "../init";
 

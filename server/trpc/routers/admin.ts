@@ -1,4 +1,4 @@
-import { exportAuditInput, listAuditInput, setRoleInput } from "../../../sdk/admin";
+import { exportAuditInput, listAuditInput, setRoleInput } from "@switchboard/sdk/admin";
 import * as auditLog from "../../services/governance/audit-log";
 import * as members from "../../services/identity/members";
 import { authedProcedure, router } from "../init";

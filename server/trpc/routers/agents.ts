@@ -1,5 +1,5 @@
-import * as a from "../../../sdk/admin";
-import { agentProfileInput } from "../../../sdk/contract";
+import * as a from "@switchboard/sdk/admin";
+import { agentProfileInput } from "@switchboard/sdk/contract";
 import * as a2aTasks from "../../services/a2a/tasks";
 import * as agents from "../../services/identity/agents";
 import * as approvals from "../../services/approvals/approvals";

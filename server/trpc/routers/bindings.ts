@@ -1,4 +1,4 @@
-import { agentBindingsInput, bindingIdInput, roomBindingsInput } from "../../../sdk/bindings";
+import { agentBindingsInput, bindingIdInput, roomBindingsInput } from "@switchboard/sdk/bindings";
 import * as bindings from "../../services/work/bindings";
 import { authedProcedure, router } from "../init";
 

@@ -5,7 +5,7 @@ import {
   listConnectionsInput,
   requestConnectionInput,
   respondToConnectionInput,
-} from "../../../sdk/contract";
+} from "@switchboard/sdk/contract";
 import { z } from "zod";
 import * as connections from "../../services/consent/connections";
 import * as directory from "../../services/consent/directory";

@@ -1,4 +1,4 @@
-import { deleteMessageInput, editMessageInput, historyInput, markReadInput, sendMessageInput, syncInput, threadInput } from "../../../sdk/contract";
+import { deleteMessageInput, editMessageInput, historyInput, markReadInput, sendMessageInput, syncInput, threadInput } from "@switchboard/sdk/contract";
 import * as messages from "../../services/messaging/messages";
 import { sendMessage } from "../../services/messaging/sending";
 import { authedProcedure, router } from "../init";

@@ -1,4 +1,4 @@
-import { setNotificationPreferenceInput } from "../../../sdk/contract";
+import { setNotificationPreferenceInput } from "@switchboard/sdk/contract";
 import * as preferences from "../../services/notifications/preferences";
 import { authedProcedure, router } from "../init";
 

@@ -1,4 +1,4 @@
-import { answerQuestionInput, askQuestionInput, listQuestionsInput, questionIdInput, questionOfMessageInput } from "../../../sdk/questions";
+import { answerQuestionInput, askQuestionInput, listQuestionsInput, questionIdInput, questionOfMessageInput } from "@switchboard/sdk/questions";
 import * as questions from "../../services/questions/questions";
 import { authedProcedure, router } from "../init";
 

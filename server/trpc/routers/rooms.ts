@@ -1,4 +1,4 @@
-import { createChannelInput, inviteToRoomInput, openDirectInput, roomIdInput } from "../../../sdk/contract";
+import { createChannelInput, inviteToRoomInput, openDirectInput, roomIdInput } from "@switchboard/sdk/contract";
 import * as rooms from "../../services/rooms/rooms";
 import { authedProcedure, router } from "../init";
 

@@ -1,4 +1,4 @@
-import { accessTokenIdInput, createAccessTokenInput } from "../../../sdk/contract";
+import { accessTokenIdInput, createAccessTokenInput } from "@switchboard/sdk/contract";
 import * as accessTokens from "../../services/identity/access-tokens";
 import { authedProcedure, router } from "../init";
 

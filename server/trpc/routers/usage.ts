@@ -1,4 +1,4 @@
-import * as u from "../../../sdk/usage";
+import * as u from "@switchboard/sdk/usage";
 import * as budgets from "../../services/usage/budgets";
 import * as reports from "../../services/usage/reports";
 import * as usage from "../../services/usage/usage";

@@ -1,4 +1,4 @@
-import { involvementInput, setComponentMapInput, setWorkStatusInput, timelineInput, workBoardInput } from "../../../sdk/work";
+import { involvementInput, setComponentMapInput, setWorkStatusInput, timelineInput, workBoardInput } from "@switchboard/sdk/work";
 import * as components from "../../services/work/components";
 import { involvement, involvementCsv } from "../../services/work/involvement";
 import { workBoard } from "../../services/work/board";

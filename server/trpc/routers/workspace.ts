@@ -1,4 +1,4 @@
-import * as a from "../../../sdk/admin";
+import * as a from "@switchboard/sdk/admin";
 import * as accounts from "../../services/identity/accounts";
 import * as invites from "../../services/identity/invites";
 import * as limits from "../../services/governance/limits";

@@ -6,9 +6,9 @@
 // remote turned off, removed or suspended stops, its turn in progress left for the next run. A bridge
 // whose key is refused (its owner rotated the agent's keys) is given a new one.
 import { randomUUID } from "node:crypto";
-import { Agent } from "../../../../sdk/agent";
-import { a2a } from "../../../../sdk/adapters/a2a";
-import { SwitchboardError } from "../../../../sdk/client";
+import { Agent } from "@switchboard/sdk/agent";
+import { a2a } from "@switchboard/sdk/adapters/a2a";
+import { SwitchboardError } from "@switchboard/sdk/client";
 import {
   holdRemoteLease,
   listRunnableRemotes,
