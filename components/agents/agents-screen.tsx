@@ -50,14 +50,13 @@ export function AgentsScreen() {
         can.createAgent && (
           <>
             <Button
-              variant="secondary"
               size="sm"
               onClick={() => setDialog("onboard")}
               data-testid="open-onboarding"
-              aria-label="Onboard programmatically"
-              title="Onboard programmatically"
+              aria-label="Connect an agent"
+              title="Connect a coding agent or a script with one command"
             >
-              <TerminalIcon size={15} /> <span className="max-sm:hidden">Onboard programmatically</span>
+              <TerminalIcon size={15} /> <span className="max-sm:hidden">Connect an agent</span>
             </Button>
             <Button
               variant="secondary"
@@ -69,7 +68,7 @@ export function AgentsScreen() {
             >
               <PlusIcon size={15} /> <span className="max-sm:hidden">Connect an A2A agent</span>
             </Button>
-            <Button size="sm" onClick={() => setDialog("create")} data-testid="open-create-agent">
+            <Button variant="secondary" size="sm" onClick={() => setDialog("create")} data-testid="open-create-agent">
               <PlusIcon size={15} /> Create agent
             </Button>
           </>
@@ -90,18 +89,18 @@ export function AgentsScreen() {
           title="You don't have any agents yet"
           body={
             can.createAgent
-              ? "Create one here and give its API key to the process that runs it, or let a script register agents with an onboarding token."
+              ? "Connect a coding agent (Claude Code, Codex, Cursor, Claude Desktop) or a script with one command, or create one here and give its API key to the process that runs it."
               : "Guests take part in rooms; members create agents."
           }
           testId="agents-empty"
         >
           {can.createAgent && (
             <>
-              <Button size="sm" onClick={() => setDialog("create")}>
-                <PlusIcon size={15} /> Create agent
+              <Button size="sm" onClick={() => setDialog("onboard")}>
+                <TerminalIcon size={15} /> Connect an agent
               </Button>
-              <Button variant="secondary" size="sm" onClick={() => setDialog("onboard")}>
-                <TerminalIcon size={15} /> Onboard programmatically
+              <Button variant="secondary" size="sm" onClick={() => setDialog("create")}>
+                <PlusIcon size={15} /> Create agent
               </Button>
             </>
           )}

@@ -1,16 +1,20 @@
 "use client";
-// "Onboard programmatically": an onboarding token (shown once) that a script trades for an agent and
-// its API key at POST /api/v1/agents/register; the agent is owned by the person who made the token.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+// "Connect agents": an onboarding token (shown once) that a coding agent's `switchboard connect`, or any
+// script, trades for an agent and its API key at POST /api/v1/agents/register; the agent is owned by the
+// person who made the token and lands in the room it names. Shown with the one command to paste for
+// each client, naming the CLI and the SDK this server hands out (GET /install).
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { MaxUsesInput, maxUsesOf } from "@/components/invitations/invitation-fields";
 import { useTRPC } from "@/components/providers/trpc";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
-import { DaysSelect, Field, FormError, TextInput } from "@/components/ui/field";
+import { DaysSelect, Field, FormError, inputClass, TextInput } from "@/components/ui/field";
+import { TabPanel, Tabs } from "@/components/ui/tabs";
 import { CodeBlock, SecretBox } from "@/components/ui/secret-box";
 import { shortDate } from "@/components/ui/time";
 import { ONBOARDING_LABEL_MAX } from "@switchboard/sdk/admin";
+import type { RoomRef } from "@switchboard/sdk/contract";
 
 export function curlSnippet(origin: string, token: string): string {
   const body = JSON.stringify({ onboardingToken: token, handle: "my-agent", displayName: "My agent", framework: "codex", capabilities: ["code-review"] });
@@ -20,7 +24,7 @@ export function curlSnippet(origin: string, token: string): string {
 export function sdkSnippet(origin: string, token: string): string {
   return `import { SwitchboardClient } from "@switchboard/sdk";
 
-const { apiKey, agent } = await SwitchboardClient.register("${origin}", {
+const { apiKey, agent, room } = await SwitchboardClient.register("${origin}", {
   onboardingToken: "${token}",
   handle: "my-agent",
   displayName: "My agent",
@@ -30,7 +34,21 @@ const { apiKey, agent } = await SwitchboardClient.register("${origin}", {
 // Store apiKey as a secret: it is in this answer and nowhere else.
 const client = new SwitchboardClient({ url: "${origin}", apiKey });
 await client.connect();
-console.log(\`@\${agent.handle} is online\`);`;
+if (room) await client.send(room.id, \`@\${agent.handle} is online\`);`;
+}
+
+/** The coding agents `switchboard connect` wires in, as the CLI names them (`--client`). */
+const HOST_CLIENTS = [
+  { key: "claude", label: "Claude Code", then: "Then start Claude Code in this folder: it finds Switchboard's tools." },
+  { key: "codex", label: "Codex", then: "Then start Codex: its config names Switchboard's MCP server." },
+  { key: "cursor", label: "Cursor", then: "Then open this folder in Cursor: .cursor/mcp.json names Switchboard." },
+  { key: "desktop", label: "Claude Desktop", then: "Then restart Claude Desktop: its config runs Switchboard's MCP bridge." },
+] as const;
+type ClientTab = (typeof HOST_CLIENTS)[number]["key"] | "typescript" | "curl";
+
+/** The one command that connects a coding agent: the CLI the server hands out, run by npx. */
+export function connectCommand(origin: string, cliPath: string, token: string, client: string): string {
+  return `npx -y --package=${origin}${cliPath} switchboard connect \\\n  --url ${origin} --token ${token} --client ${client}`;
 }
 
 export function OnboardingDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -43,8 +61,8 @@ export function OnboardingDialog({ open, onClose }: { open: boolean; onClose: ()
     <Dialog
       open={open}
       onClose={close}
-      title="Onboard agents programmatically"
-      description="A script registers itself with a token you create here. The agents it registers are yours."
+      title="Connect an agent"
+      description="Create a token, then paste one command where the agent runs. The agents it registers are yours."
       testId="onboarding-dialog"
       width="max-w-2xl"
       footer={
@@ -59,7 +77,12 @@ export function OnboardingDialog({ open, onClose }: { open: boolean; onClose: ()
         />
       }
     >
-      {open && (create.data ? <TokenReveal token={create.data.token} expiresAt={create.data.expiresAt} /> : <OnboardingForm create={create} />)}
+      {open &&
+        (create.data ? (
+          <TokenReveal token={create.data.token} expiresAt={create.data.expiresAt} room={create.data.room} />
+        ) : (
+          <OnboardingForm create={create} />
+        ))}
     </Dialog>
   );
 }
@@ -74,13 +97,17 @@ function useCreateToken() {
 type CreateToken = ReturnType<typeof useCreateToken>;
 
 function OnboardingForm({ create }: { create: CreateToken }) {
+  const trpc = useTRPC();
   const [label, setLabel] = useState("");
   const [days, setDays] = useState(7);
   const [maxUses, setMaxUses] = useState("");
+  const [roomId, setRoomId] = useState("");
+  // Channels the person is in: where the agents it registers can land (#general when none is chosen).
+  const channels = (useQuery(trpc.rooms.mine.queryOptions()).data ?? []).filter((r) => r.kind === "channel" && r.name !== "general");
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (create.isPending) return;
-    create.mutate({ label: label.trim(), expiresInDays: days, ...maxUsesOf(maxUses) });
+    create.mutate({ label: label.trim(), expiresInDays: days, ...maxUsesOf(maxUses), ...(roomId ? { roomId } : {}) });
   };
   return (
     <form id="onboarding-form" onSubmit={submit} className="space-y-4">
@@ -95,6 +122,16 @@ function OnboardingForm({ create }: { create: CreateToken }) {
           data-testid="onboarding-label"
         />
       </Field>
+      <Field label="Agents land in" hint="The room each new agent joins, so its first message has somewhere to go.">
+        <select value={roomId} onChange={(e) => setRoomId(e.target.value)} className={inputClass} data-testid="onboarding-room">
+          <option value="">#general</option>
+          {channels.map((r) => (
+            <option key={r.id} value={r.id}>
+              #{r.name}
+            </option>
+          ))}
+        </select>
+      </Field>
       <div className="grid grid-cols-2 gap-4">
         <Field label="Expires after">
           <DaysSelect value={days} onChange={setDays} days={[1, 7, 30, 90]} testId="onboarding-expiry" />
@@ -107,8 +144,19 @@ function OnboardingForm({ create }: { create: CreateToken }) {
   );
 }
 
-function TokenReveal({ token, expiresAt }: { token: string; expiresAt: string }) {
+function TokenReveal({ token, expiresAt, room }: { token: string; expiresAt: string; room: RoomRef | null }) {
+  const trpc = useTRPC();
   const origin = window.location.origin;
+  const packages = useQuery(trpc.agents.clientPackages.queryOptions());
+  const [tab, setTab] = useState<ClientTab>("claude");
+  const host = HOST_CLIENTS.find((h) => h.key === tab);
+  const cli = packages.data?.cli;
+  const sdk = packages.data?.sdk;
+  const notBuilt = (
+    <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-amber-200" data-testid="onboarding-not-built">
+      This server has not built the packages it hands out: run <code className="font-mono">npm run build</code> where it runs.
+    </p>
+  );
   return (
     <div className="space-y-4" data-testid="onboarding-reveal">
       <SecretBox
@@ -122,12 +170,61 @@ function TokenReveal({ token, expiresAt }: { token: string; expiresAt: string })
           </>
         }
       />
-      <CodeBlock label="With curl" code={curlSnippet(origin, token)} testId="onboarding-curl" />
-      <CodeBlock label="With the TypeScript SDK" code={sdkSnippet(origin, token)} testId="onboarding-sdk" />
-      <p className="text-xs text-zinc-500">
-        The answer is <code className="font-mono">{"{ ok: true, data: { apiKey, agent, workspaceId } }"}</code>. See{" "}
-        <code className="font-mono">docs/protocol.md</code>.
-      </p>
+      <div>
+        <h3 className="text-sm font-semibold text-zinc-900">Connect an agent</h3>
+        <p className="mt-0.5 text-sm text-zinc-500" data-testid="onboarding-room-note">
+          {room ? (
+            <>
+              Paste this in the agent&apos;s project folder, on any machine that reaches this server. The agent lands in{" "}
+              <span className="font-medium text-zinc-800">#{room.name}</span>.
+            </>
+          ) : (
+            "Paste this in the agent's project folder, on any machine that reaches this server."
+          )}
+        </p>
+      </div>
+      <div className="border-b border-zinc-200">
+        <Tabs
+          label="Where your agent runs"
+          idPrefix="onboarding"
+          active={tab}
+          onChange={setTab}
+          tabs={[...HOST_CLIENTS.map((h) => ({ key: h.key, label: h.label })), { key: "typescript", label: "TypeScript" }, { key: "curl", label: "curl" }]}
+        />
+      </div>
+      <TabPanel id={tab} idPrefix="onboarding">
+        {packages.isPending ? (
+          <div className="h-24 animate-pulse rounded-lg bg-zinc-100" />
+        ) : host ? (
+          cli ? (
+            <div className="space-y-2">
+              <CodeBlock label={`${host.label}: one command`} code={connectCommand(origin, cli.path, token, host.key)} testId="onboarding-command" />
+              <p className="text-xs text-zinc-500">
+                Needs Node.js 20.9+. It registers the agent, keeps its key in your config folder (never in the project) and wires {host.label} in. {host.then}
+              </p>
+            </div>
+          ) : (
+            notBuilt
+          )
+        ) : tab === "typescript" ? (
+          sdk ? (
+            <div className="space-y-2">
+              <CodeBlock label="Install the SDK" code={`npm install ${origin}${sdk.path}`} testId="onboarding-sdk-install" />
+              <CodeBlock label="Register and connect (agent.mjs, run with node)" code={sdkSnippet(origin, token)} testId="onboarding-sdk" />
+            </div>
+          ) : (
+            notBuilt
+          )
+        ) : (
+          <div className="space-y-2">
+            <CodeBlock label="With curl" code={curlSnippet(origin, token)} testId="onboarding-curl" />
+            <p className="text-xs text-zinc-500">
+              The answer is <code className="font-mono">{"{ ok: true, data: { apiKey, agent, workspaceId, room } }"}</code>: any language can register this way,
+              then speak the protocol (docs/protocol.md).
+            </p>
+          </div>
+        )}
+      </TabPanel>
     </div>
   );
 }

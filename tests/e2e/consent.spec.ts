@@ -96,9 +96,21 @@ test("consent first: agents find each other, ask, a person decides in the inbox,
     const tokenField = b.getByTestId("onboarding-token");
     await expect(tokenField).toHaveValue(/^sbo_/);
     const onboardingToken = await tokenField.inputValue();
+    // The one command for each client, naming this server's own CLI and the token; where agents land.
+    await expect(b.getByTestId("onboarding-room-note")).toContainText("#general");
+    const command = b.getByTestId("onboarding-command");
+    await expect(command).toContainText(new RegExp(`npx -y --package=${url}/install/switchboard-cli-[\\d.]+-[0-9a-f]{12}\\.tgz switchboard connect`));
+    await expect(command).toContainText(`--url ${url} --token ${onboardingToken} --client claude`);
+    await b.getByTestId("tab-codex").click();
+    await expect(command).toContainText("--client codex");
+    await b.getByTestId("tab-codex").press("ArrowRight"); // keyboard: the next client, Cursor
+    await expect(command).toContainText("--client cursor");
+    await b.getByTestId("tab-typescript").click();
+    await expect(b.getByTestId("onboarding-sdk-install")).toContainText(new RegExp(`npm install ${url}/install/switchboard-sdk-`));
+    await expect(b.getByTestId("onboarding-sdk")).toContainText("SwitchboardClient.register");
+    await b.getByTestId("tab-curl").click();
     await expect(b.getByTestId("onboarding-curl")).toContainText(`${url}/api/v1/agents/register`);
     await expect(b.getByTestId("onboarding-curl")).toContainText(onboardingToken);
-    await expect(b.getByTestId("onboarding-sdk")).toContainText("SwitchboardClient.register");
     await b.getByTestId("onboarding-done").click();
 
     const codexHandle = `codex-${run}`;

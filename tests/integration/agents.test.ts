@@ -110,6 +110,34 @@ describe.each(dialects)("agents on %s", (dialect) => {
     expect(await errorCode(ana.api.agents.create.mutate({ handle: "codex-bot", displayName: "Dup" }))).toBe("NAME_TAKEN");
   });
 
+  it("puts a new agent in the room its token names, else #general, so that its first message has somewhere to go", async () => {
+    const register = (token: string, handle: string) => SwitchboardClient.register(server.url, { onboardingToken: token, handle, displayName: handle });
+    const general = await ana.api.agents.createOnboardingToken.mutate({ label: "general" });
+    expect(general.room).toMatchObject({ name: "general" });
+    const landed = await register(general.token, "lands-general");
+    expect(landed.room).toEqual(general.room);
+
+    const room = await ana.api.rooms.createChannel.mutate({ name: `landing-${randomUUID().slice(0, 8)}`, visibility: "private", memberIds: [] });
+    const named = await ana.api.agents.createOnboardingToken.mutate({ label: "room", roomId: room.id });
+    expect(named.room).toEqual({ id: room.id, name: room.name });
+    const agent = await register(named.token, "lands-room");
+    expect(agent.room).toEqual(named.room);
+    const newcomer = client(agent.apiKey);
+    await newcomer.connect();
+    const first = await newcomer.send(room.id, "my first message");
+    expect((await ana.api.messages.history.query({ roomId: room.id })).messages.map((m) => m.body)).toContain(first.body);
+    expect((await ana.api.rooms.members.query({ roomId: room.id })).map((m) => m.participant.handle)).toContain("lands-room");
+
+    // A room its creator may not invite into is refused when the token is made.
+    const bens = await ben.api.rooms.createChannel.mutate({ name: `bens-${randomUUID().slice(0, 8)}`, visibility: "private", memberIds: [] });
+    expect(await errorCode(ana.api.agents.createOnboardingToken.mutate({ label: "not mine", roomId: bens.id }))).toBe("ROOM_NOT_FOUND");
+    // A room its creator has left since: the agent lands in #general instead.
+    const left = await ana.api.rooms.createChannel.mutate({ name: `left-${randomUUID().slice(0, 8)}`, visibility: "private", memberIds: [ben.participantId] });
+    const stale = await ana.api.agents.createOnboardingToken.mutate({ label: "stale", roomId: left.id });
+    await ana.api.rooms.leave.mutate({ roomId: left.id });
+    expect((await register(stale.token, "lands-fallback")).room).toEqual(general.room);
+  });
+
   it("lists a person's onboarding tokens, only to them and admins, and refuses a revoked one", async () => {
     const ci = await ana.api.agents.createOnboardingToken.mutate({ label: "ci runners", maxUses: 3 });
     const laptop = await ben.api.agents.createOnboardingToken.mutate({ label: "laptop" });

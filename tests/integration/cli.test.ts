@@ -103,6 +103,7 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     const args = ["connect", "--url", server.url, "--token", token, "--client", "claude", "--handle", "ana-claude"];
     const first = await ok(args);
     expect(first.stdout).toContain("Registered @ana-claude");
+    expect(first.stdout).toContain("It is in #general: its first message can go there.");
     expect(first.stdout).toMatch(/export SWITCHBOARD_API_KEY="\$\(.+ key --profile ana-claude\)"/);
 
     const stored = profile("ana-claude");

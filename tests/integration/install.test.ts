@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServedPackage } from "../../server/http/install";
+import type { ServedPackage } from "@switchboard/sdk/contract";
 import { dialects, runProcess, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 

@@ -56,6 +56,8 @@ export const createOnboardingTokenInput = z.strictObject({
   label: z.string().trim().max(ONBOARDING_LABEL_MAX).default(""),
   expiresInDays: z.number().int().min(1).max(90).default(7),
   maxUses,
+  /** The room the agents it registers land in (one its creator may invite into); none: the workspace's #general. */
+  roomId: id.optional(),
 });
 export type CreateOnboardingTokenInput = z.output<typeof createOnboardingTokenInput>;
 

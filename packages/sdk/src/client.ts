@@ -16,7 +16,6 @@ import {
   PROTOCOL_VERSION,
   SOCKET_PATH,
   type Ack,
-  type AgentView,
   type ClientToServerEvents,
   type ConnectionListStatus,
   type ConnectionPage,
@@ -29,6 +28,7 @@ import {
   type MessageView,
   type ParticipantView,
   type ReceiptView,
+  type RegisteredAgent,
   type ReplayPage,
   type RoomView,
   type UsageView,
@@ -188,13 +188,13 @@ export class SwitchboardClient {
   static async register(
     url: string,
     input: { onboardingToken: string; handle: string; displayName: string; description?: string; framework?: string; capabilities?: string[] },
-  ): Promise<{ apiKey: string; agent: AgentView; workspaceId: string }> {
+  ): Promise<RegisteredAgent> {
     const res = await fetch(new URL("/api/v1/agents/register", url), {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(input),
     });
-    const body = (await res.json()) as Ack<{ apiKey: string; agent: AgentView; workspaceId: string }>;
+    const body = (await res.json()) as Ack<RegisteredAgent>;
     if (!body.ok) throw new SwitchboardError(body.error);
     return body.data;
   }

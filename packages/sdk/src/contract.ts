@@ -123,6 +123,35 @@ export const agentProfileInput = z.strictObject({
 /** POST /api/v1/agents/register: a script onboards an agent with a person's onboarding token. */
 export const registerAgentInput = agentProfileInput.extend({ onboardingToken: z.string().min(1).max(200) });
 
+/** A package the server hands out (GET /install): its tarball's versioned path on the server, version and digest. */
+export interface ServedPackage {
+  /** The path of the tarball under a name that changes with its content (`/install/switchboard-cli-0.1.0-<hash>.tgz`). */
+  path: string;
+  version: string;
+  sha256: string;
+}
+
+/** What GET /install lists (null: not built on this server; `npm run build` builds them). */
+export interface ServedPackages {
+  cli: ServedPackage | null;
+  sdk: ServedPackage | null;
+}
+
+/** A room named for people: its id and its name (`general` for #general). */
+export interface RoomRef {
+  id: string;
+  name: string;
+}
+
+/** What registering an agent answers: its key (shown this once), the agent, and the room it landed in. */
+export interface RegisteredAgent {
+  apiKey: string;
+  agent: AgentView;
+  workspaceId: string;
+  /** The room the token named (else #general) that the agent was added to; null if it could be added to none. */
+  room: RoomRef | null;
+}
+
 export const consentPolicies = ["ask", "own", "workspace", "refuse"] as const;
 export type ConsentPolicy = (typeof consentPolicies)[number];
 

@@ -2,7 +2,7 @@
 // its own API keys. Created in the browser by a person, or registered by a script holding one of that
 // person's onboarding tokens.
 import type { CreateOnboardingTokenInput } from "@switchboard/sdk/admin";
-import type { AgentProfileInput, AgentView, ConsentPolicy } from "@switchboard/sdk/contract";
+import type { AgentProfileInput, AgentView, ConsentPolicy, RegisteredAgent, RoomRef } from "@switchboard/sdk/contract";
 import { getDb, type Tx } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId, newSecret, sha256 } from "../../ids";
@@ -12,6 +12,10 @@ import { invitationInclude, invitationState, listedInvitations, presentOnboardin
 import { agentInclude, presentAgent } from "../../presenters/agent";
 import { disconnectKeysOf } from "../../realtime/sessions";
 import { countAgentRegistration } from "../governance/address-limits";
+import { loadRoomFor } from "../access/rooms";
+import { roomView } from "../access/views";
+import { inviteToRoom } from "../rooms/rooms";
+import { DEFAULT_CHANNEL } from "./workspaces";
 import { issueKey } from "./api-keys";
 import { recordAudit } from "../governance/audit";
 import { setAgentStatus } from "../governance/suspension";
@@ -201,8 +205,25 @@ export async function setConsentPolicy(actor: Actor, agentId: string, policy: Co
   return agentView(agentId);
 }
 
-export async function createOnboardingToken(actor: Actor, input: CreateOnboardingTokenInput): Promise<{ id: string; token: string; expiresAt: string }> {
+/**
+ * A token a script trades for an agent of the actor's (POST /api/v1/agents/register), once or `maxUses`
+ * times until it expires. Its agents land in `roomId` (a room the actor may invite into), else #general:
+ * `room` says which.
+ */
+export async function createOnboardingToken(
+  actor: Actor,
+  input: CreateOnboardingTokenInput,
+): Promise<{ id: string; token: string; expiresAt: string; room: RoomRef | null }> {
   authorize(actor, "agent.create", undefined);
+  let room: RoomRef | null;
+  if (input.roomId) {
+    const subject = await loadRoomFor(actor, input.roomId);
+    authorize(actor, "room.invite", subject);
+    room = { id: subject.room.id, name: subject.room.name ?? (await roomView(subject.room.id, actor.participantId)).title };
+  } else {
+    const general = await generalRoomId(actor.workspaceId);
+    room = general ? { id: general, name: DEFAULT_CHANNEL } : null;
+  }
   const token = `sbo_${newSecret(24)}`;
   const expiresAt = new Date(Date.now() + input.expiresInDays * DAY_MS);
   const id = newId();
@@ -216,6 +237,7 @@ export async function createOnboardingToken(actor: Actor, input: CreateOnboardin
         label: input.label,
         expiresAt,
         maxUses: input.maxUses ?? null,
+        roomId: input.roomId ?? null,
       },
     });
     await recordAudit(tx, {
@@ -224,10 +246,10 @@ export async function createOnboardingToken(actor: Actor, input: CreateOnboardin
       action: "onboarding_token.created",
       subjectType: "onboarding_token",
       subjectId: id,
-      data: { label: input.label, expiresAt: expiresAt.toISOString(), maxUses: input.maxUses ?? null },
+      data: { label: input.label, expiresAt: expiresAt.toISOString(), maxUses: input.maxUses ?? null, roomId: input.roomId ?? null },
     });
   });
-  return { id, token, expiresAt: expiresAt.toISOString() };
+  return { id, token, expiresAt: expiresAt.toISOString(), room };
 }
 
 /**
@@ -269,10 +291,7 @@ export async function revokeOnboardingToken(actor: Actor, tokenId: string): Prom
 const INVALID_TOKEN = "Invalid, expired or revoked onboarding token";
 
 /** A script registers an agent for the person whose onboarding token it holds (`address`: the script's). */
-export async function registerAgent(
-  input: NewAgent & { onboardingToken: string },
-  address: string | null = null,
-): Promise<{ agent: AgentView; apiKey: string; workspaceId: string }> {
+export async function registerAgent(input: NewAgent & { onboardingToken: string }, address: string | null = null): Promise<RegisteredAgent> {
   await countAgentRegistration(address);
   const db = getDb();
   const token = await db.onboardingToken.findUnique({ where: { tokenHash: sha256(input.onboardingToken) } });
@@ -297,7 +316,31 @@ export async function registerAgent(
   });
   if (claimed.count === 0) throw new AppError("UNAUTHENTICATED", INVALID_TOKEN);
   const { id, key } = await createWithKey(ownerActor, profile, "onboarded");
-  return { agent: await agentView(id), apiKey: key, workspaceId: ownerActor.workspaceId };
+  const room = await landAgent(ownerActor, id, token.roomId);
+  return { agent: await agentView(id), apiKey: key, workspaceId: ownerActor.workspaceId, room };
+}
+
+async function generalRoomId(workspaceId: string): Promise<string | null> {
+  const general = await getDb().room.findUnique({ where: { workspaceId_name: { workspaceId, name: DEFAULT_CHANNEL } }, select: { id: true } });
+  return general?.id ?? null;
+}
+
+/**
+ * Puts a newly registered agent in the room its token names, invited by the token's creator, so that its
+ * first message has somewhere to go; if that room is gone or its creator may no longer invite into it,
+ * in #general instead. Null if the agent could join neither: it is registered all the same.
+ */
+async function landAgent(owner: Actor, agentId: string, roomId: string | null): Promise<RoomRef | null> {
+  for (const target of new Set([roomId, await generalRoomId(owner.workspaceId)])) {
+    if (!target) continue;
+    try {
+      const room = await inviteToRoom(owner, target, [agentId]);
+      return { id: room.id, name: room.name ?? room.title };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
+  return null;
 }
 
 export async function agentView(agentId: string): Promise<AgentView> {

@@ -5,6 +5,7 @@ import * as agents from "../../services/identity/agents";
 import * as approvals from "../../services/approvals/approvals";
 import { setDeliveryMode } from "../../services/membership/members";
 import * as limits from "../../services/governance/limits";
+import { servedPackages } from "../../packages";
 import { authedProcedure, router } from "../init";
 
 export const agentsRouter = router({
@@ -14,6 +15,8 @@ export const agentsRouter = router({
   rotateKey: authedProcedure.input(a.agentIdInput).mutation(({ ctx, input }) => agents.rotateKey(ctx.actor, input.agentId)),
   revokeKey: authedProcedure.input(a.revokeKeyInput).mutation(({ ctx, input }) => agents.revokeKey(ctx.actor, input.agentId, input.keyId)),
   createOnboardingToken: authedProcedure.input(a.createOnboardingTokenInput).mutation(({ ctx, input }) => agents.createOnboardingToken(ctx.actor, input)),
+  /** The CLI and the SDK this server hands out (GET /install), for the commands people paste. */
+  clientPackages: authedProcedure.query(() => servedPackages()),
   /** The viewer's onboarding tokens (`mine`), or everyone's (`workspace`, owners and admins), with their state. */
   onboardingTokens: authedProcedure.input(a.listOnboardingTokensInput).query(({ ctx, input }) => agents.listOnboardingTokens(ctx.actor, input.scope)),
   revokeOnboardingToken: authedProcedure

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Option, type Command } from "commander";
-import type { AgentView, handleSchema } from "@switchboard/sdk/contract";
+import type { handleSchema, RegisteredAgent, RoomRef } from "@switchboard/sdk/contract";
 import { shellWord, type Wired, type WiringContext } from "../clients/host";
 import { configDir, configFile, loadConfig, profileName, profileRef, saveConfig, serverOrigin, type Profile } from "../config";
 import { optionsOf } from "../credentials";
@@ -71,6 +71,8 @@ async function connect(opts: ConnectOptions & { url?: string; json?: boolean }, 
   const stored = config.profiles[name];
   let status: "registered" | "already_connected";
   let profile: Profile;
+  /** Where a new agent landed (the room its token names, else #general). */
+  let room: RoomRef | null = null;
   if (stored) {
     await checkStoredKey(stored);
     status = "already_connected";
@@ -81,7 +83,7 @@ async function connect(opts: ConnectOptions & { url?: string; json?: boolean }, 
         hint: `Create one on the Agents page of ${origin}, then: switchboard connect --url ${origin} --token sbo_… --client ${opts.client}`,
       });
     }
-    profile = await register(origin, opts.token, handle, opts.name ?? displayNameOf(handle), host.framework, host.label);
+    ({ profile, room } = await register(origin, opts.token, handle, opts.name ?? displayNameOf(handle), host.framework, host.label));
     config.profiles[name] = { ...profile, client: opts.client };
     status = "registered";
   }
@@ -113,6 +115,7 @@ async function connect(opts: ConnectOptions & { url?: string; json?: boolean }, 
       handle: profile.handle,
       participantId: profile.participantId,
       workspaceId: profile.workspaceId,
+      ...(status === "registered" ? { room } : {}),
       configFile: configFile(),
       files: wired.files,
       next,
@@ -120,7 +123,9 @@ async function connect(opts: ConnectOptions & { url?: string; json?: boolean }, 
     () =>
       [
         status === "registered"
-          ? `Registered @${profile.handle} on ${origin}; its key is kept in ${configFile()} (mode 600).`
+          ? `Registered @${profile.handle} on ${origin}; its key is kept in ${configFile()} (mode 600).\n${
+              room ? `It is in #${room.name}: its first message can go there.` : "It is in no room yet: a person can invite it into one."
+            }`
           : `Already connected as @${profile.handle} on ${origin} (profile ${name}): nothing registered.`,
         ...wired.files.map((f) => `${host.label}: ${f.status === "unchanged" ? "already set in" : f.status} ${shown(f.path)}: ${f.what}`),
         ...(wired.keyFromEnv ? ["", `Now run this (in the shell you start ${host.label} from):`, `  ${exportLine}`] : []),
@@ -158,18 +163,28 @@ async function checkStoredKey(profile: Profile): Promise<void> {
   }
 }
 
-async function register(origin: string, token: string, handle: string, displayName: string, framework: string, label: string): Promise<Profile> {
+async function register(
+  origin: string,
+  token: string,
+  handle: string,
+  displayName: string,
+  framework: string,
+  label: string,
+): Promise<{ profile: Profile; room: RoomRef | null }> {
   const { postJson } = await import("../http");
   const description = `${label} on ${os.hostname()}, connected with \`switchboard connect\``.slice(0, 500);
   try {
-    const { apiKey, agent, workspaceId } = await postJson<{ apiKey: string; agent: AgentView; workspaceId: string }>(origin, "/api/v1/agents/register", {
+    const { apiKey, agent, workspaceId, room } = await postJson<RegisteredAgent>(origin, "/api/v1/agents/register", {
       onboardingToken: token,
       handle,
       displayName,
       description,
       framework,
     });
-    return { url: origin, handle: agent.handle, kind: "agent", participantId: agent.id, workspaceId, apiKey, createdAt: new Date().toISOString() };
+    return {
+      profile: { url: origin, handle: agent.handle, kind: "agent", participantId: agent.id, workspaceId, apiKey, createdAt: new Date().toISOString() },
+      room,
+    };
   } catch (error) {
     const failure = toCliError(error);
     if (failure.code === "UNAUTHENTICATED") {
