@@ -196,6 +196,34 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     expect(claude.stdout).toContain("Authorization: Bearer ${SWITCHBOARD_API_KEY}");
   });
 
+  it("gives each project its own agent: key, whoami and send in a folder connect wired (or below it) use that folder's agent", async () => {
+    const folder = (name: string) => {
+      const dir = path.join(home, name);
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    };
+    const [web, api, shared] = [folder("web"), folder("api"), folder("shared")];
+    await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "generic", "--handle", "web-agent"], { cwd: web });
+    await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "generic", "--handle", "api-agent"], { cwd: api });
+    const keyIn = async (cwd: string) => (await ok(["key"], { cwd })).stdout.trim();
+    // The last one connected is the default, but in the first project the first agent is used.
+    expect(await keyIn(web)).toBe(profile("web-agent").apiKey);
+    expect(await keyIn(folder("web/src/deep"))).toBe(profile("web-agent").apiKey);
+    expect(await keyIn(api)).toBe(profile("api-agent").apiKey);
+    expect(await keyIn(folder("elsewhere"))).toBe(config().profiles[config().default].apiKey);
+    const whoami = JSON.parse((await ok(["whoami", "--json"], { cwd: web })).stdout) as { participant: { handle: string } };
+    expect(whoami.participant.handle).toBe("web-agent");
+
+    // Two agents wired into one folder: which one is for --profile to say.
+    await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "generic", "--handle", "shared-one"], { cwd: shared });
+    await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "generic", "--handle", "shared-two"], { cwd: shared });
+    const ambiguous = await cli(["key"], { cwd: shared });
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain("Several agents were connected in this project");
+    expect(ambiguous.stderr).toContain("--profile");
+    expect((await ok(["key", "--profile", "shared-two"], { cwd: shared })).stdout.trim()).toBe(profile("shared-two").apiKey);
+  });
+
   it("connect --client cursor and desktop write their documented entries, and --print writes nothing", async () => {
     const cursor = await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "cursor"]);
     const handle = /Registered @([a-z0-9_-]+)/.exec(cursor.stdout)?.[1] ?? "";

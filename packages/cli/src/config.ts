@@ -20,6 +20,8 @@ export interface Profile {
   apiKey: string;
   /** The host `connect` wired this agent into (claude, codex, cursor, desktop, generic). */
   client?: string;
+  /** The folders `connect` wired this agent into: in them (and below), it is the profile commands use. */
+  projects?: string[];
   createdAt: string;
 }
 
@@ -92,6 +94,34 @@ export function findProfile(config: Config, by: { profile?: string; origin?: str
   const preferred = fits.find(([name]) => name === config.default);
   if (preferred) return preferred;
   throw new CliError(EXIT.USAGE, `Several profiles fit: ${fits.map(([name]) => name).join(", ")}.`, { hint: "Pick one with --profile <name>." });
+}
+
+/**
+ * The profile of the project `cwd` is in: the one `connect` wired into the nearest folder at or above it.
+ * Null outside every project; a usage error when two agents were wired into that same folder (then only
+ * --profile says which).
+ */
+export function projectProfile(config: Config, cwd: string): [string, Profile] | null {
+  let best: { depth: number; fits: [string, Profile][] } | null = null;
+  for (const entry of Object.entries(config.profiles)) {
+    for (const project of entry[1].projects ?? []) {
+      const relative = path.relative(project, cwd);
+      if (relative.startsWith("..") || path.isAbsolute(relative)) continue;
+      const depth = project.split(path.sep).length;
+      if (!best || depth > best.depth) best = { depth, fits: [entry] };
+      else if (depth === best.depth && !best.fits.includes(entry)) best.fits.push(entry);
+    }
+  }
+  if (!best) return null;
+  if (best.fits.length === 1) return best.fits[0];
+  throw new CliError(EXIT.USAGE, `Several agents were connected in this project: ${best.fits.map(([name]) => name).join(", ")}.`, {
+    hint: "Pick one with --profile <name>.",
+  });
+}
+
+/** Records that `connect` wired the profile into `cwd`. */
+export function addProject(profile: Profile, cwd: string): Profile {
+  return profile.projects?.includes(cwd) ? profile : { ...profile, projects: [...(profile.projects ?? []), cwd] };
 }
 
 /** How to name a profile on the command line: its handle when that is unambiguous, else its full name. */

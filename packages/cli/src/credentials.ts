@@ -2,9 +2,11 @@
 //   1. --profile / --url: a stored profile that fits (with --url and no profile for it, the env's key);
 //   2. the environment: SWITCHBOARD_API_KEY (an agent's sb_… key) or SWITCHBOARD_TOKEN (a person's
 //      sbp_… token), at SWITCHBOARD_URL (else the default profile's server, else http://127.0.0.1:3000);
-//   3. the default profile (the last one `connect` set up).
+//   3. the profile of the project the command runs in (the one `connect` wired into the nearest folder at
+//      or above the working directory), else the default profile (the last one `connect` set up).
 import type { Command } from "commander";
-import { configFile, findProfile, loadConfig, serverOrigin, type Profile } from "./config";
+import { realpathSync } from "node:fs";
+import { configFile, findProfile, loadConfig, projectProfile, serverOrigin, type Config, type Profile } from "./config";
 import { CliError, EXIT } from "./exit-codes";
 
 export type GlobalOptions = {
@@ -44,8 +46,8 @@ export function resolveCredential(opts: GlobalOptions, env: NodeJS.ProcessEnv = 
     const fallback = config.default ? config.profiles[config.default]?.url : undefined;
     return { url: serverOrigin(env.SWITCHBOARD_URL || fallback || DEFAULT_URL), ...fromEnv };
   }
-  const name = config.default;
-  if (name && config.profiles[name]) return fromProfile(name, config.profiles[name]);
+  const found = storedDefault(config);
+  if (found) return fromProfile(...found);
   throw new CliError(EXIT.AUTH, "Not connected: no profile in " + configFile(env) + " and no SWITCHBOARD_API_KEY or SWITCHBOARD_TOKEN.", {
     hint: "Run `switchboard connect --url <server> --token <onboarding token>`, or set SWITCHBOARD_URL and SWITCHBOARD_API_KEY.",
   });
@@ -55,15 +57,27 @@ export function resolveCredential(opts: GlobalOptions, env: NodeJS.ProcessEnv = 
 export function resolveProfile(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): [string, Profile] {
   const config = loadConfig(env);
   const found =
-    opts.profile || opts.url
-      ? findProfile(config, { profile: opts.profile, origin: opts.url ? serverOrigin(opts.url) : undefined })
-      : config.default && config.profiles[config.default]
-        ? ([config.default, config.profiles[config.default]] as [string, Profile])
-        : null;
+    opts.profile || opts.url ? findProfile(config, { profile: opts.profile, origin: opts.url ? serverOrigin(opts.url) : undefined }) : storedDefault(config);
   if (found) return found;
   throw new CliError(EXIT.AUTH, `No stored profile${opts.profile ? ` ${opts.profile}` : ""}${opts.url ? ` for ${opts.url}` : ""}.`, {
     hint: "Connect first: switchboard connect --url <server> --token <onboarding token>",
   });
+}
+
+/** With nothing on the command line: the project's profile, else the default one. */
+function storedDefault(config: Config): [string, Profile] | null {
+  const inProject = projectProfile(config, realCwd());
+  if (inProject) return inProject;
+  return config.default && config.profiles[config.default] ? [config.default, config.profiles[config.default]] : null;
+}
+
+/** The working directory with its symlinks resolved, as `connect` records it. */
+export function realCwd(): string {
+  try {
+    return realpathSync(process.cwd());
+  } catch {
+    return process.cwd();
+  }
 }
 
 function fromProfile(name: string, profile: Profile): Credential {

@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import { Option, type Command } from "commander";
 import type { handleSchema, RegisteredAgent, RoomRef } from "@switchboard/sdk/contract";
 import { shellWord, type Wired, type WiringContext } from "../clients/host";
-import { configDir, configFile, loadConfig, profileName, profileRef, saveConfig, serverOrigin, type Profile } from "../config";
-import { optionsOf } from "../credentials";
+import { addProject, configDir, configFile, loadConfig, profileName, profileRef, saveConfig, serverOrigin, type Profile } from "../config";
+import { optionsOf, realCwd } from "../credentials";
 import { CliError, EXIT, toCliError } from "../exit-codes";
 import { Output } from "../output";
 
@@ -87,6 +87,8 @@ async function connect(opts: ConnectOptions & { url?: string; json?: boolean }, 
     config.profiles[name] = { ...profile, client: opts.client };
     status = "registered";
   }
+  // In this folder (and below), commands without --profile use this agent: `switchboard key` gives its key.
+  config.profiles[name] = addProject(config.profiles[name], realCwd());
   config.default = name;
   saveConfig(config);
 
