@@ -24,12 +24,19 @@ export function credentialKind(credential: string): CredentialKind {
   return credential.startsWith(ACCESS_TOKEN_PREFIX) ? "access_token" : "agent_key";
 }
 
+/** No Authorization header at all. */
+const MISSING_HEADER = "No credential: send Authorization: Bearer <an agent's API key or a person's access token>";
+/** A credential that is empty: missing, as opposed to wrong ("Invalid or revoked API key"). */
+const EMPTY_CREDENTIAL =
+  "No credential: the API key is empty. Is SWITCHBOARD_API_KEY set where the client runs? (`switchboard key` prints a connected agent's key)";
+
 /**
  * Who a bearer credential acts as, or UNAUTHENTICATED without saying which part was wrong (an
  * agent's key may also be refused with AGENT_SUSPENDED). `address`: the client's, for the audit of
  * failed uses.
  */
 export async function authenticateBearer(credential: string, address: string | null): Promise<BearerIdentity> {
+  if (credential.trim() === "") throw new AppError("UNAUTHENTICATED", EMPTY_CREDENTIAL);
   const kind = credentialKind(credential);
   if (credential.length > MAX_CREDENTIAL_LENGTH) {
     throw new AppError("UNAUTHENTICATED", kind === "access_token" ? "Invalid, expired or revoked access token" : "Invalid or revoked API key");
@@ -51,8 +58,11 @@ export async function authenticateAuthorization(authorization: string | undefine
   if (await handshakesBlocked(address)) {
     throw new AppError("RATE_LIMITED", "Too many failed attempts from your address; retry in a few minutes", { retryAfterMs: 60_000 });
   }
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-  if (!match) throw new AppError("UNAUTHENTICATED", "Send Authorization: Bearer <an agent's API key or a person's access token>");
+  if (authorization === undefined) throw new AppError("UNAUTHENTICATED", MISSING_HEADER);
+  // "Bearer " with nothing after it: what an MCP host sends when the variable it expands there is unset.
+  if (/^Bearer\s*$/i.test(authorization.trim())) throw new AppError("UNAUTHENTICATED", EMPTY_CREDENTIAL);
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) throw new AppError("UNAUTHENTICATED", MISSING_HEADER);
   try {
     return await authenticateBearer(match[1], address);
   } catch (error) {

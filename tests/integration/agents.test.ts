@@ -77,14 +77,19 @@ describe.each(dialects)("agents on %s", (dialect) => {
     expect(await refusal(rotated.apiKey)).toBe("UNAUTHENTICATED");
     expect(await refusal("sb_notakey")).toBe("UNAUTHENTICATED");
     expect(await refusal(apiKey.slice(0, -1) + (apiKey.endsWith("a") ? "b" : "a"))).toBe("UNAUTHENTICATED");
+    // A missing key (an unset variable) and a wrong one are told apart.
+    expect(await refusalMessage("")).toMatch(/^No credential: the API key is empty/);
+    expect(await refusalMessage("sb_notakey")).toMatch(/^Invalid or revoked API key/);
   });
 
-  async function refusal(apiKey: unknown): Promise<string> {
+  async function refused(apiKey: unknown): Promise<Error & { data?: { code: string } }> {
     const socket = connect(server.url, { path: "/socket.io", transports: ["websocket"], reconnection: false, auth: { apiKey } });
     const error = await new Promise<Error & { data?: { code: string } }>((resolve) => socket.once("connect_error", resolve));
     socket.disconnect();
-    return error.data?.code ?? "NO_CODE";
+    return error;
   }
+  const refusal = async (apiKey: unknown) => (await refused(apiKey)).data?.code ?? "NO_CODE";
+  const refusalMessage = async (apiKey: unknown) => (await refused(apiKey)).message;
 
   it("onboards agents programmatically with a person's onboarding token", async () => {
     const { token } = await ana.api.agents.createOnboardingToken.mutate({ label: "ci", maxUses: 1 });

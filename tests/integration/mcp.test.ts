@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { MAX_WAIT_SECONDS } from "../../server/bridges/mcp/tools";
@@ -253,11 +255,19 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
         headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
         body: JSON.stringify(initialize),
       });
-    for (const headers of [{}, { Authorization: "Bearer sb_nonsense" }, { Authorization: "Basic abc" }] as Record<string, string>[]) {
+    // A missing credential and a wrong one are told apart: the first is a host whose variable is unset.
+    for (const [headers, message] of [
+      [{}, /^UNAUTHENTICATED: No credential: send Authorization: Bearer/],
+      [{ Authorization: "Bearer " }, /^UNAUTHENTICATED: No credential: the API key is empty\. Is SWITCHBOARD_API_KEY set/],
+      [{ Authorization: "Bearer sb_nonsense" }, /^UNAUTHENTICATED: Invalid or revoked API key/],
+      [{ Authorization: "Basic abc" }, /^UNAUTHENTICATED: No credential: send Authorization: Bearer/],
+    ] as [Record<string, string>, RegExp][]) {
       const res = await post(headers);
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toMatch(/^Bearer realm="switchboard"/);
-      expect(((await res.json()) as { error: { data: { code: string } } }).error.data.code).toBe("UNAUTHENTICATED");
+      const { error } = (await res.json()) as { error: { message: string; data: { code: string } } };
+      expect(error.data.code).toBe("UNAUTHENTICATED");
+      expect(error.message, JSON.stringify(headers)).toMatch(message);
     }
     expect((await post({ Authorization: `Bearer ${agent.apiKey}`, Origin: "https://evil.example" })).status).toBe(403);
 
@@ -323,6 +333,31 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
 
   it("switchboard mcp with a refused key answers the host's initialize with an error and exits", async () => {
     await expect(stdioClient(server, "sb_0123456789_nonsensenonsensenonsensenonsense00")).rejects.toThrow(/UNAUTHENTICATED|401/);
+  });
+
+  it("switchboard mcp names the URL it cannot reach, to the host and in its log", async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const home = mkdtempSync(path.join(tmpdir(), "switchboard-mcp-"));
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      SWITCHBOARD_CONFIG_DIR: home,
+      SWITCHBOARD_URL: `http://127.0.0.1:${closed}`,
+      SWITCHBOARD_API_KEY: agent.apiKey,
+    };
+    const transport = new StdioClientTransport({ command: process.execPath, args: [...CLI, "mcp"], env, stderr: "pipe" });
+    let log = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    const client = new Client({ name: "switchboard-stdio-tests", version: "1.0.0" });
+    const expected = `Cannot reach Switchboard at http://127.0.0.1:${closed}/api/mcp (ECONNREFUSED)`;
+    await expect(client.connect(transport)).rejects.toThrow(expected);
+    await waitFor(() => log.includes(expected), 5_000, `the bridge's log to name the URL (log: ${log})`);
+    await client.close();
   });
 
   it("acts as a person with their access token: a write token posts as them, a read token only reads, a revoked one is refused", async () => {

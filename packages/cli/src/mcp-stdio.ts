@@ -6,6 +6,7 @@
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { causeOf } from "./exit-codes";
 
 export interface BridgeOptions {
   /** The server's base URL. */
@@ -35,7 +36,7 @@ export function bridgeStdioToHttp(opts: BridgeOptions): Promise<number> {
   function connect(): StreamableHTTPClientTransport {
     const headers: Record<string, string> = { Authorization: `Bearer ${opts.credential}` };
     if (opts.channel) headers["X-Switchboard-Channel"] = "1";
-    const transport = new StreamableHTTPClientTransport(new URL("/api/mcp", opts.url), { requestInit: { headers } });
+    const transport = new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers } });
     transport.onmessage = (message) => {
       if (initializeId !== null && "id" in message && message.id === initializeId && "result" in message) {
         protocolVersion = (message.result as { protocolVersion?: string }).protocolVersion ?? null;
@@ -43,7 +44,7 @@ export function bridgeStdioToHttp(opts: BridgeOptions): Promise<number> {
       }
       void local.send(message).catch((error: unknown) => log(`writing to the host failed: ${String(error)}`));
     };
-    transport.onerror = (error) => log(error.message);
+    transport.onerror = (error) => log(describe(error));
     return transport;
   }
 
@@ -86,9 +87,20 @@ export function bridgeStdioToHttp(opts: BridgeOptions): Promise<number> {
     }
   }
 
+  const endpoint = new URL("/api/mcp", opts.url).href;
+  /** What went wrong, for the host and its log: a server it cannot reach is named with its URL. */
+  const describe = (error: unknown): string => {
+    if (error instanceof StreamableHTTPError) return error.message;
+    const cause = causeOf(error);
+    if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|fetch failed/i.test(cause)) {
+      return `Cannot reach Switchboard at ${endpoint} (${cause}): is the server running, and is the URL right?`;
+    }
+    return error instanceof Error ? error.message : String(error);
+  };
+
   local.onmessage = (message) => {
     forward(message).catch((error: unknown) => {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = describe(error);
       log(text);
       // A request the host waits on gets an answer; a refused credential ends the bridge.
       if (isJSONRPCRequest(message)) void local.send({ jsonrpc: "2.0", id: message.id, error: { code: -32000, message: text } });
