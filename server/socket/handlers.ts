@@ -58,6 +58,7 @@ export function registerHandlers(socket: AppSocket): void {
   on("room:typing", typingInput, announceTyping, { limit: EVENT_LIMITS["room:typing"] });
   on("room:list", noInput, (actor) => delivery.memberships(actor));
   on("room:mode", setDeliveryModeInput, setDeliveryMode);
+  on("room:browse", noInput, (actor) => rooms.browseChannels(actor));
   on("room:join", roomIdInput, (actor, i) => rooms.joinRoom(actor, i.roomId));
   on("room:leave", roomIdInput, async (actor, i) => {
     await rooms.leaveRoom(actor, i.roomId);

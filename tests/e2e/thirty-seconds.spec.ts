@@ -79,7 +79,7 @@ test("from an onboarding token to a conversation: connect, the MCP server over s
   try {
     await tool(client, "join_room", { room: "#general" });
     const hello = `Hi, I'm @${handle}: connected in one command (${run})`;
-    await tool(client, "send_message", { room: "#general", text: hello, client_id: `hello-${run}` });
+    await tool(client, "send_message", { room: "#general", body: hello, client_id: `hello-${run}` });
     await expect(messageWithText(page, hello)).toBeVisible();
     const agentSpokeMs = performance.now() - t1;
 

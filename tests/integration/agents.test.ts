@@ -115,6 +115,22 @@ describe.each(dialects)("agents on %s", (dialect) => {
     expect(await errorCode(ana.api.agents.create.mutate({ handle: "codex-bot", displayName: "Dup" }))).toBe("NAME_TAKEN");
   });
 
+  it("lets an agent find the public channels over the socket and join one by #name", async () => {
+    const { apiKey } = await createAgent(ana, `browser-${dialect}`);
+    const name = `town-square-${randomUUID().slice(0, 6)}`;
+    await ana.api.rooms.createChannel.mutate({ name, visibility: "public", topic: "Everyone", memberIds: [] });
+    await ana.api.rooms.createChannel.mutate({ name: `${name}-private`, visibility: "private", memberIds: [] });
+    const agent = client(apiKey);
+    await agent.connect();
+    const channels = await agent.browseChannels();
+    expect(channels.find((c) => c.name === name)).toMatchObject({ topic: "Everyone", memberCount: 1, joined: false });
+    expect(channels.some((c) => c.name === `${name}-private`)).toBe(false);
+    const joined = await agent.joinRoom(`#${name}`);
+    expect(joined).toMatchObject({ name, kind: "channel" });
+    expect((await agent.browseChannels()).find((c) => c.name === name)).toMatchObject({ joined: true, memberCount: 2 });
+    await expect(agent.joinRoom(`#${name}-private`)).rejects.toMatchObject({ code: "ROOM_NOT_FOUND" });
+  });
+
   it("puts a new agent in the room its token names, else #general, so that its first message has somewhere to go", async () => {
     const register = (token: string, handle: string) => SwitchboardClient.register(server.url, { onboardingToken: token, handle, displayName: handle });
     const general = await ana.api.agents.createOnboardingToken.mutate({ label: "general" });

@@ -41,6 +41,7 @@ const TOOL_NAMES = [
   "open_dm",
   "create_room",
   "invite",
+  "list_channels",
   "join_room",
   "leave_room",
   "lookup_peers",
@@ -190,14 +191,20 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
     const seen = collectMessages(socket);
     const first = await tool<{ message: { id: string; seq: number; from: string } }>(client, "send_message", {
       room: "#ops",
-      text: "deploy finished",
+      body: "deploy finished",
       client_id: "deploy-1",
     });
     expect(first.message).toMatchObject({ from: "@scout" });
     await waitFor(() => seen.seen.some((m) => m.message.id === first.message.id), 10_000, "the message at the person's socket");
     expect(seen.seen.find((m) => m.message.id === first.message.id)!.message.author.id).toBe(agent.id);
+    // `text`, the name earlier versions used, is the same argument; one of them, once.
     const again = await tool<{ message: { id: string } }>(client, "send_message", { room: "#ops", text: "deploy finished", client_id: "deploy-1" });
     expect(again.message.id).toBe(first.message.id);
+    for (const args of [{ room: "#ops" }, { room: "#ops", body: "one", text: "two" }]) {
+      const refused = (await client.callTool({ name: "send_message", arguments: args })) as CallToolResult;
+      expect(refused.isError, JSON.stringify(args)).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain("Pass the message as body (or text), once");
+    }
     const read = await tool<{ messages: { id: string }[]; next_after_seq: number }>(client, "read_messages", {
       room: roomId,
       after_seq: first.message.seq - 1,
@@ -329,6 +336,19 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
       content: "@scout pushed through stdio",
       meta: { room: "#ops", from: "@dana" },
     });
+  });
+
+  it("list_channels shows the public channels, joined or not, named as every result names rooms; join_room joins one by #name", async () => {
+    const name = `lobby-${dialect}`;
+    await owner.api.rooms.createChannel.mutate({ name, visibility: "public", topic: "Say hi", memberIds: [] });
+    const client = await mcpClient(server, agent.apiKey);
+    const listed = await tool<{ channels: { id: string; name: string; topic: string; members: number; joined: boolean }[] }>(client, "list_channels");
+    expect(listed.channels.find((c) => c.name === `#${name}`)).toMatchObject({ topic: "Say hi", members: 1, joined: false });
+    expect(listed.channels.every((c) => c.name.startsWith("#"))).toBe(true);
+    const joined = await tool<{ room: { id: string; name: string } }>(client, "join_room", { room: `#${name}` });
+    expect(joined.room.name).toBe(`#${name}`);
+    const again = await tool<{ channels: { name: string; joined: boolean; members: number }[] }>(client, "list_channels");
+    expect(again.channels.find((c) => c.name === `#${name}`)).toMatchObject({ joined: true, members: 2 });
   });
 
   it("switchboard mcp with a refused key answers the host's initialize with an error and exits", async () => {

@@ -16,6 +16,7 @@ import {
   PROTOCOL_VERSION,
   SOCKET_PATH,
   type Ack,
+  type ChannelView,
   type ClientToServerEvents,
   type ConnectionListStatus,
   type ConnectionPage,
@@ -527,7 +528,14 @@ export class SwitchboardClient {
   invite(roomId: string, participantIds: string[]): Promise<RoomView> {
     return this.request("room:invite", { roomId, participantIds });
   }
-  /** Joins a public channel; the agent then receives it as its delivery mode (default `mentions`) selects. */
+  /** The workspace's public channels, joined or not. */
+  browseChannels(): Promise<ChannelView[]> {
+    return this.request("room:browse", {});
+  }
+  /**
+   * Joins a public channel, by id or as `#name`; the agent then receives it as its delivery mode
+   * (default `mentions`) selects.
+   */
   async joinRoom(roomId: string): Promise<RoomView> {
     const room = await this.request("room:join", { roomId });
     await this.refreshRooms();

@@ -250,6 +250,7 @@ export const setNotificationPreferenceInput = z.strictObject({ notifications: z.
 export const READ_ONLY_EVENTS = [
   "room:sync",
   "room:list",
+  "room:browse",
   "directory:search",
   "connection:list",
   "tool:call",
@@ -481,6 +482,15 @@ export interface RoomCan {
   deleteOthers: boolean;
 }
 
+/** A public channel as `room:browse` lists it: whether the viewer is in it, and how many are. */
+export interface ChannelView {
+  id: string;
+  name: string;
+  topic: string;
+  memberCount: number;
+  joined: boolean;
+}
+
 /** A room as one member sees its delivery: mode and server-side cursors. */
 export interface MembershipView {
   room: RoomView;
@@ -580,8 +590,10 @@ export interface ClientToServerEvents {
   "room:read": (p: z.input<typeof markReadInput>, ack?: (r: Ack<{ readSeq: number }>) => void) => void;
   "room:typing": (p: z.input<typeof typingInput>) => void;
   "room:list": (p: Record<string, never>, ack: (r: Ack<MembershipView[]>) => void) => void;
+  /** The workspace's public channels, joined or not (guests join by invitation only). */
+  "room:browse": (p: Record<string, never>, ack: (r: Ack<ChannelView[]>) => void) => void;
   "room:mode": (p: z.input<typeof setDeliveryModeInput>, ack: (r: Ack<MembershipView>) => void) => void;
-  /** Joins a public channel (joining a room you are in changes nothing). */
+  /** Joins a public channel, by id or as `#name` (joining a room you are in changes nothing). */
   "room:join": (p: z.input<typeof roomIdInput>, ack: (r: Ack<RoomView>) => void) => void;
   /** Leaves a channel or group (not a dm). */
   "room:leave": (p: z.input<typeof roomIdInput>, ack: (r: Ack<{ roomId: string }>) => void) => void;

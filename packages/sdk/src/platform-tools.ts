@@ -97,14 +97,17 @@ export const TOOL_SPECS = named({
   },
   send_message: {
     description:
-      'Posts a message to a room (or a reply in a thread). Mention people or agents with @handle. Pass the same client_id when you retry, so a retry never posts twice. Example: {"room": "#general", "text": "Build is green @dana", "client_id": "build-42"}',
-    input: z.strictObject({
-      room,
-      text: contract.sendMessageInput.shape.body,
-      thread_id: contract.sendMessageInput.shape.threadRootId.describe("Reply in the thread of this message"),
-      client_id: contract.sendMessageInput.shape.clientMsgId.optional().describe("Your id for this message: a retry with the same id posts nothing new"),
-      in_reply_to: contract.sendMessageInput.shape.causeId.describe("The message_id you are answering: its asker is who this serves (cost attribution)"),
-    }),
+      'Posts a message to a room (or a reply in a thread). Mention people or agents with @handle. Pass the same client_id when you retry, so a retry never posts twice. Example: {"room": "#general", "body": "Build is green @dana", "client_id": "build-42"}',
+    input: z
+      .strictObject({
+        room,
+        body: contract.sendMessageInput.shape.body.optional().describe("The message (Markdown; @handle mentions)"),
+        text: contract.sendMessageInput.shape.body.optional().describe("The same as body, the name earlier versions used: pass one of them"),
+        thread_id: contract.sendMessageInput.shape.threadRootId.describe("Reply in the thread of this message"),
+        client_id: contract.sendMessageInput.shape.clientMsgId.optional().describe("Your id for this message: a retry with the same id posts nothing new"),
+        in_reply_to: contract.sendMessageInput.shape.causeId.describe("The message_id you are answering: its asker is who this serves (cost attribution)"),
+      })
+      .refine((args) => (args.body === undefined) !== (args.text === undefined), { message: "Pass the message as body (or text), once", path: ["body"] }),
     readOnly: false,
   },
   open_dm: {
@@ -127,8 +130,13 @@ export const TOOL_SPECS = named({
     input: z.strictObject({ room, participants }),
     readOnly: false,
   },
+  list_channels: {
+    description: "The workspace's public channels, with their topics, how many are in each, and whether you are: join one with join_room.",
+    input: z.strictObject({}),
+    readOnly: true,
+  },
   join_room: {
-    description: 'Joins a public channel. Example: {"room": "#general"}',
+    description: 'Joins a public channel (list_channels lists them). Example: {"room": "#general"}',
     input: z.strictObject({ room }),
     readOnly: false,
   },

@@ -2,7 +2,7 @@
 // models read) and as structuredContent (what programs read); an error as a tool result with
 // `isError: true` carrying the stable error code, its message, and when to retry.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { DirectoryEntry, MembershipView, MessageView, RoomView } from "@switchboard/sdk/contract";
+import type { ChannelView, DirectoryEntry, MembershipView, MessageView, RoomView } from "@switchboard/sdk/contract";
 import { toErrorShape } from "../../errors";
 
 export function ok(data: Record<string, unknown>): CallToolResult {
@@ -45,6 +45,11 @@ export function compactRoom(room: RoomView) {
     last_seq: room.lastSeq,
     members: room.memberCount,
   };
+}
+
+/** A public channel as list_channels gives it: named as every other result names rooms. */
+export function compactChannel(channel: ChannelView) {
+  return { id: channel.id, name: `#${channel.name}`, topic: channel.topic, members: channel.memberCount, joined: channel.joined };
 }
 
 export function compactMembership(m: MembershipView) {

@@ -25,7 +25,7 @@ import { touchSession } from "../../services/identity/sessions";
 import { reportUsage } from "../../services/usage/usage";
 import type { Rule } from "../../services/governance/limits";
 import { untilWake } from "../../realtime/wakeups";
-import { compactMembership, compactMessage, compactPeer, compactRoom, roomLabel } from "./results";
+import { compactChannel, compactMembership, compactMessage, compactPeer, compactRoom, roomLabel } from "./results";
 
 export { MAX_WAIT_SECONDS } from "@switchboard/sdk/platform-tools";
 
@@ -132,7 +132,7 @@ export const RUNS: Runs = {
       const roomId = await resolveRoom(actor, args.room);
       const message = await sendMessage(actor, {
         roomId,
-        body: args.text,
+        body: (args.body ?? args.text)!, // the input's refinement: exactly one of them
         clientMsgId: args.client_id ?? crypto.randomUUID(),
         threadRootId: args.thread_id,
         causeId: args.in_reply_to,
@@ -155,8 +155,11 @@ export const RUNS: Runs = {
       return { room: compactRoom(await rooms.inviteToRoom(actor, roomId, await resolveParticipants(actor, args.participants))) };
     },
   },
+  list_channels: {
+    run: async (actor) => ({ channels: (await rooms.browseChannels(actor)).map(compactChannel) }),
+  },
   join_room: {
-    run: async (actor, args) => ({ room: compactRoom(await rooms.joinRoom(actor, await resolveRoom(actor, args.room))) }),
+    run: async (actor, args) => ({ room: compactRoom(await rooms.joinRoom(actor, args.room)) }),
   },
   leave_room: {
     run: async (actor, args) => {

@@ -1,6 +1,6 @@
 // Rooms: channels, direct messages and group conversations, and who is in them. Membership changes
 // are room events: they go through the same write path as messages and carry the room's seq.
-import { UNREAD, type RoomMemberView, type RoomView } from "@switchboard/sdk/contract";
+import { UNREAD, type ChannelView, type RoomMemberView, type RoomView } from "@switchboard/sdk/contract";
 import { getDb } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
@@ -16,6 +16,7 @@ import { waitingFor } from "../questions/waiting";
 import { bumpRoomVersion } from "../messaging/room-version";
 import { transaction, TX_OPTIONS } from "../../transaction";
 import { loadRoomFor } from "../access/rooms";
+import { resolveRoom } from "./references";
 import { roomView, roomViews, withMemberCount } from "../access/views";
 import { openDirectRoom } from "../membership/direct";
 import { addMembers, announceJoined, auditRoom, workspaceParticipants } from "../membership/members";
@@ -85,8 +86,8 @@ async function unreadCounts(actor: Actor, rooms: { roomId: string; readSeq: numb
   return { unread, mentions };
 }
 
-/** Public channels of the workspace, for the browser: joined or not. */
-export async function browseChannels(actor: Actor) {
+/** Public channels of the workspace, joined or not: for people's browser, and agents over the socket and MCP. */
+export async function browseChannels(actor: Actor): Promise<ChannelView[]> {
   authorize(actor, "channel.browse", undefined);
   const rows = await getDb().room.findMany({
     where: { workspaceId: actor.workspaceId, kind: "channel", visibility: "public", archivedAt: null },
@@ -162,7 +163,9 @@ export async function createChannel(
   return roomView(roomId, actor.participantId);
 }
 
-export async function joinRoom(actor: Actor, roomId: string): Promise<RoomView> {
+/** Joins a public channel, named by its id or as `#name`. */
+export async function joinRoom(actor: Actor, ref: string): Promise<RoomView> {
+  const roomId = await resolveRoom(actor, ref);
   const subject = await loadRoomFor(actor, roomId);
   authorize(actor, "room.join", subject);
   if (!subject.membership) {
