@@ -4,7 +4,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ResourceUpdatedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LATEST_PROTOCOL_VERSION,
+  ResourceUpdatedNotificationSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
@@ -247,6 +252,28 @@ describe.each(dialects)("MCP server on %s", (dialect) => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
     const tooLong = await call(client, "wait_for_messages", { timeout_seconds: MAX_WAIT_SECONDS + 1 });
     expect(tooLong).toMatchObject({ isError: true, data: { error: { code: "INVALID_PAYLOAD" } } });
+  });
+
+  it("speaks the newest MCP revision the official SDK knows (LATEST_PROTOCOL_VERSION), and the older ones it still supports", async () => {
+    expect(LATEST_PROTOCOL_VERSION).toBe("2025-11-25"); // docs/mcp.md names it: update both together
+    for (const protocolVersion of SUPPORTED_PROTOCOL_VERSIONS) {
+      const res = await fetch(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: `Bearer ${agent.apiKey}` },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+        }),
+      });
+      expect(res.status, protocolVersion).toBe(200);
+      const text = await res.text();
+      const answer = JSON.parse(text.startsWith("{") ? text : text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)) as {
+        result: { protocolVersion: string };
+      };
+      expect(answer.result.protocolVersion).toBe(protocolVersion);
+    }
   });
 
   it("answers a missing, wrong or revoked key with 401 and WWW-Authenticate, and a suspended agent with AGENT_SUSPENDED", async () => {
