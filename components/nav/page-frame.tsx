@@ -5,7 +5,6 @@ import { useEffect, type ReactNode } from "react";
 import { useOpenNav } from "@/components/rooms/app-shell";
 import { documentTitle } from "@/components/ui/document-title";
 import { MenuIcon } from "@/components/ui/icons";
-import { Toaster } from "@/components/ui/toast";
 
 export function PageFrame({
   title,
@@ -49,7 +48,6 @@ export function PageFrame({
       <div className="scroll-quiet min-h-0 flex-1 overflow-y-auto bg-zinc-50/40">
         <div className={`mx-auto w-full px-4 py-6 sm:px-6 ${wide ? "max-w-6xl" : "max-w-4xl"}`}>{children}</div>
       </div>
-      <Toaster />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from "
 import { DesktopNotifications } from "@/components/notifications/desktop-prompt";
 import { SocketProvider, useSocket } from "@/components/providers/socket-provider";
 import { ViewerProvider, type Viewer } from "@/components/providers/viewer-provider";
+import { Toaster } from "@/components/ui/toast";
 import { Sidebar } from "./sidebar";
 
 const NavContext = createContext<() => void>(() => {});
@@ -37,6 +38,8 @@ export function AppShell({ viewer, children }: { viewer: Viewer; children: React
               <div className="flex min-h-0 flex-1">{children}</div>
             </main>
           </div>
+          {/* One for every signed-in page: rooms' notices (a mention that reached nobody) and pages' confirmations. */}
+          <Toaster />
         </NavContext.Provider>
       </SocketProvider>
     </ViewerProvider>

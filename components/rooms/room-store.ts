@@ -2,7 +2,8 @@
 // who is typing. Fetched history, sync replies and live socket events all merge here by seq, so the
 // order they arrive in does not matter: an event that lands while history is loading is kept, a
 // duplicate is dropped, and a gap in seq triggers a `room:sync` from the last seq seen.
-import type { ErrorShape, MessageView, ReceiptView } from "@switchboard/sdk/contract";
+import { describeUnreached, type ErrorShape, type MessageView, type ReceiptView } from "@switchboard/sdk/contract";
+import { toast } from "@/components/ui/toast";
 import type { AppSocket } from "@/components/providers/socket-provider";
 
 export interface PendingMessage {
@@ -458,8 +459,10 @@ export class RoomStore {
         clientMsgId,
         ...(pending.threadRootId ? { threadRootId: pending.threadRootId } : {}),
       });
-      if (reply.ok) this.receiveMany([reply.data]);
-      else fail(reply.error);
+      if (!reply.ok) return fail(reply.error);
+      this.receiveMany([reply.data]);
+      // A highlighted @handle that reaches nobody is said, not left to look delivered.
+      if (reply.data.unreached?.length) toast(`Not delivered to ${describeUnreached(reply.data.unreached)}`, "error");
     } catch {
       fail(transportError("The server did not answer in time"));
     }

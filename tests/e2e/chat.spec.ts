@@ -158,6 +158,11 @@ test("people chat live in a private channel, in one order, with threads and no a
   await expect(c.getByTestId("no-access")).toContainText("This room doesn't exist or you don't have access");
   await expect(c.getByTestId("composer")).toHaveCount(0);
 
+  // A mentions C, who is not in the room: A is told it reached nobody, rather than shown a mention.
+  await a.goto(roomUrl);
+  await send(a, "@carol could you look at the launch plan?");
+  await expect(a.getByTestId("toast").filter({ hasText: "Not delivered to @carol (not in this room)" })).toBeVisible();
+
   await Promise.all([ctxA.close(), ctxB.close(), ctxC.close()]);
 });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Ack, MessageView } from "@switchboard/sdk/contract";
+import { describeUnreached, type Ack, type MessageView, type SentMessageView } from "@switchboard/sdk/contract";
 import { closeSockets, collect, createAgent, dialects, emitAck, errorCode, openAgentSocket, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 
@@ -61,6 +61,36 @@ describe.each(dialects)("messages on %s", (dialect) => {
     const texts = seenByBen.filter((e) => e.message.kind === "text").map((e) => [e.seq, e.message.body]);
     expect(texts).toEqual(sent.map((m) => [m.seq, m.body]));
     expect(sent[0].author).toMatchObject({ handle: "ana", kind: "human" });
+  });
+
+  it("tells the sender whom its mentions will not reach now: not in the room, suspended, or an agent not connected", async () => {
+    const room = await ana.api.rooms.createChannel.mutate({ name: `reach-${dialect}`, visibility: "private", memberIds: [ben.participantId] });
+    const [awake, asleep, stopped] = await Promise.all([
+      createAgent(ana, `awake-${dialect}`),
+      createAgent(ana, `asleep-${dialect}`),
+      createAgent(ana, `stopped-${dialect}`),
+    ]);
+    await ana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [awake.id, asleep.id, stopped.id] });
+    await ana.api.agents.suspend.mutate({ agentId: stopped.id, reason: "test" });
+    await openAgentSocket(server.url, awake.apiKey);
+    const socket = await ana.socket();
+    const body = `@ben @cy @awake-${dialect} @asleep-${dialect} @stopped-${dialect} @nobody-here and \`@cy\` in code`;
+    const sent = await emitAck<Ack<SentMessageView>>(socket, "message:send", { roomId: room.id, body, clientMsgId: randomUUID() });
+    expect(sent.ok).toBe(true);
+    if (!sent.ok) return;
+    // Ben (a member) and the connected agent are reached; an unknown handle is plain text.
+    expect(sent.data.unreached?.map((u) => [u.handle, u.reason])).toEqual([
+      [`asleep-${dialect}`, "offline"],
+      ["cy", "not_a_member"],
+      [`stopped-${dialect}`, "suspended"],
+    ]);
+    expect(describeUnreached(sent.data.unreached!)).toContain("@cy (not in this room)");
+    // Everyone else sees the message as it is: what reached nobody is for its author alone.
+    const seen = (await ben.api.messages.history.query({ roomId: room.id })).messages.find((m) => m.id === sent.data.id);
+    expect(seen).not.toHaveProperty("unreached");
+    // A message that mentions nobody it cannot reach says nothing more.
+    const plain = await emitAck<Ack<SentMessageView>>(socket, "message:send", { roomId: room.id, body: "@ben hi", clientMsgId: randomUUID() });
+    expect(plain.ok && plain.data.unreached).toBeUndefined();
   });
 
   it("stores one sender's messages in the order sent, even without waiting for acks", async () => {

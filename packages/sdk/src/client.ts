@@ -32,6 +32,7 @@ import {
   type RegisteredAgent,
   type ReplayPage,
   type RoomView,
+  type SentMessageView,
   type UsageView,
   type ServerToClientEvents,
   type UsageReport,
@@ -415,7 +416,8 @@ export class SwitchboardClient {
 
   /** Sends a message; retries (same clientMsgId, so never twice) until acked or a final error. */
   /** `causeId`: the message this one answers (see `MessageContext.send`). */
-  async send(roomId: string, body: string, opts: { threadRootId?: string; clientMsgId?: string; causeId?: string } = {}): Promise<MessageView> {
+  /** Sends a message; the answer says (`unreached`) whom its @mentions will not reach now. */
+  async send(roomId: string, body: string, opts: { threadRootId?: string; clientMsgId?: string; causeId?: string } = {}): Promise<SentMessageView> {
     const payload = {
       roomId,
       body,

@@ -419,6 +419,36 @@ export interface MessageView {
 }
 
 /**
+ * Why a participant the message names with @handle will not get it now: not in the room, a suspended
+ * agent, not reachable without their consent, or an agent with no connection open (it is handed the
+ * message when it next connects, as its delivery mode selects).
+ */
+export type UnreachedReason = "not_a_member" | "suspended" | "no_consent" | "offline";
+export interface UnreachedMention {
+  participantId: string;
+  handle: string;
+  reason: UnreachedReason;
+}
+
+/** A sent message as its author's send is answered: with the mentions that will not reach anyone now. */
+export interface SentMessageView extends MessageView {
+  /** Present only when some @handle in the body names someone who will not get it now. */
+  unreached?: UnreachedMention[];
+}
+
+const UNREACHED_REASONS: Record<UnreachedReason, string> = {
+  not_a_member: "not in this room",
+  suspended: "suspended",
+  no_consent: "needs your connection first",
+  offline: "not connected: it gets this when it connects",
+};
+
+/** What people are told of unreached mentions: "@ana (not in this room), @scout (suspended)". */
+export function describeUnreached(unreached: UnreachedMention[]): string {
+  return unreached.map((u) => `@${u.handle} (${UNREACHED_REASONS[u.reason]})`).join(", ");
+}
+
+/**
  * What counts as unread for a viewer: someone else's top-level text message that is not deleted.
  * The server counts unread messages with it (`rooms.mine`); a client moving counts live with events
  * applies `countsAsUnread`, the same test.
@@ -583,7 +613,7 @@ export interface ToolCall {
 }
 
 export interface ClientToServerEvents {
-  "message:send": (p: SendMessageInput, ack: (r: Ack<MessageView>) => void) => void;
+  "message:send": (p: SendMessageInput, ack: (r: Ack<SentMessageView>) => void) => void;
   "message:edit": (p: z.input<typeof editMessageInput>, ack: (r: Ack<MessageView>) => void) => void;
   "message:delete": (p: z.input<typeof deleteMessageInput>, ack: (r: Ack<MessageView>) => void) => void;
   "room:sync": (p: SyncInput, ack: (r: Ack<{ messages: MessageView[]; hasMore: boolean; lastSeq: number }>) => void) => void;

@@ -137,7 +137,8 @@ export const RUNS: Runs = {
         threadRootId: args.thread_id,
         causeId: args.in_reply_to,
       });
-      return { message: compactMessage(message) };
+      const unreached = message.unreached?.map((u) => ({ participant: `@${u.handle}`, reason: u.reason }));
+      return { message: compactMessage(message), ...(unreached ? { unreached } : {}) };
     },
   },
   open_dm: {

@@ -13,7 +13,7 @@
 // room-version.ts) and its agent authors are still active. If it moved (another process's batch, a
 // member joining) the batch is decided again holding the room, so several processes agree. The SQL
 // is in `message-store/`, one implementation per database.
-import type { MessageView, RoomKind } from "@switchboard/sdk/contract";
+import type { MessageView, RoomKind, SentMessageView } from "@switchboard/sdk/contract";
 import { getDb } from "../../db";
 import { env } from "../../env";
 import { AppError, isUniqueViolation } from "../../errors";
@@ -26,6 +26,7 @@ import { LoopGuard } from "../governance/loop-guard";
 import { messageStore, storeCommitted, type BatchFacts, type BatchWrite, type FactsReader, type MemberFacts } from "../message-store";
 import type { Committed } from "../../realtime";
 import { checkBody, mentionedIn, publishUpdated, type Mentioned } from "./messages";
+import { unreachedMentions } from "./unreached";
 import { notifyNewMessages } from "../notifications/outbox";
 import { requesterForSend } from "./requesters";
 import { visibleRoom } from "../access/rooms";
@@ -88,10 +89,11 @@ const MAX_BATCH = 256;
 const queues = new Map<string, PendingSend[]>();
 
 /**
- * Sends a message. Resolves with the stored message once it is committed and fanned out; a repeated
- * clientMsgId from the same author resolves with the original instead of storing a copy.
+ * Sends a message. Resolves with the stored message once it is committed and fanned out, with whom its
+ * @mentions will not reach now (`unreached`, when any); a repeated clientMsgId from the same author
+ * resolves with the original instead of storing a copy.
  */
-export async function sendMessage(actor: Actor, input: SendInput): Promise<MessageView> {
+export async function sendMessage(actor: Actor, input: SendInput): Promise<SentMessageView> {
   checkBody(input.body);
   const queue = queues.get(input.roomId);
   // A room flooded past its bound is refused at once rather than queued: memory stays bounded, and
@@ -99,14 +101,27 @@ export async function sendMessage(actor: Actor, input: SendInput): Promise<Messa
   if (queue && queue.length >= env.SEND_QUEUE_PER_ROOM) {
     throw new AppError("RATE_LIMITED", "This room is receiving more messages than it can store; retry shortly", { retryAfterMs: 1000 });
   }
-  return new Promise<MessageView>((resolve, reject) => {
-    const pending: PendingSend = { actor, input, prechecked: precheck(actor, input), resolve, reject };
+  const prechecked = precheck(actor, input);
+  // Whom the mentions will not reach, worked out while the send is stored (off its path), told in its answer.
+  const unreached = input.body.includes("@")
+    ? prechecked
+        .then((checked) => ("error" in checked ? [] : unreachedMentions(actor, input.roomId, input.body, checked.mentions)))
+        .catch((error: unknown) => {
+          console.error("finding unreached mentions failed", error);
+          return [];
+        })
+    : null;
+  // Queued in this turn, before any await: a connection's sends keep their order.
+  const message = await new Promise<MessageView>((resolve, reject) => {
+    const pending: PendingSend = { actor, input, prechecked, resolve, reject };
     if (queue) queue.push(pending);
     else {
       queues.set(input.roomId, [pending]);
       void drain(input.roomId);
     }
   });
+  const missed = unreached ? await unreached : [];
+  return missed.length ? { ...message, unreached: missed } : message;
 }
 
 /** Stores the room's queue batch by batch until it is empty. Never rejects: every send is settled. */

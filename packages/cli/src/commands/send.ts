@@ -3,7 +3,7 @@
 // command again after a failure still stores one message); retries inside the run reuse it.
 import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
-import type { MessageView } from "@switchboard/sdk/contract";
+import type { SentMessageView } from "@switchboard/sdk/contract";
 import { optionsOf, resolveCredential } from "../credentials";
 import { CliError, EXIT, toCliError } from "../exit-codes";
 import { Output } from "../output";
@@ -31,13 +31,18 @@ export function registerSend(program: Command): void {
       const body = words.length ? words.join(" ") : await readStdin();
       if (!body.trim()) throw new CliError(EXIT.USAGE, "Nothing to send.", { code: "MESSAGE_EMPTY", hint: "Give the text after the target, or pipe it in." });
       const credential = resolveCredential(opts);
-      const [{ withSession }, { resolveTarget }] = await Promise.all([import("../session"), import("../targets")]);
+      const [{ withSession }, { resolveTarget }, { describeUnreached }] = await Promise.all([
+        import("../session"),
+        import("../targets"),
+        import("@switchboard/sdk/contract"),
+      ]);
       await withSession(credential, async (session) => {
         const to = await resolveTarget(session, target);
         const threadRootId = opts.thread ? await threadRoot(session, to.roomId, opts.thread) : undefined;
         const clientMsgId = opts.clientMsgId ?? randomUUID();
         const message = await sendOnce(session, { roomId: to.roomId, body, clientMsgId, ...(threadRootId ? { threadRootId } : {}) });
-        out.record(message, `Sent to ${to.label}${threadRootId ? " (in a thread)" : ""}: seq ${message.seq}, id ${message.id}.`);
+        const unreached = message.unreached?.length ? `\nNot delivered to ${describeUnreached(message.unreached)}.` : "";
+        out.record(message, `Sent to ${to.label}${threadRootId ? " (in a thread)" : ""}: seq ${message.seq}, id ${message.id}.${unreached}`);
       });
     });
 }
@@ -47,7 +52,7 @@ export function registerSend(program: Command): void {
  * repeat returns that message) and after a short retryable refusal. A long wait (a rate limit) ends
  * the command with exit 75 and the id to retry with.
  */
-async function sendOnce(session: Session, payload: { roomId: string; body: string; clientMsgId: string; threadRootId?: string }): Promise<MessageView> {
+async function sendOnce(session: Session, payload: { roomId: string; body: string; clientMsgId: string; threadRootId?: string }): Promise<SentMessageView> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await session.client.request("message:send", payload, 1);
