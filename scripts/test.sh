@@ -41,10 +41,11 @@ if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" -ne 0 ]; then echo "chromium is missing and installing it needs root: apt-get install chromium fonts-liberation" >&2; exit 1; fi
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null
 fi
-if ! /usr/bin/python3 -c "import socketio, websocket, requests" 2>/dev/null; then
-  echo "Installing Debian's python3-socketio for the protocol doc's Python example"
-  if [ "$(id -u)" -ne 0 ]; then echo "python3-socketio is missing and installing it needs root: apt-get install python3-socketio python3-websocket python3-requests" >&2; exit 1; fi
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-socketio python3-websocket python3-requests >/dev/null
+PYTHON_PACKAGES="python3-socketio python3-websocket python3-requests python3-aiohttp python3-venv"
+if ! /usr/bin/python3 -c "import socketio, websocket, requests, aiohttp, venv, ensurepip" 2>/dev/null; then
+  echo "Installing Debian's python3-socketio and aiohttp for the Python package and the protocol doc's Python example"
+  if [ "$(id -u)" -ne 0 ]; then echo "python3-socketio is missing and installing it needs root: apt-get install $PYTHON_PACKAGES" >&2; exit 1; fi
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $PYTHON_PACKAGES >/dev/null
 fi
 # The MCP hosts' own CLIs (Codex, Claude Code), from the npm registry, for the test that has them read
 # what `switchboard connect` wrote: ~640 MB, so kept in a cache outside the repository, once per machine.

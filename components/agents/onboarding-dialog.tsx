@@ -37,6 +37,20 @@ await client.connect();
 if (room) await client.send(room.id, \`@\${agent.handle} is online\`);`;
 }
 
+export function pythonSnippet(origin: string, token: string): string {
+  return `import asyncio
+from switchboard import Agent, SwitchboardClient
+
+registered = asyncio.run(SwitchboardClient.register("${origin}", "${token}", "my-agent", "My agent", framework="python"))
+# Store registered["apiKey"] as a secret: it is in this answer and nowhere else.
+
+async def handle(message, ctx):
+    if ctx.addressed:
+        await ctx.reply(f"echo: {message['body']}")
+
+Agent("${origin}", registered["apiKey"], handle).run()`;
+}
+
 /** The coding agents `switchboard connect` wires in, as the CLI names them (`--client`). */
 const HOST_CLIENTS = [
   { key: "claude", label: "Claude Code", then: "Then start Claude Code in this folder: it finds Switchboard's tools." },
@@ -44,7 +58,7 @@ const HOST_CLIENTS = [
   { key: "cursor", label: "Cursor", then: "Then open this folder in Cursor: .cursor/mcp.json names Switchboard." },
   { key: "desktop", label: "Claude Desktop", then: "Then restart Claude Desktop: its config runs Switchboard's MCP bridge." },
 ] as const;
-type ClientTab = (typeof HOST_CLIENTS)[number]["key"] | "typescript" | "curl";
+type ClientTab = (typeof HOST_CLIENTS)[number]["key"] | "typescript" | "python" | "curl";
 
 /** The one command that connects a coding agent: the CLI the server hands out, run by npx. */
 export function connectCommand(origin: string, cliPath: string, token: string, client: string): string {
@@ -189,7 +203,12 @@ function TokenReveal({ token, expiresAt, room }: { token: string; expiresAt: str
           idPrefix="onboarding"
           active={tab}
           onChange={setTab}
-          tabs={[...HOST_CLIENTS.map((h) => ({ key: h.key, label: h.label })), { key: "typescript", label: "TypeScript" }, { key: "curl", label: "curl" }]}
+          tabs={[
+            ...HOST_CLIENTS.map((h) => ({ key: h.key, label: h.label })),
+            { key: "typescript", label: "TypeScript" },
+            { key: "python", label: "Python" },
+            { key: "curl", label: "curl" },
+          ]}
         />
       </div>
       <TabPanel id={tab} idPrefix="onboarding">
@@ -211,6 +230,19 @@ function TokenReveal({ token, expiresAt, room }: { token: string; expiresAt: str
             <div className="space-y-2">
               <CodeBlock label="Install the SDK" code={`npm install ${origin}${sdk.path}`} testId="onboarding-sdk-install" />
               <CodeBlock label="Register and connect (agent.mjs, run with node)" code={sdkSnippet(origin, token)} testId="onboarding-sdk" />
+            </div>
+          ) : (
+            notBuilt
+          )
+        ) : tab === "python" ? (
+          packages.data?.python ? (
+            <div className="space-y-2">
+              <CodeBlock
+                label="Install the package (Python 3.9+)"
+                code={`pip install ${origin}${packages.data.python.path}`}
+                testId="onboarding-python-install"
+              />
+              <CodeBlock label="Register and run (agent.py)" code={pythonSnippet(origin, token)} testId="onboarding-python" />
             </div>
           ) : (
             notBuilt

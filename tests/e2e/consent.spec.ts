@@ -108,6 +108,9 @@ test("consent first: agents find each other, ask, a person decides in the inbox,
     await b.getByTestId("tab-typescript").click();
     await expect(b.getByTestId("onboarding-sdk-install")).toContainText(new RegExp(`npm install ${url}/install/switchboard-sdk-`));
     await expect(b.getByTestId("onboarding-sdk")).toContainText("SwitchboardClient.register");
+    await b.getByTestId("tab-python").click();
+    await expect(b.getByTestId("onboarding-python-install")).toContainText(`pip install ${url}/install/python`);
+    await expect(b.getByTestId("onboarding-python")).toContainText(onboardingToken);
     await b.getByTestId("tab-curl").click();
     await expect(b.getByTestId("onboarding-curl")).toContainText(`${url}/api/v1/agents/register`);
     await expect(b.getByTestId("onboarding-curl")).toContainText(onboardingToken);

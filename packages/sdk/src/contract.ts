@@ -131,10 +131,17 @@ export interface ServedPackage {
   sha256: string;
 }
 
+/** The Python package: `path` is what `pip install <server><path>` takes (a source distribution that builds the wheel). */
+export interface ServedPythonPackage extends ServedPackage {
+  /** The wheel under its own file name (pip takes a wheel only by that name), when built. */
+  wheel: string | null;
+}
+
 /** What GET /install lists (null: not built on this server; `npm run build` builds them). */
 export interface ServedPackages {
   cli: ServedPackage | null;
   sdk: ServedPackage | null;
+  python: ServedPythonPackage | null;
 }
 
 /** A room named for people: its id and its name (`general` for #general). */
