@@ -224,6 +224,34 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     expect((await ok(["key", "--profile", "shared-two"], { cwd: shared })).stdout.trim()).toBe(profile("shared-two").apiKey);
   });
 
+  it.skipIf(!CLAUDE)(
+    "with Claude Code's `claude` on PATH, connect adds the server to its local scope: Claude Code connects with nothing to approve, and no file holds the key",
+    async () => {
+      const local = path.join(home, "local-project");
+      mkdirSync(local);
+      const withClaude = {
+        PATH: `${path.dirname(CLAUDE!)}${path.delimiter}${process.env.PATH ?? ""}`,
+        DISABLE_AUTOUPDATER: "1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      };
+      const args = ["connect", "--url", server.url, "--token", await newToken(), "--client", "claude", "--handle", "ana-local"];
+      const first = await ok(args, { cwd: local, env: withClaude });
+      expect(first.stdout).toContain("Claude Code's local scope for this project");
+      expect(existsSync(path.join(local, ".mcp.json"))).toBe(false);
+      const key = profile("ana-local").apiKey;
+      const claudeJson = readFileSync(path.join(home, ".claude.json"), "utf8");
+      expect(claudeJson).not.toContain(key);
+      expect(claudeJson).toContain("Bearer ${SWITCHBOARD_API_KEY}");
+
+      const listed = await run(CLAUDE!, ["mcp", "list"], { cwd: local, env: { ...withClaude, SWITCHBOARD_API_KEY: key } });
+      expect(listed.stdout, listed.stdout + listed.stderr).toMatch(new RegExp(`switchboard: ${origin}/api/mcp \\(HTTP\\) - [✓✔] Connected`));
+      expect(listed.stdout).not.toContain("Pending approval");
+
+      const again = await ok(["connect", "--url", server.url, "--client", "claude", "--handle", "ana-local"], { cwd: local, env: withClaude });
+      expect(again.stdout).toContain("Claude Code: already set in");
+    },
+  );
+
   it("connect --client cursor and desktop write their documented entries, and --print writes nothing", async () => {
     const cursor = await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "cursor"]);
     const handle = /Registered @([a-z0-9_-]+)/.exec(cursor.stdout)?.[1] ?? "";
@@ -251,7 +279,8 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     const printed = await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "claude", "--handle", "ana-print", "--print"], {
       cwd: elsewhere,
     });
-    expect(printed.stdout).toContain(`claude mcp add --transport http switchboard ${origin}/api/mcp --header "Authorization: Bearer \${SWITCHBOARD_API_KEY}"`);
+    // Single quotes: the shell passes ${SWITCHBOARD_API_KEY} on to Claude Code unexpanded, so its config never holds the key.
+    expect(printed.stdout).toContain(`claude mcp add --transport http switchboard ${origin}/api/mcp --header 'Authorization: Bearer \${SWITCHBOARD_API_KEY}'`);
     const codexLine = await ok(["connect", "--url", server.url, "--client", "codex", "--handle", "ana-print", "--print"], { cwd: elsewhere });
     expect(codexLine.stdout).toContain(`codex mcp add switchboard --url ${origin}/api/mcp --bearer-token-env-var SWITCHBOARD_API_KEY`);
     expect(readdirSync(elsewhere)).toEqual([]);

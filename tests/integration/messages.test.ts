@@ -151,9 +151,14 @@ describe.each(dialects)("messages on %s", (dialect) => {
     expect(sent.every(Boolean)).toBe(true);
     const { messages } = await ana.api.messages.sync.query({ roomId, afterSeq: root.seq, limit: 100 });
     const stored = new Map(messages.map((m) => [m.id, m]));
-    for (const m of sent) expect(m).toEqual(stored.get(m!.id));
+    // The stored message, and for its author alone, whom its mentions did not reach.
+    for (const m of sent) {
+      const { unreached: _unreached, ...message } = m as SentMessageView;
+      expect(message).toEqual(stored.get(m!.id));
+    }
     expect(sent[1]!.mentions).toEqual([ana.participantId]);
     expect(sent[2]!.mentions).toEqual([ben.participantId]); // cy is not in the room: plain text
+    expect((sent[2] as SentMessageView).unreached).toEqual([{ participantId: cy.participantId, handle: "cy", reason: "not_a_member" }]);
     expect((await ana.api.messages.thread.query({ messageId: root.id })).root.replyCount).toBe(8);
   });
 

@@ -1,13 +1,14 @@
 // How `switchboard connect` edits hosts' config files: Codex's TOML as text (only our table's lines),
 // the JSON configs merged with their indentation kept, nothing written when already right.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "smol-toml";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { withServerTable } from "../../packages/cli/src/clients/codex";
 import { mergeMcpServer } from "../../packages/cli/src/clients/json-config";
 import { CliError } from "../../packages/cli/src/exit-codes";
+import { ignoreInGit } from "../../packages/cli/src/files";
 
 const entry = { url: "http://127.0.0.1:3000/api/mcp", bearer_token_env_var: "SWITCHBOARD_API_KEY" };
 
@@ -88,5 +89,37 @@ describe("JSON configs with mcpServers", () => {
     writeFileSync(file, "{ not json");
     expect(() => mergeMcpServer(file, {})).toThrow(/not valid JSON/);
     expect(readFileSync(file, "utf8")).toBe("{ not json");
+  });
+});
+
+describe("ignoreInGit", () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const project = (git: boolean, gitignore?: string) => {
+    const dir = mkdtempSync(path.join(tmpdir(), "switchboard-ignore-"));
+    dirs.push(dir);
+    if (git) mkdirSync(path.join(dir, ".git"));
+    if (gitignore !== undefined) writeFileSync(path.join(dir, ".gitignore"), gitignore);
+    return dir;
+  };
+
+  it("adds the entry to a git repository's .gitignore once, on a line of its own, and keeps what was there", () => {
+    const dir = project(true, "node_modules/");
+    expect(ignoreInGit(dir, ".claude/settings.local.json")?.status).toBe("updated");
+    expect(readFileSync(path.join(dir, ".gitignore"), "utf8")).toBe("node_modules/\n.claude/settings.local.json\n");
+    expect(ignoreInGit(dir, ".claude/settings.local.json")?.status).toBe("unchanged");
+    const fresh = project(true);
+    expect(ignoreInGit(fresh, ".claude/settings.local.json")?.status).toBe("created");
+  });
+
+  it("leaves a .gitignore that already ignores the file or its folder, and folders outside git, alone", () => {
+    for (const existing of ["/.claude/settings.local.json\n", ".claude/\n", "settings.local.json\n"]) {
+      const dir = project(true, existing);
+      expect(ignoreInGit(dir, ".claude/settings.local.json")?.status, existing).toBe("unchanged");
+      expect(readFileSync(path.join(dir, ".gitignore"), "utf8")).toBe(existing);
+    }
+    const outside = project(false);
+    expect(ignoreInGit(outside, ".claude/settings.local.json")).toBeNull();
+    expect(existsSync(path.join(outside, ".gitignore"))).toBe(false);
   });
 });

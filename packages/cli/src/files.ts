@@ -45,3 +45,25 @@ export function writeIfChanged(file: string, content: string, opts: { mode?: num
   writeFileAtomic(target, content, mode);
   return before === null ? "created" : "updated";
 }
+
+/**
+ * Adds `entry` to the .gitignore of the git repository `dir` is the top of (or is in: the .gitignore
+ * beside `dir`), unless a line already ignores it or its folder. Null outside a git repository.
+ */
+export function ignoreInGit(dir: string, entry: string): { path: string; status: WriteStatus } | null {
+  if (!insideGitRepository(dir)) return null;
+  const file = path.join(dir, ".gitignore");
+  const before = readIfExists(file) ?? "";
+  const folder = `${path.posix.dirname(entry)}/`;
+  const lines = new Set(before.split(/\r?\n/).map((line) => line.trim().replace(/^\//, "")));
+  if (lines.has(entry) || lines.has(folder) || lines.has(path.posix.basename(entry))) return { path: file, status: "unchanged" };
+  const separator = before === "" || before.endsWith("\n") ? "" : "\n";
+  return { path: file, status: writeIfChanged(file, `${before}${separator}${entry}\n`) };
+}
+
+function insideGitRepository(dir: string): boolean {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, ".git"))) return true;
+    if (path.dirname(at) === at) return false;
+  }
+}

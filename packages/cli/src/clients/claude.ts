@@ -1,11 +1,19 @@
-// Claude Code: `.mcp.json` in the current directory (project scope, meant to be committed), an http
-// server whose Authorization header Claude Code expands from the environment (`${VAR}` in url,
-// headers, command, args and env of .mcp.json), so the file never holds the key; and the work board's
-// hooks in `.claude/settings.local.json` (./claude-hooks.ts), http hooks with the same header.
+// Claude Code: an http server whose Authorization header Claude Code expands from the environment
+// (`${SWITCHBOARD_API_KEY}`), so no file holds the key; and the work board's hooks in
+// `.claude/settings.local.json` (./claude-hooks.ts), http hooks with the same header, kept out of git.
+//
+// Where the server goes: with Claude Code's own `claude` on PATH, its local scope for this project
+// (`claude mcp add-json --scope local`, kept in ~/.claude.json by Claude Code itself), which Claude Code
+// connects to at its next start without asking; without it, `.mcp.json` in the project (project
+// scope, meant to be committed), which Claude Code connects to once someone approves it in a session.
+import { execFile } from "node:child_process";
+import { accessSync, constants, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
+import { isDeepStrictEqual, promisify } from "node:util";
 import { claudeHooksBlock, mergeClaudeHooks } from "./claude-hooks";
-import { CLAUDE_ADD, KEY_VARIABLE, SERVER_NAME, type Host, type WiringContext } from "./host";
+import { CLAUDE_ADD, KEY_VARIABLE, SERVER_NAME, type Host, type Wired, type WiringContext } from "./host";
 import { mergeMcpServer } from "./json-config";
+import { ignoreInGit } from "../files";
 
 export const claudeEntry = (ctx: WiringContext) => ({
   type: "http",
@@ -17,15 +25,25 @@ export const claude: Host = {
   name: "claude",
   label: "Claude Code",
   framework: "claude-code",
-  wire(ctx) {
-    const file = path.join(ctx.cwd, ".mcp.json");
+  async wire(ctx) {
     const settings = path.join(ctx.cwd, ".claude", "settings.local.json");
+    const bin = commandOnPath("claude", ctx.env);
+    const server = bin ? await addLocalServer(bin, ctx) : null;
+    const file = path.join(ctx.cwd, ".mcp.json");
+    // The hooks name this machine's server: personal, so kept out of the project's commits.
+    const ignored = ignoreInGit(ctx.cwd, ".claude/settings.local.json");
     return {
       files: [
-        { path: file, status: mergeMcpServer(file, claudeEntry(ctx)), what: `mcpServers.${SERVER_NAME} (http, key from $${KEY_VARIABLE})` },
+        server ?? { path: file, status: mergeMcpServer(file, claudeEntry(ctx)), what: `mcpServers.${SERVER_NAME} (http, key from $${KEY_VARIABLE})` },
         { path: settings, status: mergeClaudeHooks(settings, ctx), what: `hooks for the work board (http, key from $${KEY_VARIABLE})` },
+        ...(ignored ? [{ ...ignored, what: "ignores .claude/settings.local.json (it names this machine's server)" }] : []),
       ],
-      notes: ["Start `claude` in this directory from a shell where the key is exported, and approve the project's MCP server when asked."],
+      notes: server
+        ? ["Start `claude` in this directory from a shell where the key is exported: Switchboard's tools are there."]
+        : [
+            "Start `claude` in this directory from a shell where the key is exported, and approve the project's MCP server when asked",
+            "(with Claude Code's `claude` on PATH, connect adds it to Claude Code's local scope instead, which needs no approval).",
+          ],
       keyFromEnv: true,
     };
   },
@@ -38,3 +56,51 @@ export const claude: Host = {
     };
   },
 };
+
+/** An executable `name` on the PATH of `env`, or null. */
+export function commandOnPath(name: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/**
+ * Our server in Claude Code's local scope for this project, by Claude Code's own command (which
+ * writes its own file); unchanged when that scope already holds exactly this entry. Null if the
+ * command fails: then the project's .mcp.json is written instead.
+ */
+async function addLocalServer(bin: string, ctx: WiringContext): Promise<Wired["files"][number] | null> {
+  const entry = claudeEntry(ctx);
+  const config = path.join(ctx.env.CLAUDE_CONFIG_DIR ?? ctx.homedir, ".claude.json");
+  const what = `${SERVER_NAME} in Claude Code's local scope for this project (http, key from $${KEY_VARIABLE}): no approval to wait for`;
+  const current = localServer(config, ctx.cwd);
+  if (current && isDeepStrictEqual(current, entry)) return { path: config, status: "unchanged", what };
+  // Claude Code need not look for updates or report anything for this.
+  const env = { ...ctx.env, DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" };
+  const claudeCode = (args: string[]) => promisify(execFile)(bin, args, { cwd: ctx.cwd, env, timeout: 30_000 });
+  try {
+    if (current) await claudeCode(["mcp", "remove", "--scope", "local", SERVER_NAME]);
+    await claudeCode(["mcp", "add-json", "--scope", "local", SERVER_NAME, JSON.stringify(entry)]);
+    return { path: config, status: current ? "updated" : "created", what };
+  } catch {
+    return null;
+  }
+}
+
+/** What Claude Code's local scope for `cwd` holds under our name (read only: Claude Code writes it). */
+function localServer(config: string, cwd: string): unknown {
+  try {
+    const projects = (JSON.parse(readFileSync(config, "utf8")) as { projects?: Record<string, { mcpServers?: Record<string, unknown> }> }).projects;
+    return projects?.[realpathSync(cwd)]?.mcpServers?.[SERVER_NAME] ?? projects?.[cwd]?.mcpServers?.[SERVER_NAME];
+  } catch {
+    return undefined;
+  }
+}

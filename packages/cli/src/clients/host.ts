@@ -52,6 +52,11 @@ export function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * Claude Code's own command. The header is in single quotes: the shell passes `${SWITCHBOARD_API_KEY}`
+ * on as it is, Claude Code keeps it so and expands it when it connects, and no file gets the key (in
+ * double quotes the shell would expand it, and ~/.claude.json would hold the key itself).
+ */
 export const CLAUDE_ADD = (mcpUrl: string) =>
-  `claude mcp add --transport http ${SERVER_NAME} ${shellWord(mcpUrl)} --header "Authorization: Bearer \${${KEY_VARIABLE}}"`;
+  `claude mcp add --transport http ${SERVER_NAME} ${shellWord(mcpUrl)} --header 'Authorization: Bearer \${${KEY_VARIABLE}}'`;
 export const CODEX_ADD = (mcpUrl: string) => `codex mcp add ${SERVER_NAME} --url ${shellWord(mcpUrl)} --bearer-token-env-var ${KEY_VARIABLE}`;
