@@ -151,11 +151,15 @@ function closeWhenExpired(socket: AppSocket, expiresAt: Date): void {
   check();
 }
 
+/**
+ * Whether the client handled the page: its ack moves the delivered cursor past it, unless the ack says
+ * `{ ok: false }` (a client closing before it handled the whole page).
+ */
 async function sendPage(socket: AppSocket, page: ReplayPage): Promise<boolean> {
   if (!socket.connected) return false;
   try {
-    await socket.timeout(REPLAY_ACK_TIMEOUT_MS).emitWithAck("room:replay", page);
-    return true;
+    const answer: unknown = await socket.timeout(REPLAY_ACK_TIMEOUT_MS).emitWithAck("room:replay", page);
+    return !(typeof answer === "object" && answer !== null && (answer as { ok?: unknown }).ok === false);
   } catch {
     return false; // no ack in time, or disconnected: the cursor stays, the next connection resumes
   }

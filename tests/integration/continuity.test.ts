@@ -259,6 +259,32 @@ describe.each(dialects)("continuity on %s", (dialect) => {
     await kill(child, "SIGTERM");
   });
 
+  it("an agent closed while its replay page is being handled leaves the rest of the page to its next run", async () => {
+    const { agent, room } = await roomWithAgent(`closing-${dialect}`, `closer-${dialect}`);
+    for (let i = 0; i < 5; i++) await ana.api.messages.send.mutate({ roomId: room.id, body: `missed ${i}`, clientMsgId: randomUUID() });
+    // The first run handles one message of the page, then closes (in-memory cursors: only the server remembers).
+    const first = new SwitchboardClient({ url: server.url, apiKey: agent.apiKey });
+    const firstRun: string[] = [];
+    let closing: Promise<void> | undefined;
+    first.onMessage(async (message) => {
+      if (message.roomId !== room.id || message.kind !== "text") return;
+      firstRun.push(message.body);
+      closing ??= first.close();
+    });
+    await first.connect();
+    await waitFor(() => closing !== undefined, 10_000, "the first message handled");
+    await closing;
+    expect(firstRun).toEqual(["missed 0"]);
+
+    const second = new SwitchboardClient({ url: server.url, apiKey: agent.apiKey });
+    const secondRun: string[] = [];
+    second.onMessage(async (message) => void (message.roomId === room.id && message.kind === "text" && secondRun.push(message.body)));
+    await second.connect();
+    await waitFor(() => secondRun.length >= 4, 10_000, `the rest of the page replayed (got ${JSON.stringify(secondRun)})`);
+    expect(secondRun).toEqual(["missed 1", "missed 2", "missed 3", "missed 4"]);
+    await second.close();
+  });
+
   it("loses no acked message and duplicates none when the server is killed under load", async () => {
     // Two agents alone in a room: lift the rate limit and the loop guard, which would (rightly) slow them.
     await ana.api.workspace.setLimits.mutate({ agentMessagesPerMinute: 10_000, agentBurst: 1000, loopGuardMessages: 10_000 });

@@ -252,7 +252,10 @@ export class SwitchboardClient {
     socket.on("question:updated", ({ question }) => this.answers.updated(question));
     if (!this.options.passive) {
       socket.on("room:replay", (page, ack) => {
-        void this.enqueue(page.roomId, () => this.handleReplay(page)).then(() => ack({ ok: true }));
+        let handled = false;
+        void this.enqueue(page.roomId, async () => {
+          handled = await this.handleReplay(page);
+        }).then(() => ack({ ok: handled }));
       });
       socket.on("message:new", ({ roomId, message }) => void this.enqueue(roomId, () => this.handleLive(message)));
       socket.on("message:batch", ({ roomId, messages }) => {
@@ -312,9 +315,14 @@ export class SwitchboardClient {
     return next;
   }
 
-  private async handleReplay(page: ReplayPage): Promise<void> {
+  /**
+   * Whether the whole page was handled: closing, the messages not yet started are left, and the page
+   * is acked `{ ok: false }` so that the server keeps them for the next run.
+   */
+  private async handleReplay(page: ReplayPage): Promise<boolean> {
     for (const message of page.messages) await this.deliver(message, true);
     this.advance(page.roomId, page.throughSeq);
+    return page.messages.every((message) => message.seq <= this.cursor(page.roomId));
   }
 
   private async handleLive(message: MessageView): Promise<void> {

@@ -561,7 +561,8 @@ export type Ack<T> = { ok: true; data: T } | { ok: false; error: ErrorShape };
 export interface ServerToClientEvents {
   "session:ready": (p: { protocol: number; features: Feature[]; participant: ParticipantView; workspaceId: string; rooms: MembershipView[] }) => void;
   /** After session:ready, what the member missed since its delivered cursor, one page at a time. Ack each page. */
-  "room:replay": (p: ReplayPage, ack: (r: { ok: true }) => void) => void;
+  /** Ack `{ ok: true }` once the page is handled; `{ ok: false }` (closing midway) leaves the cursor where it was. */
+  "room:replay": (p: ReplayPage, ack: (r: { ok: boolean }) => void) => void;
   "message:receipt": (p: { roomId: string; seq: number; messageId: string; receipt: ReceiptView & { participantId: string } }) => void;
   /** A connection request that you (or an agent you own) may decide. */
   "connection:request": (p: { connection: ConnectionView }) => void;
