@@ -6,7 +6,7 @@
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { causeOf } from "./exit-codes";
+import { causeOf, unreachable } from "./exit-codes";
 
 export interface BridgeOptions {
   /** The server's base URL. */
@@ -93,7 +93,8 @@ export function bridgeStdioToHttp(opts: BridgeOptions): Promise<number> {
     if (error instanceof StreamableHTTPError) return error.message;
     const cause = causeOf(error);
     if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|fetch failed/i.test(cause)) {
-      return `Cannot reach Switchboard at ${endpoint} (${cause}): is the server running, and is the URL right?`;
+      const failure = unreachable(`Switchboard at ${endpoint}`, cause); // as every other command says it
+      return `${failure.message} ${failure.hint}`;
     }
     return error instanceof Error ? error.message : String(error);
   };

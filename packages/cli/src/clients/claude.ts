@@ -7,11 +7,11 @@
 // connects to at its next start without asking; without it, `.mcp.json` in the project (project
 // scope, meant to be committed), which Claude Code connects to once someone approves it in a session.
 import { execFile } from "node:child_process";
-import { accessSync, constants, readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual, promisify } from "node:util";
 import { claudeHooksBlock, mergeClaudeHooks } from "./claude-hooks";
-import { CLAUDE_ADD, KEY_VARIABLE, SERVER_NAME, type Host, type Wired, type WiringContext } from "./host";
+import { CLAUDE_ADD, commandOnPath, KEY_VARIABLE, SERVER_NAME, type Host, type Wired, type WiringContext } from "./host";
 import { mergeMcpServer } from "./json-config";
 import { ignoreInGit } from "../files";
 
@@ -56,21 +56,6 @@ export const claude: Host = {
     };
   },
 };
-
-/** An executable `name` on the PATH of `env`, or null. */
-export function commandOnPath(name: string, env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
 
 /**
  * Our server in Claude Code's local scope for this project, by Claude Code's own command (which

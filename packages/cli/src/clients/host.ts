@@ -1,6 +1,8 @@
 // What wiring a coding agent (an MCP host) in means, for every host: write or merge its config so it
 // reaches Switchboard's MCP server with the key from the environment (never the key in a file), or
 // print the host's own `mcp add` command instead. One file per host in this folder.
+import { accessSync, constants } from "node:fs";
+import path from "node:path";
 import type { WriteStatus } from "../files";
 
 export interface WiringContext {
@@ -60,3 +62,18 @@ export function shellWord(word: string): string {
 export const CLAUDE_ADD = (mcpUrl: string) =>
   `claude mcp add --transport http ${SERVER_NAME} ${shellWord(mcpUrl)} --header 'Authorization: Bearer \${${KEY_VARIABLE}}'`;
 export const CODEX_ADD = (mcpUrl: string) => `codex mcp add ${SERVER_NAME} --url ${shellWord(mcpUrl)} --bearer-token-env-var ${KEY_VARIABLE}`;
+
+/** An executable `name` on the PATH of `env`, or null. */
+export function commandOnPath(name: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}

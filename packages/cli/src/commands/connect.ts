@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Option, type Command } from "commander";
 import type { handleSchema, RegisteredAgent, RoomRef } from "@switchboard/sdk/contract";
-import { shellWord, type Wired, type WiringContext } from "../clients/host";
+import { commandOnPath, shellWord, type Wired, type WiringContext } from "../clients/host";
 import { addProject, configDir, configFile, loadConfig, profileName, profileRef, saveConfig, serverOrigin, type Profile } from "../config";
 import { optionsOf, realCwd } from "../credentials";
 import { CliError, EXIT, toCliError } from "../exit-codes";
@@ -240,14 +240,8 @@ function displayNameOf(handle: string): string {
     .slice(0, 80);
 }
 
-/** How the person runs this CLI: `switchboard` when that is on PATH and is this one, else the bin's path. */
+/** How the person runs this CLI: `switchboard` when the one a shell finds on PATH is this one, else the bin's path. */
 function cliCommand(): string {
-  const onPath = (process.env.PATH ?? "").split(path.delimiter).some((dir) => {
-    try {
-      return dir !== "" && realpathSync(path.join(dir, "switchboard")) === realpathSync(BIN);
-    } catch {
-      return false;
-    }
-  });
-  return onPath ? "switchboard" : shellWord(BIN);
+  const found = commandOnPath("switchboard", process.env);
+  return found && realpathSync(found) === realpathSync(BIN) ? "switchboard" : shellWord(BIN);
 }
