@@ -3,19 +3,25 @@
 // the server hands out (GET /install), and the steps a person takes. The clock starts when the
 // person's command would be pasted and stops when the person's socket gets the agent's message. The
 // agent lands in #general (its onboarding token's default room), where the person listens.
-//   claude      npx connect --client claude; the host starts `npx … switchboard mcp` (the official
-//               MCP client, as Claude Code would) and calls send_message
+//   claude      npx connect --client claude, with Claude Code's `claude` on PATH (the host CLIs
+//               scripts/test.sh installs); then the official MCP client connects as Claude Code would
+//               from what connect put in Claude Code's local scope (its URL, and the headers its
+//               headersHelper prints), and calls send_message
+//   codex       npx connect --client codex; the official MCP client starts the stdio server Codex's
+//               config.toml now names, as Codex would, and calls send_message
 //   typescript  npm install <server>'s SDK tarball; node agent.mjs (registers with the token, sends)
 //   python      a virtualenv, pip install <server>/install/python; python agent.py (the same). No
 //               PyPI here: the package's dependency comes from Debian (--system-site-packages,
 //               --no-index); where an index is reachable pip fetches it, which this does not time.
 // Needs `npm run build:packages` (run here if dist/install is missing). Target: under 10 s each.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { parse } from "smol-toml";
 import type { ServedPackages } from "@switchboard/sdk/contract";
 import { closeSockets, collectMessages, signUpPerson, startTestServer, waitFor } from "../tests/integration/harness";
 import { recordSection } from "./sections";
@@ -23,11 +29,14 @@ import { BENCH_SERVER_ENV } from "./switchboard";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const PYTHON = "/usr/bin/python3";
+/** Where scripts/test.sh installs the hosts' own CLIs. */
+const HOST_CLIS = path.join(process.env.SWITCHBOARD_HOST_CLIS ?? path.join(homedir(), ".cache", "switchboard", "host-clis"), "node_modules", ".bin");
 const log = (line: string) => console.log(`[bench reach ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 /** The steps a person takes with each, in order (what the Agents page shows, then starting the agent). */
 const STEPS: Record<string, string[]> = {
-  claude: ["paste the command (connect)", "run the export line it prints", "start Claude Code"],
+  claude: ["paste the command (connect)", "start Claude Code"],
+  codex: ["paste the command (connect)", "start Codex"],
   typescript: ["paste the install command", "save the script the page shows", "run it with node"],
   python: ["paste the install command", "save the script the page shows", "run it with python"],
 };
@@ -43,6 +52,8 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   });
 }
 
+if (!existsSync(path.join(HOST_CLIS, "claude")))
+  throw new Error(`Claude Code's claude is not in ${HOST_CLIS}: run npm test once (scripts/test.sh installs it), or set SWITCHBOARD_HOST_CLIS`);
 if (!existsSync(path.join(ROOT, "dist/install/cli.tgz"))) execFileSync(process.execPath, [path.join(ROOT, "scripts/build-packages.mjs")], { stdio: "inherit" });
 const server = await startTestServer("sqlite", BENCH_SERVER_ENV);
 const results: Record<string, { ms: number; steps: string[] }> = {};
@@ -52,15 +63,34 @@ try {
   const seen = collectMessages(await dana.socket());
   const served = ((await (await fetch(`${server.url}/install`)).json()) as { data: ServedPackages }).data;
   const token = async () => (await dana.api.agents.createOnboardingToken.mutate({ label: "reach bench", expiresInDays: 1, maxUses: 1 })).token;
+  const npx = () => ["-y", `--package=${server.url}${served.cli!.path}`, "switchboard"];
   const seenBody = (body: string) =>
     waitFor(() => seen.seen.some((m) => m.roomId === general.id && m.message.body === body), 60_000, `"${body}" seen by the person`);
 
   const clients: Record<string, (dir: string, env: NodeJS.ProcessEnv, body: string) => Promise<void>> = {
     async claude(dir, env, body) {
-      const npx = ["-y", `--package=${server.url}${served.cli!.path}`, "switchboard"];
-      await run("npx", [...npx, "connect", "--url", server.url, "--token", await token(), "--client", "claude", "--handle", "reach-claude"], dir, env);
+      await run("npx", [...npx(), "connect", "--url", server.url, "--token", await token(), "--client", "claude", "--handle", "reach-claude"], dir, env);
+      // What Claude Code reads at its start: its local scope for the project, the headers from its helper.
+      const claudeJson = JSON.parse(readFileSync(path.join(env.HOME!, ".claude.json"), "utf8")) as {
+        projects: Record<string, { mcpServers: Record<string, { url: string; headersHelper: string }> }>;
+      };
+      const entry = claudeJson.projects[dir].mcpServers.switchboard;
+      const headers = JSON.parse(await run("/bin/sh", ["-c", entry.headersHelper], dir, env)) as Record<string, string>;
       const client = new Client({ name: "claude-code-stand-in", version: "1.0.0" });
-      await client.connect(new StdioClientTransport({ command: "npx", args: [...npx, "mcp"], env: env as Record<string, string>, cwd: dir, stderr: "pipe" }));
+      await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } }));
+      await client.callTool({ name: "send_message", arguments: { room: "#general", body } });
+      await seenBody(body);
+      await client.close();
+    },
+    async codex(dir, env, body) {
+      await run("npx", [...npx(), "connect", "--url", server.url, "--token", await token(), "--client", "codex", "--handle", "reach-codex"], dir, env);
+      // What Codex starts: the stdio server its config.toml names, with that environment (and nothing of ours).
+      const toml = parse(readFileSync(path.join(env.HOME!, ".codex", "config.toml"), "utf8")) as {
+        mcp_servers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+      };
+      const { command, args, env: vars } = toml.mcp_servers.switchboard;
+      const client = new Client({ name: "codex-stand-in", version: "1.0.0" });
+      await client.connect(new StdioClientTransport({ command, args, env: { PATH: env.PATH!, HOME: env.HOME!, ...vars }, cwd: dir, stderr: "pipe" }));
       await client.callTool({ name: "send_message", arguments: { room: "#general", body } });
       await seenBody(body);
       await client.close();
@@ -109,7 +139,8 @@ asyncio.run(main())
     const dir = path.join(home, "project");
     mkdirSync(dir);
     const env = {
-      PATH: process.env.PATH ?? "",
+      // Claude Code's `claude` on PATH, as on a machine that has it (connect then uses its local scope).
+      PATH: [HOST_CLIS, process.env.PATH ?? ""].join(path.delimiter),
       HOME: home,
       XDG_CONFIG_HOME: path.join(home, ".config"),
       npm_config_cache: process.env.npm_config_cache ?? path.join(homedir(), ".npm"),
@@ -137,6 +168,6 @@ recordSection("reach", { at, results }, "reach", [
   "|---|---:|---|",
   ...Object.entries(results).map(([name, r]) => `| ${name} | ${r.ms} | ${r.steps.length}: ${r.steps.join("; ")} |`),
   "",
-  "Claude Code takes 3 steps, not the 2 the issue aims at: the key must be exported where Claude Code starts (its MCP entry and hooks read it from the environment).",
+  "Claude Code and Codex take the 2 steps the issue aims at: nothing to export (the key is read from the CLI's config dir) and nothing to approve. A script takes 3, the middle one being the agent itself (the page shows a starting point).",
 ]);
 log("done: bench/RESULTS.md, bench/results.json");

@@ -4,13 +4,13 @@
 // documented format.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { MessageView } from "@switchboard/sdk/contract";
-import { BIN, CLI, closeSockets, collectMessages, dialects, runProcess, waitFor, type Person, type TestServer } from "./harness";
+import { BIN, CLI, closeSockets, collectMessages, dialects, queryDb, runProcess, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 
 /**
@@ -40,6 +40,18 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
       profiles: Record<string, { apiKey: string; participantId: string; handle: string }>;
     };
   const profile = (handle: string) => config().profiles[`${handle}@${origin}`];
+  const installedCli = () => path.join(configDir(), "bin", "switchboard.mjs");
+  /** The stdio server hosts run for `handle`: the CLI's copy in the config dir, by absolute paths. */
+  const bridge = (handle: string) => ({
+    command: process.execPath,
+    args: [installedCli(), "mcp", "--profile", `${handle}@${origin}`],
+    env: { SWITCHBOARD_CONFIG_DIR: configDir() },
+  });
+  /** The agent's key file in the config dir, as hosts read it (`.json`: the header as JSON; `.header`: as a line). */
+  const keyFile = (handle: string, ext: ".json" | ".header") => {
+    const file = readdirSync(path.join(configDir(), "keys")).find((f) => f.startsWith(`${handle}@`) && f.endsWith(ext));
+    return path.join(configDir(), "keys", file!);
+  };
   /** The agent the first test connects, for tests run on their own. */
   const ensureAgent = async (handle: string) => {
     let known = false;
@@ -111,6 +123,11 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     expect(first.stdout + first.stderr).not.toContain(stored.apiKey);
     expect(statSync(configDir()).mode & 0o777).toBe(0o700);
     expect(statSync(path.join(configDir(), "config.json")).mode & 0o777).toBe(0o600);
+    // The key as the hosts read it: beside config.json, as private.
+    expect(statSync(path.join(configDir(), "keys")).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(readFileSync(keyFile("ana-claude", ".json"), "utf8"))).toEqual({ Authorization: `Bearer ${stored.apiKey}` });
+    expect(readFileSync(keyFile("ana-claude", ".header"), "utf8")).toBe(`Authorization: Bearer ${stored.apiKey}\n`);
+    for (const ext of [".json", ".header"] as const) expect(statSync(keyFile("ana-claude", ext)).mode & 0o777).toBe(0o600);
     const agents = await ana.api.agents.mine.query();
     expect(agents.find((a) => a.handle === "ana-claude")?.id).toBe(stored.participantId);
 
@@ -156,8 +173,8 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     expect(toml.model).toBe("o3");
     expect(toml.profiles).toEqual({ fast: { model: "o4-mini" } });
     expect(toml.mcp_servers.docs).toEqual({ command: "npx", args: ["-y", "docs-mcp"] });
-    // Codex's streamable HTTP server: `url`, and the bearer token read from the variable `bearer_token_env_var` names.
-    expect(toml.mcp_servers.switchboard).toEqual({ url: `${origin}/api/mcp`, bearer_token_env_var: "SWITCHBOARD_API_KEY" });
+    // Codex's stdio server: the bridge, a copy of the CLI in the config dir, which reads the key from there.
+    expect(toml.mcp_servers.switchboard).toEqual(bridge("ana-codex"));
     expect(filesHolding(home, profile("ana-codex").apiKey, configDir())).toEqual([]);
 
     const before = snapshot(file);
@@ -172,17 +189,14 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
 
     const codex = await run(CODEX!, ["mcp", "get", "switchboard", "--json"]);
     expect(codex.code, codex.stderr).toBe(0);
-    expect(JSON.parse(codex.stdout)).toMatchObject({
-      name: "switchboard",
-      enabled: true,
-      transport: { type: "streamable_http", url: `${origin}/api/mcp`, bearer_token_env_var: "SWITCHBOARD_API_KEY" },
-    });
+    const { command, args, env: vars } = bridge("ana-codex");
+    expect(JSON.parse(codex.stdout)).toMatchObject({ name: "switchboard", enabled: true, transport: { type: "stdio", command, args, env: vars } });
 
     // The printed `codex mcp add …` line, run by Codex itself, writes what connect writes.
     const printed = await ok(["connect", "--url", server.url, "--client", "codex", "--handle", "ana-codex", "--print"]);
     const line = printed.stdout.split("\n").find((l) => l.startsWith("codex mcp add "))!;
     const freshHome = mkdtempSync(path.join(home, "codex-home-"));
-    const added = await run(CODEX!, line.split(" ").slice(1), { env: { CODEX_HOME: freshHome } });
+    const added = await run("/bin/sh", ["-c", line], { env: { CODEX_HOME: freshHome, PATH: `${path.dirname(CODEX!)}${path.delimiter}${process.env.PATH}` } });
     expect(added.code, added.stderr).toBe(0);
     const byCodex = parse(readFileSync(path.join(freshHome, "config.toml"), "utf8")) as { mcp_servers: Record<string, unknown> };
     const byConnect = parse(readFileSync(path.join(home, ".codex", "config.toml"), "utf8")) as { mcp_servers: Record<string, unknown> };
@@ -239,11 +253,22 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
       expect(first.stdout).toContain("Claude Code's local scope for this project");
       expect(existsSync(path.join(local, ".mcp.json"))).toBe(false);
       const key = profile("ana-local").apiKey;
+      // Nothing to export: the header comes from the key file in the config dir, which the hooks' curl reads too.
+      expect(first.stdout).not.toContain("export SWITCHBOARD_API_KEY");
       const claudeJson = readFileSync(path.join(home, ".claude.json"), "utf8");
       expect(claudeJson).not.toContain(key);
-      expect(claudeJson).toContain("Bearer ${SWITCHBOARD_API_KEY}");
+      expect(claudeJson).toContain(`"headersHelper": "cat ${keyFile("ana-local", ".json")}"`);
+      const hooks = JSON.parse(readFileSync(path.join(local, ".claude", "settings.local.json"), "utf8")) as {
+        hooks: Record<string, { hooks: { type: string; command: string }[] }[]>;
+      };
+      expect(hooks.hooks.PostToolUse[0].hooks[0]).toMatchObject({
+        type: "command",
+        command: expect.stringContaining(`-H @${keyFile("ana-local", ".header")}`),
+      });
+      expect(filesHolding(home, key, configDir())).toEqual([]);
 
-      const listed = await run(CLAUDE!, ["mcp", "list"], { cwd: local, env: { ...withClaude, SWITCHBOARD_API_KEY: key } });
+      // Claude Code's own check, from an environment without the key.
+      const listed = await run(CLAUDE!, ["mcp", "list"], { cwd: local, env: withClaude });
       expect(listed.stdout, listed.stdout + listed.stderr).toMatch(new RegExp(`switchboard: ${origin}/api/mcp \\(HTTP\\) - [✓✔] Connected`));
       expect(listed.stdout).not.toContain("Pending approval");
 
@@ -258,8 +283,9 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     expect(handle).toMatch(/^[a-z0-9][a-z0-9_-]{1,38}$/);
     expect(handle.endsWith("-cursor")).toBe(true); // <user>-<client>
     const cursorJson = JSON.parse(readFileSync(path.join(project, ".cursor", "mcp.json"), "utf8")) as { mcpServers: Record<string, unknown> };
-    // Cursor: a remote server is { url, headers }, with ${env:NAME} interpolated from the environment.
-    expect(cursorJson.mcpServers.switchboard).toEqual({ url: `${origin}/api/mcp`, headers: { Authorization: "Bearer ${env:SWITCHBOARD_API_KEY}" } });
+    // Cursor: a stdio server { command, args, env }, as Claude Desktop's.
+    expect(cursorJson.mcpServers.switchboard).toEqual(bridge(handle));
+    expect(cursor.stdout).not.toContain("export SWITCHBOARD_API_KEY");
 
     await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "desktop", "--handle", "ana-desktop"]);
     const desktopFile = path.join(home, ".config", "Claude", "claude_desktop_config.json");
@@ -267,22 +293,25 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
       mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
     };
     // Claude Desktop: a stdio server { command, args, env }, by absolute paths; the key stays in the config dir.
-    expect(desktop.mcpServers.switchboard).toEqual({
-      command: process.execPath,
-      args: [BIN, "mcp", "--profile", `ana-desktop@${origin}`],
-      env: { SWITCHBOARD_CONFIG_DIR: configDir() },
-    });
-    expect(path.isAbsolute(desktop.mcpServers.switchboard.command) && statSync(BIN).isFile()).toBe(true);
+    expect(desktop.mcpServers.switchboard).toEqual(bridge("ana-desktop"));
+    // The copy of the CLI the hosts run is this CLI, byte for byte.
+    expect(readFileSync(installedCli(), "utf8")).toBe(readFileSync(BIN, "utf8"));
     expect(filesHolding(home, profile("ana-desktop").apiKey, configDir())).toEqual([]);
 
     const elsewhere = mkdtempSync(path.join(home, "printed-"));
     const printed = await ok(["connect", "--url", server.url, "--token", await newToken(), "--client", "claude", "--handle", "ana-print", "--print"], {
       cwd: elsewhere,
     });
-    // Single quotes: the shell passes ${SWITCHBOARD_API_KEY} on to Claude Code unexpanded, so its config never holds the key.
-    expect(printed.stdout).toContain(`claude mcp add --transport http switchboard ${origin}/api/mcp --header 'Authorization: Bearer \${SWITCHBOARD_API_KEY}'`);
+    // Claude Code's own command for its local scope, the header printed from the key file when it connects.
+    const keyJson = keyFile("ana-print", ".json");
+    expect(printed.stdout).toContain(
+      `claude mcp add-json --scope local switchboard '{"type":"http","url":"${origin}/api/mcp","headersHelper":"cat ${keyJson}"}'`,
+    );
+    expect(printed.stdout).not.toContain("export SWITCHBOARD_API_KEY");
     const codexLine = await ok(["connect", "--url", server.url, "--client", "codex", "--handle", "ana-print", "--print"], { cwd: elsewhere });
-    expect(codexLine.stdout).toContain(`codex mcp add switchboard --url ${origin}/api/mcp --bearer-token-env-var SWITCHBOARD_API_KEY`);
+    expect(codexLine.stdout).toContain(
+      `codex mcp add switchboard --env SWITCHBOARD_CONFIG_DIR=${configDir()} -- ${process.execPath} ${installedCli()} mcp --profile ana-print@${origin}`,
+    );
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 
@@ -396,6 +425,73 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
 
     expect((await cli(["send", ...as])).code).toBe(2);
     expect((await cli(["tail", "#x", "--limit", "many", ...as])).code).toBe(2);
+  });
+
+  it("connect refuses a wrong or expired token, an unreachable server and a folder it cannot write in, each naming the next step, and leaves nothing half-written", async () => {
+    const fresh = mkdtempSync(path.join(home, "refused-"));
+    const freshConfig = path.join(fresh, ".config");
+    const attempt = (args: string[], extra: { cwd?: string; env?: Record<string, string> } = {}) =>
+      cli(["connect", "--url", server.url, "--client", "cursor", "--handle", "ana-refused", ...args], {
+        cwd: extra.cwd ?? fresh,
+        env: { XDG_CONFIG_HOME: freshConfig, ...extra.env },
+      });
+    const agentsBefore = (await ana.api.agents.mine.query()).length;
+    /** Nothing registered, and nothing written: no config, no host file. */
+    const nothingLeft = async () => {
+      expect((await ana.api.agents.mine.query()).length).toBe(agentsBefore);
+      expect(existsSync(freshConfig)).toBe(false);
+      expect(existsSync(path.join(fresh, ".cursor"))).toBe(false);
+    };
+
+    const wrong = await attempt(["--token", "sbo_mistyped"]);
+    expect([wrong.code, wrong.stderr]).toEqual([3, expect.stringContaining("The onboarding token was refused")]);
+    expect(wrong.stderr).toContain("Create a new one on the Agents page");
+    await nothingLeft();
+
+    const { token: expired } = await ana.api.agents.createOnboardingToken.mutate({ label: "expires at once", expiresInDays: 1 });
+    await queryDb(server, `UPDATE "OnboardingToken" SET "expiresAt" = "createdAt" WHERE "label" = $1`, ["expires at once"]);
+    const late = await attempt(["--token", expired]);
+    expect([late.code, late.stderr]).toEqual([3, expect.stringContaining("expired")]);
+    await nothingLeft();
+
+    const token = await newToken();
+    const away = await cli(["connect", "--url", "http://127.0.0.1:1", "--token", token, "--client", "cursor"], {
+      cwd: fresh,
+      env: { XDG_CONFIG_HOME: freshConfig },
+    });
+    expect([away.code, away.stderr]).toEqual([75, expect.stringContaining("Cannot reach http://127.0.0.1:1")]);
+    expect(away.stderr).toContain("Is the server running, and is the URL right?");
+    await nothingLeft();
+
+    // A folder someone else owns (the test runs as root, whom no permission stops: so as nobody).
+    if (process.getuid?.() === 0) {
+      const theirs = mkdtempSync(path.join(tmpdir(), "switchboard-not-mine-"));
+      const nobodyHome = path.join(theirs, "home");
+      const project = path.join(theirs, "project");
+      mkdirSync(nobodyHome);
+      mkdirSync(project, { mode: 0o555 });
+      chmodSync(theirs, 0o755);
+      chownSync(nobodyHome, 65534, 65534);
+      const asNobody = await runProcess(
+        "setpriv",
+        ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, ...CLI, "connect", "--url", server.url, "--token", token, "--client", "cursor"],
+        {
+          cwd: project,
+          env: { PATH: process.env.PATH ?? "", HOME: nobodyHome },
+        },
+      );
+      expect(asNobody.code, asNobody.stderr).toBe(1);
+      expect(asNobody.stderr).toContain(`Cannot write in ${project}: nothing was registered or written.`);
+      expect(asNobody.stderr).toContain("the same token still works");
+      expect((await ana.api.agents.mine.query()).length).toBe(agentsBefore);
+      expect(readdirSync(nobodyHome)).toEqual([]);
+      rmSync(theirs, { recursive: true, force: true });
+    }
+
+    // The token was never spent: it registers the agent now.
+    const works = await attempt(["--token", token]);
+    expect(works.code, works.stderr).toBe(0);
+    expect((await ana.api.agents.mine.query()).length).toBe(agentsBefore + 1);
   });
 
   it("login trades a person's password for a token kept as the default profile; token and agents then act as that person", async () => {

@@ -1,8 +1,8 @@
 // The Codex adapter driven turn by turn, with the real @openai/codex-sdk and Codex CLI, offline: the
 // model is a script on loopback (tests/support/scripted-openai.ts) and CODEX_HOME a temp directory.
-// The first tests need no Switchboard server; the last one starts one and lets the model post
-// through Switchboard's MCP server.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// The first tests need no Switchboard server; the last ones start one and let the model post
+// through Switchboard's MCP server, as the adapter attaches it and as `switchboard connect` wires it.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +20,7 @@ import {
   type ResponsesRequest,
   type ScriptedOpenAI,
 } from "../support/scripted-openai";
-import { createAgent, type Person, type TestServer } from "./harness";
+import { CLI, createAgent, runProcess, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 import { sampleBinding } from "../support/binding-view";
 
@@ -272,6 +272,44 @@ describe("Codex adapter with Switchboard's MCP server attached", () => {
     const posted = messages.find((m) => m.body === "Deploy finished");
     expect(posted).toMatchObject({ author: { id: agent.id, handle: "coder" }, clientMsgId: "codex-deploy-1" });
     expect(result.reply).toBe(`Posted: ${posted!.seq}`);
+  });
+
+  it("after `switchboard connect --client codex`, the codex command starts with Switchboard's tools: nothing exported, nothing to approve", async () => {
+    // A person's machine: a HOME of its own, Codex's config there, the person's one command in a project.
+    const root = tempDir("codex-connect-");
+    const [project, codexHome] = [path.join(root, "project"), path.join(root, ".codex")];
+    for (const dir of [project, codexHome]) mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(codexHome, "config.toml"), "[analytics]\nenabled = false\n\n[features]\nplugins = false\n");
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, CODEX_HOME: codexHome };
+    const { token } = await owner.api.agents.createOnboardingToken.mutate({ label: "codex", expiresInDays: 1 });
+    const connected = await runProcess(
+      process.execPath,
+      [...CLI, "connect", "--url", server.url, "--token", token, "--client", "codex", "--handle", "wired-codex"],
+      {
+        cwd: project,
+        env,
+      },
+    );
+    expect(connected.code, connected.stderr).toBe(0);
+    expect(connected.stdout).not.toContain("export SWITCHBOARD_API_KEY");
+
+    // Then `codex` itself, in the project, with no SWITCHBOARD_* in its environment.
+    let found: string[] = [];
+    model.script(
+      searchTools("who am I on switchboard"),
+      (request) => ((found = searchedTools(request)), { call: { namespace: "mcp__switchboard", name: "whoami", args: {} } }),
+      (request) => say(lastToolOutput(request))(request),
+    );
+    const codexCli = path.join(import.meta.dirname, "../../node_modules/.bin/codex");
+    const ran = await runProcess(
+      codexCli,
+      ["exec", "--skip-git-repo-check", "--model", MODEL, "-c", `openai_base_url="${model.baseUrl}"`, "Which agent are you on Switchboard?"],
+      { cwd: project, env: { ...env, CODEX_API_KEY: "sk-scripted" } },
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(found).toContain("mcp__switchboard.whoami");
+    // The tool's answer, as Codex handed it to the model: the agent connect registered.
+    expect(ran.stdout).toContain('"handle":"@wired-codex"');
   });
 
   it("without the agent's key in the CLI's environment the turn fails before reaching the model", async () => {

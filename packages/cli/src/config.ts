@@ -1,9 +1,15 @@
 // What the CLI remembers, in its config directory (0700):
 //   config.json     profiles: one per server origin and handle, with the key (0600)
+//   keys/           each agent's key again, as the hosts `connect` wires read it (0600, rewritten from
+//                   config.json on every save): <profile>.json is the JSON of its Authorization header
+//                   (Claude Code's headersHelper prints it), <profile>.header that header as a line
+//                   (the work board's hooks send it with `curl -H @file`)
+//   bin/            a copy of this CLI (one file), which hosts run as their stdio MCP server
 //   positions.json  per server, participant and room, the last seq `tail` showed (0600)
 // The directory is $SWITCHBOARD_CONFIG_DIR, else $XDG_CONFIG_HOME/switchboard, else
 // ~/.config/switchboard, on every OS. Files are replaced atomically and only when they change.
-import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CliError, EXIT } from "./exit-codes";
@@ -73,7 +79,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function saveConfig(config: Config, env: NodeJS.ProcessEnv = process.env): void {
   ensureConfigDir(env);
   writeIfChanged(configFile(env), `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600, forceMode: true });
+  saveKeyFiles(config, env);
 }
+
+/** Where the hosts read a profile's key: `keys/<profile>.json` and `keys/<profile>.header` (see the top). */
+export function keyFiles(name: string, env: NodeJS.ProcessEnv = process.env): { json: string; header: string } {
+  // A file name from the profile's name (`coder@http://127.0.0.1:3000`), made unique by its hash.
+  const base = `${name.replace(/^(.*)@https?:\/\//, "$1@").replace(/[^A-Za-z0-9@._-]+/g, "_")}-${createHash("sha256").update(name).digest("hex").slice(0, 8)}`;
+  const dir = path.join(configDir(env), "keys");
+  return { json: path.join(dir, `${base}.json`), header: path.join(dir, `${base}.header`) };
+}
+
+/** keys/ holds exactly the agent profiles' keys of `config`: written where they changed, the rest removed. */
+function saveKeyFiles(config: Config, env: NodeJS.ProcessEnv): void {
+  const dir = path.join(configDir(env), "keys");
+  const kept = new Set<string>();
+  for (const [name, profile] of Object.entries(config.profiles)) {
+    if (profile.kind !== "agent") continue;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const files = keyFiles(name, env);
+    const header = `Bearer ${profile.apiKey}`;
+    writeIfChanged(files.json, `${JSON.stringify({ Authorization: header })}\n`, { mode: 0o600, forceMode: true });
+    writeIfChanged(files.header, `Authorization: ${header}\n`, { mode: 0o600, forceMode: true });
+    kept.add(path.basename(files.json)).add(path.basename(files.header));
+  }
+  let present: string[] = [];
+  try {
+    present = readdirSync(dir);
+  } catch {
+    return; // no keys/ yet, and nothing to keep in it
+  }
+  for (const file of present) if (!kept.has(file)) rmSync(path.join(dir, file), { force: true });
+}
+
+/** Where `connect` keeps the copy of this CLI that hosts run (`bin/switchboard.mjs`). */
+export const installedCliFile = (env: NodeJS.ProcessEnv = process.env) => path.join(configDir(env), "bin", "switchboard.mjs");
 
 function ensureConfigDir(env: NodeJS.ProcessEnv): void {
   const dir = configDir(env);

@@ -90,6 +90,15 @@ export function fromErrorShape(shape: Pick<ErrorShape, "code" | "message"> & { r
   return new CliError(BY_CODE[shape.code] ?? EXIT.ERROR, shape.message, { code: shape.code, hint: next, retryAfterMs: shape.retryAfterMs });
 }
 
+const FILE_ERRORS: Record<string, string> = {
+  EACCES: "permission denied",
+  EPERM: "not permitted",
+  EROFS: "a read-only file system",
+  ENOSPC: "no space left on the device",
+  ENOTDIR: "a file stands where a folder should be",
+  EISDIR: "a folder stands where the file should be",
+};
+
 /** Anything thrown, as a CliError: ours as they are, the server's by code, the rest as exit 1. */
 export function toCliError(error: unknown): CliError {
   if (error instanceof CliError) return error;
@@ -100,6 +109,11 @@ export function toCliError(error: unknown): CliError {
   // socket.io-client's ack timeout, after the SDK's own retries.
   if (error instanceof Error && /timed out/i.test(error.message)) {
     return new CliError(EXIT.RETRY_LATER, "The server did not answer in time.", { code: "TIMEOUT", hint: HINTS.TIMEOUT });
+  }
+  // A file the CLI could not write (a read-only folder, a full disk): which, and why.
+  const { code, path: file } = (error ?? {}) as NodeJS.ErrnoException;
+  if (file && code && FILE_ERRORS[code]) {
+    return new CliError(EXIT.ERROR, `Cannot write ${file}: ${FILE_ERRORS[code]}.`, { hint: "Fix that, and run the command again: what was done is kept." });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new CliError(EXIT.ERROR, `Unexpected error: ${message}`, { hint: "Run again with SWITCHBOARD_DEBUG=1 for details." });

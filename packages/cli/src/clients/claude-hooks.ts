@@ -1,22 +1,23 @@
 // Claude Code's hooks for the work board, in `.claude/settings.local.json` (the project's personal
-// settings, which Claude Code keeps out of git: they name this machine's server). Each event the server
-// maps (server/bridges/claude-code/hooks.ts) is an `http` hook: Claude Code itself posts the payload to
-// the hooks endpoint, with the key from $SWITCHBOARD_API_KEY (as .mcp.json has it), so the file never
-// holds the key.
+// settings, which Claude Code keeps out of git: they name this machine's server and files). Each event
+// the server maps (server/bridges/claude-code/hooks.ts) is posted to the hooks endpoint as Claude Code
+// hands it over, by a synchronous command hook running `curl`, whose Authorization header comes from
+// the agent's key file in the config dir (`-H @file`, config.ts keyFiles): no file outside the config
+// dir holds the key, and nothing needs exporting. Without curl, an `http` hook whose header Claude Code
+// takes from $SWITCHBOARD_API_KEY (then connect says to export it).
 //
-// Why http, not a command running `switchboard hook claude-code` (what a real Claude Code run showed,
-// tests/integration/claude-code-hooks-real.test.ts): an `async` command hook is killed when a headless
-// session (`claude -p`, the Agent SDK) ends, so the last tool calls and the Stop of every such session
-// were lost ("cancelled"), and async hooks may arrive out of order; a synchronous command makes Claude
-// Code wait for a process start (about a second here) on every tool call. An http hook is
-// one request that Claude Code waits for, in order, and it sends the session's end before it exits.
-// SessionStart is the one event Claude Code will not send to an http hook; UserPromptSubmit says
+// Why these two (what real Claude Code runs showed, tests/integration/claude-code-hooks-real.test.ts):
+// an `async` command hook is killed when a headless session (`claude -p`, the Agent SDK) ends, so the
+// last tool calls and the Stop of every such session were lost, and async hooks may arrive out of
+// order; a synchronous hook is delivered in order, each before the next model call, and the session's
+// end before Claude Code exits. curl starts in milliseconds (a synchronous `node` would cost a process
+// start of Node on every tool call). An http hook cannot have SessionStart; UserPromptSubmit says
 // "working" when the first prompt comes.
 //
-// Our hook is found again by its URL (or, from older versions, by its command), so a second connect
-// changes nothing, and other hooks (the person's own, other tools') are kept as they are.
+// Our hook is found again by the endpoint it posts to (or, from older versions, by its command), so a
+// second connect changes nothing, and other hooks (the person's own, other tools') are kept as they are.
 import { isDeepStrictEqual } from "node:util";
-import { KEY_VARIABLE, type WiringContext } from "./host";
+import { commandOnPath, KEY_VARIABLE, shellWord, type WiringContext } from "./host";
 import { isObject, malformed, mergeJsonConfig, type JsonObject } from "./json-config";
 
 export const HOOKS_PATH = "/api/hooks/claude-code";
@@ -32,14 +33,33 @@ export const WIRED_EVENTS: { event: string; matcher?: string }[] = [
   { event: "SessionEnd" },
 ];
 
+/** Whether the hooks read the key from $SWITCHBOARD_API_KEY: only when curl is not on PATH. */
+export const hooksNeedExport = (ctx: WiringContext) => !commandOnPath("curl", ctx.env);
+
 /** Claude Code waits for it (a loopback answer takes milliseconds); 10 s at most, then it goes on. */
-export const claudeHook = (ctx: WiringContext) => ({
-  type: "http",
-  url: `${ctx.origin}${HOOKS_PATH}`,
-  headers: { Authorization: `Bearer $${KEY_VARIABLE}` },
-  allowedEnvVars: [KEY_VARIABLE],
-  timeout: 10,
-});
+export function claudeHook(ctx: WiringContext): JsonObject {
+  const url = `${ctx.origin}${HOOKS_PATH}`;
+  const curl = commandOnPath("curl", ctx.env);
+  if (!curl) return { type: "http", url, headers: { Authorization: `Bearer $${KEY_VARIABLE}` }, allowedEnvVars: [KEY_VARIABLE], timeout: 10 };
+  // -f: a refusal fails the hook (Claude Code shows it, and goes on); the answer itself is not Claude Code's to read.
+  const discard = ctx.platform === "win32" ? "NUL" : "/dev/null";
+  const command = [
+    curl,
+    "-sSf",
+    "--max-time",
+    "9",
+    "-o",
+    discard,
+    "-H",
+    "Content-Type: application/json",
+    "-H",
+    `@${ctx.keys.header}`,
+    "--data-binary",
+    "@-",
+    url,
+  ];
+  return { type: "command", command: command.map(shellWord).join(" "), timeout: 10 };
+}
 
 /** The `hooks` block to paste by hand (what `mergeClaudeHooks` writes). */
 export function claudeHooksBlock(ctx: WiringContext): JsonObject {
@@ -65,9 +85,11 @@ export function mergeClaudeHooks(file: string, ctx: WiringContext): ReturnType<t
   });
 }
 
-/** Ours: an http hook to the hooks endpoint, or an older version's command running `switchboard hook claude-code`. */
+/** Ours: an http hook or a curl posting to the hooks endpoint, or an older version's command running `switchboard hook claude-code`. */
 const ours = (h: unknown) =>
-  isObject(h) && ((typeof h.url === "string" && h.url.endsWith(HOOKS_PATH)) || (typeof h.command === "string" && h.command.includes(" hook claude-code")));
+  isObject(h) &&
+  ((typeof h.url === "string" && h.url.endsWith(HOOKS_PATH)) ||
+    (typeof h.command === "string" && (h.command.includes(HOOKS_PATH) || h.command.includes(" hook claude-code"))));
 const hasOurs = (g: unknown): g is { hooks: unknown[] } => isObject(g) && Array.isArray(g.hooks) && g.hooks.some(ours);
 
 /** The event's matcher groups less our hooks (a group left empty goes too). */

@@ -1,36 +1,45 @@
 // Codex: `[mcp_servers.switchboard]` in $CODEX_HOME/config.toml (default ~/.codex/config.toml), a
-// Streamable HTTP server (`url`) whose bearer token Codex reads from the variable that
-// `bearer_token_env_var` names. The file is edited as text, only that table's lines (the user's
-// comments, order and other tables stay byte for byte), and the result is parsed before it is written:
-// it must hold exactly the old tables plus ours, or nothing is written.
+// stdio server running this CLI's bridge (host.ts bridgeEntry), which reads the key from the config
+// dir: Codex's own ways to a bearer token for an http server are the token in its config or a variable
+// to export, and the bridge needs neither. The file is edited as text, only that table's lines (the
+// user's comments, order and other tables stay byte for byte), and the result is parsed before it is
+// written: it must hold exactly the old tables plus ours, or nothing is written.
 import path from "node:path";
 import { parse, type TomlTable } from "smol-toml";
 import { CliError, EXIT } from "../exit-codes";
 import { readIfExists, writeIfChanged } from "../files";
-import { CODEX_ADD, KEY_VARIABLE, SERVER_NAME, type Host, type WiringContext } from "./host";
+import { bridgeEntry, SERVER_NAME, shellWord, type Host, type WiringContext } from "./host";
 
 export const codexConfigFile = (ctx: Pick<WiringContext, "env" | "homedir">) =>
   path.join(ctx.env.CODEX_HOME || path.join(ctx.homedir, ".codex"), "config.toml");
 
-export const codexEntry = (ctx: WiringContext) => ({ url: ctx.mcpUrl, bearer_token_env_var: KEY_VARIABLE });
+type TableEntry = Record<string, string | string[] | Record<string, string>>;
+
+/** Codex's own command writing what connect writes. */
+export function codexAdd(ctx: WiringContext): string {
+  const { command, args, env } = bridgeEntry(ctx);
+  const vars = Object.entries(env).flatMap(([name, value]) => ["--env", `${name}=${value}`]);
+  return ["codex", "mcp", "add", SERVER_NAME, ...vars, "--", command, ...args].map(shellWord).join(" ");
+}
 
 export const codex: Host = {
   name: "codex",
   label: "Codex",
   framework: "codex",
+  writes: (ctx) => [codexConfigFile(ctx)],
   wire(ctx) {
     const file = codexConfigFile(ctx);
     const text = readIfExists(file) ?? "";
-    const next = withServerTable(text, codexEntry(ctx), file);
+    const next = withServerTable(text, bridgeEntry(ctx), file);
     const status = next === text ? "unchanged" : writeIfChanged(file, next);
     return {
-      files: [{ path: file, status, what: `[mcp_servers.${SERVER_NAME}] (streamable HTTP, bearer token from $${KEY_VARIABLE})` }],
-      notes: ["Start `codex` from a shell where the key is exported."],
-      keyFromEnv: true,
+      files: [{ path: file, status, what: `[mcp_servers.${SERVER_NAME}] (stdio: switchboard mcp --profile ${ctx.profile}, key from the config dir)` }],
+      notes: ["Start `codex`: Switchboard's tools are there."],
+      keyFromEnv: false,
     };
   },
   print(ctx) {
-    return { files: [], notes: [CODEX_ADD(ctx.mcpUrl)], keyFromEnv: true };
+    return { files: [], notes: [codexAdd(ctx)], keyFromEnv: false };
   },
 };
 
@@ -44,19 +53,19 @@ const OURS = new RegExp(`^\\s*\\[\\s*mcp_servers\\s*\\.\\s*(?:${SERVER_NAME}|"${
  * our table (and its sub-tables) replaced in place, or appended. Throws when the result would not
  * parse to the same config plus our table (e.g. mcp_servers written as an inline table).
  */
-export function withServerTable(text: string, entry: { url: string; bearer_token_env_var: string }, file: string): string {
+export function withServerTable(text: string, entry: TableEntry, file: string): string {
   const before = parseOrThrow(text, file);
   const servers = (before.mcp_servers ?? {}) as TomlTable;
   if (same(servers[SERVER_NAME], entry)) return text;
 
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const table = [`[mcp_servers.${SERVER_NAME}]`, `url = ${JSON.stringify(entry.url)}`, `bearer_token_env_var = ${JSON.stringify(entry.bearer_token_env_var)}`];
+  const table = [`[mcp_servers.${SERVER_NAME}]`, ...Object.entries(entry).map(([key, value]) => `${tomlKey(key)} = ${tomlValue(value)}`)];
   const lines = text === "" ? [] : text.split(/\r?\n/);
   const first = lines.findIndex((line) => OURS.test(line));
   let next: string[];
   if (first === -1) {
     while (lines.length && lines[lines.length - 1].trim() === "") lines.pop();
-    const comment = `# Switchboard (added by \`switchboard connect\`): the key comes from $${KEY_VARIABLE}, never from this file.`;
+    const comment = "# Switchboard (added by `switchboard connect`): the bridge reads the key from its config dir, never from this file.";
     next = [...lines, ...(lines.length ? [""] : []), comment, ...table, ""];
   } else {
     // Drop each of our tables up to the next header; comments and blank lines right before that
@@ -96,6 +105,18 @@ export function withServerTable(text: string, entry: { url: string; bearer_token
     });
   }
   return result;
+}
+
+/** A TOML key: bare when it can be. */
+const tomlKey = (key: string) => (/^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key));
+
+/** A string (a JSON string is a TOML basic string), a list of them, or an inline table of them. */
+function tomlValue(value: TableEntry[string]): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((v) => JSON.stringify(v)).join(", ")}]`;
+  return `{ ${Object.entries(value)
+    .map(([k, v]) => `${tomlKey(k)} = ${JSON.stringify(v)}`)
+    .join(", ")} }`;
 }
 
 /** Equal as TOML values (smol-toml's tables have no prototype, so node's deep equality would not do). */

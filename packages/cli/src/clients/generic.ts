@@ -5,6 +5,7 @@ export const generic: Host = {
   name: "generic",
   label: "your MCP host",
   framework: "mcp",
+  writes: () => [],
   wire(ctx) {
     return {
       files: [],

@@ -17,9 +17,11 @@ export interface WiringContext {
   homedir: string;
   platform: NodeJS.Platform;
   configDir: string;
-  /** Absolute paths, so a desktop app with its own PATH finds them. */
+  /** Absolute paths, so a desktop app with its own PATH finds them. `bin` is the copy of this CLI in the config dir. */
   node: string;
   bin: string;
+  /** The agent's key as hosts read it, in the config dir (config.ts keyFiles). */
+  keys: { json: string; header: string };
   /** How a shell runs this CLI: `switchboard` when that is on PATH, else the bin's path. */
   cli: string;
 }
@@ -29,7 +31,7 @@ export interface Wired {
   files: { path: string; status: WriteStatus; what: string }[];
   /** Lines the person reads: what to add by hand, what to run next. */
   notes: string[];
-  /** Whether the host reads the key from $SWITCHBOARD_API_KEY (then connect prints the export line). */
+  /** Whether the host reads the key from $SWITCHBOARD_API_KEY (then connect prints the export line): only where nothing better was at hand. */
   keyFromEnv: boolean;
 }
 
@@ -39,6 +41,8 @@ export interface Host {
   label: string;
   /** Sent as the agent's `framework` when registering. */
   framework: string;
+  /** The files `wire` writes (checked for write access before anything is registered). */
+  writes(ctx: WiringContext): string[];
   wire(ctx: WiringContext): Wired | Promise<Wired>;
   /** `--print`: the host's own command (or the block to paste), nothing written. */
   print(ctx: WiringContext): Wired;
@@ -62,6 +66,20 @@ export function shellWord(word: string): string {
 export const CLAUDE_ADD = (mcpUrl: string) =>
   `claude mcp add --transport http ${SERVER_NAME} ${shellWord(mcpUrl)} --header 'Authorization: Bearer \${${KEY_VARIABLE}}'`;
 export const CODEX_ADD = (mcpUrl: string) => `codex mcp add ${SERVER_NAME} --url ${shellWord(mcpUrl)} --bearer-token-env-var ${KEY_VARIABLE}`;
+
+/**
+ * A stdio MCP server running this CLI's bridge (`switchboard mcp --profile …`) by absolute paths (a
+ * desktop app does not see the shell's PATH). The bridge reads the key from the config dir, so neither
+ * the host's config nor its environment holds it, and nothing needs exporting.
+ */
+export const bridgeEntry = (ctx: WiringContext) => ({
+  command: ctx.node,
+  args: [ctx.bin, "mcp", "--profile", ctx.profile],
+  env: { SWITCHBOARD_CONFIG_DIR: ctx.configDir },
+});
+
+/** A shell command printing a file (Claude Code runs its helpers and hooks through the shell). */
+export const printFile = (file: string, platform: NodeJS.Platform) => (platform === "win32" ? `type "${file}"` : `cat ${shellWord(file)}`);
 
 /** An executable `name` on the PATH of `env`, or null. */
 export function commandOnPath(name: string, env: NodeJS.ProcessEnv): string | null {

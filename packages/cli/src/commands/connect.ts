@@ -2,14 +2,27 @@
 // config dir (0600), and wires a coding agent in (see cli/clients/). Idempotent: when a profile for
 // this server and handle exists and its key still works, nothing is registered, and wiring files
 // that already hold the right entry are not touched.
-import { realpathSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Option, type Command } from "commander";
 import type { handleSchema, RegisteredAgent, RoomRef } from "@switchboard/sdk/contract";
 import { commandOnPath, shellWord, type Wired, type WiringContext } from "../clients/host";
-import { addProject, configDir, configFile, loadConfig, profileName, profileRef, saveConfig, serverOrigin, type Profile } from "../config";
+import {
+  addProject,
+  configDir,
+  configFile,
+  installedCliFile,
+  keyFiles,
+  loadConfig,
+  profileName,
+  profileRef,
+  saveConfig,
+  serverOrigin,
+  type Profile,
+} from "../config";
+import { writeIfChanged } from "../files";
 import { optionsOf, realCwd } from "../credentials";
 import { CliError, EXIT, toCliError } from "../exit-codes";
 import { Output } from "../output";
@@ -44,13 +57,16 @@ export function registerConnect(program: Command): void {
       "after",
       `
 Wiring (--client):
-  claude   .mcp.json here (project scope): an http server, header "Authorization: Bearer \${SWITCHBOARD_API_KEY}";
-           and .claude/settings.local.json here: http hooks with the same header (the work board)
-  codex    [mcp_servers.switchboard] in $CODEX_HOME/config.toml (~/.codex): url + bearer_token_env_var
-  cursor   .cursor/mcp.json here: header "Authorization: Bearer \${env:SWITCHBOARD_API_KEY}"
-  desktop  Claude Desktop's config: a stdio server running \`switchboard mcp\` (key read from the config dir)
+  claude   Claude Code's local scope for this folder (by \`claude mcp add-json\`): an http server whose
+           header a headersHelper reads from the config dir; and .claude/settings.local.json here:
+           hooks posting to the work board with curl, the header from the config dir.
+           (Without \`claude\` on PATH: .mcp.json here, the key from $SWITCHBOARD_API_KEY.)
+  codex    [mcp_servers.switchboard] in $CODEX_HOME/config.toml (~/.codex): a stdio server running
+           \`switchboard mcp\` (a copy of this CLI in the config dir), which reads the key from there
+  cursor   .cursor/mcp.json here: the same stdio server
+  desktop  Claude Desktop's config: the same stdio server
   generic  nothing written: the URL, the header and the stdio command are printed
-No file outside the config dir ever holds the key: the hosts read it from $SWITCHBOARD_API_KEY.`,
+No file outside the config dir (0700) ever holds the key, and nothing needs exporting.`,
     )
     .action(async (_opts: object, command: Command) => {
       const opts = optionsOf<ConnectOptions>(command);
@@ -68,6 +84,23 @@ async function connect(opts: ConnectOptions & { url?: string; json?: boolean }, 
 
   const config = loadConfig();
   const name = profileName(origin, handle);
+  const ctx: WiringContext = {
+    origin,
+    mcpUrl: `${origin}/api/mcp`,
+    profile: name,
+    cwd: process.cwd(),
+    env: process.env,
+    homedir: os.homedir(),
+    platform: process.platform,
+    configDir: configDir(),
+    node: process.execPath,
+    bin: BIN.endsWith(".mjs") ? installedCliFile() : BIN,
+    keys: keyFiles(name),
+    cli: cliCommand(),
+  };
+  // Before a token is spent: every folder connect will write in can be written.
+  assertWritable([ctx.configDir, ...(opts.print ? [] : host.writes(ctx))]);
+
   const stored = config.profiles[name];
   let status: "registered" | "already_connected";
   let profile: Profile;
@@ -91,20 +124,8 @@ async function connect(opts: ConnectOptions & { url?: string; json?: boolean }, 
   config.profiles[name] = addProject(config.profiles[name], realCwd());
   config.default = name;
   saveConfig(config);
+  if (ctx.bin !== BIN) installCli(ctx.bin);
 
-  const ctx: WiringContext = {
-    origin,
-    mcpUrl: `${origin}/api/mcp`,
-    profile: name,
-    cwd: process.cwd(),
-    env: process.env,
-    homedir: os.homedir(),
-    platform: process.platform,
-    configDir: configDir(),
-    node: process.execPath,
-    bin: BIN,
-    cli: cliCommand(),
-  };
   const wired: Wired = opts.print ? host.print(ctx) : await host.wire(ctx);
   const exportLine = `export SWITCHBOARD_API_KEY="$(${ctx.cli} key --profile ${shellWord(profileRef(config, name))})"`;
   const next = [...(wired.keyFromEnv ? [exportLine] : []), ...wired.notes];
@@ -134,6 +155,27 @@ async function connect(opts: ConnectOptions & { url?: string; json?: boolean }, 
         ...(wired.notes.length ? ["", ...wired.notes] : []),
       ].join("\n"),
   );
+}
+
+/** The copy of this CLI that hosts run (config.ts installedCliFile), refreshed when this one differs: npx runs the CLI from a cache it may clear. */
+function installCli(copy: string): void {
+  if (path.resolve(BIN) !== copy) writeIfChanged(copy, readFileSync(BIN, "utf8"), { mode: 0o755, forceMode: true });
+}
+
+/** Refuses, naming the folder, when one that connect would write in cannot be written (a folder not there yet: the one it would be made in). */
+function assertWritable(targets: string[]): void {
+  for (const target of targets) {
+    let at = path.resolve(target);
+    while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+    const folder = statSync(at).isDirectory() ? at : path.dirname(at);
+    try {
+      accessSync(folder, constants.W_OK);
+    } catch {
+      throw new CliError(EXIT.ERROR, `Cannot write in ${folder}: nothing was registered or written.`, {
+        hint: `Run connect from a folder you can write to, or give yourself write access to ${folder}; the same token still works.`,
+      });
+    }
+  }
 }
 
 /** A path as a person reads it: relative when it is under the current directory. */
