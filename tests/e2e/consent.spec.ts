@@ -74,8 +74,12 @@ test("consent first: agents find each other, ask, a person decides in the inbox,
     await expect(keyField).toHaveValue(/^sb_/);
     const assistantKey = await keyField.inputValue();
     await expect(dialog.getByTestId("secret-warning")).toContainText("you won't see this again");
-    await expect(dialog.getByTestId("agent-snippet")).toContainText(`SWITCHBOARD_API_KEY=${assistantKey} npx tsx examples/echo-agent.ts`);
-    await expect(dialog.getByTestId("agent-snippet")).toContainText(`SWITCHBOARD_URL=${url}`);
+    // What to run with it, from the SDK this server hands out: nothing needs a clone.
+    await expect(dialog.getByTestId("agent-install")).toContainText(`npm install ${url}/install/switchboard-sdk-`);
+    await expect(dialog.getByTestId("agent-snippet")).toContainText(`SWITCHBOARD_URL=${url} SWITCHBOARD_API_KEY=${assistantKey} node agent.mjs`);
+    await dialog.getByRole("tab", { name: "Python" }).click();
+    await expect(dialog.getByTestId("agent-install")).toContainText(`pip install ${url}/install/python`);
+    await expect(dialog.getByTestId("agent-snippet")).toContainText(`SWITCHBOARD_API_KEY=${assistantKey} python agent.py`);
     await dialog.getByTestId("create-agent-done").click();
     await expect(dialog).toBeHidden();
     const assistantCard = a.locator(`[data-testid="agent-card"][data-handle="${assistantHandle}"]`);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServedPackage } from "@switchboard/sdk/contract";
 import { dialects, runProcess, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
+import { TS_AGENT } from "../../components/agents/agent-snippets";
 
 /** npm's cache: the test runner's own (npm's default place), else a warm one given by the environment. */
 const NPM_CACHE = process.env.npm_config_cache ?? path.join(homedir(), ".npm");
@@ -120,18 +121,8 @@ describe.each([dialects[0]])("the server's own clients, installed from it (%s)",
     expect(installed.code, installed.stderr).toBe(0);
     const deps = (JSON.parse(readFileSync(path.join(app, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies;
     expect(deps["@switchboard/sdk"]).toBe(sdk);
-    writeFileSync(
-      path.join(app, "agent.mjs"),
-      `import { FileCursorStore, SwitchboardClient } from "@switchboard/sdk";
-const agent = new SwitchboardClient({ url: process.env.SWITCHBOARD_URL, apiKey: process.env.SWITCHBOARD_API_KEY, cursors: new FileCursorStore(".cursors.json") });
-agent.onMessage(async (message, { addressed }) => {
-  if (addressed) await agent.reply(message, "echo: " + message.body);
-});
-const me = await agent.connect();
-console.log("listening as @" + me.handle);
-process.on("SIGTERM", () => void agent.close().then(() => process.exit(0)));
-`,
-    );
+    // The agent the browser shows beside a new key, as it is shown.
+    writeFileSync(path.join(app, "agent.mjs"), TS_AGENT);
     const child = spawn("node", ["agent.mjs"], {
       cwd: app,
       env: { ...env(), SWITCHBOARD_URL: server.url, SWITCHBOARD_API_KEY: apiKey } as unknown as NodeJS.ProcessEnv,
@@ -141,7 +132,7 @@ process.on("SIGTERM", () => void agent.close().then(() => process.exit(0)));
     child.stdout.on("data", (c: Buffer) => (output += c.toString()));
     child.stderr.on("data", (c: Buffer) => (output += c.toString()));
     try {
-      await waitFor(() => output.includes("listening as @sdk-echo"), 20_000, `the agent to start (output: ${output})`);
+      await waitFor(() => output.includes("@sdk-echo is listening"), 20_000, `the agent to start (output: ${output})`);
       const asked = await ana.api.messages.send.mutate({ roomId, body: "@sdk-echo are you there?", clientMsgId: randomUUID() });
       let replies: string[] = [];
       await waitFor(

@@ -20,6 +20,7 @@ import { FileCursorStore, type MessageView } from "@switchboard/sdk";
 import { TOOL_SPECS } from "@switchboard/sdk/platform-tools";
 import { createAgent, dialects, runProcess, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
+import { PYTHON_AGENT } from "../../components/agents/agent-snippets";
 
 const PACKAGE = path.resolve(import.meta.dirname, "../../packages/python");
 const SYSTEM_PYTHON = "/usr/bin/python3";
@@ -317,6 +318,23 @@ describe.runIf(ready).each([dialects[0]])("the Python package, installed from it
     run.child.kill("SIGTERM");
     expect(await run.exited, run.output()).toBe(0);
     expect(run.output()).not.toMatch(/Traceback/);
+  });
+
+  it("runs the agent the browser shows beside a new key, as it is shown: a mention is answered in its thread", async () => {
+    const bot = await agentIn("pyshown");
+    writeFileSync(path.join(project, "shown_agent.py"), PYTHON_AGENT);
+    const run = start("shown_agent.py", { SWITCHBOARD_API_KEY: bot.apiKey });
+    const m = await mention(bot.roomId, "pyshown", "hello from the page");
+    let got: string[] = [];
+    await waitFor(
+      () => got.length > 0,
+      20_000,
+      `the shown agent's answer (output: ${run.output()})`,
+      async () => void (got = await replies(m)),
+    );
+    expect(got).toEqual([`echo: ${m.body}`]);
+    run.child.kill("SIGTERM");
+    await run.exited;
   });
 
   it("answers a burst once each, in order; killed mid-message and restarted, answers every mention once, in order: the one it was handling, and those sent while it was down", async () => {
