@@ -8,6 +8,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { CodeBlock, SecretBox } from "@/components/ui/secret-box";
 import { TabPanel, Tabs } from "@/components/ui/tabs";
 import { PYTHON_AGENT, runSnippet, TS_AGENT } from "./agent-snippets";
+import { PackagesNotBuilt } from "./packages-not-built";
 
 type KeyTab = "typescript" | "python" | "mcp";
 
@@ -53,9 +54,7 @@ export function KeyReveal({ apiKey, handle }: { apiKey: string; handle: string }
             ) : install ? (
               <CodeBlock label={tab === "typescript" ? "Install the SDK" : "Install the package (Python 3.9+)"} code={install} testId="agent-install" />
             ) : (
-              <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-amber-200">
-                This server has not built the packages it hands out: run <code className="font-mono">npm run build</code> where it runs.
-              </p>
+              <PackagesNotBuilt />
             )}
             <CodeBlock
               label={

@@ -13,6 +13,7 @@ import { DaysSelect, Field, FormError, inputClass, TextInput } from "@/component
 import { TabPanel, Tabs } from "@/components/ui/tabs";
 import { CodeBlock, SecretBox } from "@/components/ui/secret-box";
 import { shortDate } from "@/components/ui/time";
+import { PackagesNotBuilt } from "./packages-not-built";
 import { ONBOARDING_LABEL_MAX } from "@switchboard/sdk/admin";
 import type { RoomRef } from "@switchboard/sdk/contract";
 
@@ -166,11 +167,6 @@ function TokenReveal({ token, expiresAt, room }: { token: string; expiresAt: str
   const host = HOST_CLIENTS.find((h) => h.key === tab);
   const cli = packages.data?.cli;
   const sdk = packages.data?.sdk;
-  const notBuilt = (
-    <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-amber-200" data-testid="onboarding-not-built">
-      This server has not built the packages it hands out: run <code className="font-mono">npm run build</code> where it runs.
-    </p>
-  );
   return (
     <div className="space-y-4" data-testid="onboarding-reveal">
       <SecretBox
@@ -223,7 +219,7 @@ function TokenReveal({ token, expiresAt, room }: { token: string; expiresAt: str
               </p>
             </div>
           ) : (
-            notBuilt
+            <PackagesNotBuilt />
           )
         ) : tab === "typescript" ? (
           sdk ? (
@@ -232,7 +228,7 @@ function TokenReveal({ token, expiresAt, room }: { token: string; expiresAt: str
               <CodeBlock label="Register and connect (agent.mjs, run with node)" code={sdkSnippet(origin, token)} testId="onboarding-sdk" />
             </div>
           ) : (
-            notBuilt
+            <PackagesNotBuilt />
           )
         ) : tab === "python" ? (
           packages.data?.python ? (
@@ -245,7 +241,7 @@ function TokenReveal({ token, expiresAt, room }: { token: string; expiresAt: str
               <CodeBlock label="Register and run (agent.py)" code={pythonSnippet(origin, token)} testId="onboarding-python" />
             </div>
           ) : (
-            notBuilt
+            <PackagesNotBuilt />
           )
         ) : (
           <div className="space-y-2">
