@@ -184,6 +184,25 @@ const rules = {
     if (s.room.kind === "dm") return deny("FORBIDDEN", "A direct message cannot be left");
     return true;
   },
+  /** A room's settings (who may stop agents' turns there): the member who owns the room, or an admin. */
+  "room.configure": (actor: Actor, s: RoomSubject): Decision => {
+    if (!sameWorkspace(actor, s.room)) return deny("ROOM_NOT_FOUND", "No such room");
+    if (actor.kind === "human" && (isAdmin(actor) || s.membership?.role === "owner")) return true;
+    return deny("FORBIDDEN", "Only the room's owner or an admin can change its settings");
+  },
+  /** An agent opens, reports and ends only its own turns. */
+  "turn.run": (actor: Actor, s: { agentId: string }): Decision =>
+    actor.kind === "agent" && actor.participantId === s.agentId ? true : deny("FORBIDDEN", "Only the agent itself reports and ends its turns"),
+  /**
+   * Stop on an agent's running turn: the agent's owner, an admin, and any member of the room where the
+   * room's setting says so. People only.
+   */
+  "turn.stop": (actor: Actor, s: { agent: Side; membersMayStop: boolean; member: boolean }): Decision => {
+    if (actor.kind !== "human") return deny("FORBIDDEN", "Only people stop agents' turns");
+    if (s.agent.ownerId === actor.participantId || isAdmin(actor)) return true;
+    if (s.membersMayStop && s.member) return true;
+    return deny("FORBIDDEN", "Only the agent's owner or an admin can stop its turn in this room");
+  },
   "message.edit": (actor: Actor, s: MessageSubject): Decision => {
     const m = member(s, actor);
     if (m !== true) return m;

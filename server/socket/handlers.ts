@@ -30,6 +30,8 @@ import * as bindings from "../services/work/bindings";
 import * as work from "../services/work/work";
 import * as workStatus from "../services/work/status";
 import { linkWorkInput, reportFilesInput, reportTasksInput, setWorkStatusInput } from "@switchboard/sdk/work";
+import { endTurnInput, startTurnInput, turnStepsInput } from "@switchboard/sdk/turns";
+import * as turns from "../services/work/turns";
 import * as messages from "../services/messaging/messages";
 import * as connections from "../services/consent/connections";
 import * as delivery from "../services/messaging/delivery";
@@ -93,6 +95,9 @@ export function registerHandlers(socket: AppSocket): void {
   on("work:tasks", reportTasksInput, work.reportTasks, { limit: EVENT_LIMITS["work:tasks"] });
   on("work:files", reportFilesInput, work.reportFiles, { limit: EVENT_LIMITS["work:files"] });
   on("work:link", linkWorkInput, work.linkWork, { limit: EVENT_LIMITS["work:link"] });
+  on("turn:start", startTurnInput, turns.startTurn, { limit: EVENT_LIMITS["turn:start"] });
+  on("turn:steps", turnStepsInput, turns.reportSteps, { limit: EVENT_LIMITS["turn:steps"] });
+  on("turn:end", endTurnInput, turns.endTurn);
 
   const known = new Set(socket.eventNames());
   socket.onAny((event: unknown, ...args: unknown[]) => {

@@ -11,6 +11,7 @@ import { roomsRouter } from "./routers/rooms";
 import { tokensRouter } from "./routers/tokens";
 import { usageRouter } from "./routers/usage";
 import { workRouter } from "./routers/work";
+import { turnsRouter } from "./routers/turns";
 import { workspaceRouter } from "./routers/workspace";
 
 export const appRouter = router({
@@ -27,6 +28,7 @@ export const appRouter = router({
   bindings: bindingsRouter,
   notifications: notificationsRouter,
   work: workRouter,
+  turns: turnsRouter,
   a2a: a2aRouter,
 });
 

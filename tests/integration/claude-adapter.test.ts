@@ -11,6 +11,7 @@ import { claudeAgentSdk, type ClaudeAgentSdkOptions } from "@switchboard/sdk/ada
 import { SwitchboardError } from "@switchboard/sdk/client";
 import type { MembershipView, ParticipantView } from "@switchboard/sdk/contract";
 import { ResumeFailed, type BindingView, type PlatformTool, type TurnInput } from "@switchboard/sdk/runtime";
+import { NO_ACTIVITY } from "@switchboard/sdk/turn-activity";
 import { startScriptedAnthropic, text, toolUse, type ApiMessage, type ContentBlock, type ScriptedAnthropic } from "../support/scripted-anthropic";
 import { sampleBinding } from "../support/binding-view";
 
@@ -97,6 +98,7 @@ function turnInput(prompt: string, options: { externalId?: string | null; tools?
     room: { room: { id: "room_1" } } as MembershipView,
     tools: options.tools ?? [],
     signal: new AbortController().signal,
+    activity: NO_ACTIVITY,
     onSession: async (id) => {
       options.sessions?.push(id);
     },

@@ -256,7 +256,7 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
   });
   // The CLI's files do not depend on the database: one dialect.
   it.runIf(dialect === "sqlite")(
-    "connect --client claude merges http hooks into .claude/settings.local.json (keeping others', replacing an older version's, once), and the hook command forwards stdin",
+    "connect --client claude merges its hooks into .claude/settings.local.json (keeping others', replacing an older version's, once); the curl each runs, and the hook command, post the payload",
     async () => {
       const home = mkdtempSync(path.join(tmpdir(), "switchboard-hooks-"));
       const project = path.join(home, "project");
@@ -294,20 +294,18 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
         expect(text).toMatch(/^ {4}"permissions"/m); // their indentation kept
         const settings = JSON.parse(text) as { permissions: unknown; hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]> };
         expect(settings.permissions).toEqual(theirs.permissions);
-        const ours = {
-          type: "http",
-          url: `${origin}/api/hooks/claude-code`,
-          headers: { Authorization: "Bearer $SWITCHBOARD_API_KEY" },
-          allowedEnvVars: ["SWITCHBOARD_API_KEY"],
-          timeout: 10,
-        };
+        // A synchronous command hook: curl posts the payload with the header from the agent's key file in the config dir.
+        const ours = settings.hooks.PostToolUse[1].hooks[0];
+        expect(ours).toEqual({ type: "command", command: expect.stringMatching(/^\S*curl -sSf --max-time 9 -o \/dev\/null /), timeout: 10 });
+        expect(ours.command).toContain(` -H @${path.join(home, ".config", "switchboard", "keys")}/hk-claude@`);
+        expect(ours.command).toContain(` --data-binary @- ${origin}/api/hooks/claude-code`);
         expect(settings.hooks.PostToolUse).toEqual([
           theirs.hooks.PostToolUse[0],
           { matcher: "Edit|MultiEdit|Write|NotebookEdit|Read|Bash|TodoWrite|TaskUpdate", hooks: [ours] },
         ]);
         expect(settings.hooks.Stop).toEqual([theirs.hooks.Stop[0], { hooks: [ours] }]);
         expect(settings.hooks.UserPromptSubmit).toEqual([{ hooks: [ours] }]);
-        // Claude Code sends SessionStart to command hooks only: the older one there is gone, and the event with it.
+        // SessionStart is not wired: the older one there is gone, and the event with it.
         expect(Object.keys(settings.hooks).sort()).toEqual([
           "Notification",
           "PostToolUse",
@@ -322,20 +320,57 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
         expect((await run(process.execPath, args)).code).toBe(0);
         expect({ bytes: readFileSync(settingsFile, "utf8"), mtimeMs: statSync(settingsFile).mtimeMs }).toEqual(before);
 
-        // The command hook, for what an http hook cannot be: the payload on stdin; nothing on stdout.
+        // The hook as written, run as Claude Code runs it (through the shell, the payload on stdin): stored; nothing on stdout.
+        const byCurl = randomUUID();
+        expect(await run("sh", ["-c", String(ours.command)], JSON.stringify(fixture("post-tool-use-edit", byCurl)))).toMatchObject({ code: 0, stdout: "" });
+        // `switchboard hook claude-code`, for a command hook of one's own, does the same.
         const command = `${process.execPath} ${CLI.join(" ")} hook claude-code --profile hk-claude@${origin}`;
         const session = randomUUID();
         const forwarded = await run("sh", ["-c", command], JSON.stringify(fixture("post-tool-use-edit", session)));
         expect(forwarded).toMatchObject({ code: 0, stdout: "" });
-        const rows = await queryDb<{ path: string; sessionId: string }>(server, `SELECT "path", "sessionId" FROM "FileTouch" WHERE "agentId" = $1`, [
-          profile.participantId,
+        const rows = await queryDb<{ path: string; sessionId: string }>(
+          server,
+          `SELECT "path", "sessionId" FROM "FileTouch" WHERE "agentId" = $1 ORDER BY "at"`,
+          [profile.participantId],
+        );
+        expect(rows).toEqual([
+          { path: "server/services/orders.ts", sessionId: byCurl },
+          { path: "server/services/orders.ts", sessionId: session },
         ]);
-        expect(rows).toEqual([{ path: "server/services/orders.ts", sessionId: session }]);
         // Failures never exit 2 (Claude Code would block the tool call): 1, with the reason on stderr.
         const refused = await run("sh", ["-c", command], JSON.stringify({ ...fixture("stop", session), hook_event_name: "Nope" }));
         expect(refused.code).toBe(1);
         expect(refused.stderr).toContain("INVALID_PAYLOAD");
         expect((await run("sh", ["-c", command], "not json")).code).toBe(1);
+
+        // Without curl on PATH: http hooks, whose header Claude Code fills from $SWITCHBOARD_API_KEY (connect says to export it).
+        const bare = path.join(home, "bare");
+        mkdirSync(bare);
+        const { token: another } = await dana.api.agents.createOnboardingToken.mutate({ label: "hooks", expiresInDays: 1 });
+        const noCurl = await runProcess(
+          process.execPath,
+          [...CLI, "connect", "--url", server.url, "--token", another, "--client", "claude", "--handle", "hk-bare"],
+          {
+            cwd: bare,
+            env: { ...env, PATH: "/nonexistent" },
+          },
+        );
+        expect(noCurl.code, noCurl.stderr).toBe(0);
+        expect(noCurl.stdout).toContain("export SWITCHBOARD_API_KEY=");
+        const http = JSON.parse(readFileSync(path.join(bare, ".claude", "settings.local.json"), "utf8")) as typeof settings;
+        expect(http.hooks.Stop).toEqual([
+          {
+            hooks: [
+              {
+                type: "http",
+                url: `${origin}/api/hooks/claude-code`,
+                headers: { Authorization: "Bearer $SWITCHBOARD_API_KEY" },
+                allowedEnvVars: ["SWITCHBOARD_API_KEY"],
+                timeout: 10,
+              },
+            ],
+          },
+        ]);
       } finally {
         rmSync(home, { recursive: true, force: true });
       }

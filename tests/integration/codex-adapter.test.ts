@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codex, type CodexAdapterOptions } from "@switchboard/sdk/adapters/codex";
 import { ResumeFailed, type BindingView, type RuntimeAdapter, type TurnInput } from "@switchboard/sdk/runtime";
+import { NO_ACTIVITY } from "@switchboard/sdk/turn-activity";
 import {
   callCustomTool,
   callTool,
@@ -96,6 +97,7 @@ function turnInput(externalId: string | null, prompt: string, sessions: string[]
     },
     tools: [],
     signal: new AbortController().signal,
+    activity: NO_ACTIVITY,
     onSession: async (id) => void sessions.push(id),
     work: {
       tasks: async (tasks) => void reported.tasks.push(tasks),

@@ -10,8 +10,9 @@ import os from "node:os";
 import { DEFAULT_LEASE_MS, type BindingView } from "./bindings.ts";
 import { MessageAbandoned, SwitchboardClient, SwitchboardError, type ClientOptions, type MessageContext } from "./client.ts";
 import type { MembershipView, MessageView, ParticipantView } from "./contract.ts";
-import { ResumeFailed, type PlatformTool, type RuntimeAdapter, type TurnResult } from "./runtime.ts";
+import { ResumeFailed, TurnStopped, type PlatformTool, type RuntimeAdapter, type TurnResult } from "./runtime.ts";
 import { StreamedReply } from "./streamed-reply.ts";
+import { NO_ACTIVITY, TurnActivity } from "./turn-activity.ts";
 
 export interface AgentOptions extends ClientOptions {
   adapter: RuntimeAdapter;
@@ -56,6 +57,17 @@ export function formatPrompt(input: {
   return lines.join("\n");
 }
 
+/** A turn's tokens and cost, all its model calls together. */
+function totalUsage(result: TurnResult): { inputTokens: number; outputTokens: number; costUsd?: number } {
+  const calls = result.usage ?? [];
+  const cost = calls.reduce((sum, u) => sum + (u.costUsd ?? 0), 0);
+  return {
+    inputTokens: calls.reduce((sum, u) => sum + u.inputTokens, 0),
+    outputTokens: calls.reduce((sum, u) => sum + u.outputTokens, 0),
+    ...(calls.some((u) => u.costUsd !== undefined) ? { costUsd: cost } : {}),
+  };
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
 
@@ -75,6 +87,10 @@ export class Agent {
   private tools: PlatformTool[] | null = null;
   /** Turns running now (one per room at most): the agent's work status is `working` while any is. */
   private readonly turns = new Map<string, string>();
+  /** The turns running now by their id (sdk/turns.ts), each with the controller a Stop from its room aborts. */
+  private readonly stoppable = new Map<string, AbortController>();
+  /** Whether the server shows turns live (an older one does not know `turn:start`). */
+  private showsTurns = true;
 
   static create(options: AgentOptions): Agent {
     return new Agent(options);
@@ -85,6 +101,7 @@ export class Agent {
     this.adapter = options.adapter;
     this.log = options.log ?? ((line) => console.error(line));
     this.client.onMessage((message, ctx) => this.handle(message, ctx));
+    this.client.onTurnInterrupt(({ turnId, by }) => this.stoppable.get(turnId)?.abort(new TurnStopped(by)));
   }
 
   /** Connects and starts taking turns; resolves with the agent once it is in. */
@@ -145,6 +162,7 @@ export class Agent {
     let binding = await this.claim(message.roomId, threadRootId);
     // Renewed while the turn runs: a runner that dies mid-turn holds the binding only a short while.
     const leaseMs = this.options.leaseMs ?? DEFAULT_LEASE_MS;
+    let activity: TurnActivity | null = null;
     const renew = setInterval(
       () => void this.update(binding, { leaseMs }).catch((e: unknown) => this.log(`switchboard: could not renew binding ${binding.id}: ${messageOf(e)}`)),
       leaseMs / 3,
@@ -167,16 +185,30 @@ export class Agent {
         (messageId, body) => this.client.request("message:edit", { messageId, body }),
         this.log,
       );
+      // The turn as its room watches it, and the signal a Stop from there (or a hard stop) aborts.
+      activity = await this.openTurn(message);
+      const abort = new AbortController();
+      const onStopping = () => abort.abort(this.abort.signal.reason);
+      this.abort.signal.addEventListener("abort", onStopping, { once: true });
+      if (activity) this.stoppable.set(activity.turnId, abort);
+      const run = { activity: activity ?? NO_ACTIVITY, signal: abort.signal };
       try {
-        result = await this.turn(binding, room, messages, omitted, resuming ? [] : await this.history(message, messages[0].seq), streamed);
-      } catch (error) {
-        if (!(error instanceof ResumeFailed) || !resuming) throw error;
-        // The session is gone: say so on the binding (the room shows it), then start a new one with context.
-        binding = await this.update(binding, { resumeFailed: messageOf(error) });
-        this.log(`switchboard: could not resume the ${binding.runtime} session in room ${message.roomId} (${messageOf(error)}); starting a new one`);
-        resumed = false;
-        result = await this.turn(binding, room, messages, omitted, await this.history(message, messages[0].seq), streamed);
+        try {
+          result = await this.turn(binding, room, messages, omitted, resuming ? [] : await this.history(message, messages[0].seq), streamed, run);
+        } catch (error) {
+          if (!(error instanceof ResumeFailed) || !resuming) throw error;
+          // The session is gone: say so on the binding (the room shows it), then start a new one with context.
+          binding = await this.update(binding, { resumeFailed: messageOf(error) });
+          this.log(`switchboard: could not resume the ${binding.runtime} session in room ${message.roomId} (${messageOf(error)}); starting a new one`);
+          resumed = false;
+          result = await this.turn(binding, room, messages, omitted, await this.history(message, messages[0].seq), streamed, run);
+        }
+      } finally {
+        this.abort.signal.removeEventListener("abort", onStopping);
+        if (activity) this.stoppable.delete(activity.turnId);
       }
+      // Stopped from the room, and the adapter returned what it had rather than throwing: stopped all the same.
+      if (abort.signal.reason instanceof TurnStopped) throw abort.signal.reason;
       if (!(await streamed.finish(result.reply)) && result.reply?.trim()) await this.reply(ctx, message, result.reply);
       for (const usage of result.usage ?? []) await ctx.reportUsage({ ...usage, roomId: message.roomId, messageId: message.id });
       clearInterval(renew);
@@ -191,20 +223,41 @@ export class Agent {
         ...(resuming && !resumed ? {} : { error: null }),
         release: true,
       });
+      // The turn's model calls, as the adapter returned them (else what it reported as it went stands).
+      if (activity && result.usage?.length) activity.usage(totalUsage(result));
+      await activity?.end("done");
     } catch (error) {
       clearInterval(renew);
       if (this.abort.signal.aborted) {
         // Stopping: the turn is left for the next run, and the binding let go of as it was.
         await this.update(binding, { release: true }).catch(() => undefined);
+        await activity?.end("failed", "The agent stopped before the turn ended; its next run takes it up again");
         throw new MessageAbandoned();
       }
-      await this.update(binding, { error: messageOf(error), release: true }).catch((e: unknown) =>
-        this.log(`switchboard: could not release binding ${binding.id}: ${messageOf(e)}`),
+      const stopped = error instanceof TurnStopped ? error : null;
+      // Stopped from the room: the session keeps what it did (its id was saved as it became known), and
+      // the message is done with; the next message resumes the session.
+      await this.update(binding, stopped ? { lastSeq: message.seq, status: "idle", release: true } : { error: messageOf(error), release: true }).catch(
+        (e: unknown) => this.log(`switchboard: could not release binding ${binding.id}: ${messageOf(e)}`),
       );
-      throw error; // the client reports the message as failed
+      await activity?.end(stopped ? "stopped" : "failed", stopped ? undefined : messageOf(error));
+      throw error; // the client reports the message as failed ("stopped by @dana")
     } finally {
       clearInterval(renew);
       this.turnEnded(binding.id);
+    }
+  }
+
+  /** Opens the turn on `message` for its room to watch; null when the server does not show turns (or could not open it). */
+  private async openTurn(message: MessageView): Promise<TurnActivity | null> {
+    if (!this.showsTurns) return null;
+    try {
+      const turn = await this.client.startTurn({ messageId: message.id, runtime: this.adapter.runtime });
+      return new TurnActivity(this.client, turn.id, this.log);
+    } catch (error) {
+      if (error instanceof SwitchboardError && error.code === "UNKNOWN_EVENT") this.showsTurns = false;
+      else this.log(`switchboard: could not open the turn for its room to watch: ${messageOf(error)}`);
+      return null;
     }
   }
 
@@ -236,6 +289,7 @@ export class Agent {
     omitted: boolean,
     history: MessageView[],
     streamed: StreamedReply,
+    run: { activity: TurnActivity | typeof NO_ACTIVITY; signal: AbortSignal },
   ): Promise<TurnResult> {
     const me = this.me!;
     let session = binding.externalId;
@@ -247,16 +301,24 @@ export class Agent {
       me,
       room,
       tools: (this.tools ??= this.options.tools ?? this.client.platformTools()),
-      signal: this.abort.signal,
+      signal: run.signal,
+      activity: run.activity,
       stream: (text) => streamed.update(text),
       onSession: async (externalId) => {
         if (externalId === session) return;
         session = externalId;
         await this.update(binding, { externalId });
       },
+      // What the work board is told, the room watching the turn sees too: the task list as its plan, each file.
       work: {
-        tasks: (tasks) => this.reportWork(() => this.client.reportTasks({ bindingId: binding.id, ...(session ? { sessionId: session } : {}), tasks })),
-        files: (files) => this.reportWork(() => this.client.reportFiles({ bindingId: binding.id, ...(session ? { sessionId: session } : {}), files })),
+        tasks: (tasks) => {
+          run.activity.plan(tasks.map((t) => ({ title: t.title, status: t.status === "completed" || t.status === "in_progress" ? t.status : "pending" })));
+          return this.reportWork(() => this.client.reportTasks({ bindingId: binding.id, ...(session ? { sessionId: session } : {}), tasks }));
+        },
+        files: (files) => {
+          for (const f of files) run.activity.step({ key: `file:${f.operation}:${f.path}`, kind: "file", title: `${f.operation} ${f.path}`, status: "done" });
+          return this.reportWork(() => this.client.reportFiles({ bindingId: binding.id, ...(session ? { sessionId: session } : {}), files }));
+        },
       },
     });
   }

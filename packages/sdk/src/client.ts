@@ -42,6 +42,7 @@ import { MemoryCursorStore, type CursorStore } from "./cursors.ts";
 import { RequestPacer } from "./pacing.ts";
 import type { BindingView } from "./bindings.ts";
 import { DEFAULT_STATUS_TTL_SEC, type FileTouchView, type TaskView, type WorkLinkView, type WorkStatusView } from "./work.ts";
+import type { TurnView } from "./turns.ts";
 import type { AskQuestionInput, QuestionAnswer, QuestionForViewer } from "./questions.ts";
 import { MAX_WAIT_SECONDS, platformTools, TOOL_SPECS, type ToolName } from "./platform-tools.ts";
 import type { PlatformTool } from "./runtime.ts";
@@ -676,6 +677,27 @@ export class SwitchboardClient {
     return this.request("work:link", input);
   }
 
+  // ---- turns, watched live in their room (sdk/turns.ts) ----
+
+  /** Opens the agent's turn on a message it answers; the room shows it live under that message. The Agent does this around each turn. */
+  startTurn(input: RequestPayload<"turn:start">): Promise<TurnView> {
+    return this.request("turn:start", input);
+  }
+
+  /** Reports a turn's steps (new by key, or updates) and its tokens so far. */
+  reportTurnSteps(input: RequestPayload<"turn:steps">): Promise<TurnView> {
+    return this.request("turn:steps", input);
+  }
+
+  endTurn(input: RequestPayload<"turn:end">): Promise<TurnView> {
+    return this.request("turn:end", input);
+  }
+
+  /** A person stopped one of this agent's turns: end it (the Agent aborts the turn's signal). */
+  onTurnInterrupt(listener: (interrupt: Parameters<ServerToClientEvents["turn:interrupt"]>[0]) => void): this {
+    return this.on("turn:interrupt", listener);
+  }
+
   // ---- platform tools ----
 
   /**
@@ -857,6 +879,9 @@ const IDEMPOTENT = new Set<RequestEvent>([
   "binding:list",
   "binding:close",
   "question:list",
+  "turn:start",
+  "turn:steps",
+  "turn:end",
 ]);
 type RequestPayload<E extends RequestEvent> = Parameters<ClientToServerEvents[E]>[0];
 type AckOf<E extends RequestEvent> = NonNullable<Parameters<ClientToServerEvents[E]>[1]>;

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { bindingIdInput, bindingKeyInput, BindingView, claimBindingInput, listBindingsInput, updateBindingInput } from "./bindings.ts";
 import type { answerQuestionInput, AskQuestionInput, listQuestionsInput, questionIdInput, QuestionForViewer, QuestionView } from "./questions.ts";
 import type { FileTouchView, linkWorkInput, reportFilesInput, reportTasksInput, setWorkStatusInput, TaskView, WorkLinkView, WorkStatusView } from "./work.ts";
+import type { endTurnInput, startTurnInput, turnStepsInput, TurnStepView, TurnView } from "./turns.ts";
 
 export const PROTOCOL_VERSION = 1;
 export const SOCKET_PATH = "/socket.io";
@@ -602,6 +603,13 @@ export interface ServerToClientEvents {
   "status:updated": (p: { status: WorkStatusView }) => void;
   /** An agent reported tasks, files or links: a work board asks again (tRPC `work.*`) for what it may see. */
   "work:changed": (p: { agentId: string; what: "tasks" | "files" | "links" }) => void;
+  /**
+   * A turn in a room you follow started, reported steps, was asked to stop or ended: the turn as it
+   * stands, and the steps that changed (new, or updated by key). Not a message: agents may ignore it.
+   */
+  "turn:activity": (p: { turn: TurnView; steps: TurnStepView[] }) => void;
+  /** To an agent: a person stopped its turn on `messageId`; end it (`turn:end` with state "stopped"). */
+  "turn:interrupt": (p: { turnId: string; roomId: string; messageId: string; by: { id: string; handle: string } }) => void;
   error: (p: ErrorShape & { event?: string }) => void;
 }
 
@@ -672,4 +680,10 @@ export interface ClientToServerEvents {
   "work:files": (p: z.input<typeof reportFilesInput>, ack?: (r: Ack<{ files: FileTouchView[] }>) => void) => void;
   /** A branch, commit or pull request your work produced. */
   "work:link": (p: z.input<typeof linkWorkInput>, ack?: (r: Ack<WorkLinkView>) => void) => void;
+  /** Opens your turn on a message you answer (again, after a crash: the same turn, running). */
+  "turn:start": (p: z.input<typeof startTurnInput>, ack: (r: Ack<TurnView>) => void) => void;
+  /** Your turn's steps as they happen (new by key, or updates), and its tokens so far. */
+  "turn:steps": (p: z.input<typeof turnStepsInput>, ack?: (r: Ack<TurnView>) => void) => void;
+  /** Ends your turn: done, failed or stopped. */
+  "turn:end": (p: z.input<typeof endTurnInput>, ack?: (r: Ack<TurnView>) => void) => void;
 }

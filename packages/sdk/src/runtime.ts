@@ -7,7 +7,10 @@
 import type { z } from "zod";
 import type { BindingStatus, BindingView } from "./bindings.ts";
 import type { MembershipView, MessageView, ParticipantView, UsageReport } from "./contract.ts";
+import type { TurnActivityReporter } from "./turn-activity.ts";
 import type { FileOperation, TaskStatus } from "./work.ts";
+
+export type { TurnActivityReporter } from "./turn-activity.ts";
 
 export type { BindingStatus, BindingView } from "./bindings.ts";
 
@@ -44,8 +47,18 @@ export interface TurnInput {
   /** The room, as the agent is a member of it. */
   room: MembershipView;
   tools: PlatformTool[];
-  /** Aborted when the agent is stopping hard (a second SIGINT, or `stop({ abandonTurns: true })`): the turn is left for the next run. */
+  /**
+   * Aborted when a person stops the turn from its room (its reason a `TurnStopped`), or when the agent
+   * is stopping hard (a second SIGINT, or `stop({ abandonTurns: true })`: the turn is left for the next
+   * run). Stop the framework's run on it, and throw (or return what there is).
+   */
   signal: AbortSignal;
+  /**
+   * The turn as the room watches it, live under the message it answers: report the framework's steps
+   * (its plan, each tool call, notes) and its tokens so far as they happen. The Agent adds the work
+   * and usage it reports itself.
+   */
+  activity: TurnActivityReporter;
   /**
    * The answer so far, as it streams (the whole text, not a delta): the room shows it as one message,
    * edited as it grows, which the turn's reply then finishes. Unused: the reply is posted at the end.
@@ -90,6 +103,14 @@ export class ResumeFailed extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "ResumeFailed";
+  }
+}
+
+/** A person stopped the turn from its room: the signal's reason, and what the Agent fails the message with ("stopped by @dana"). */
+export class TurnStopped extends Error {
+  constructor(readonly by: { id: string; handle: string }) {
+    super(`stopped by @${by.handle}`);
+    this.name = "TurnStopped";
   }
 }
 

@@ -17,6 +17,9 @@ export const EVENT_LIMITS = {
   "work:tasks": { name: "event-work-tasks", points: 600, perSeconds: 60 },
   "work:files": { name: "event-work-files", points: 1200, perSeconds: 60 },
   "work:link": { name: "event-work-link", points: 120, perSeconds: 60 },
+  // Turns: one opened and ended per message answered; steps batched by the SDK (a batch per 100 ms at most).
+  "turn:start": { name: "event-turn", points: 600, perSeconds: 60 },
+  "turn:steps": { name: "event-turn-steps", points: 1200, perSeconds: 60 },
 } as const satisfies Record<string, Rule>;
 
 /** Claude Code hook requests of one agent (one per tool call and turn event, all its sessions together). */
