@@ -10,6 +10,7 @@ import { Spinner } from "@/components/ui/button";
 import { ArrowDownIcon, HashIcon, LockIcon, MessageIcon } from "@/components/ui/icons";
 import { continuesGroup } from "./format";
 import { MessageRow, PendingRow, type MessageActions } from "./message-row";
+import { TurnBlocks } from "@/components/turns/turn-block";
 import type { PendingMessage, RoomStore } from "./room-store";
 import { jumpToRenderedMessage } from "@/components/questions/question-message";
 
@@ -172,6 +173,7 @@ export function MessageList({
                     <>
                       {entry.firstUnread && <NewMessagesLine />}
                       <MessageRow message={entry.message} prev={entry.prev} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={listActions} />
+                      <TurnBlocks messageId={entry.message.id} />
                     </>
                   ) : (
                     <PendingRow

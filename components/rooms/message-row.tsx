@@ -236,6 +236,8 @@ function Receipts({ receipts, nameOf }: { receipts: ReceiptView[]; nameOf: (id: 
           >
             <span aria-hidden="true">{style.mark}</span>
             {nameOf(r.participantId)} {style.label}
+            {/* Why it failed, where people look: "stopped by @dana", an error's first words. */}
+            {r.state === "failed" && r.reason && <span className="max-w-64 truncate font-normal">: {r.reason}</span>}
           </span>
         );
       })}

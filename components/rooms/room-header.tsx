@@ -1,6 +1,7 @@
 "use client";
 // Title (#name, or the other people's names), topic, the agent sessions bound here, the room's work
 // timeline, member count (toggles the members panel), leave.
+import { ActivityMenu } from "@/components/turns/turn-block";
 import Link from "next/link";
 import { useState } from "react";
 import type { RoomMemberView, RoomView } from "@switchboard/sdk/contract";
@@ -81,6 +82,7 @@ export function RoomHeader({
         <RoomBindings roomId={room.id} onOpenThread={onOpenThread} />
       </div>
       <div className="flex shrink-0 items-center gap-1">
+        <ActivityMenu />
         <Link
           href={timelineHref({ roomId: room.id })}
           data-testid="room-work-link"

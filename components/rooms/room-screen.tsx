@@ -17,6 +17,7 @@ import { AlertIcon, LockIcon } from "@/components/ui/icons";
 import { Composer, type ComposerHandle } from "./composer";
 import { MembersPanel } from "./members-panel";
 import { MessageList } from "./message-list";
+import { RoomTurnsProvider } from "@/components/turns/room-turns";
 import type { MessageActions } from "./message-row";
 import { RoomHeader } from "./room-header";
 import { RoomStore } from "./room-store";
@@ -203,93 +204,95 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
   const meView = { id: me.id, handle: me.handle, displayName: me.displayName, kind: me.kind };
 
   return (
-    <div className="relative flex h-full min-w-0 flex-1" data-testid="room-view" data-room-id={room.id}>
-      <div className="flex min-w-0 flex-1 flex-col">
-        <RoomHeader
-          room={room}
-          peer={room.kind === "dm" ? (members.data?.find((m) => m.participant.id !== me.id) ?? null) : null}
-          membersOpen={membersOpen}
-          onToggleMembers={() => setMembersOpen((v) => !v)}
-          onLeave={room.can.leave ? () => leave.mutate({ roomId: room.id }) : undefined}
-          leaving={leave.isPending}
-          onOpenThread={(rootId) => void store.openThread(rootId)}
-        />
-        {leave.isError && <div className="border-b border-rose-200 bg-rose-50 px-5 py-2 text-sm text-rose-700">{errorMessage(leave.error)}</div>}
-        {snap.status === "loading" ? (
-          <TimelineSkeleton />
-        ) : snap.status === "error" ? (
-          <CenteredState title="Couldn't load messages" body={snap.error?.message ?? "Something went wrong"}>
-            <Button variant="secondary" onClick={() => void store.loadInitial(true)}>
-              Try again
-            </Button>
-          </CenteredState>
-        ) : (
-          <MessageList
+    <RoomTurnsProvider roomId={room.id} meId={me.id}>
+      <div className="relative flex h-full min-w-0 flex-1" data-testid="room-view" data-room-id={room.id}>
+        <div className="flex min-w-0 flex-1 flex-col">
+          <RoomHeader
             room={room}
-            store={store}
-            items={snap.items}
+            peer={room.kind === "dm" ? (members.data?.find((m) => m.participant.id !== me.id) ?? null) : null}
+            membersOpen={membersOpen}
+            onToggleMembers={() => setMembersOpen((v) => !v)}
+            onLeave={room.can.leave ? () => leave.mutate({ roomId: room.id }) : undefined}
+            leaving={leave.isPending}
+            onOpenThread={(rootId) => void store.openThread(rootId)}
+          />
+          {leave.isError && <div className="border-b border-rose-200 bg-rose-50 px-5 py-2 text-sm text-rose-700">{errorMessage(leave.error)}</div>}
+          {snap.status === "loading" ? (
+            <TimelineSkeleton />
+          ) : snap.status === "error" ? (
+            <CenteredState title="Couldn't load messages" body={snap.error?.message ?? "Something went wrong"}>
+              <Button variant="secondary" onClick={() => void store.loadInitial(true)}>
+                Try again
+              </Button>
+            </CenteredState>
+          ) : (
+            <MessageList
+              room={room}
+              store={store}
+              items={snap.items}
+              pending={snap.pending}
+              hasMore={snap.hasMore}
+              loadingOlder={snap.loadingOlder}
+              me={meView}
+              nameOf={nameOf}
+              actions={actions}
+              unreadMarker={unreadMarker ?? null}
+            />
+          )}
+          {room.can.post ? (
+            <div className="shrink-0">
+              <Composer
+                ref={composer}
+                key={room.id}
+                placeholder={`Message ${title}`}
+                mentionables={members.data?.map((m) => m.participant)}
+                onSend={(body) => store.send(body)}
+                onTyping={() => sendTyping(null)}
+                autoFocus
+              />
+              <TypingLine typing={snap.typing} nameOf={nameOf} threadRootId={null} />
+            </div>
+          ) : room.can.join ? (
+            <div className="m-5 mt-2 flex items-center justify-between gap-4 rounded-lg border border-zinc-200 bg-zinc-50 px-4 py-3" data-testid="join-bar">
+              <div className="text-sm text-zinc-600">
+                You are previewing <b className="font-semibold text-zinc-900">{title}</b>.
+                {join.isError && <span className="ml-2 text-rose-600">{errorMessage(join.error)}</span>}
+              </div>
+              <Button onClick={() => join.mutate({ roomId: room.id })} disabled={join.isPending} data-testid="join-room">
+                {join.isPending && <Spinner />} Join channel
+              </Button>
+            </div>
+          ) : null}
+        </div>
+        {snap.thread && (
+          <ThreadPanel
+            room={room}
+            thread={snap.thread}
             pending={snap.pending}
-            hasMore={snap.hasMore}
-            loadingOlder={snap.loadingOlder}
+            typing={snap.typing}
             me={meView}
             nameOf={nameOf}
             actions={actions}
-            unreadMarker={unreadMarker ?? null}
+            canPost={room.can.post}
+            mentionables={members.data?.map((m) => m.participant)}
+            onClose={() => store.closeThread()}
+            onLoadEarlier={() => void store.loadEarlierReplies()}
+            onSend={(body) => snap.thread && store.send(body, snap.thread.rootId)}
+            onTyping={() => snap.thread && sendTyping(snap.thread.rootId)}
           />
         )}
-        {room.can.post ? (
-          <div className="shrink-0">
-            <Composer
-              ref={composer}
-              key={room.id}
-              placeholder={`Message ${title}`}
-              mentionables={members.data?.map((m) => m.participant)}
-              onSend={(body) => store.send(body)}
-              onTyping={() => sendTyping(null)}
-              autoFocus
-            />
-            <TypingLine typing={snap.typing} nameOf={nameOf} threadRootId={null} />
-          </div>
-        ) : room.can.join ? (
-          <div className="m-5 mt-2 flex items-center justify-between gap-4 rounded-lg border border-zinc-200 bg-zinc-50 px-4 py-3" data-testid="join-bar">
-            <div className="text-sm text-zinc-600">
-              You are previewing <b className="font-semibold text-zinc-900">{title}</b>.
-              {join.isError && <span className="ml-2 text-rose-600">{errorMessage(join.error)}</span>}
-            </div>
-            <Button onClick={() => join.mutate({ roomId: room.id })} disabled={join.isPending} data-testid="join-room">
-              {join.isPending && <Spinner />} Join channel
-            </Button>
-          </div>
-        ) : null}
-      </div>
-      {snap.thread && (
-        <ThreadPanel
-          room={room}
-          thread={snap.thread}
-          pending={snap.pending}
-          typing={snap.typing}
-          me={meView}
-          nameOf={nameOf}
-          actions={actions}
-          canPost={room.can.post}
-          mentionables={members.data?.map((m) => m.participant)}
-          onClose={() => store.closeThread()}
-          onLoadEarlier={() => void store.loadEarlierReplies()}
-          onSend={(body) => snap.thread && store.send(body, snap.thread.rootId)}
-          onTyping={() => snap.thread && sendTyping(snap.thread.rootId)}
+        {membersOpen && <MembersPanel room={room} canInvite={room.can.invite} onClose={() => setMembersOpen(false)} />}
+        <DeleteDialog
+          message={deleting}
+          onClose={() => setDeleting(null)}
+          onConfirm={async (m) => {
+            const error = await store.remove(m.id);
+            if (!error) setDeleting(null);
+            return error?.message ?? null;
+          }}
         />
-      )}
-      {membersOpen && <MembersPanel room={room} canInvite={room.can.invite} onClose={() => setMembersOpen(false)} />}
-      <DeleteDialog
-        message={deleting}
-        onClose={() => setDeleting(null)}
-        onConfirm={async (m) => {
-          const error = await store.remove(m.id);
-          if (!error) setDeleting(null);
-          return error?.message ?? null;
-        }}
-      />
-    </div>
+      </div>
+    </RoomTurnsProvider>
   );
 }
 

@@ -1,12 +1,13 @@
 "use client";
 // The right-hand thread: the root message, its replies (live), and a composer that replies in it.
-import { useLayoutEffect, useRef } from "react";
+import { Fragment, useLayoutEffect, useRef } from "react";
 import type { RoomView } from "@switchboard/sdk/contract";
 import { Spinner } from "@/components/ui/button";
 import { AlertIcon, XIcon } from "@/components/ui/icons";
 import { Composer, type Mentionable } from "./composer";
 import { continuesGroup, replyLabel } from "./format";
 import { MessageRow, PendingRow, type MessageActions } from "./message-row";
+import { TurnBlocks } from "@/components/turns/turn-block";
 import type { PendingMessage, ThreadState, TypingEntry } from "./room-store";
 import { TypingLine } from "./typing-line";
 
@@ -84,6 +85,7 @@ export function ThreadPanel({
         {thread.root ? (
           <div className="pt-2" data-testid="thread-root">
             <MessageRow message={thread.root} prev={undefined} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={actions} inThread />
+            <TurnBlocks messageId={thread.root.id} />
           </div>
         ) : null}
         <div className="my-2 flex items-center gap-3 px-5">
@@ -115,7 +117,10 @@ export function ThreadPanel({
         )}
         <div data-testid="thread-replies">
           {thread.replies.map((r, i) => (
-            <MessageRow key={r.seq} message={r} prev={thread.replies[i - 1]} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={actions} inThread />
+            <Fragment key={r.seq}>
+              <MessageRow message={r} prev={thread.replies[i - 1]} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={actions} inThread />
+              <TurnBlocks messageId={r.id} />
+            </Fragment>
           ))}
         </div>
         {mine.map((p, i) => {

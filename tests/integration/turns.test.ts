@@ -159,7 +159,7 @@ describe.each(dialects)("turns, live in their room (%s)", (dialect) => {
     });
     expect(await errorCode(lee.api.turns.setMembersMayStop.mutate({ roomId: bot.roomId, membersMayStopTurns: true }))).toBe("FORBIDDEN");
     expect(await sam.api.turns.setMembersMayStop.mutate({ roomId: bot.roomId, membersMayStopTurns: true })).toEqual({ membersMayStopTurns: true });
-    expect(await lee.api.turns.forRoom.query({ roomId: bot.roomId })).toMatchObject({ canStopAll: true, membersMayStopTurns: true });
+    expect(await lee.api.turns.forRoom.query({ roomId: bot.roomId })).toMatchObject({ canStopAll: true, membersMayStopTurns: true, canChangeStopping: false });
     const events = collect(await lee.socket(), "turn:activity");
     const seen = watch(events);
     const asked = await mention(sam, bot.roomId, bot.handle, "take your time");

@@ -378,7 +378,8 @@ export class SwitchboardClient {
         // Given up on as the client closes: not acknowledged, so the next run handles it again.
         if (error instanceof MessageAbandoned && this.stopping) return;
         if (receipts) this.track(processing.then(() => this.receipt(message, "failed", error instanceof Error ? error.message : String(error))));
-        console.error("switchboard: onMessage handler failed:", error);
+        // A person stopped the turn from its room (sdk/runtime.ts TurnStopped): said in the receipt, not an error here.
+        if (!(error instanceof Error && error.name === "TurnStopped")) console.error("switchboard: onMessage handler failed:", error);
       } finally {
         this.handling.delete(message.id);
       }

@@ -138,6 +138,8 @@ export interface RoomTurns {
   turns: TurnWithSteps[];
   canStopAll: boolean;
   membersMayStopTurns: boolean;
+  /** Whether the viewer may change `membersMayStopTurns` (the room's owner, an admin). */
+  canChangeStopping: boolean;
 }
 
 // ---- What a step may show ----

@@ -31,7 +31,7 @@ import {
 import { getDb, type Tx } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
-import { authorize, isAdmin, type Actor } from "../../policies";
+import { authorize, can, isAdmin, type Actor } from "../../policies";
 import { presentTurn, presentTurnStep, turnInclude } from "../../presenters/turn";
 import { audience, publish, type Committed } from "../../realtime";
 import { transaction } from "../../transaction";
@@ -134,7 +134,12 @@ export async function roomTurns(actor: Actor, input: z.output<typeof roomTurnsIn
   });
   const turns: TurnWithSteps[] = rows.reverse().map((row) => ({ ...presentTurn(row), steps: row.steps.map(presentTurnStep) }));
   const membersMayStopTurns = subject.room.membersMayStopTurns;
-  return { turns, membersMayStopTurns, canStopAll: actor.kind === "human" && (isAdmin(actor) || (membersMayStopTurns && subject.membership !== null)) };
+  return {
+    turns,
+    membersMayStopTurns,
+    canStopAll: actor.kind === "human" && (isAdmin(actor) || (membersMayStopTurns && subject.membership !== null)),
+    canChangeStopping: can(actor, "room.configure", subject),
+  };
 }
 
 /**
