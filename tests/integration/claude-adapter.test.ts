@@ -10,7 +10,7 @@ import { z } from "zod";
 import { claudeAgentSdk, type ClaudeAgentSdkOptions } from "@switchboard/sdk/adapters/claude-agent-sdk";
 import { SwitchboardError } from "@switchboard/sdk/client";
 import type { MembershipView, ParticipantView } from "@switchboard/sdk/contract";
-import { ResumeFailed, type BindingView, type PlatformTool, type TurnInput } from "@switchboard/sdk/runtime";
+import { ResumeFailed, TurnStopped, type BindingView, type PlatformTool, type TurnActivityReporter, type TurnInput } from "@switchboard/sdk/runtime";
 import { NO_ACTIVITY } from "@switchboard/sdk/turn-activity";
 import { startScriptedAnthropic, text, toolUse, type ApiMessage, type ContentBlock, type ScriptedAnthropic } from "../support/scripted-anthropic";
 import { sampleBinding } from "../support/binding-view";
@@ -88,7 +88,26 @@ function stubTool(name: string, input: z.ZodObject, answer: (args: Record<string
   return { tool: platformTool, calls };
 }
 
-function turnInput(prompt: string, options: { externalId?: string | null; tools?: PlatformTool[]; sessions?: string[] } = {}): TurnInput {
+/** What an adapter reported of its turn (TurnInput.activity), in order, as lines. */
+function recordingActivity(): TurnActivityReporter & { lines: string[]; tokens: { inputTokens: number; outputTokens: number } | null } {
+  const lines: string[] = [];
+  const recorder = {
+    lines,
+    tokens: null as { inputTokens: number; outputTokens: number } | null,
+    step: (s: { key: string; title: string }) => void lines.push(`step ${s.key} ${s.title}`),
+    plan: (items: { title: string }[]) => void lines.push(`plan ${items.map((i) => i.title).join(", ")}`),
+    toolStarted: (key: string, name: string, input?: unknown) => void lines.push(`started ${name} ${JSON.stringify(input)}`),
+    toolEnded: (key: string, result?: unknown, failed?: boolean) => void lines.push(`${failed ? "failed" : "ended"} ${String(result)}`),
+    note: (text: string) => void lines.push(`note ${text}`),
+    usage: (u: { inputTokens: number; outputTokens: number }) => void (recorder.tokens = u),
+  };
+  return recorder as never;
+}
+
+function turnInput(
+  prompt: string,
+  options: { externalId?: string | null; tools?: PlatformTool[]; sessions?: string[]; activity?: TurnActivityReporter; signal?: AbortSignal } = {},
+): TurnInput {
   return {
     binding: binding(options.externalId ?? null),
     messages: [],
@@ -97,8 +116,8 @@ function turnInput(prompt: string, options: { externalId?: string | null; tools?
     me: { id: "agt_1", handle: "claude" } as ParticipantView,
     room: { room: { id: "room_1" } } as MembershipView,
     tools: options.tools ?? [],
-    signal: new AbortController().signal,
-    activity: NO_ACTIVITY,
+    signal: options.signal ?? new AbortController().signal,
+    activity: options.activity ?? NO_ACTIVITY,
     onSession: async (id) => {
       options.sessions?.push(id);
     },
@@ -233,7 +252,16 @@ describe("Claude Agent SDK adapter (real CLI, scripted model on loopback)", () =
       () => text("Posted it.", { input_tokens: 80, output_tokens: 5 }),
     ]);
 
-    const result = await adapter().turn(turnInput("post the build status", { tools: [sendMessage.tool] }));
+    const activity = recordingActivity();
+    const result = await adapter().turn(turnInput("post the build status", { tools: [sendMessage.tool], activity }));
+
+    // The room watched it: the tool call by its platform name with its input, then its result; the tokens so far.
+    expect(activity.lines).toEqual([
+      `started send_message {"room":"#general","text":"Build is green"}`,
+      `ended {"message":{"id":"msg_42","room":"#general","seq":7}}`,
+    ]);
+    // As the responses came (their output tokens as counted when each began: the turn's result has the totals).
+    expect(activity.tokens?.inputTokens).toBe(130);
 
     expect(sendMessage.calls).toEqual([{ room: "#general", text: "Build is green" }]);
     // The second call ends with the model's tool_use and the user's tool_result for it.
@@ -286,6 +314,38 @@ describe("Claude Agent SDK adapter (real CLI, scripted model on loopback)", () =
 
     await expect(failing).rejects.toThrow(/Claude Code turn failed.*scripted refusal of this request/);
     await expect(failing).rejects.not.toBeInstanceOf(ResumeFailed);
+  });
+
+  it("stops in the middle of its tool loop when a person stops the turn (its signal), and the next turn resumes the session", async () => {
+    const stop = new AbortController();
+    const sessions: string[] = [];
+    const lookup = stubTool("lookup_peers", z.strictObject({ query: z.string() }), async () => ({ peers: [] }));
+    // The model calls a tool, and its next answer takes its time: the Stop comes while the CLI waits for it.
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => (asked = resolve));
+    api.script([
+      () => toolUse("mcp__switchboard__lookup_peers", { query: "reviewer" }),
+      async () => {
+        asked();
+        await new Promise((resolve) => setTimeout(resolve, 30_000));
+        return text("too late");
+      },
+    ]);
+    const turn = adapter().turn(turnInput("find a reviewer", { tools: [lookup.tool], sessions, signal: stop.signal }));
+    await waiting;
+    const t0 = performance.now();
+    stop.abort(new TurnStopped({ id: "p1", handle: "dana" }));
+    await expect(turn).rejects.toThrow();
+    const stoppedInMs = performance.now() - t0;
+    expect(lookup.calls).toEqual([{ query: "reviewer" }]);
+    console.log(`Claude Agent SDK turn stopped ${Math.round(stoppedInMs)} ms after its signal`);
+
+    // The session it had is on disk, and the next turn resumes it.
+    expect(sessions).toHaveLength(1);
+    api.script([() => text("Back. No reviewer found yet.")]);
+    const next = await adapter().turn(turnInput("go on", { externalId: sessions[0] }));
+    expect(next.externalId).toBe(sessions[0]);
+    expect(next.reply).toBe("Back. No reviewer found yet.");
   });
 
   it("starts nothing when the agent is already stopping", async () => {

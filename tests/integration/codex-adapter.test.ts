@@ -71,7 +71,13 @@ interface Reported {
 }
 
 /** A turn's input; `sessions` collects what onSession was called with, `reported` its work reports. */
-function turnInput(externalId: string | null, prompt: string, sessions: string[] = [], reported: Reported = { tasks: [], files: [] }): TurnInput {
+function turnInput(
+  externalId: string | null,
+  prompt: string,
+  sessions: string[] = [],
+  reported: Reported = { tasks: [], files: [] },
+  watched: { lines: string[]; signal?: AbortSignal } = { lines: [] },
+): TurnInput {
   return {
     binding: binding(externalId),
     messages: [],
@@ -96,8 +102,12 @@ function turnInput(externalId: string | null, prompt: string, sessions: string[]
       processedSeq: 0,
     },
     tools: [],
-    signal: new AbortController().signal,
-    activity: NO_ACTIVITY,
+    signal: watched.signal ?? new AbortController().signal,
+    activity: {
+      ...NO_ACTIVITY,
+      toolStarted: (_key, name, input) => void watched.lines.push(`started ${name} ${JSON.stringify(input)}`),
+      toolEnded: (_key, result, failed) => void watched.lines.push(`${failed ? "failed" : "ended"} ${String(result).trim()}`),
+    },
     onSession: async (id) => void sessions.push(id),
     work: {
       tasks: async (tasks) => void reported.tasks.push(tasks),
@@ -213,7 +223,11 @@ describe("Codex adapter against a scripted model", () => {
       ),
       (request) => say(`Refused: ${lastToolOutput(request).includes("approval policy is Never")}`, { input: 500, cached: 400, output: 5 })(request),
     );
-    const result = await shell.turn(turnInput(null, "Dana: check the disk", [], reported));
+    const watched = { lines: [] as string[] };
+    const result = await shell.turn(turnInput(null, "Dana: check the disk", [], reported, watched));
+    // The room watched the commands run, with their output.
+    expect(watched.lines).toContainEqual(expect.stringMatching(/^started shell \{"command":".*echo checked > note\.txt && cat note\.txt.*"\}$/));
+    expect(watched.lines).toContain("ended checked");
 
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(readFileSync(path.join(workdir, "note.txt"), "utf8")).toBe("checked\n");
@@ -234,6 +248,33 @@ describe("Codex adapter against a scripted model", () => {
         .join("\n"),
     ).toContain("echo checked > note.txt && cat note.txt");
     expect(model.pending()).toBe(0);
+  });
+});
+
+describe("Codex adapter, stopped", () => {
+  it("a person's Stop (the turn's signal) ends the run while the model is still answering; the next turn resumes the thread", async () => {
+    const stop = new AbortController();
+    const sessions: string[] = [];
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => (asked = resolve));
+    model.script(async (request) => {
+      asked();
+      await new Promise((resolve) => setTimeout(resolve, 30_000));
+      return say("too late")(request);
+    });
+    const codexAdapter = adapter();
+    const turn = codexAdapter.turn(turnInput(null, "Dana: think about it", sessions, undefined, { lines: [], signal: stop.signal }));
+    await waiting;
+    const t0 = performance.now();
+    stop.abort(new Error("stopped by @dana"));
+    await expect(turn).rejects.toThrow();
+    console.log(`Codex turn stopped ${Math.round(performance.now() - t0)} ms after its signal`);
+    expect(sessions).toHaveLength(1);
+
+    model.script(say("Back on it."));
+    const next = await codexAdapter.turn(turnInput(sessions[0], "Dana: go on"));
+    expect(next.externalId).toBe(sessions[0]);
+    expect(next.reply).toBe("Back on it.");
   });
 });
 

@@ -163,6 +163,8 @@ export class Agent {
     // Renewed while the turn runs: a runner that dies mid-turn holds the binding only a short while.
     const leaseMs = this.options.leaseMs ?? DEFAULT_LEASE_MS;
     let activity: TurnActivity | null = null;
+    /** The person who stopped the turn from its room, if one did (whatever the adapter then threw). */
+    let stoppedBy: () => TurnStopped | null = () => null;
     const renew = setInterval(
       () => void this.update(binding, { leaseMs }).catch((e: unknown) => this.log(`switchboard: could not renew binding ${binding.id}: ${messageOf(e)}`)),
       leaseMs / 3,
@@ -191,6 +193,7 @@ export class Agent {
       const onStopping = () => abort.abort(this.abort.signal.reason);
       this.abort.signal.addEventListener("abort", onStopping, { once: true });
       if (activity) this.stoppable.set(activity.turnId, abort);
+      stoppedBy = () => (abort.signal.reason instanceof TurnStopped ? abort.signal.reason : null);
       const run = { activity: activity ?? NO_ACTIVITY, signal: abort.signal };
       try {
         try {
@@ -208,7 +211,8 @@ export class Agent {
         if (activity) this.stoppable.delete(activity.turnId);
       }
       // Stopped from the room, and the adapter returned what it had rather than throwing: stopped all the same.
-      if (abort.signal.reason instanceof TurnStopped) throw abort.signal.reason;
+      const stopReason = stoppedBy();
+      if (stopReason) throw stopReason;
       if (!(await streamed.finish(result.reply)) && result.reply?.trim()) await this.reply(ctx, message, result.reply);
       for (const usage of result.usage ?? []) await ctx.reportUsage({ ...usage, roomId: message.roomId, messageId: message.id });
       clearInterval(renew);
@@ -234,14 +238,15 @@ export class Agent {
         await activity?.end("failed", "The agent stopped before the turn ended; its next run takes it up again");
         throw new MessageAbandoned();
       }
-      const stopped = error instanceof TurnStopped ? error : null;
+      // The adapter may throw its framework's own abort error: a Stop from the room is what ended it.
+      const stopped = error instanceof TurnStopped ? error : stoppedBy();
       // Stopped from the room: the session keeps what it did (its id was saved as it became known), and
       // the message is done with; the next message resumes the session.
       await this.update(binding, stopped ? { lastSeq: message.seq, status: "idle", release: true } : { error: messageOf(error), release: true }).catch(
         (e: unknown) => this.log(`switchboard: could not release binding ${binding.id}: ${messageOf(e)}`),
       );
       await activity?.end(stopped ? "stopped" : "failed", stopped ? undefined : messageOf(error));
-      throw error; // the client reports the message as failed ("stopped by @dana")
+      throw stopped ?? error; // the client reports the message as failed ("stopped by @dana")
     } finally {
       clearInterval(renew);
       this.turnEnded(binding.id);

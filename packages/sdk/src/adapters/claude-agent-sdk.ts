@@ -13,8 +13,10 @@ import {
   type ModelUsage,
   type Options,
   type PermissionMode,
+  type SDKMessage,
   type SDKResultMessage,
   type SDKResultSuccess,
+  type SDKUserMessage,
   type SettingSource,
 } from "@anthropic-ai/claude-agent-sdk";
 import type { PlatformTool, RuntimeAdapter, TurnInput, TurnResult } from "../runtime.ts";
@@ -88,8 +90,6 @@ export function claudeAgentSdk(options: ClaudeAgentSdkOptions = {}): RuntimeAdap
       const resuming = input.binding.externalId;
       const allowedTools = input.tools.map((t) => `mcp__${SERVER}__${t.name}`);
       const abortController = new AbortController();
-      const abort = () => abortController.abort();
-      input.signal.addEventListener("abort", abort);
 
       const sdkOptions: Options = {
         cwd,
@@ -113,24 +113,43 @@ export function claudeAgentSdk(options: ClaudeAgentSdkOptions = {}): RuntimeAdap
 
       let model: string | null = null;
       let result: SDKResultMessage | null = null;
-      const session = query({ prompt: input.prompt, options: sdkOptions });
+      const watched = new WatchedTurn(input);
+      // Streaming input: the prompt, then the input stays open until the turn's result, so that a Stop
+      // can interrupt the turn where it is (in the middle of its tool loop) and the session file keeps
+      // what it did; the CLI exits once the input ends.
+      let endInput!: () => void;
+      const inputEnded = new Promise<void>((resolve) => (endInput = resolve));
+      async function* prompt(): AsyncGenerator<SDKUserMessage> {
+        yield { type: "user", message: { role: "user", content: input.prompt }, parent_tool_use_id: null };
+        await inputEnded;
+      }
+      const session = query({ prompt: prompt(), options: sdkOptions });
+      // Interrupted (the SDK's own stop), else, should that fail, the CLI ended.
+      const stop = () => void session.interrupt().catch(() => abortController.abort());
+      input.signal.addEventListener("abort", stop, { once: true });
       try {
         for await (const message of session) {
           if (message.type === "system" && message.subtype === "init") {
             model = message.model;
             // Saved as soon as the CLI names it, so that a crash mid-turn resumes this session.
             if (message.session_id !== resuming) await input.onSession(message.session_id);
+          } else if (message.type === "assistant" || message.type === "user") {
+            watched.show(message);
           } else if (message.type === "result") {
             result = message;
+            endInput();
           }
         }
       } catch (error) {
         // After an error result the SDK also throws; the result says more (its errors list).
         if (!result || succeeded(result)) throw error;
       } finally {
-        input.signal.removeEventListener("abort", abort);
+        input.signal.removeEventListener("abort", stop);
+        endInput();
         session.close();
       }
+      // Stopped: the turn ends here, its session (on disk) kept for the next message.
+      input.signal.throwIfAborted();
 
       if (!result) throw new Error("Claude Code ended the turn without a result");
       if (!succeeded(result)) throw failure(result, resuming);
@@ -151,6 +170,60 @@ export function claudeAgentSdk(options: ClaudeAgentSdkOptions = {}): RuntimeAdap
       totalsAfterLastTurn.clear();
     },
   };
+}
+
+/**
+ * The session's messages as the room watches the turn (TurnInput.activity): each tool call the model
+ * makes, started, then ended with its result (the platform tools by their own names), and the tokens
+ * the turn's model calls used so far. The todo list reaches the room as the work reported (TodoWrite
+ * is a tool call too).
+ */
+class WatchedTurn {
+  /** Each model response's usage, by its id: one response can arrive as several assistant messages, the last one counting most. */
+  private readonly responses = new Map<string, { inputTokens: number; outputTokens: number }>();
+
+  constructor(private readonly input: TurnInput) {}
+
+  show(message: Extract<SDKMessage, { type: "assistant" | "user" }>): void {
+    const content = message.message.content;
+    if (!Array.isArray(content)) return;
+    for (const block of content as {
+      type: string;
+      id?: string;
+      name?: string;
+      input?: unknown;
+      tool_use_id?: string;
+      content?: unknown;
+      is_error?: boolean;
+    }[]) {
+      if (block.type === "tool_use" && block.id && block.name) this.input.activity.toolStarted(block.id, toolName(block.name), block.input);
+      if (block.type === "tool_result" && block.tool_use_id)
+        this.input.activity.toolEnded(block.tool_use_id, resultText(block.content), block.is_error === true);
+    }
+    if (message.type !== "assistant") return;
+    const usage = message.message.usage;
+    this.responses.set(message.message.id, {
+      inputTokens: usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0),
+      outputTokens: usage.output_tokens,
+    });
+    let inputTokens = 0;
+    let outputTokens = 0;
+    for (const r of this.responses.values()) {
+      inputTokens += r.inputTokens;
+      outputTokens += r.outputTokens;
+    }
+    this.input.activity.usage({ inputTokens, outputTokens });
+  }
+}
+
+/** A tool as people know it: a platform tool by its own name (mcp__switchboard__send_message: send_message). */
+const toolName = (name: string) => (name.startsWith(`mcp__${SERVER}__`) ? name.slice(`mcp__${SERVER}__`.length) : name);
+
+/** A tool result's text (a string, or text blocks). */
+function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((c: { type?: string; text?: string }) => (c.type === "text" ? (c.text ?? "") : `[${c.type ?? "content"}]`)).join("\n");
 }
 
 /** A platform tool as an MCP tool: its JSON result as text; a refusal as an error result the model reads. */

@@ -12,7 +12,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Codex, type SandboxMode, type Usage } from "@openai/codex-sdk";
+import { Codex, type SandboxMode, type ThreadItem, type Usage } from "@openai/codex-sdk";
 import { ResumeFailed, type RuntimeAdapter, type TurnInput, type TurnResult } from "../runtime.ts";
 
 /** Where the Switchboard server serves MCP (server/bridges/mcp/endpoint.ts). */
@@ -96,6 +96,7 @@ export function codex(options: CodexAdapterOptions = {}): RuntimeAdapter {
       try {
         const { events } = await thread.runStreamed(input.prompt, { signal: input.signal });
         for await (const event of events) {
+          if (event.type === "item.started" || event.type === "item.completed") watch(input, event.type === "item.completed", event.item);
           if (event.type === "thread.started") {
             threadId = event.thread_id;
             // Leaving the loop ends the CLI before it reaches the model.
@@ -113,6 +114,7 @@ export function codex(options: CodexAdapterOptions = {}): RuntimeAdapter {
             await input.work.files([{ path: event.item.command.slice(0, 1000), operation: "run" }]);
           } else if (event.type === "turn.completed") {
             total = event.usage;
+            input.activity.usage({ inputTokens: event.usage.input_tokens, outputTokens: event.usage.output_tokens });
           } else if (event.type === "turn.failed") {
             throw new Error(`Codex turn failed: ${event.error.message}`);
           }
@@ -144,6 +146,32 @@ export function codex(options: CodexAdapterOptions = {}): RuntimeAdapter {
 }
 
 const FILE_OPERATION = { add: "create", delete: "delete", update: "edit" } as const;
+
+/**
+ * Codex's items as the room watches the turn (TurnInput.activity): commands, MCP tool calls and web
+ * searches started then ended with their output, and its reasoning summaries as notes. (Its plan and
+ * files reach the room as the work reported.)
+ */
+function watch(input: TurnInput, completed: boolean, item: ThreadItem): void {
+  const { activity } = input;
+  if (item.type === "command_execution") {
+    if (!completed) activity.toolStarted(item.id, "shell", { command: item.command });
+    else activity.toolEnded(item.id, item.aggregated_output, item.status === "failed" || (item.exit_code ?? 0) !== 0);
+  } else if (item.type === "mcp_tool_call") {
+    if (!completed) activity.toolStarted(item.id, item.server === MCP_SERVER ? item.tool : `${item.server}.${item.tool}`, item.arguments);
+    else
+      activity.toolEnded(
+        item.id,
+        item.error ? item.error.message : item.result?.content.map((c) => ("text" in c ? c.text : `[${c.type}]`)).join("\n"),
+        !!item.error,
+      );
+  } else if (item.type === "web_search") {
+    if (!completed) activity.toolStarted(item.id, "web_search", { query: item.query });
+    else activity.toolEnded(item.id);
+  } else if (item.type === "reasoning" && completed && item.text.trim()) {
+    activity.note(item.text, `reasoning:${item.id}`);
+  }
+}
 
 /** A path as the repository names it: relative to the working directory when it is inside it. */
 function inside(workdir: string, file: string): string {
