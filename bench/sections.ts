@@ -15,6 +15,7 @@ export const OTHER_BENCHMARKS = [
   // Recorded from a run of tests/e2e/thirty-seconds.spec.ts (its artifacts/thirty-seconds.json).
   { key: "thirtySeconds", section: "thirty-seconds" },
   { key: "reach", section: "reach" },
+  { key: "stop", section: "stop" },
 ] as const;
 const JSON_FILE = path.join(ROOT, "bench/results.json");
 const MD_FILE = path.join(ROOT, "bench/RESULTS.md");
