@@ -18,6 +18,7 @@ import { Composer, type ComposerHandle } from "./composer";
 import { MembersPanel } from "./members-panel";
 import { MessageList } from "./message-list";
 import { RoomTurnsProvider } from "@/components/turns/room-turns";
+import { PausedAgents } from "@/components/turns/turn-block";
 import type { MessageActions } from "./message-row";
 import { RoomHeader } from "./room-header";
 import { RoomStore } from "./room-store";
@@ -217,6 +218,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
             onOpenThread={(rootId) => void store.openThread(rootId)}
           />
           {leave.isError && <div className="border-b border-rose-200 bg-rose-50 px-5 py-2 text-sm text-rose-700">{errorMessage(leave.error)}</div>}
+          <PausedAgents />
           {snap.status === "loading" ? (
             <TimelineSkeleton />
           ) : snap.status === "error" ? (

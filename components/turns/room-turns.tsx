@@ -5,7 +5,7 @@
 // whether the viewer folded the room's activity away (kept per room in this browser).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { RoomTurns, TurnWithSteps } from "@switchboard/sdk/turns";
+import type { RoomAgentView, RoomTurns, TurnWithSteps } from "@switchboard/sdk/turns";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 import { applyActivity } from "./turn-list";
@@ -17,6 +17,11 @@ interface RoomTurnsValue {
   folded: boolean;
   setFolded: (folded: boolean) => void;
   meId: string;
+  /** The room's agents, whether each is paused here, and whether the viewer may pause (and stop) it. */
+  agents: RoomAgentView[];
+  canSteer: (agent: Pick<RoomAgentView, "ownerId">) => boolean;
+  setPaused: (agentId: string, paused: boolean) => void;
+  pauseError: string | null;
   /** The room's setting, and whether the viewer may change it. */
   membersMayStop: boolean;
   canChangeStopping: boolean;
@@ -36,6 +41,10 @@ export function RoomTurnsProvider({ roomId, meId, children }: { roomId: string; 
   useSocketEvent("turn:activity", ({ turn, steps }) => {
     if (turn.roomId !== roomId) return;
     queryClient.setQueryData<RoomTurns>(key, (data) => (data ? applyActivity(data, turn, steps) : data));
+  });
+  useSocketEvent("agent:paused", ({ roomId: where, agentId, paused }) => {
+    if (where !== roomId) return;
+    queryClient.setQueryData<RoomTurns>(key, (data) => (data ? { ...data, agents: data.agents.map((a) => (a.id === agentId ? { ...a, paused } : a)) } : data));
   });
   // Missed while the socket was away: fetched again on each reconnection (not the first connection).
   const { readyEpoch } = useSocket();
@@ -63,6 +72,12 @@ export function RoomTurnsProvider({ roomId, meId, children }: { roomId: string; 
         queryClient.setQueryData<RoomTurns>(trpc.turns.forRoom.queryKey({ roomId, limit: 100 }), (d) => (d ? { ...d, membersMayStopTurns } : d)),
     }),
   );
+  const onPaused = (agentId: string) => (r: { paused: RoomAgentView["paused"] }) =>
+    queryClient.setQueryData<RoomTurns>(trpc.turns.forRoom.queryKey({ roomId, limit: 100 }), (d) =>
+      d ? { ...d, agents: d.agents.map((a) => (a.id === agentId ? { ...a, paused: r.paused } : a)) } : d,
+    );
+  const pause = useMutation(trpc.turns.pause.mutationOptions());
+  const resume = useMutation(trpc.turns.resume.mutationOptions());
   const data = query.data;
   const value = useMemo<RoomTurnsValue>(() => {
     const byMessage = new Map<string, TurnWithSteps[]>();
@@ -70,6 +85,10 @@ export function RoomTurnsProvider({ roomId, meId, children }: { roomId: string; 
     return {
       turnsFor: (messageId) => byMessage.get(messageId) ?? [],
       canStop: (turn) => turn.state === "running" && (data?.canStopAll === true || turn.agent.ownerId === meId),
+      agents: data?.agents ?? [],
+      canSteer: (agent) => data?.canStopAll === true || agent.ownerId === meId,
+      setPaused: (agentId, paused) => (paused ? pause : resume).mutate({ roomId, agentId }, { onSuccess: onPaused(agentId) }),
+      pauseError: pause.error?.message ?? resume.error?.message ?? null,
       folded,
       setFolded,
       meId,
@@ -77,7 +96,8 @@ export function RoomTurnsProvider({ roomId, meId, children }: { roomId: string; 
       canChangeStopping: data?.canChangeStopping ?? false,
       setMembersMayStop: (value) => setting.mutate({ roomId, membersMayStopTurns: value }),
     };
-  }, [data, folded, setFolded, meId, setting, roomId]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the mutations' identities change each render; what they do does not
+  }, [data, folded, setFolded, meId, setting, roomId, pause.error, resume.error]);
   return <RoomTurnsContext.Provider value={value}>{children}</RoomTurnsContext.Provider>;
 }
 

@@ -9,7 +9,7 @@ import { useEffect, useState } from "react";
 import { STOP_GRACE_MS, type TurnStepView, type TurnWithSteps } from "@switchboard/sdk/turns";
 import { useTRPC } from "@/components/providers/trpc";
 import { errorMessage } from "@/components/ui/errors";
-import { AlertIcon, BanIcon, BotIcon, CheckCircleIcon, ChevronDownIcon, ListIcon, PencilIcon, TerminalIcon } from "@/components/ui/icons";
+import { AlertIcon, BanIcon, BotIcon, CheckCircleIcon, ChevronDownIcon, ListIcon, PauseIcon, PencilIcon, TerminalIcon } from "@/components/ui/icons";
 import { Spinner } from "@/components/ui/button";
 import { useRoomTurns } from "./room-turns";
 
@@ -248,6 +248,30 @@ export function ActivityMenu() {
             <span className="block text-xs text-zinc-500">One line under each answer; a click opens it. Only for you.</span>
           </span>
         </label>
+        {turns.agents.length > 0 && (
+          <div className="space-y-1 border-t border-zinc-100 pt-2" data-testid="activity-agents">
+            <p className="text-xs font-medium text-zinc-500">Agents here</p>
+            {turns.agents.map((agent) => (
+              <div key={agent.id} className="flex items-center justify-between gap-2" data-testid="activity-agent" data-handle={agent.handle}>
+                <span className="truncate">
+                  @{agent.handle}
+                  {agent.paused && <span className="ml-1.5 text-xs text-amber-700">paused</span>}
+                </span>
+                {turns.canSteer(agent) && (
+                  <button
+                    type="button"
+                    className="shrink-0 rounded-md px-2 py-0.5 text-xs font-semibold text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50"
+                    onClick={() => turns.setPaused(agent.id, !agent.paused)}
+                    data-testid={agent.paused ? "activity-resume" : "activity-pause"}
+                  >
+                    {agent.paused ? "Resume" : "Pause here"}
+                  </button>
+                )}
+              </div>
+            ))}
+            {turns.pauseError && <p className="text-xs text-rose-600">{turns.pauseError}</p>}
+          </div>
+        )}
         {turns.canChangeStopping && (
           <label className="flex items-start gap-2 border-t border-zinc-100 pt-2">
             <input
@@ -265,5 +289,35 @@ export function ActivityMenu() {
         )}
       </div>
     </details>
+  );
+}
+
+/** Under the room's header: the agents paused here, and Resume for whoever may. */
+export function PausedAgents() {
+  const turns = useRoomTurns();
+  const paused = turns?.agents.filter((a) => a.paused) ?? [];
+  if (!turns || paused.length === 0) return null;
+  return (
+    <div className="space-y-1 border-b border-amber-200 bg-amber-50 px-5 py-2 text-sm text-amber-900" data-testid="paused-agents">
+      {paused.map((agent) => (
+        <div key={agent.id} className="flex items-center gap-3" data-testid="paused-agent" data-handle={agent.handle}>
+          <PauseIcon size={14} className="shrink-0" />
+          <span className="min-w-0 flex-1">
+            <span className="font-medium">@{agent.handle}</span> is paused here
+            {agent.paused?.by ? ` by @${agent.paused.by.handle}` : ""}: it is handed none of this room&apos;s messages until resumed; they wait, in order.
+          </span>
+          {turns.canSteer(agent) && (
+            <button
+              type="button"
+              className="shrink-0 rounded-md bg-white px-2 py-1 text-xs font-semibold text-amber-900 ring-1 ring-amber-300 hover:bg-amber-100"
+              onClick={() => turns.setPaused(agent.id, false)}
+              data-testid="paused-resume"
+            >
+              Resume
+            </button>
+          )}
+        </div>
+      ))}
+    </div>
   );
 }

@@ -194,14 +194,14 @@ const rules = {
   "turn.run": (actor: Actor, s: { agentId: string }): Decision =>
     actor.kind === "agent" && actor.participantId === s.agentId ? true : deny("FORBIDDEN", "Only the agent itself reports and ends its turns"),
   /**
-   * Stop on an agent's running turn: the agent's owner, an admin, and any member of the room where the
-   * room's setting says so. People only.
+   * Steering an agent in a room (Stop on its running turn, pausing it there, resuming it): the agent's
+   * owner, an admin, and any member of the room where the room's setting says so. People only.
    */
-  "turn.stop": (actor: Actor, s: { agent: Side; membersMayStop: boolean; member: boolean }): Decision => {
-    if (actor.kind !== "human") return deny("FORBIDDEN", "Only people stop agents' turns");
+  "agent.steer": (actor: Actor, s: { agent: Side; membersMayStop: boolean; member: boolean }): Decision => {
+    if (actor.kind !== "human") return deny("FORBIDDEN", "Only people stop or pause agents");
     if (s.agent.ownerId === actor.participantId || isAdmin(actor)) return true;
     if (s.membersMayStop && s.member) return true;
-    return deny("FORBIDDEN", "Only the agent's owner or an admin can stop its turn in this room");
+    return deny("FORBIDDEN", "Only the agent's owner or an admin can stop or pause it in this room");
   },
   "message.edit": (actor: Actor, s: MessageSubject): Decision => {
     const m = member(s, actor);

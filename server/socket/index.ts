@@ -23,6 +23,7 @@ import { connected, disconnected } from "../realtime/presence";
 import { attachRedisAdapter } from "../realtime/redis";
 import { onRightsChanged } from "../realtime/sessions";
 import { receiveWakeups } from "../realtime/wakeups";
+import { onAgentResumed } from "../realtime/resumes";
 import { followsWholeRoom, memberships, replayMissed } from "../services/messaging/delivery";
 import { FLOOD_COOLDOWN_MS, floodCoolingDown } from "../services/governance/request-limits";
 import { touchSession } from "../services/identity/sessions";
@@ -88,6 +89,7 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
 
   onRightsChanged(io, reauthenticate, { acrossProcesses: Boolean(opts.redis) });
   receiveWakeups(io, { acrossProcesses: Boolean(opts.redis) });
+  onAgentResumed(io, resumeRoom, { acrossProcesses: Boolean(opts.redis) });
 
   io.on("connection", (socket) => {
     const expiresAt = (socket.data.actor as Actor).accessToken?.expiresAt;
@@ -128,12 +130,22 @@ async function welcome(socket: AppSocket): Promise<void> {
     audience.participant(actor.participantId),
     audience.workspace(actor.workspaceId),
     features.includes("message:batch") ? audience.batchReceivers : audience.singleReceivers,
-    ...rooms.filter((m) => followsWholeRoom(actor.kind, m.deliveryMode)).map((m) => audience.room(m.room.id)),
+    // An agent paused in a room follows none of it until resumed (services/membership/pauses.ts).
+    ...rooms.filter((m) => followsWholeRoom(actor.kind, m.deliveryMode) && !m.pausedAt).map((m) => audience.room(m.room.id)),
   ]);
   socket.emit("session:ready", { protocol: PROTOCOL_VERSION, features, participant: me, workspaceId: actor.workspaceId, rooms });
   connected(actor.participantId, actor.workspaceId);
   online = true;
   if (actor.kind === "agent") await replayMissed(actor, (page) => sendPage(socket, page));
+}
+
+/** An agent resumed in a room: this socket follows it again (if its mode says so) and is handed what waited there. */
+async function resumeRoom(socket: AppSocket, roomId: string): Promise<void> {
+  const actor = socket.data.actor as Actor;
+  const [membership] = await memberships(actor, roomId);
+  if (!membership || membership.pausedAt || !socket.connected) return;
+  if (followsWholeRoom(actor.kind, membership.deliveryMode)) void socket.join(audience.room(roomId));
+  await replayMissed(actor, (page) => sendPage(socket, page), { roomId });
 }
 
 /** setTimeout's longest wait (about 24.8 days); a token may live a year, so longer waits are chained. */

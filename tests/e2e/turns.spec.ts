@@ -3,8 +3,9 @@
 // call and a note, then runs a long tool call until it is told to stop. Dana (who owns the agent) and
 // Alice (the workspace's owner) watch the room in two browsers: the activity block under Dana's
 // message fills live in both; Dana presses Stop; the turn ends "stopped by @dana" in both, the message's
-// receipt says so, and the next mention resumes the same session. Folding the room's activity keeps
-// each block to one line. Screenshot: docs/screenshots/turn-live.png.
+// receipt says so, and the next mention resumes the same session. Paused in the room, the agent is
+// handed nothing of it (both browsers say so) until resumed, then answers what waited. Folding the
+// room's activity keeps each block to one line. Screenshot: docs/screenshots/turn-live.png.
 import { mkdirSync } from "node:fs";
 import { expect, test } from "./fixtures";
 import { Agent } from "@switchboard/sdk";
@@ -97,6 +98,20 @@ test("a turn fills live under the message it answers, in two browsers; Stop ends
     await expect(messageWithText(d, "Back on it: the suite is green now.")).toBeVisible();
     expect(sessions).toHaveLength(2);
     expect(sessions[1]).not.toBeNull();
+
+    // Paused in this room (from the header's Activity menu): what Dana sends waits, and both browsers say so.
+    await d.getByTestId("activity-menu").locator("summary").click();
+    await d.locator(`[data-testid="activity-agent"][data-handle="${scout}"]`).getByTestId("activity-pause").click();
+    for (const page of [d, a]) await expect(page.getByTestId("paused-agent")).toContainText(`@${scout} is paused here by @${dana.handle}`);
+    await d.getByTestId("activity-menu").locator("summary").click(); // closes the menu
+    await send(d, `@${scout} one more thing`);
+    const answered = messageWithText(d, "Back on it: the suite is green now.");
+    await expect(messageWithText(d, `@${scout} one more thing`)).toBeVisible();
+    expect(sessions).toHaveLength(2);
+    await d.getByTestId("paused-resume").click();
+    for (const page of [d, a]) await expect(page.getByTestId("paused-agents")).toHaveCount(0);
+    await expect(answered).toHaveCount(2); // handed what waited: answered now
+    expect(sessions).toHaveLength(3);
 
     // Folded: every block is one line, and a click opens one.
     await d.getByTestId("activity-menu").locator("summary").click();

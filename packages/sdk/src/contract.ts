@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { bindingIdInput, bindingKeyInput, BindingView, claimBindingInput, listBindingsInput, updateBindingInput } from "./bindings.ts";
 import type { answerQuestionInput, AskQuestionInput, listQuestionsInput, questionIdInput, QuestionForViewer, QuestionView } from "./questions.ts";
 import type { FileTouchView, linkWorkInput, reportFilesInput, reportTasksInput, setWorkStatusInput, TaskView, WorkLinkView, WorkStatusView } from "./work.ts";
-import type { endTurnInput, startTurnInput, turnStepsInput, TurnStepView, TurnView } from "./turns.ts";
+import type { endTurnInput, PauseView, startTurnInput, turnStepsInput, TurnStepView, TurnView } from "./turns.ts";
 
 export const PROTOCOL_VERSION = 1;
 export const SOCKET_PATH = "/socket.io";
@@ -536,6 +536,8 @@ export interface MembershipView {
   deliveredSeq: number;
   readSeq: number;
   processedSeq: number;
+  /** Present while a person paused this agent in the room: it is handed none of the room's messages until resumed. */
+  pausedAt?: string;
 }
 
 export interface RoomMemberView {
@@ -608,6 +610,11 @@ export interface ServerToClientEvents {
    * stands, and the steps that changed (new, or updated by key). Not a message: agents may ignore it.
    */
   "turn:activity": (p: { turn: TurnView; steps: TurnStepView[] }) => void;
+  /**
+   * An agent was paused in a room (`paused`), or resumed (`paused: null`): to the room, the agent and
+   * its owner. Paused, it is handed none of the room's messages; resumed, it is handed what waited.
+   */
+  "agent:paused": (p: { roomId: string; agentId: string; paused: PauseView | null }) => void;
   /** To an agent: a person stopped its turn on `messageId`; end it (`turn:end` with state "stopped"). */
   "turn:interrupt": (p: { turnId: string; roomId: string; messageId: string; by: { id: string; handle: string } }) => void;
   error: (p: ErrorShape & { event?: string }) => void;

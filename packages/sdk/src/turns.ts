@@ -95,6 +95,24 @@ export const roomTurnsInput = z.strictObject({
 
 export const roomStopSettingInput = z.strictObject({ roomId: id, membersMayStopTurns: z.boolean() });
 
+/** An agent paused (or resumed) in a room: it is handed none of the room's messages meanwhile; they wait, in order. */
+export const agentPauseInput = z.strictObject({ roomId: id, agentId: id });
+
+/** Since when an agent is paused in a room, and by whom. */
+export interface PauseView {
+  at: string;
+  by: { id: string; handle: string } | null;
+}
+
+/** An agent member of the room, and whether it is paused there. */
+export interface RoomAgentView {
+  id: string;
+  handle: string;
+  displayName: string;
+  ownerId: string | null;
+  paused: PauseView | null;
+}
+
 export interface TurnStepView {
   key: string;
   position: number;
@@ -140,6 +158,8 @@ export interface RoomTurns {
   membersMayStopTurns: boolean;
   /** Whether the viewer may change `membersMayStopTurns` (the room's owner, an admin). */
   canChangeStopping: boolean;
+  /** The room's agents, and which are paused there. */
+  agents: RoomAgentView[];
 }
 
 // ---- What a step may show ----

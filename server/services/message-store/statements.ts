@@ -31,7 +31,8 @@ export function batchFacts(d: SqlDialect, roomId: string, sends: SendKey[], ment
       UNION ALL
       SELECT 'member' AS "what", ${member}
       FROM ${table("RoomMember")} m JOIN ${table("Participant")} p ON p."id" = m."participantId"
-      WHERE m."roomId" = ${roomId} AND m."deliveryMode" = 'mentions' AND p."kind" = 'agent' AND NOT (${d.inList(sql`m."participantId"`, authorIds)})
+      WHERE m."roomId" = ${roomId} AND m."deliveryMode" = 'mentions' AND m."pausedAt" IS NULL AND p."kind" = 'agent'
+        AND NOT (${d.inList(sql`m."participantId"`, authorIds)})
       UNION ALL
       SELECT 'stored', s."id", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
       FROM ${d.storedUnder(sends.map((s) => [s.authorId, s.clientMsgId] as const))}${mentionable}

@@ -49,7 +49,7 @@ export interface MemberFacts {
 export interface BatchFacts {
   room: RoomFacts | null;
   workspace: WorkspaceLimits | null;
-  /** The authors' memberships, and every agent of the room in `mentions` mode (the fan-out's listeners). */
+  /** The authors' memberships, and every agent of the room in `mentions` mode not paused there (the fan-out's listeners). */
   members: MemberFacts[];
   /** Ids of messages already stored under the batch's sends (retries). */
   storedIds: string[];

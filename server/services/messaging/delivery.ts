@@ -82,8 +82,8 @@ async function selectAddressed(
   return { messages, throughSeq, hasMore };
 }
 
-/** Agents that receive only what is addressed to them: the room's members in `mentions` mode. */
-const listensForMentions = { deliveryMode: "mentions", participant: { kind: "agent" } } as const;
+/** Agents that receive only what is addressed to them: the room's members in `mentions` mode, not paused there. */
+const listensForMentions = { deliveryMode: "mentions", pausedAt: null, participant: { kind: "agent" } } as const;
 
 /**
  * Everything the server pushes for new messages of one room, in seq order: each goes to the room's
@@ -132,6 +132,7 @@ export async function memberships(actor: Actor, roomId?: string): Promise<Member
     deliveredSeq: m.deliveredSeq,
     readSeq: m.readSeq,
     processedSeq: m.processedSeq,
+    ...(m.pausedAt ? { pausedAt: m.pausedAt.toISOString() } : {}),
   }));
 }
 
@@ -161,10 +162,16 @@ export async function ackDelivery(actor: Actor, input: { roomId: string; seq: nu
  * moves when the client acks a page. The next page is read while the client handles this one. Stops
  * when the connection does.
  */
-export async function replayMissed(actor: Actor, send: (page: ReplayPage) => Promise<boolean>): Promise<void> {
+export async function replayMissed(actor: Actor, send: (page: ReplayPage) => Promise<boolean>, only?: { roomId: string }): Promise<void> {
   const db = getDb();
   const rows = await db.roomMember.findMany({
-    where: { participantId: actor.participantId, deliveryMode: { not: "none" }, room: { archivedAt: null } },
+    where: {
+      participantId: actor.participantId,
+      deliveryMode: { not: "none" },
+      pausedAt: null,
+      room: { archivedAt: null },
+      ...(only ? { roomId: only.roomId } : {}),
+    },
     include: { room: { select: { kind: true, lastSeq: true } } },
   });
   for (const row of rows) {
@@ -198,7 +205,7 @@ export async function replayMissed(actor: Actor, send: (page: ReplayPage) => Pro
  */
 export async function pendingFor(actor: Actor, limit: number, after?: ReadonlyMap<string, number>): Promise<ReplayPage[]> {
   const rows = await getDb().roomMember.findMany({
-    where: { participantId: actor.participantId, deliveryMode: { not: "none" }, room: { archivedAt: null } },
+    where: { participantId: actor.participantId, deliveryMode: { not: "none" }, pausedAt: null, room: { archivedAt: null } },
     include: { room: { select: { kind: true, lastSeq: true } } },
     orderBy: { joinedAt: "asc" },
   });

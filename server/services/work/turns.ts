@@ -134,8 +134,26 @@ export async function roomTurns(actor: Actor, input: z.output<typeof roomTurnsIn
   });
   const turns: TurnWithSteps[] = rows.reverse().map((row) => ({ ...presentTurn(row), steps: row.steps.map(presentTurnStep) }));
   const membersMayStopTurns = subject.room.membersMayStopTurns;
+  const members = await getDb().roomMember.findMany({
+    where: { roomId: input.roomId, participant: { kind: "agent" } },
+    include: { participant: { select: { id: true, handle: true, displayName: true, ownerId: true } } },
+    orderBy: { joinedAt: "asc" },
+  });
+  const pausers = new Map(
+    (
+      await getDb().participant.findMany({
+        where: { id: { in: members.map((m) => m.pausedById).filter((x): x is string => x !== null) } },
+        select: { id: true, handle: true },
+      })
+    ).map((p) => [p.id, p]),
+  );
+  const agents = members.map((m) => ({
+    ...m.participant,
+    paused: m.pausedAt ? { at: m.pausedAt.toISOString(), by: (m.pausedById && pausers.get(m.pausedById)) || null } : null,
+  }));
   return {
     turns,
+    agents,
     membersMayStopTurns,
     canStopAll: actor.kind === "human" && (isAdmin(actor) || (membersMayStopTurns && subject.membership !== null)),
     canChangeStopping: can(actor, "room.configure", subject),
@@ -151,7 +169,7 @@ export async function stopTurn(actor: Actor, input: z.output<typeof turnIdInput>
   if (!turn || turn.workspaceId !== actor.workspaceId) throw new AppError("NOT_FOUND", "No such turn");
   const subject = await loadRoomFor(actor, turn.roomId);
   authorize(actor, "room.read", subject);
-  authorize(actor, "turn.stop", {
+  authorize(actor, "agent.steer", {
     agent: { id: turn.agentId, ownerId: turn.agent.ownerId },
     membersMayStop: subject.room.membersMayStopTurns,
     member: subject.membership !== null,

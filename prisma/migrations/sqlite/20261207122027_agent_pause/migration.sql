@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "RoomMember" ADD COLUMN "pausedAt" DATETIME;
+ALTER TABLE "RoomMember" ADD COLUMN "pausedById" TEXT;
