@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { claudeAgentSdk, type ClaudeAgentSdkOptions } from "@switchboard/sdk/adapters/claude-agent-sdk";
 import { SwitchboardError } from "@switchboard/sdk/client";
-import type { MembershipView, ParticipantView } from "@switchboard/sdk/contract";
+import type { MembershipView, MessageView, ParticipantView } from "@switchboard/sdk/contract";
 import { ResumeFailed, TurnStopped, type BindingView, type PlatformTool, type TurnActivityReporter, type TurnInput } from "@switchboard/sdk/runtime";
 import { NO_ACTIVITY } from "@switchboard/sdk/turn-activity";
 import { startScriptedAnthropic, text, toolUse, type ApiMessage, type ContentBlock, type ScriptedAnthropic } from "../support/scripted-anthropic";
@@ -106,7 +106,15 @@ function recordingActivity(): TurnActivityReporter & { lines: string[]; tokens: 
 
 function turnInput(
   prompt: string,
-  options: { externalId?: string | null; tools?: PlatformTool[]; sessions?: string[]; activity?: TurnActivityReporter; signal?: AbortSignal } = {},
+  options: {
+    externalId?: string | null;
+    tools?: PlatformTool[];
+    sessions?: string[];
+    activity?: TurnActivityReporter;
+    signal?: AbortSignal;
+    /** Gets the adapter's steering callback, when it listens. */
+    steer?: (take: (message: MessageView) => boolean) => void;
+  } = {},
 ): TurnInput {
   return {
     binding: binding(options.externalId ?? null),
@@ -118,6 +126,7 @@ function turnInput(
     tools: options.tools ?? [],
     signal: options.signal ?? new AbortController().signal,
     activity: options.activity ?? NO_ACTIVITY,
+    steering: { listen: (take) => options.steer?.(take) },
     onSession: async (id) => {
       options.sessions?.push(id);
     },
@@ -346,6 +355,28 @@ describe("Claude Agent SDK adapter (real CLI, scripted model on loopback)", () =
     const next = await adapter().turn(turnInput("go on", { externalId: sessions[0] }));
     expect(next.externalId).toBe(sessions[0]);
     expect(next.reply).toBe("Back. No reviewer found yet.");
+  });
+
+  it("takes a person's reply while it works as steering: the running turn's next model call has it", async () => {
+    let take: ((message: MessageView) => boolean) | null = null;
+    let took: boolean | null = null;
+    const lookup = stubTool("lookup_peers", z.strictObject({ query: z.string() }), async () => {
+      // While the tool runs, a person replies in the thread.
+      took = take!({ id: "m2", seq: 2, body: "only people on the infra team, please", author: { handle: "dana" } } as MessageView);
+      return { peers: [] };
+    });
+    let seen = "";
+    api.script([
+      () => toolUse("mcp__switchboard__lookup_peers", { query: "reviewer" }),
+      (request) => {
+        seen = JSON.stringify(request.messages);
+        return text("Looking on the infra team only.");
+      },
+    ]);
+    const result = await adapter().turn(turnInput("find a reviewer", { tools: [lookup.tool], steer: (t) => (take = t) }));
+    expect(took).toBe(true);
+    expect(seen).toContain("@dana (while you work on this): only people on the infra team, please");
+    expect(result.reply).toBe("Looking on the infra team only.");
   });
 
   it("starts nothing when the agent is already stopping", async () => {

@@ -103,6 +103,7 @@ function turnInput(
     },
     tools: [],
     signal: watched.signal ?? new AbortController().signal,
+    steering: { listen: () => undefined },
     activity: {
       ...NO_ACTIVITY,
       toolStarted: (_key, name, input) => void watched.lines.push(`started ${name} ${JSON.stringify(input)}`),

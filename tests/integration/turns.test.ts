@@ -179,6 +179,45 @@ describe.each(dialects)("turns, live in their room (%s)", (dialect) => {
     release();
   });
 
+  it("a person's reply in the thread while the turn runs steers it where the framework takes input mid-turn, else is the next turn; the block says which", async () => {
+    const answered: string[] = [];
+    // A framework that takes input mid-turn: it waits for the steer, and answers with it.
+    const bot = await agentIn("steered", async (input) => {
+      answered.push(input.messages.at(-1)!.body);
+      if (input.messages.at(-1)!.body.includes("no steering")) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return "done";
+      }
+      const steer = await new Promise<string>((resolve) => input.steering.listen((m) => (resolve(m.body), true)));
+      return `Changed course: ${steer}`;
+    });
+    const events = collect(await lee.socket(), "turn:activity");
+    const seen = watch(events);
+    const asked = await mention(sam, bot.roomId, bot.handle, "summarise the incident");
+    await waitFor(() => seen.turn(asked.id)?.state === "running", 10_000, "the turn running");
+    const steer = await sam.api.messages.send.mutate({
+      roomId: bot.roomId,
+      body: "focus on the database part",
+      threadRootId: asked.id,
+      clientMsgId: randomUUID(),
+    });
+    await waitFor(() => seen.turn(asked.id)?.state === "done", 10_000, "the steered turn's end");
+    expect(seen.steps(asked.id).map((s) => s.title)).toContain("Redirected by @sam: focus on the database part");
+    let history: string[] = [];
+    // The answer, where the question was asked (the room's top level), took the steer in.
+    await waitFor(
+      () => history.includes("Changed course: focus on the database part"),
+      10_000,
+      "the steered answer",
+      async () => void (history = (await lee.api.messages.history.query({ roomId: bot.roomId })).messages.map((m) => m.body)),
+    );
+    // The steering message was no turn of its own.
+    await mention(sam, bot.roomId, bot.handle, "no steering here");
+    await waitFor(() => answered.length === 2, 10_000, "the next message");
+    expect(answered).toEqual([`@${bot.handle} summarise the incident`, `@${bot.handle} no steering here`]);
+    expect(events.some((e) => e.turn.messageId === steer.id)).toBe(false);
+  });
+
   it("keeps a turn's steps within its bounds, counting the rest", async () => {
     const bot = await agentIn("chatty", async (input) => {
       for (let i = 0; i < TURN_STEPS_MAX + 25; i++) input.activity.note(`step ${i}`);

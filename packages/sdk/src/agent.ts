@@ -57,6 +57,17 @@ export function formatPrompt(input: {
   return lines.join("\n");
 }
 
+/** A turn running now, as a person's reply in its thread reaches it (Agent.offerSteering). */
+interface Steerable {
+  /** The message the turn answers. */
+  messageId: string;
+  activity: TurnActivity | null;
+  /** The adapter's callback, once it listens; it returns true for a message it took. */
+  take: ((m: MessageView) => boolean) | null;
+  /** Replies that came before it listened. */
+  pending: MessageView[];
+}
+
 /** A turn's tokens and cost, all its model calls together. */
 function totalUsage(result: TurnResult): { inputTokens: number; outputTokens: number; costUsd?: number } {
   const calls = result.usage ?? [];
@@ -91,6 +102,10 @@ export class Agent {
   private readonly stoppable = new Map<string, AbortController>();
   /** Whether the server shows turns live (an older one does not know `turn:start`). */
   private showsTurns = true;
+  /** Turns running now by their conversation (room and thread root): who takes a person's message as steering. */
+  private readonly steerable = new Map<string, Steerable>();
+  /** Messages a running turn took as steering: done with, no turn of their own when their turn in the queue comes. */
+  private readonly steered = new Set<string>();
 
   static create(options: AgentOptions): Agent {
     return new Agent(options);
@@ -102,6 +117,35 @@ export class Agent {
     this.log = options.log ?? ((line) => console.error(line));
     this.client.onMessage((message, ctx) => this.handle(message, ctx));
     this.client.onTurnInterrupt(({ turnId, by }) => this.stoppable.get(turnId)?.abort(new TurnStopped(by)));
+    // A person's reply in a running turn's thread, seen as it arrives (before the room's queue hands it over).
+    this.client.on("message:new", ({ message }) => this.offerSteering(message));
+    this.client.on("message:batch", ({ messages }) => messages.forEach((m) => this.offerSteering(m)));
+  }
+
+  /** The conversation a message belongs to, as a turn answers it: its room and the thread it starts or is in. */
+  private static conversationOf(m: MessageView): string {
+    return `${m.roomId}:${m.threadRootId ?? m.id}`;
+  }
+
+  /**
+   * Hands a person's message in a running turn's thread to the turn, where its framework takes input
+   * mid-turn; one that comes before the adapter listens waits for it (or for the turn's end).
+   */
+  private offerSteering(m: MessageView): void {
+    if (m.kind !== "text" || m.author.kind !== "human" || !m.threadRootId) return;
+    const running = this.steerable.get(`${m.roomId}:${m.threadRootId}`);
+    if (!running || running.messageId === m.id || this.steered.has(m.id) || running.pending.some((p) => p.id === m.id)) return;
+    if (running.take) this.steerWith(running, m);
+    else running.pending.push(m);
+  }
+
+  private steerWith(running: Steerable, m: MessageView): void {
+    if (running.take?.(m)) {
+      this.steered.add(m.id);
+      running.activity?.note(`Redirected by @${m.author.handle}: ${m.body}`, `steer:${m.id}`);
+    } else {
+      running.activity?.note(`@${m.author.handle} replied while it works: answered next turn`, `steer:${m.id}`);
+    }
   }
 
   /** Connects and starts taking turns; resolves with the agent once it is in. */
@@ -155,6 +199,8 @@ export class Agent {
   /** One message: a turn if it is one to answer. The client runs this per room, in order, once. */
   private async handle(message: MessageView, ctx: MessageContext): Promise<void> {
     if (message.kind !== "text" || message.author.id === this.me?.id) return;
+    // Taken as steering by the turn it arrived during: that turn answered it.
+    if (this.steered.delete(message.id)) return;
     if ((this.options.respondTo ?? "addressed") === "addressed" && !ctx.addressed) return;
     const room = ctx.membership ?? (await this.client.listRooms()).find((m) => m.room.id === message.roomId);
     if (!room) return; // left the room meanwhile
@@ -194,7 +240,10 @@ export class Agent {
       this.abort.signal.addEventListener("abort", onStopping, { once: true });
       if (activity) this.stoppable.set(activity.turnId, abort);
       stoppedBy = () => (abort.signal.reason instanceof TurnStopped ? abort.signal.reason : null);
-      const run = { activity: activity ?? NO_ACTIVITY, signal: abort.signal };
+      const conversation = Agent.conversationOf(message);
+      const steer: Steerable = { messageId: message.id, activity, take: null, pending: [] };
+      this.steerable.set(conversation, steer);
+      const run = { activity: activity ?? NO_ACTIVITY, signal: abort.signal, steer };
       try {
         try {
           result = await this.turn(binding, room, messages, omitted, resuming ? [] : await this.history(message, messages[0].seq), streamed, run);
@@ -209,6 +258,10 @@ export class Agent {
       } finally {
         this.abort.signal.removeEventListener("abort", onStopping);
         if (activity) this.stoppable.delete(activity.turnId);
+        if (this.steerable.get(conversation) === steer) this.steerable.delete(conversation);
+        // Replies the adapter never listened for: the next turn answers them.
+        steer.take = null;
+        for (const m of steer.pending.splice(0)) this.steerWith(steer, m);
       }
       // Stopped from the room, and the adapter returned what it had rather than throwing: stopped all the same.
       const stopReason = stoppedBy();
@@ -294,7 +347,7 @@ export class Agent {
     omitted: boolean,
     history: MessageView[],
     streamed: StreamedReply,
-    run: { activity: TurnActivity | typeof NO_ACTIVITY; signal: AbortSignal },
+    run: { activity: TurnActivity | typeof NO_ACTIVITY; signal: AbortSignal; steer: Steerable },
   ): Promise<TurnResult> {
     const me = this.me!;
     let session = binding.externalId;
@@ -308,6 +361,12 @@ export class Agent {
       tools: (this.tools ??= this.options.tools ?? this.client.platformTools()),
       signal: run.signal,
       activity: run.activity,
+      steering: {
+        listen: (take) => {
+          run.steer.take = take;
+          for (const m of run.steer.pending.splice(0)) this.steerWith(run.steer, m);
+        },
+      },
       stream: (text) => streamed.update(text),
       onSession: async (externalId) => {
         if (externalId === session) return;

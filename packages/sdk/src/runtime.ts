@@ -60,6 +60,13 @@ export interface TurnInput {
    */
   activity: TurnActivityReporter;
   /**
+   * A person's messages in the turn's conversation (the thread of the message it answers) while it
+   * runs. An adapter whose framework takes input mid-turn calls `listen` once; its callback returns
+   * true for each message it handed the framework (the room's block says "redirected"; the message is
+   * then no turn of its own). Untaken, each is answered by the next turn, as usual, and the block says so.
+   */
+  steering: { listen(take: (message: MessageView) => boolean): void };
+  /**
    * The answer so far, as it streams (the whole text, not a delta): the room shows it as one message,
    * edited as it grows, which the turn's reply then finishes. Unused: the reply is posted at the end.
    */

@@ -115,15 +115,17 @@ export function claudeAgentSdk(options: ClaudeAgentSdkOptions = {}): RuntimeAdap
       let result: SDKResultMessage | null = null;
       const watched = new WatchedTurn(input);
       // Streaming input: the prompt, then the input stays open until the turn's result, so that a Stop
-      // can interrupt the turn where it is (in the middle of its tool loop) and the session file keeps
-      // what it did; the CLI exits once the input ends.
-      let endInput!: () => void;
-      const inputEnded = new Promise<void>((resolve) => (endInput = resolve));
-      async function* prompt(): AsyncGenerator<SDKUserMessage> {
-        yield { type: "user", message: { role: "user", content: input.prompt }, parent_tool_use_id: null };
-        await inputEnded;
-      }
-      const session = query({ prompt: prompt(), options: sdkOptions });
+      // can interrupt the turn where it is (in the middle of its tool loop), a person's reply in the
+      // thread can steer it (handed to the running turn), and the session file keeps what it did; the
+      // CLI exits once the input ends.
+      const inputs = new InputQueue({ type: "user", message: { role: "user", content: input.prompt }, parent_tool_use_id: null });
+      const endInput = () => inputs.end();
+      input.steering.listen((message) => {
+        if (result) return false; // the turn is ending: the next turn answers it
+        const text = `[${message.seq}] @${message.author.handle} (while you work on this): ${message.body}`;
+        return inputs.push({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, priority: "next" });
+      });
+      const session = query({ prompt: inputs.messages(), options: sdkOptions });
       // Interrupted (the SDK's own stop), else, should that fail, the CLI ended.
       const stop = () => void session.interrupt().catch(() => abortController.abort());
       input.signal.addEventListener("abort", stop, { once: true });
@@ -213,6 +215,39 @@ class WatchedTurn {
       outputTokens += r.outputTokens;
     }
     this.input.activity.usage({ inputTokens, outputTokens });
+  }
+}
+
+/** The session's input: the turn's prompt, then what steers it, until ended. */
+class InputQueue {
+  private readonly waiting: SDKUserMessage[];
+  private wake: (() => void) | null = null;
+  private ended = false;
+
+  constructor(first: SDKUserMessage) {
+    this.waiting = [first];
+  }
+
+  /** False once ended (the message was not taken). */
+  push(message: SDKUserMessage): boolean {
+    if (this.ended) return false;
+    this.waiting.push(message);
+    this.wake?.();
+    return true;
+  }
+
+  end(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+
+  async *messages(): AsyncGenerator<SDKUserMessage> {
+    for (;;) {
+      while (this.waiting.length > 0) yield this.waiting.shift()!;
+      if (this.ended) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = null;
+    }
   }
 }
 
