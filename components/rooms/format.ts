@@ -73,6 +73,10 @@ export function eventText(m: MessageView, nameOf: (id: string) => string): strin
       const hears = data.mode === "all" ? "everything" : data.mode === "mentions" ? "only what is addressed to them" : "nothing";
       return ids.length === 1 && ids[0] === m.author.id ? `${actor} now hears ${hears}` : `${actor} set ${joinNames(others)} to hear ${hears}`;
     }
+    case "member.paused":
+      return `${actor} paused ${joinNames(others)} here: its messages wait until resumed`;
+    case "member.resumed":
+      return `${actor} resumed ${joinNames(others)} here`;
     default:
       return m.body || `${actor} updated the room`;
   }

@@ -338,6 +338,18 @@ describe.each(dialects)("A2A outbound: a remote A2A agent as a participant (%s)"
     expect(story!.editedAt).not.toBeNull();
   });
 
+  it("shows the remote's task live under the message, and a Stop cancels it on the remote (A2A CancelTask)", async () => {
+    const asked = await say(streamer.roomId, "slow down and think");
+    let turn: Awaited<ReturnType<typeof dana.api.turns.forRoom.query>>["turns"][number] | undefined;
+    const refresh = async () => void (turn = (await dana.api.turns.forRoom.query({ roomId: streamer.roomId })).turns.find((t) => t.messageId === asked.id));
+    await waitFor(() => turn?.steps.some((s) => s.title === "The remote's task: working") === true, 20_000, "the remote working, live", refresh);
+    expect(turn).toMatchObject({ state: "running", runtime: "a2a" });
+    await dana.api.turns.stop.mutate({ turnId: turn!.id });
+    await waitFor(() => turn?.state === "stopped", 20_000, "the turn stopped", refresh);
+    const taskId = remote.received.findLast((r) => r.agent === "streamer")!.taskId;
+    await waitFor(() => remote.canceled.includes(taskId), 10_000, "the remote's task canceled");
+  });
+
   it("waits while the remote refuses the credential, and delivers once its owner enters the right one", async () => {
     const answered = from(plain.agentId, await roomMessages(plain.roomId)).length;
     const before = remote.received.length;

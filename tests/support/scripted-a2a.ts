@@ -36,6 +36,8 @@ export interface ScriptedA2a {
   received: Received[];
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** The tasks it was asked to cancel (A2A CancelTask), in order. */
+  canceled: string[];
   /** Forgets every task (a remote restarted without a task store that persists). */
   forgetTasks(): void;
   close(): Promise<void>;
@@ -60,10 +62,17 @@ const textIn = (m: Message) => m.parts.map((p) => (p.content?.$case === "text" ?
  * - "report …": a task with an artifact `report.md` sent in two chunks, then completed with "done".
  * - "story …": a task whose answer streams in three status updates, then completes.
  * - "long …": a plain message of 80 000 bytes, more than a Switchboard message holds.
+ * - "slow …": a task that works until it is canceled (CancelTask), then ends canceled.
  * - anything else: a plain message, "echo: <text>".
  */
 class Script implements AgentExecutor {
-  constructor(private readonly onMessage: (ctx: RequestContext, text: string) => void) {}
+  private readonly working = new Map<string, () => void>();
+
+  constructor(
+    private readonly onMessage: (ctx: RequestContext, text: string) => void,
+    /** The tasks CancelTask was called for, in order. */
+    private readonly canceled: string[],
+  ) {}
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const said = textIn(ctx.userMessage);
@@ -125,6 +134,14 @@ class Script implements AgentExecutor {
         await new Promise((r) => setTimeout(r, 150));
       }
       status(TaskState.TASK_STATE_COMPLETED, agentMessage(ctx, told, id));
+    } else if (last.startsWith("slow")) {
+      task();
+      status(TaskState.TASK_STATE_WORKING, agentMessage(ctx, "Working on it"));
+      await new Promise<void>((resolve) => {
+        this.working.set(ctx.taskId, resolve);
+        setTimeout(resolve, 30_000).unref();
+      });
+      status(this.canceled.includes(ctx.taskId) ? TaskState.TASK_STATE_CANCELED : TaskState.TASK_STATE_COMPLETED);
     } else if (last.startsWith("long")) {
       bus.publish(AgentEvent.message(agentMessage(ctx, "é".repeat(40_000))));
     } else {
@@ -134,6 +151,8 @@ class Script implements AgentExecutor {
   };
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+    this.canceled.push(taskId);
+    this.working.get(taskId)?.();
     bus.finished();
   };
 }
@@ -164,6 +183,7 @@ async function body(req: IncomingMessage): Promise<string> {
 /** `agents`: name → streaming; `requireAuth`: name → the Authorization header it insists on. */
 export async function startScriptedA2a(agents: Record<string, boolean>, requireAuth: Record<string, string> = {}): Promise<ScriptedA2a> {
   const received: Received[] = [];
+  const canceled: string[] = [];
   let port = 0;
   const handlers = new Map<string, { card: AgentCard; rpc: JsonRpcTransportHandler }>();
 
@@ -219,7 +239,7 @@ export async function startScriptedA2a(agents: Record<string, boolean>, requireA
           authorization: headers?.authorization ?? null,
           apiKey: headers?.["x-api-key"] ?? null,
         });
-      });
+      }, canceled);
       handlers.set(name, { card: c, rpc: new JsonRpcTransportHandler(new DefaultRequestHandler(c, tasks, script)) });
     }
   };
@@ -238,6 +258,7 @@ export async function startScriptedA2a(agents: Record<string, boolean>, requireA
     },
     cardUrl: (agent) => `http://127.0.0.1:${port}/${agent}/.well-known/agent-card.json`,
     received,
+    canceled,
     stop,
     start: listen,
     forgetTasks: serve,

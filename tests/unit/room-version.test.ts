@@ -44,6 +44,7 @@ const HOW: Record<string, "version" | "held" | "read" | "fixed"> = {
   "RoomMember.participantId": "version",
   "RoomMember.role": "version",
   "RoomMember.deliveryMode": "version",
+  "RoomMember.pausedAt": "version",
   "Participant.id": "fixed",
   "Participant.kind": "fixed",
   "Participant.handle": "read",

@@ -834,14 +834,24 @@ export class SwitchboardClient {
       this.heartbeat = null;
       if (this.socket?.connected) await this.request("work:status", { state: "idle" }, 1).catch(() => undefined);
     }
+    // The last acks, answered before the connection closes (a second at most): the server's cursor then
+    // holds everything handled, and a restart with no local state resumes right after it.
+    const lastAcks: Promise<unknown>[] = [];
     for (const [roomId, timer] of this.ackTimers) {
       clearTimeout(timer);
-      this.flushAck(roomId);
+      const seq = this.cursors.get(roomId);
+      if (seq !== undefined && this.socket?.connected)
+        lastAcks.push(
+          this.socket
+            .timeout(1000)
+            .emitWithAck("delivery:ack", { roomId, seq })
+            .catch(() => undefined),
+        );
     }
     this.ackTimers.clear();
     this.cursors.flush?.();
     this.closed = true;
-    await sleep(20); // let the last acks leave
+    await Promise.all(lastAcks);
     this.socket?.disconnect();
   }
 }

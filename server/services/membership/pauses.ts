@@ -11,7 +11,9 @@ import { authorize, type Actor } from "../../policies";
 import { audience, publish, subscribeToRoom, unsubscribeFromRoom, type Committed } from "../../realtime";
 import { agentResumed } from "../../realtime/resumes";
 import { roomWoke } from "../../realtime/wakeups";
-import { transaction } from "../../transaction";
+import { transaction, TX_OPTIONS } from "../../transaction";
+import { fanOutNew } from "../messaging/delivery";
+import { bumpRoomVersion } from "../messaging/room-version";
 import { loadRoomFor } from "../access/rooms";
 import { recordAudit } from "../governance/audit";
 
@@ -32,7 +34,8 @@ export async function setAgentPaused(actor: Actor, input: { roomId: string; agen
   if ((member.pausedAt !== null) === input.paused) return pauseOf(member.pausedAt, member.pausedById);
 
   const at = input.paused ? new Date() : null;
-  const [, committed] = await transaction(async (tx) => {
+  // Who the send path pushes to is one of its facts: the change is a room event, which moves the room's version.
+  const [event, committed] = await transaction(async (tx) => {
     await tx.roomMember.update({
       where: { roomId_participantId: { roomId: input.roomId, participantId: input.agentId } },
       data: { pausedAt: at, pausedById: input.paused ? actor.participantId : null },
@@ -45,9 +48,11 @@ export async function setAgentPaused(actor: Actor, input: { roomId: string; agen
       subjectId: input.agentId,
       data: { roomId: input.roomId },
     });
-  });
+    return bumpRoomVersion(tx, input.roomId, actor.participantId, { type: input.paused ? "member.paused" : "member.resumed", participantIds: [input.agentId] });
+  }, TX_OPTIONS);
   const view = await pauseOf(at, input.paused ? actor.participantId : null);
   announce(committed, { roomId: input.roomId, agentId: input.agentId, ownerId: member.participant.ownerId, follows: member.deliveryMode === "all" }, view);
+  await fanOutNew(committed, event);
   return view;
 }
 

@@ -12,7 +12,7 @@
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
 import type { AgentCard, Message, Part, StreamResponse, Task } from "@a2a-js/sdk";
 import { MAX_BODY_BYTES, type MessageView } from "../contract.ts";
-import type { RuntimeAdapter, TurnInput, TurnResult } from "../runtime.ts";
+import { TurnStopped, type RuntimeAdapter, type TurnInput, type TurnResult } from "../runtime.ts";
 
 export type { AgentCard } from "@a2a-js/sdk";
 
@@ -262,25 +262,41 @@ export function a2a(options: A2aAdapterOptions): RuntimeAdapter {
     const answer = new Answer();
     answer.ids(message.contextId, message.taskId);
     const request = { tenant: "", message, configuration: undefined, metadata: undefined };
-    if (!streaming) {
-      const result = await remote.sendMessage(request, { signal: input.signal });
-      if ("status" in result) answer.task(result, message.messageId);
-      else answer.message(result);
-      return answer;
-    }
-    let received = false;
+    // A person's Stop: the remote is asked to cancel the task it opened (A2A CancelTask), and the request is aborted.
+    const cancel = () => {
+      if (!answer.taskId || !(input.signal.reason instanceof TurnStopped)) return;
+      void remote
+        .cancelTask({ tenant: "", id: answer.taskId, metadata: undefined })
+        .catch((error: unknown) =>
+          log(`a2a: could not cancel task ${answer.taskId} on ${card.name}: ${error instanceof Error ? error.message : String(error)}`),
+        );
+    };
+    input.signal.addEventListener("abort", cancel, { once: true });
     try {
-      for await (const event of remote.sendMessageStream(request, { signal: input.signal })) {
-        received = true;
-        fold(answer, event, message.messageId);
-        input.stream?.(answer.render());
+      if (!streaming) {
+        const result = await remote.sendMessage(request, { signal: input.signal });
+        if ("status" in result) answer.task(result, message.messageId);
+        else answer.message(result);
+        return answer;
       }
-    } catch (error) {
-      // Part of an answer came: the remote has the message, and sending it again would repeat it.
-      if (received && error instanceof RemoteUnavailable) throw new Error(`The remote's answer broke off: ${error.message}`, { cause: error });
-      throw error;
+      let received = false;
+      try {
+        for await (const event of remote.sendMessageStream(request, { signal: input.signal })) {
+          received = true;
+          const state = answer.state;
+          fold(answer, event, message.messageId);
+          watch(input, event, state !== answer.state ? answer.state : null);
+          input.stream?.(answer.render());
+        }
+      } catch (error) {
+        // Part of an answer came: the remote has the message, and sending it again would repeat it.
+        if (received && error instanceof RemoteUnavailable) throw new Error(`The remote's answer broke off: ${error.message}`, { cause: error });
+        throw error;
+      }
+      return answer;
+    } finally {
+      input.signal.removeEventListener("abort", cancel);
     }
-    return answer;
   }
 
   /** Attempts until the remote answers, waiting out an outage; the turn's signal ends the wait. */
@@ -338,6 +354,29 @@ export function a2a(options: A2aAdapterOptions): RuntimeAdapter {
 /** The remote does not know the task (each SDK bundle has its own error classes: match the reason, not the class). */
 const taskGone = (error: unknown) =>
   error instanceof Error && ((error as { reason?: string }).reason === "TASK_NOT_FOUND" || error.name === "TaskNotFoundError");
+
+/** The remote's task as the room watches the turn (TurnInput.activity): its state as it changes, and each artifact. */
+function watch(input: TurnInput, event: StreamResponse, newState: number | null): void {
+  const p = event.payload;
+  if (!p) return;
+  if (newState !== null)
+    input.activity.step({ key: "remote-state", kind: "note", title: `The remote's task: ${STATE_NAMES[newState] ?? `state ${newState}`}`, status: "done" });
+  if (p.$case === "artifactUpdate" && p.value.artifact) {
+    const a = p.value.artifact;
+    input.activity.step({ key: `artifact:${a.artifactId}`, kind: "file", title: `artifact ${a.name || a.artifactId}`, status: "done" });
+  }
+}
+
+const STATE_NAMES: Record<number, string> = {
+  1: "submitted",
+  2: "working",
+  3: "completed",
+  4: "failed",
+  5: "canceled",
+  6: "input required",
+  7: "rejected",
+  8: "auth required",
+};
 
 function fold(answer: Answer, event: StreamResponse, sentId: string): void {
   const p = event.payload;
