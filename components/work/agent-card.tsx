@@ -46,6 +46,19 @@ export function AgentCard({ work, now, rooms }: { work: AgentWork; now: number; 
                 Suspended
               </Pill>
             )}
+            {work.pausedIn.flatMap((id) => {
+              const room = rooms.get(id);
+              return room
+                ? [
+                    <Link key={id} href={`/r/${id}`} data-testid="paused-in" title="Paused in this room: its messages wait until someone resumes it">
+                      <Pill tone="amber" dot>
+                        Paused in {room.kind === "channel" ? "#" : ""}
+                        {room.title}
+                      </Pill>
+                    </Link>,
+                  ]
+                : [];
+            })}
           </div>
           <p className="text-xs text-zinc-500">
             {frameworkLabel(agent.framework)} · {agent.owner ? `owned by ${agent.owner.displayName}` : "no owner"}

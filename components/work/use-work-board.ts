@@ -20,6 +20,8 @@ export function useWorkBoard(sinceHours: number) {
 
   const refetch = useCoalesced(() => void queryClient.invalidateQueries(trpc.work.board.pathFilter()), REFETCH_AFTER_MS);
   useSocketEvent("work:changed", refetch);
+  // An agent paused in a room, or resumed: its card says where.
+  useSocketEvent("agent:paused", refetch);
   useSocketEvent("status:updated", ({ status: next }) => {
     let unknown = false;
     queryClient.setQueriesData<Board>(trpc.work.board.pathFilter(), (old) => {

@@ -27,7 +27,7 @@ export function WorkScreen() {
   const now = useNow();
   const agents = board.data?.agents ?? [];
   const rooms = useMemo(() => new Map((board.data?.rooms ?? []).map((r) => [r.id, r])), [board.data?.rooms]);
-  const anyWork = agents.some((a) => a.status.state !== "idle" || a.tasks.length > 0 || a.files.length > 0 || a.links.length > 0);
+  const anyWork = agents.some((a) => a.status.state !== "idle" || a.tasks.length > 0 || a.files.length > 0 || a.links.length > 0 || a.pausedIn.length > 0);
 
   return (
     <PageFrame

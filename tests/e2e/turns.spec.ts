@@ -106,6 +106,10 @@ test("a turn fills live under the message it answers, in two browsers; Stop ends
     await d.locator(`[data-testid="activity-agent"][data-handle="${scout}"]`).getByTestId("activity-pause").click();
     for (const page of [d, a]) await expect(page.getByTestId("paused-agent")).toContainText(`@${scout} is paused here by @${dana.handle}`);
     await d.getByTestId("activity-menu").locator("summary").click(); // closes the menu
+    // The Work page says so too.
+    await a.goto("/work");
+    await expect(a.locator('[data-testid="agent-work"][data-handle="' + scout + '"]').getByTestId("paused-in")).toContainText(`Paused in #ci-${run}`);
+    await a.goto(`/r/${room.id}`);
     await send(d, `@${scout} one more thing`);
     const answered = messageWithText(d, "Back on it: the suite is green now.");
     await expect(messageWithText(d, `@${scout} one more thing`)).toBeVisible();

@@ -58,6 +58,12 @@ describe.each(dialects)("pausing an agent in a room (%s)", (dialect) => {
     const paused = await sam.api.turns.pause.mutate({ roomId: held.id, agentId: made.id });
     expect(paused.paused).toMatchObject({ at: expect.any(String), by: { handle: "sam" } });
     await waitFor(() => watcher.some((e) => e.roomId === held.id && e.agentId === made.id && e.paused !== null), 10_000, "the room told");
+    // The Work page says where it is paused, to whoever may read that room.
+    const card = (await lee.api.work.board.query({ sinceHours: 24 })).agents.find((a) => a.agent.id === made.id)!;
+    expect([card.pausedIn, (await lee.api.work.board.query({ sinceHours: 24 })).rooms.map((r) => r.id)]).toEqual([
+      [held.id],
+      expect.arrayContaining([held.id]),
+    ]);
     expect((await lee.api.turns.forRoom.query({ roomId: held.id })).agents).toEqual([
       expect.objectContaining({ id: made.id, handle, paused: expect.objectContaining({ by: expect.objectContaining({ handle: "sam" }) }) }),
     ]);

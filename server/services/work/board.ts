@@ -47,6 +47,8 @@ export interface AgentWork {
   links: WorkLinkView[];
   /** The rooms its work in the window served that the viewer may read (their titles: the board's `rooms`), latest first. */
   roomIds: string[];
+  /** The rooms it is paused in that the viewer may read (their titles: the board's `rooms`). */
+  pausedIn: string[];
   lastActivityAt: string | null;
 }
 
@@ -109,6 +111,10 @@ export async function workBoard(actor: Actor, input: { sinceHours: number }, now
     db.workLink.findMany({ where: { workspaceId, createdAt: { gte: since } }, orderBy: { createdAt: "desc" }, take: MAX_LINKS }),
     componentMatcherFor(workspaceId),
   ]);
+  const pauses = await db.roomMember.findMany({
+    where: { pausedAt: { not: null }, participant: { workspaceId, kind: "agent" } },
+    select: { roomId: true, participantId: true },
+  });
   const byId = new Map(agents.map((a) => [a.id, a]));
   const visible = await workVisibility(actor, byId, [...tasks, ...files, ...links]);
   const seen = <T extends { agentId: string; roomId: string | null }>(rows: T[]) => rows.filter(visible);
@@ -118,10 +124,7 @@ export async function workBoard(actor: Actor, input: { sinceHours: number }, now
   const linkViews = seen(links).map(presentWorkLink);
   const [online, rooms] = await Promise.all([
     onlineAmong(agents.map((a) => a.id)),
-    roomNames(
-      actor,
-      [...taskViews, ...fileViews, ...linkViews].flatMap((r) => (r.roomId ? [r.roomId] : [])),
-    ),
+    roomNames(actor, [...[...taskViews, ...fileViews, ...linkViews].flatMap((r) => (r.roomId ? [r.roomId] : [])), ...pauses.map((p) => p.roomId)]),
   ]);
   const titled = new Set(rooms.map((r) => r.id));
   const who = (id: string): Who => {
@@ -143,6 +146,7 @@ export async function workBoard(actor: Actor, input: { sinceHours: number }, now
       components: componentsOf(myFiles),
       links: linkViews.filter((l) => l.agentId === a.id),
       roomIds: roomsOf([...mine.map((t) => ({ roomId: t.roomId, at: t.updatedAt })), ...myFiles.map((f) => ({ roomId: f.roomId, at: f.at }))], titled),
+      pausedIn: pauses.filter((p) => p.participantId === a.id && titled.has(p.roomId)).map((p) => p.roomId),
       lastActivityAt: activity.at(-1) ?? null,
     };
   });
