@@ -16,6 +16,7 @@ export const OTHER_BENCHMARKS = [
   { key: "thirtySeconds", section: "thirty-seconds" },
   { key: "reach", section: "reach" },
   { key: "stop", section: "stop" },
+  { key: "activity", section: "activity" },
 ] as const;
 const JSON_FILE = path.join(ROOT, "bench/results.json");
 const MD_FILE = path.join(ROOT, "bench/RESULTS.md");

@@ -25,10 +25,11 @@ import {
   type startTurnInput,
   type turnIdInput,
   type turnStepsInput,
+  type TurnStepView,
   type TurnView,
   type TurnWithSteps,
 } from "@switchboard/sdk/turns";
-import { getDb, type Tx } from "../../db";
+import { getDb, Prisma, type Tx } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
 import { authorize, can, isAdmin, type Actor } from "../../policies";
@@ -90,12 +91,17 @@ export async function startTurn(actor: Actor, input: z.output<typeof startTurnIn
 export async function reportSteps(actor: Actor, input: z.output<typeof turnStepsInput>): Promise<TurnView> {
   const turn = await ownTurn(actor, input.turnId);
   if (turn.state !== "running") throw new AppError("CONFLICT", `This turn has ended (${turn.state})`);
-  const [changed, committed] = await transaction(async (tx) => {
-    const keys = await writeSteps(tx, turn, input.steps);
-    await tx.turn.update({ where: { id: turn.id }, data: { updatedAt: new Date(), ...usageFields(input.usage) } });
-    return keys;
+  const now = new Date();
+  // Streamed many times a second while a turn runs: a few statements, and what is published is built
+  // from what was written (the turn as read above, with its new counters), not read back.
+  const [{ counters, steps }, committed] = await transaction(async (tx) => {
+    const written = await writeSteps(tx, turn, input.steps, now);
+    await tx.turn.update({ where: { id: turn.id }, data: { ...written.counters, updatedAt: now, ...usageFields(input.usage) } });
+    return written;
   });
-  return announce(committed, turn.id, changed);
+  const view = presentTurn({ ...turn, ...counters, updatedAt: now, ...usageFields(input.usage) });
+  publish(committed, audience.room(turn.roomId), "turn:activity", { turn: view, steps });
+  return view;
 }
 
 /** Ends the turn: done, failed (with its error) or stopped. Ending an ended turn changes nothing. */
@@ -234,21 +240,26 @@ const usageFields = (usage: z.output<typeof turnStepsInput>["usage"]) =>
     : {};
 
 /**
- * Writes the steps: an update of a kept step in place, a new one at the end while the turn's bounds
- * allow (else counted). Returns the keys of the steps written.
+ * Writes the steps: an update of a kept step in place, new ones at the end while the turn's bounds
+ * allow (else counted). Returns the steps written, as the room sees them, and the turn's new counters
+ * (the caller stores them).
  */
-async function writeSteps(tx: Tx, turn: TurnRow, steps: z.output<typeof turnStepsInput>["steps"]): Promise<string[]> {
-  if (steps.length === 0) return [];
+async function writeSteps(
+  tx: Tx,
+  turn: TurnRow,
+  steps: z.output<typeof turnStepsInput>["steps"],
+  now: Date,
+): Promise<{ counters: { stepCount: number; bytes: number; droppedSteps: number }; steps: TurnStepView[] }> {
   // The last report of a key wins within one batch.
   const latest = new Map(steps.map((s) => [s.key, s]));
-  const kept = await tx.turnStep.findMany({ where: { turnId: turn.id, key: { in: [...latest.keys()] } }, select: { key: true, title: true, detail: true } });
+  const [kept, current] = await Promise.all([
+    latest.size ? tx.turnStep.findMany({ where: { turnId: turn.id, key: { in: [...latest.keys()] } } }) : Promise.resolve([]),
+    tx.turn.findUniqueOrThrow({ where: { id: turn.id }, select: { stepCount: true, bytes: true, droppedSteps: true } }),
+  ]);
   const known = new Map(kept.map((s) => [s.key, s]));
-  let { stepCount, bytes, droppedSteps } = await tx.turn.findUniqueOrThrow({
-    where: { id: turn.id },
-    select: { stepCount: true, bytes: true, droppedSteps: true },
-  });
-  const written: string[] = [];
-  const now = new Date();
+  let { stepCount, bytes, droppedSteps } = current;
+  const created: Prisma.TurnStepCreateManyInput[] = [];
+  const views: TurnStepView[] = [];
   for (const step of latest.values()) {
     const title = oneLine(redactSecrets(step.title), STEP_TITLE_MAX);
     const detail = step.detail === undefined ? undefined : clipped(redactSecrets(step.detail), STEP_DETAIL_MAX);
@@ -259,17 +270,18 @@ async function writeSteps(tx: Tx, turn: TurnRow, steps: z.output<typeof turnStep
     if (previous) {
       bytes += size - previous.title.length - previous.detail.length;
       await tx.turnStep.update({ where: { turnId_key: { turnId: turn.id, key: step.key } }, data: fields });
+      views.push(presentTurnStep({ ...previous, ...fields, items: items ?? previous.items }));
     } else if (stepCount >= TURN_STEPS_MAX || bytes + size > TURN_BYTES_MAX) {
       droppedSteps += 1;
-      continue;
     } else {
       bytes += size;
-      await tx.turnStep.create({ data: { turnId: turn.id, key: step.key, position: stepCount++, ...fields } });
+      const row = { turnId: turn.id, key: step.key, position: stepCount++, detail: "", ...fields };
+      created.push(row);
+      views.push(presentTurnStep({ ...row, items: items ?? null }));
     }
-    written.push(step.key);
   }
-  await tx.turn.update({ where: { id: turn.id }, data: { stepCount, bytes, droppedSteps } });
-  return written;
+  if (created.length) await tx.turnStep.createMany({ data: created });
+  return { counters: { stepCount, bytes, droppedSteps }, steps: views.sort((a, b) => a.position - b.position) };
 }
 
 /** Keeps the steps of the room's latest ROOM_TURNS_WITH_STEPS turns; older turns keep their summary. */
