@@ -29,7 +29,7 @@ import {
   type TurnView,
   type TurnWithSteps,
 } from "@switchboard/sdk/turns";
-import { getDb, Prisma, type Tx } from "../../db";
+import { getDb, type Prisma, type Tx } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
 import { authorize, can, isAdmin, type Actor } from "../../policies";
