@@ -12,7 +12,7 @@ import { audience, publish, subscribeToRoom, unsubscribeFromRoom, type Committed
 import { agentResumed } from "../../realtime/resumes";
 import { roomWoke } from "../../realtime/wakeups";
 import { transaction, TX_OPTIONS } from "../../transaction";
-import { fanOutNew } from "../messaging/delivery";
+import { fanOutNew, followsWholeRoom } from "../messaging/delivery";
 import { bumpRoomVersion } from "../messaging/room-version";
 import { loadRoomFor } from "../access/rooms";
 import { recordAudit } from "../governance/audit";
@@ -51,7 +51,11 @@ export async function setAgentPaused(actor: Actor, input: { roomId: string; agen
     return bumpRoomVersion(tx, input.roomId, actor.participantId, { type: input.paused ? "member.paused" : "member.resumed", participantIds: [input.agentId] });
   }, TX_OPTIONS);
   const view = await pauseOf(at, input.paused ? actor.participantId : null);
-  announce(committed, { roomId: input.roomId, agentId: input.agentId, ownerId: member.participant.ownerId, follows: member.deliveryMode === "all" }, view);
+  announce(
+    committed,
+    { roomId: input.roomId, agentId: input.agentId, ownerId: member.participant.ownerId, follows: followsWholeRoom("agent", member.deliveryMode) },
+    view,
+  );
   await fanOutNew(committed, event);
   return view;
 }

@@ -32,7 +32,7 @@ import {
 import { getDb, type Prisma, type Tx } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
-import { authorize, can, isAdmin, type Actor } from "../../policies";
+import { authorize, can, type Actor } from "../../policies";
 import { presentTurn, presentTurnStep, turnInclude } from "../../presenters/turn";
 import { audience, publish, type Committed } from "../../realtime";
 import { transaction } from "../../transaction";
@@ -161,7 +161,8 @@ export async function roomTurns(actor: Actor, input: z.output<typeof roomTurnsIn
     turns,
     agents,
     membersMayStopTurns,
-    canStopAll: actor.kind === "human" && (isAdmin(actor) || (membersMayStopTurns && subject.membership !== null)),
+    // Any agent's: the steering rule for an agent the viewer does not own.
+    canStopAll: can(actor, "agent.steer", { agent: { id: "", ownerId: null }, membersMayStop: membersMayStopTurns, member: subject.membership !== null }),
     canChangeStopping: can(actor, "room.configure", subject),
   };
 }
