@@ -86,6 +86,13 @@ side_by_side() {
     PARTS+=("$(printf '%5ds    %s' "$took" "${names[$i]}")")
     [ "$status" -eq 0 ] || failed=1
   done
+  # A failure again at the end, where a reader of the run's last lines (CI's summary) sees it.
+  for i in "${!pids[@]}"; do
+    read -r status took <"$dir/$((i + 1)).end" || status=1
+    [ "$status" -eq 0 ] && continue
+    printf '\n\033[1m== what failed in %s\033[0m\n' "${names[$i]}"
+    grep -E 'FAIL|Error|[Ee]xpected|✘|×|✗|failed|Timed out|timed out' "$dir/$((i + 1)).log" | grep -v '✓' | tail -n 60 || true
+  done
   rm -rf "$dir"
   return $failed
 }

@@ -1,10 +1,11 @@
 "use client";
-// The Work page's board, live: `status:updated` patches an agent's status in place (one for an agent the
-// board does not have yet refetches it); `work:changed` (an agent reported tasks, files or links; the
-// event says only whose) refetches the board, a burst coalesced into one refetch; every session:ready
-// refetches what a reconnect may have missed.
+// The Work page's board, live: `status:updated` patches an agent's status in place, and `work:changed`
+// (an agent's tasks, files or links, as stored) is folded into its card (apply-work-change.ts); what
+// neither can say alone (an agent the board does not have yet, a possible conflict) refetches the board,
+// a burst coalesced into one refetch; every session:ready refetches what a reconnect may have missed.
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import { applyWorkChange } from "./apply-work-change";
 import type { Board } from "./types";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
@@ -19,7 +20,17 @@ export function useWorkBoard(sinceHours: number) {
   const board = useQuery({ ...trpc.work.board.queryOptions({ sinceHours }), placeholderData: keepPreviousData });
 
   const refetch = useCoalesced(() => void queryClient.invalidateQueries(trpc.work.board.pathFilter()), REFETCH_AFTER_MS);
-  useSocketEvent("work:changed", refetch);
+  // An agent's report, folded in as it comes; what a report alone cannot say is read again.
+  useSocketEvent("work:changed", (change) => {
+    let stale = false;
+    queryClient.setQueriesData<Board>(trpc.work.board.pathFilter(), (old) => {
+      if (!old) return old;
+      const applied = applyWorkChange(old, change);
+      stale ||= applied.stale;
+      return applied.board;
+    });
+    if (stale) refetch();
+  });
   // An agent paused in a room, or resumed: its card says where.
   useSocketEvent("agent:paused", refetch);
   useSocketEvent("status:updated", ({ status: next }) => {

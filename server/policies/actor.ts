@@ -23,6 +23,9 @@ export interface Actor {
 
 export const isAdmin = (actor: Actor): boolean => actor.role === "owner" || actor.role === "admin";
 
+/** A person who runs the workspace: sees every agent's work, and every stop and pause is theirs too. */
+export const isHumanAdmin = (actor: Actor): boolean => isAdmin(actor) && actor.kind === "human";
+
 /**
  * An agent never has more rights than its owner, nor more than a plain member: a guest's agent is a
  * guest, anyone else's a member. An agent whose owner is no longer a member is a guest.

@@ -1,10 +1,10 @@
 // Every decision about who may do what, for people and agents alike. Services call `authorize` before
 // they read or write; transports never decide. Each rule returns true, or the error the caller gets.
 import { AppError, type ErrorCode } from "../errors";
-import { isAdmin, type Actor } from "./actor";
+import { isAdmin, isHumanAdmin, type Actor } from "./actor";
 
 export type { Actor, WorkspaceRole } from "./actor";
-export { isAdmin } from "./actor";
+export { isAdmin, isHumanAdmin } from "./actor";
 
 interface RoomFacts {
   workspaceId: string;
@@ -63,8 +63,6 @@ type Decision = true | Denial;
 const deny = (code: ErrorCode, message: string): Denial => ({ code, message });
 
 const sameWorkspace = (actor: Actor, room: RoomFacts): boolean => actor.workspaceId === room.workspaceId;
-
-const isHumanAdmin = (actor: Actor): boolean => isAdmin(actor) && actor.kind === "human";
 
 /** Admins manage members and guests; admins themselves are the owner's to make (by role or by invite). */
 const managesRole = (actor: Actor, role: string): Decision =>

@@ -1,5 +1,5 @@
 // Acting on live connections, on every server process (through the adapter when there are several).
-import type { Actor } from "../policies";
+import { isHumanAdmin, type Actor } from "../policies/actor";
 import { audience } from "./audiences";
 import { getIo, type Io } from "./io";
 
@@ -67,7 +67,11 @@ export function onRightsChanged(io: Io, reauthenticate: Reauthenticate, opts: { 
         Promise.all(
           sockets.map(async (socket) => {
             try {
-              socket.data.actor = await reauthenticate(socket.data.actor as Actor);
+              const actor = await reauthenticate(socket.data.actor as Actor);
+              socket.data.actor = actor;
+              // A role changed: an admin's audience follows it.
+              if (isHumanAdmin(actor)) socket.join(audience.admins(actor.workspaceId));
+              else socket.leave(audience.admins(actor.workspaceId));
             } catch {
               socket.disconnect(true); // gone, suspended, or unreadable: no stale rights stay open
             }

@@ -17,7 +17,7 @@ import { authenticateHandshake, reauthenticate } from "../auth/handshake";
 import { AppError, toErrorShape } from "../errors";
 import { sha256 } from "../ids";
 import { clientAddress } from "../http/client-address";
-import type { Actor } from "../policies";
+import { isHumanAdmin, type Actor } from "../policies";
 import { audience, bindRealtime } from "../realtime";
 import { connected, disconnected } from "../realtime/presence";
 import { attachRedisAdapter } from "../realtime/redis";
@@ -129,6 +129,7 @@ async function welcome(socket: AppSocket): Promise<void> {
   void socket.join([
     audience.participant(actor.participantId),
     audience.workspace(actor.workspaceId),
+    ...(isHumanAdmin(actor) ? [audience.admins(actor.workspaceId)] : []),
     features.includes("message:batch") ? audience.batchReceivers : audience.singleReceivers,
     // An agent paused in a room follows none of it until resumed (services/membership/pauses.ts).
     ...rooms.filter((m) => followsWholeRoom(actor.kind, m.deliveryMode) && !m.pausedAt).map((m) => audience.room(m.room.id)),

@@ -27,6 +27,23 @@ const FILE = "server/services/auth.ts";
 
 const card = (page: Page, handle: string) => page.locator(`[data-testid="agent-work"][data-handle="${handle}"]`);
 
+/** When (the wall clock, shared with this process) `selector` first matches in the page: a report's latency to the screen. */
+function shownAt(page: Page, selector: string): Promise<number> {
+  return page.evaluate(
+    (sel) =>
+      new Promise<number>((resolve) => {
+        if (document.querySelector(sel)) return resolve(Date.now());
+        const observer = new MutationObserver(() => {
+          if (!document.querySelector(sel)) return;
+          observer.disconnect();
+          resolve(Date.now());
+        });
+        observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+      }),
+    selector,
+  );
+}
+
 async function createAgent(page: Page, handle: string, displayName: string, framework: string) {
   return trpc<{ agent: { id: string }; apiKey: string }>(page, "agents.create", {
     handle,
@@ -133,7 +150,10 @@ test("the Work page moves live as agents report; states show beside names; a per
     await expect(a.locator('[data-testid="component"][data-name="Services"] [data-testid="component-agent-now"]')).toContainText(`@${scout}`);
     await expect(a.getByTestId("work-conflicts")).toHaveCount(0);
 
-    // ---- Live, no reload: a task completes, another is dropped (hidden behind the toggle).
+    // ---- Live, no reload: a task completes, another is dropped (hidden behind the toggle). The card
+    // takes the report from its event, asking the server nothing: measured from the report to the screen.
+    const progressShown = shownAt(a, `[data-testid="agent-work"][data-handle="${scout}"] [data-testid="task-progress"][data-completed="2"]`);
+    const reportedAt = Date.now();
     await scoutClient.reportTasks({
       sessionId: SESSION,
       roomId: room.id,
@@ -143,6 +163,7 @@ test("the Work page moves live as agents report; states show beside names; a per
         { key: "fix-test", title: "Add a regression test", status: "in_progress", parentKey: "fix" },
       ],
     });
+    const taskMs = (await progressShown) - reportedAt;
     await expect(sc.getByTestId("task-progress")).toHaveAttribute("data-completed", "2");
     await expect(sc.getByTestId("task-progress")).toHaveAttribute("data-total", "3");
     await expect(sc.locator('[data-testid="task"][data-status="dropped"]')).toHaveCount(0);
@@ -189,7 +210,11 @@ test("the Work page moves live as agents report; states show beside names; a per
     await expect(cc.getByTestId("task")).toHaveCount(3);
     await expect(cc.getByTestId("task-progress")).toHaveAttribute("data-total", "3");
     await expect(cc.locator('[data-testid="task"][data-status="in_progress"]')).toHaveText(/Add the CSV export button/);
+    const fileShown = shownAt(a, `[data-testid="agent-work"][data-handle="${coder}"] [data-testid="file"][data-path="server/services/orders.ts"]`);
+    const hookedAt = Date.now();
     await hook(baseURL!, c.apiKey, "post-tool-use-edit");
+    const fileMs = (await fileShown) - hookedAt;
+    console.log(`work page live: ${JSON.stringify({ taskReportToCardMs: taskMs, hookToCardMs: fileMs })}`);
     await expect(cc.locator('[data-testid="file"][data-path="server/services/orders.ts"] [data-testid="file-lines"]')).toHaveText("+2 −1");
     await hook(baseURL!, c.apiKey, "post-tool-use-write");
     await hook(baseURL!, c.apiKey, "post-tool-use-bash");

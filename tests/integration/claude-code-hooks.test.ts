@@ -78,7 +78,9 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     const bot = await createAgent(dana, `hooked-${dialect}`, { framework: "claude-code" });
     const session = randomUUID();
     const watcher = await erin.socket();
-    const changes = collect(watcher, "work:changed");
+    // The work, as stored, to its owner (an admin, too); a member of no room it served is told nothing of it.
+    const changes = collect(await dana.socket(), "work:changed");
+    const overheard = collect(watcher, "work:changed");
     const statuses = collect(watcher, "status:updated");
     const stateOf = () => statuses.filter((u) => u.status.participantId === bot.id).at(-1)?.status;
 
@@ -97,6 +99,10 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
       expect(await hook(bot.apiKey, name, session)).toEqual({ event: "PostToolUse", files: 1 });
     }
     await waitFor(() => changes.filter((c) => c.agentId === bot.id && c.what === "files").length === 6, 5000, "work:changed for each tool call");
+    expect(changes.find((c) => c.agentId === bot.id && c.what === "files")?.files).toEqual([
+      expect.objectContaining({ path: "server/services/orders.ts", operation: "edit", linesAdded: 2, sessionId: session }),
+    ]);
+    expect(overheard.filter((c) => c.agentId === bot.id)).toEqual([]);
     // Tools the board does not track: answered, nothing stored.
     const before = await stored(bot.id);
     expect(await hook(bot.apiKey, "post-tool-use-glob", session)).toEqual({ event: "PostToolUse", ignored: true });

@@ -246,7 +246,9 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
   it("files map to components (top folders by default, then the admins' map, applied to history too), and links tie what shipped", async () => {
     const room = await dana.api.rooms.createChannel.mutate({ name: `files-${dialect}`, visibility: "private", memberIds: [] });
     const bot = await agentIn(`filer-${dialect}`, room.id);
-    const changes = collect(await erin.socket(), "work:changed");
+    // What a report stored, to those who may read it: the room's members, the agent's owner, the admins.
+    const changes = collect(await dana.socket(), "work:changed");
+    const overheard = collect(await erin.socket(), "work:changed");
     unwrap(await emitAck(bot.socket, "work:tasks", { sessionId: "f-1", roomId: room.id, tasks: [{ key: "export", title: "Export usage" }] }));
     const { files } = unwrap(
       await emitAck<Ack<{ files: FileTouchView[] }>>(bot.socket, "work:files", {
@@ -271,6 +273,9 @@ describe.each(dialects)("the work board (%s)", (dialect) => {
     expect(files[0]).toMatchObject({ branch: "feat/export", linesAdded: 40 });
     expect(files[0].taskId).not.toBeNull();
     await waitFor(() => changes.some((c) => c.agentId === bot.id && c.what === "files"), 5000, "work:changed");
+    expect(changes.find((c) => c.what === "tasks")).toMatchObject({ agentId: bot.id, roomId: room.id, tasks: [expect.objectContaining({ key: "export" })] });
+    expect(changes.find((c) => c.what === "files")).toMatchObject({ roomId: room.id, files });
+    expect(overheard.filter((c) => c.agentId === bot.id)).toEqual([]); // erin is not in the room
 
     // Only admins edit the map; a bad glob is refused.
     expect(await errorCode(erin.api.work.setComponents.mutate({ components: [{ name: "Services", patterns: ["server/services/**"] }] }))).toBe("FORBIDDEN");

@@ -3,7 +3,17 @@
 import { z } from "zod";
 import type { bindingIdInput, bindingKeyInput, BindingView, claimBindingInput, listBindingsInput, updateBindingInput } from "./bindings.ts";
 import type { answerQuestionInput, AskQuestionInput, listQuestionsInput, questionIdInput, QuestionForViewer, QuestionView } from "./questions.ts";
-import type { FileTouchView, linkWorkInput, reportFilesInput, reportTasksInput, setWorkStatusInput, TaskView, WorkLinkView, WorkStatusView } from "./work.ts";
+import type {
+  FileTouchView,
+  linkWorkInput,
+  reportFilesInput,
+  reportTasksInput,
+  setWorkStatusInput,
+  TaskView,
+  WorkChange,
+  WorkLinkView,
+  WorkStatusView,
+} from "./work.ts";
 import type { endTurnInput, PauseView, startTurnInput, turnStepsInput, TurnStepView, TurnView } from "./turns.ts";
 
 export const PROTOCOL_VERSION = 1;
@@ -603,8 +613,8 @@ export interface ServerToClientEvents {
   "binding:updated": (p: { binding: BindingView }) => void;
   /** A participant's work status changed, or ran out (to the whole workspace, like presence). */
   "status:updated": (p: { status: WorkStatusView }) => void;
-  /** An agent reported tasks, files or links: a work board asks again (tRPC `work.*`) for what it may see. */
-  "work:changed": (p: { agentId: string; what: "tasks" | "files" | "links" }) => void;
+  /** An agent reported tasks, files or links: what changed, as stored, to those who may read it (a board applies it). */
+  "work:changed": (p: WorkChange) => void;
   /**
    * A turn in a room you follow started, reported steps, was asked to stop or ended: the turn as it
    * stands, and the steps that changed (new, or updated by key). Not a message: agents may ignore it.

@@ -93,6 +93,62 @@ export interface WorkLinkView {
   createdAt: string;
 }
 
+/**
+ * An agent's report, as those who may read it are told (`work:changed`): what changed, as stored. Tasks
+ * are every task the report changed (those a whole list dropped too); a report scoped to a room goes to
+ * the room's members, the agent, its owner and the workspace's admins.
+ */
+export interface WorkChange {
+  agentId: string;
+  what: "tasks" | "files" | "links";
+  /** The room the report served (null: none), as each row says too. */
+  roomId: string | null;
+  tasks?: TaskView[];
+  files?: FileTouchView[];
+  links?: WorkLinkView[];
+}
+
+/** A board's line for one file an agent touched: every touch of it, folded. */
+export interface FileSummary {
+  path: string;
+  component: string | null;
+  operations: FileOperation[];
+  touches: number;
+  linesAdded: number;
+  linesRemoved: number;
+  lastAt: string;
+}
+
+/** One line per path, latest first (`files` are latest first): the board's, and a live change's. */
+export function summarizeFiles(files: FileTouchView[], into: FileSummary[] = []): FileSummary[] {
+  const byPath = new Map(into.map((s) => [s.path, { ...s, operations: [...s.operations] }]));
+  const touched: string[] = [];
+  for (const f of files) {
+    const s = byPath.get(f.path) ?? { path: f.path, component: f.component, operations: [], touches: 0, linesAdded: 0, linesRemoved: 0, lastAt: f.at };
+    if (!s.operations.includes(f.operation)) s.operations.push(f.operation);
+    s.touches++;
+    s.linesAdded += f.linesAdded ?? 0;
+    s.linesRemoved += f.linesRemoved ?? 0;
+    if (f.at > s.lastAt) s.lastAt = f.at;
+    byPath.set(f.path, s);
+    if (!touched.includes(f.path)) touched.push(f.path);
+  }
+  if (into.length === 0) return [...byPath.values()];
+  // Folded into a board's lines: what was just touched goes first.
+  return [...touched.map((p) => byPath.get(p)!), ...into.filter((s) => !touched.includes(s.path)).map((s) => byPath.get(s.path)!)];
+}
+
+const TASK_RANK = { in_progress: 0, pending: 1, completed: 2, dropped: 3 } as const;
+/** In progress first, then pending, in the agent's own order; then the finished, latest first. */
+export function orderTasks(tasks: TaskView[]): TaskView[] {
+  return [...tasks].sort((a, b) => {
+    const r = TASK_RANK[a.status] - TASK_RANK[b.status];
+    if (r !== 0) return r;
+    if (a.status === "completed" || a.status === "dropped") return b.updatedAt.localeCompare(a.updatedAt);
+    return (a.sessionId ?? "").localeCompare(b.sessionId ?? "") || a.position - b.position;
+  });
+}
+
 /** One entry of a workspace's component map: a name and the globs of the paths that belong to it. */
 export interface ComponentRule {
   name: string;

@@ -4,7 +4,16 @@
 // agent's work where the policy `work.read` lets them (the room it served, or the agent is theirs, or
 // they are an admin); the agents, their statuses and the component map are the workspace's, like
 // presence (`work.read_workspace`).
-import type { FileOperation, FileTouchView, TaskView, WorkLinkView, WorkStatusView } from "@switchboard/sdk/work";
+import {
+  orderTasks,
+  summarizeFiles,
+  type FileOperation,
+  type FileSummary,
+  type FileTouchView,
+  type TaskView,
+  type WorkLinkView,
+  type WorkStatusView,
+} from "@switchboard/sdk/work";
 import { getDb } from "../../db";
 import { authorize, type Actor } from "../../policies";
 import { presentFileTouch, presentTask, presentWorkLink, presentWorkStatus, workStatusSelect } from "../../presenters/work";
@@ -25,16 +34,6 @@ const TASKS_PER_AGENT = 50;
 const FILES_PER_AGENT = 40;
 
 type Who = { id: string; handle: string; displayName: string };
-
-export interface FileSummary {
-  path: string;
-  component: string | null;
-  operations: FileOperation[];
-  touches: number;
-  linesAdded: number;
-  linesRemoved: number;
-  lastAt: string;
-}
 
 export interface AgentWork {
   agent: Who & { framework: string | null; owner: Who | null; online: boolean; status: "active" | "suspended" };
@@ -172,31 +171,6 @@ function roomsOf(rows: { roomId: string | null; at: string }[], titled: Set<stri
 
 const STATE_RANK = { working: 0, waiting: 1, blocked: 2, idle: 3 } as const;
 const rank = (a: AgentWork) => STATE_RANK[a.status.state] + (a.agent.status === "suspended" ? 10 : 0);
-
-const TASK_RANK = { in_progress: 0, pending: 1, completed: 2, dropped: 3 } as const;
-/** In progress first, then pending, in the agent's own order; then the finished, latest first. */
-function orderTasks(tasks: TaskView[]): TaskView[] {
-  return [...tasks].sort((a, b) => {
-    const r = TASK_RANK[a.status] - TASK_RANK[b.status];
-    if (r !== 0) return r;
-    if (a.status === "completed" || a.status === "dropped") return b.updatedAt.localeCompare(a.updatedAt);
-    return (a.sessionId ?? "").localeCompare(b.sessionId ?? "") || a.position - b.position;
-  });
-}
-
-/** One line per path, latest first (`files` are latest first). */
-export function summarizeFiles(files: FileTouchView[]): FileSummary[] {
-  const byPath = new Map<string, FileSummary>();
-  for (const f of files) {
-    const s = byPath.get(f.path) ?? { path: f.path, component: f.component, operations: [], touches: 0, linesAdded: 0, linesRemoved: 0, lastAt: f.at };
-    if (!s.operations.includes(f.operation)) s.operations.push(f.operation);
-    s.touches++;
-    s.linesAdded += f.linesAdded ?? 0;
-    s.linesRemoved += f.linesRemoved ?? 0;
-    byPath.set(f.path, s);
-  }
-  return [...byPath.values()];
-}
 
 function componentsOf(files: FileTouchView[]): AgentWork["components"] {
   const by = new Map<string, { name: string; touches: number; lastAt: string }>();

@@ -3,12 +3,11 @@
 // the room and thread it serves and to the runtime session (the runtime's own session id, or one of
 // the agent's runtime bindings, which also says the room and thread).
 //
-// Reports change rows of the reporting agent only. Each is announced as `work:changed` (the agent and
-// what changed, no content) to the workspace: a board that shows it asks again through tRPC, where the
-// policy (`work.read`) decides what each viewer sees.
+// Reports change rows of the reporting agent only. Each is announced as `work:changed`, with the rows as
+// stored, to those the policy (`work.read`) lets read them: a board applies it as it comes.
 import { createHash } from "node:crypto";
 import type { z } from "zod";
-import type { FileTouchView, linkWorkInput, reportFilesInput, reportTasksInput, TaskStatus, TaskView, WorkLinkView } from "@switchboard/sdk/work";
+import type { FileTouchView, linkWorkInput, reportFilesInput, reportTasksInput, TaskStatus, TaskView, WorkChange, WorkLinkView } from "@switchboard/sdk/work";
 import { getDb } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
@@ -19,6 +18,7 @@ import { transaction } from "../../transaction";
 import { componentMatcherFor, normalizePath } from "./components";
 import { loadMembershipFor } from "../access/rooms";
 import { checkThreadRoot } from "../messaging/threads";
+import { groupBy } from "../../collections";
 
 interface Scope {
   sessionId: string;
@@ -118,17 +118,18 @@ export async function reportTasks(actor: Actor, input: z.output<typeof reportTas
       const parentId = t.parentKey ? ids.get(t.parentKey)! : null;
       if (parentId !== (byKey.get(t.key)?.parentId ?? null)) await tx.workTask.update({ where: { id: ids.get(t.key)! }, data: { parentId } });
     }
-    let dropped = 0;
+    let gone: TaskView[] = [];
     if (input.complete) {
-      const gone = existing.filter((t) => !keys.has(t.key) && t.status !== "completed" && t.status !== "dropped").map((t) => t.id);
-      if (gone.length) dropped = (await tx.workTask.updateMany({ where: { id: { in: gone } }, data: { status: "dropped", updatedAt: now } })).count;
+      const dropped = existing.filter((t) => !keys.has(t.key) && t.status !== "completed" && t.status !== "dropped");
+      if (dropped.length) await tx.workTask.updateMany({ where: { id: { in: dropped.map((t) => t.id) } }, data: { status: "dropped", updatedAt: now } });
+      gone = dropped.map((t) => presentTask({ ...t, status: "dropped", updatedAt: now }));
     }
     const rows = await tx.workTask.findMany({ where: { id: { in: stored } } });
     const order = new Map(stored.map((id, i) => [id, i]));
-    return { tasks: rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(presentTask), dropped };
+    return { tasks: rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(presentTask), gone };
   });
-  changed(committed, actor, "tasks");
-  return result;
+  await changed(committed, actor, { what: "tasks", tasks: [...result.tasks, ...result.gone] });
+  return { tasks: result.tasks, dropped: result.gone.length };
 }
 
 /**
@@ -175,8 +176,9 @@ export async function reportFiles(actor: Actor, input: z.output<typeof reportFil
   }));
   const [, committed] = await transaction((tx) => tx.fileTouch.createMany({ data: rows }));
   const componentOf = await componentMatcherFor(actor.workspaceId);
-  changed(committed, actor, "files");
-  return { files: rows.map((r) => presentFileTouch(r, componentOf)) };
+  const files = rows.map((r) => presentFileTouch(r, componentOf));
+  await changed(committed, actor, { what: "files", files });
+  return { files };
 }
 
 /** Ties a branch, commit or pull request to the session (and task) that produced it; once per session. */
@@ -212,8 +214,9 @@ export async function linkWork(actor: Actor, input: z.output<typeof linkWorkInpu
     stored = await transaction((tx) => tx.workLink.update({ where: key, data: update })); // made meanwhile by a concurrent report
   }
   const [row, committed] = stored;
-  changed(committed, actor, "links");
-  return presentWorkLink(row);
+  const link = presentWorkLink(row);
+  await changed(committed, actor, { what: "links", links: [link] });
+  return link;
 }
 
 async function taskIdOf(actor: Actor, scope: Scope, key: string): Promise<string> {
@@ -225,7 +228,27 @@ async function taskIdOf(actor: Actor, scope: Scope, key: string): Promise<string
   return task.id;
 }
 
-/** Tells the workspace that an agent's work changed; boards ask again (and see what they may). */
-function changed(committed: Committed, actor: Actor, what: "tasks" | "files" | "links"): void {
-  publish(committed, audience.workspace(actor.workspaceId), "work:changed", { agentId: actor.participantId, what });
+/**
+ * Tells those who may read the report what it changed, as stored (`work.read`): the members of the room
+ * it served, the agent, its owner and the admins; one event per room (a task keeps the room it was first
+ * reported for). Someone who may read the room without being in it (a public channel's reader) sees it
+ * at their board's next read.
+ */
+async function changed(committed: Committed, actor: Actor, change: Omit<WorkChange, "agentId" | "roomId">): Promise<void> {
+  const agent = await getDb().participant.findUnique({ where: { id: actor.participantId }, select: { ownerId: true } });
+  const readers = [audience.participant(actor.participantId), audience.admins(actor.workspaceId)];
+  if (agent?.ownerId) readers.push(audience.participant(agent.ownerId));
+  const rows: { id: string; roomId: string | null }[] = change.tasks ?? change.files ?? change.links ?? [];
+  for (const [room, group] of groupBy(rows, (r) => r.roomId ?? "")) {
+    const ids = new Set(group.map((r) => r.id));
+    const only = <T extends { id: string }>(list: T[] | undefined) => list?.filter((r) => ids.has(r.id));
+    publish(committed, room ? [...readers, audience.room(room)] : readers, "work:changed", {
+      agentId: actor.participantId,
+      what: change.what,
+      roomId: room || null,
+      tasks: only(change.tasks),
+      files: only(change.files),
+      links: only(change.links),
+    });
+  }
 }
