@@ -13,7 +13,14 @@ import { authenticatedJsonEndpoint, jsonEndpoint } from "./http/json-endpoint";
 import { INSTALL_PREFIX, serveInstall } from "./http/install";
 import { setSecurityHeaders } from "./http/security-headers";
 import { migrate } from "./migrate";
-import { CLAUDE_CODE_HOOKS_PATH, claudeCodeHookInput, handleClaudeCodeHook, HOOK_KEPT_STRING, MAX_HOOK_BODY } from "./bridges/claude-code/hooks";
+import {
+  CLAUDE_CODE_HOOKS_PATH,
+  claudeCodeHookInput,
+  claudeCodeHookOutput,
+  handleClaudeCodeHook,
+  HOOK_KEPT_STRING,
+  MAX_HOOK_BODY,
+} from "./bridges/claude-code/hooks";
 import { A2A_PREFIX, a2aEndpoint } from "./bridges/a2a/inbound/endpoint";
 import { MCP_PATH, mcpEndpoint } from "./bridges/mcp/endpoint";
 import { startA2aHost } from "./bridges/a2a/outbound/host";
@@ -72,7 +79,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   // The CLI's login: a person's email and password for an access token.
   const tokensEndpoint = jsonEndpoint(passwordTokenInput, createAccessTokenWithPassword);
   // Claude Code's hooks, with the agent's key (bridges/claude-code/hooks.ts).
-  const claudeCodeHooks = authenticatedJsonEndpoint(claudeCodeHookInput, handleClaudeCodeHook, { maxBody: MAX_HOOK_BODY, keepStrings: HOOK_KEPT_STRING });
+  const claudeCodeHooks = authenticatedJsonEndpoint(claudeCodeHookInput, handleClaudeCodeHook, {
+    maxBody: MAX_HOOK_BODY,
+    keepStrings: HOOK_KEPT_STRING,
+    beside: claudeCodeHookOutput,
+  });
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: TRPC_PREFIX,

@@ -34,15 +34,18 @@ export function jsonEndpoint<S extends z.ZodType, R>(schema: S, run: (input: z.o
 export function authenticatedJsonEndpoint<S extends z.ZodType, R>(
   schema: S,
   run: (actor: Actor, input: z.output<S>) => Promise<R>,
-  opts: EndpointOptions = {},
+  opts: EndpointOptions & {
+    /** Fields the answer carries beside `ok` and `data`, from the result (a caller that reads the top level: Claude Code's hooks). */
+    beside?: (result: R) => Record<string, unknown>;
+  } = {},
 ) {
   return endpoint(async (req) => {
     const { actor } = await authenticateAuthorization(req.headers.authorization, stampedAddress(req));
     return run(actor, await parsedBody(req, schema, opts));
-  });
+  }, opts.beside);
 }
 
-function endpoint(handle: (req: IncomingMessage) => Promise<unknown>) {
+function endpoint<R>(handle: (req: IncomingMessage) => Promise<R>, beside: (result: R) => Record<string, unknown> = () => ({})) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const reply = (status: number, body: unknown) => {
       res.statusCode = status;
@@ -56,7 +59,8 @@ function endpoint(handle: (req: IncomingMessage) => Promise<unknown>) {
     };
     try {
       if (req.method !== "POST") throw new AppError("NOT_FOUND", "Use POST");
-      reply(200, { ok: true, data: await handle(req) });
+      const data = await handle(req);
+      reply(200, { ...beside(data), ok: true, data });
     } catch (error) {
       const shape = toErrorShape(error);
       if (shape.retryAfterMs !== undefined) res.setHeader("Retry-After", String(Math.ceil(shape.retryAfterMs / 1000)));

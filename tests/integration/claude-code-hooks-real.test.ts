@@ -4,7 +4,8 @@
 // loading the project's and local settings as the `claude` command does), against a scripted Messages
 // API on loopback (tests/support/scripted-anthropic.ts) whose model writes a todo list, creates, edits
 // and lists files, and uses the Task tools. What Claude Code posted arrives through tRPC `work.board`,
-// the database and a person's socket, keyed by the session ids Claude Code used.
+// the database and a person's socket, keyed by the session ids Claude Code used. A Stop pressed in the
+// room stops a session at its next tool call (the hook's answer: `continue: false`, the call denied).
 //
 // What the real runs showed (Claude Code 2.1.333), and why the hooks are synchronous (a curl each,
 // cli/clients/claude-hooks.ts): an `async` command hook still running when a headless session ends is
@@ -16,13 +17,28 @@
 //
 // SQLite only: this proves Claude Code's payloads, what `connect` writes and the mapping end to end;
 // the storage under both databases is claude-code-hooks.test.ts's.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedAnthropic, text, toolUse, type ScriptedAnthropic, type Step } from "../support/scripted-anthropic";
-import { CLI, collect, closeSockets, queryDb, runProcess, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
+import type { Ack } from "@switchboard/sdk";
+import {
+  CLI,
+  collect,
+  closeSockets,
+  emitAck,
+  openAgentSocket,
+  queryDb,
+  runProcess,
+  signUpPerson,
+  startTestServer,
+  unwrap,
+  waitFor,
+  type Person,
+  type TestServer,
+} from "./harness";
 
 let server: TestServer;
 let api: ScriptedAnthropic;
@@ -60,14 +76,16 @@ afterAll(async () => {
 
 interface Run {
   sessionId: string;
+  /** The session's result message. */
+  result: { subtype: string; text: string };
   /** Claude Code's record of each hook it ran: event, outcome, the command's exit code. */
   hooks: { event: string; name: string; outcome: string; status?: number }[];
 }
 
 /** One headless Claude Code session in the project, its model scripted by `steps`. */
-async function claude(prompt: string, steps: Step[], env: Record<string, string> = {}): Promise<Run> {
+async function claude(prompt: string, steps: Step[], env: Record<string, string> = {}, opts: { stopped?: boolean } = {}): Promise<Run> {
   api.script(steps);
-  const run: Run = { sessionId: "", hooks: [] };
+  const run: Run = { sessionId: "", hooks: [], result: { subtype: "", text: "" } };
   const session = query({
     prompt,
     options: {
@@ -102,8 +120,9 @@ async function claude(prompt: string, steps: Step[], env: Record<string, string>
     if (message.type === "system" && message.subtype === "hook_response") {
       run.hooks.push({ event: message.hook_event, name: message.hook_name, outcome: message.outcome, status: message.exit_code });
     }
-    if (message.type === "result") expect(message.subtype, JSON.stringify(message)).toBe("success");
+    if (message.type === "result") run.result = { subtype: message.subtype, text: JSON.stringify(message) };
   }
+  if (!opts.stopped) expect(run.result.subtype, run.result.text).toBe("success");
   expect(api.problems.splice(0)).toEqual([]);
   expect(api.tunnels.splice(0)).toEqual([]);
   expect(api.pending()).toBe(0);
@@ -214,6 +233,39 @@ describe("the real Claude Code fires the work board's hooks", () => {
     expect(new Set(changes.filter((c) => c.agentId === agent.participantId).map((c) => c.what))).toEqual(new Set(["tasks", "files"]));
     // The endpoint's answers went to Claude Code, not to its model.
     expect(JSON.stringify(api.calls)).not.toContain('"ok":true');
+  }, 120_000);
+
+  it("a Stop pressed in the room stops the session at its next tool call: the turn its hooks fed ends stopped", async () => {
+    const room = await dana.api.rooms.createChannel.mutate({ name: "orders", visibility: "private", memberIds: [agent.participantId] });
+    const ask = await dana.api.messages.send.mutate({ roomId: room.id, body: "@coder add a JSON export too", clientMsgId: "stop-1" });
+    // The session says which message it works on, as it would through the MCP tool (the same tool, over the agent's socket).
+    const socket = await openAgentSocket(server.url, agent.apiKey);
+    const opened = unwrap(await emitAck<Ack<{ turn_id: string }>>(socket, "tool:call", { name: "report_activity", args: { message_id: ask.id } }));
+    const first = path.join(project, "src", "json-export.ts");
+    const second = path.join(project, "src", "json-export.test.ts");
+    let watched: string[] = [];
+    const run = await claude(
+      "Add a JSON export",
+      [
+        () => toolUse("Write", { file_path: first, content: "export const toJson = (rows) => JSON.stringify(rows);\n" }),
+        async () => {
+          // The first call is on the turn, done; then Dana presses Stop before the model's next call.
+          const turn = (await dana.api.turns.forRoom.query({ roomId: room.id })).turns.find((t) => t.id === opened.turn_id)!;
+          watched = turn.steps.map((s) => `${s.title}: ${s.status}`);
+          await dana.api.turns.stop.mutate({ turnId: opened.turn_id });
+          return toolUse("Write", { file_path: second, content: "test('exports', () => {});\n" });
+        },
+      ],
+      {},
+      { stopped: true },
+    );
+    expect(watched).toEqual([expect.stringMatching(/^Write .*json-export\.ts.*: done$/)]);
+    // Claude Code stopped before the second Write: the file was never written, and no model call followed.
+    expect(existsSync(first)).toBe(true);
+    expect(existsSync(second)).toBe(false);
+    expect(run.hooks.filter((h) => h.outcome !== "success" || h.status !== 0)).toEqual([]);
+    const turn = (await dana.api.turns.forRoom.query({ roomId: room.id })).turns.find((t) => t.id === opened.turn_id)!;
+    expect(turn).toMatchObject({ state: "stopped", stoppedBy: { handle: "dana" } });
   }, 120_000);
 
   it("the Task tools: TaskCreated and TaskCompleted, TaskUpdate's in progress and deleted", async () => {

@@ -260,6 +260,72 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
     expect(await stored(bot.id)).toEqual({ files: 0, tasks: 0, state: "idle" });
     expect((await fetch(`${server.url}/api/hooks/claude-code`, { headers: { Authorization: `Bearer ${bot.apiKey}` } })).status).toBe(404);
   });
+  it("a hook-connected session's tool calls are steps of the turn it reports with report_activity; a Stop stops the session at its next tool call", async () => {
+    const bot = await createAgent(dana, `turner-${dialect}`, { framework: "claude-code" });
+    const room = await dana.api.rooms.createChannel.mutate({ name: `hook-turns-${dialect}`, visibility: "private", memberIds: [bot.id] });
+    const agent = await openAgentSocket(server.url, bot.apiKey);
+    const tool = async (args: Record<string, unknown>) =>
+      unwrap(await emitAck<Ack<Record<string, unknown>>>(agent, "tool:call", { name: "report_activity", args }));
+    const ask = (text: string) => dana.api.messages.send.mutate({ roomId: room.id, body: `@${bot.agent.handle} ${text}`, clientMsgId: randomUUID() });
+    const turnOf = async (messageId: string) => (await dana.api.turns.forRoom.query({ roomId: room.id })).turns.find((t) => t.messageId === messageId)!;
+    const session = randomUUID();
+    const call = (event: "PreToolUse" | "PostToolUse", id: string) => {
+      const { tool_response: response, ...before } = fixture("post-tool-use-bash", session);
+      return post(bot.apiKey, { ...(event === "PreToolUse" ? before : { ...before, tool_response: response }), hook_event_name: event, tool_use_id: id });
+    };
+
+    // No turn running: a tool call is the board's alone.
+    expect((await call("PreToolUse", "toolu_0")).body).toEqual({ ok: true, data: { event: "PreToolUse", ignored: true } });
+
+    // The session says it works on a message (the MCP tool): its turn opens, its plan shown.
+    const first = await ask("fix the orders export");
+    const opened = await tool({ message_id: first.id, plan: [{ title: "Run the tests", status: "in_progress" }] });
+    expect(opened).toMatchObject({ state: "running" });
+    // Its tool calls, from its hooks: running, then done with the result.
+    const started = await call("PreToolUse", "toolu_1");
+    expect(started.body).toEqual({ ok: true, data: { event: "PreToolUse", ignored: true, turn: { id: opened.turn_id, stoppedBy: null } } });
+    let seen = await turnOf(first.id);
+    await waitFor(
+      () => seen.steps.some((s) => s.key === "tool:toolu_1" && s.status === "running"),
+      5000,
+      "the call, running",
+      async () => void (seen = await turnOf(first.id)),
+    );
+    expect((await call("PostToolUse", "toolu_1")).body.data).toMatchObject({ event: "PostToolUse", files: 1, turn: { stoppedBy: null } });
+    const watched = await turnOf(first.id);
+    expect(watched).toMatchObject({ state: "running", runtime: "mcp" });
+    expect(watched.steps.map((s) => [s.kind, s.title, s.status])).toEqual([
+      ["plan", "Plan: 0 of 1 done", "done"],
+      ["tool", expect.stringMatching(/^Bash .*npm test -- orders/), "done"],
+    ]);
+    expect(watched.steps[1].detail).toContain("3 passed");
+
+    // Dana presses Stop: the next tool call's answer stops Claude Code (`continue: false`, read at the top level).
+    await dana.api.turns.stop.mutate({ turnId: opened.turn_id as string });
+    const stopped = await call("PreToolUse", "toolu_2");
+    expect(stopped.body).toMatchObject({ continue: false, stopReason: `Stopped by @${dana.handle} from Switchboard`, ok: true });
+    expect(await turnOf(first.id)).toMatchObject({ state: "stopped", stoppedBy: { handle: dana.handle } });
+    const [receipt] = await queryDb<{ state: string; reason: string }>(
+      server,
+      `SELECT "state", "reason" FROM "MessageReceipt" WHERE "messageId" = $1 AND "participantId" = $2`,
+      [first.id, bot.id],
+    );
+    expect(receipt).toEqual({ state: "failed", reason: `stopped by @${dana.handle}` });
+    // The tool says so too, and the turn stays stopped.
+    expect(await tool({ message_id: first.id, steps: [{ id: "n", title: "still here" }] })).toMatchObject({ state: "stopped", stopped_by: `@${dana.handle}` });
+
+    // The next message's turn: Claude Code's Stop (it answered) ends it done.
+    const second = await ask("and the CSV header");
+    const next = await tool({ message_id: second.id, steps: [{ id: "read", kind: "file", title: "app/orders/export.tsx" }] });
+    expect((await post(bot.apiKey, fixture("stop", session))).body.data).toMatchObject({ turn: { id: next.turn_id, stoppedBy: null } });
+    expect(await turnOf(second.id)).toMatchObject({ state: "done" });
+    // Or the session says it is done itself.
+    const third = await ask("thanks");
+    const own = await tool({ message_id: third.id, done: true, input_tokens: 1200, output_tokens: 80 });
+    expect(own).toMatchObject({ state: "done" });
+    expect(await turnOf(third.id)).toMatchObject({ state: "done", tokens: { input: 1200, output: 80 } });
+  });
+
   // The CLI's files do not depend on the database: one dialect.
   it.runIf(dialect === "sqlite")(
     "connect --client claude merges its hooks into .claude/settings.local.json (keeping others', replacing an older version's, once); the curl each runs, and the hook command, post the payload",
@@ -305,16 +371,18 @@ describe.each(dialects)("Claude Code hooks (%s)", (dialect) => {
         expect(ours).toEqual({ type: "command", command: expect.stringMatching(/^\S*curl -sSf --max-time 9 -o \/dev\/null /), timeout: 10 });
         expect(ours.command).toContain(` -H @${path.join(home, ".config", "switchboard", "keys")}/hk-claude@`);
         expect(ours.command).toContain(` --data-binary @- ${origin}/api/hooks/claude-code`);
-        expect(settings.hooks.PostToolUse).toEqual([
-          theirs.hooks.PostToolUse[0],
-          { matcher: "Edit|MultiEdit|Write|NotebookEdit|Read|Bash|TodoWrite|TaskUpdate", hooks: [ours] },
-        ]);
+        // Every tool's calls (the room watches them); theirs kept.
+        expect(settings.hooks.PostToolUse).toEqual([theirs.hooks.PostToolUse[0], { hooks: [ours] }]);
         expect(settings.hooks.Stop).toEqual([theirs.hooks.Stop[0], { hooks: [ours] }]);
         expect(settings.hooks.UserPromptSubmit).toEqual([{ hooks: [ours] }]);
+        // Before a tool call, Claude Code reads the answer (a Stop from the room stops the session): not discarded.
+        expect(settings.hooks.PreToolUse).toEqual([{ hooks: [{ ...ours, command: String(ours.command).replace(" -o /dev/null", "") }] }]);
         // SessionStart is not wired: the older one there is gone, and the event with it.
         expect(Object.keys(settings.hooks).sort()).toEqual([
           "Notification",
           "PostToolUse",
+          "PostToolUseFailure",
+          "PreToolUse",
           "SessionEnd",
           "Stop",
           "TaskCompleted",

@@ -24,7 +24,7 @@ describe("platform tools", () => {
   });
 
   it("hands an adapter's model every tool but the delivery loop's own", () => {
-    const loop = ["wait_for_messages", "acknowledge", "mark_processing", "mark_processed", "mark_failed", "report_usage"];
+    const loop = ["wait_for_messages", "acknowledge", "mark_processing", "mark_processed", "mark_failed", "report_usage", "report_activity"];
     expect([...ADAPTER_TOOLS].sort()).toEqual(TOOL_NAMES.filter((n) => !loop.includes(n)).sort());
     for (const name of [
       "send_message",

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import * as contract from "./contract.ts";
 import { askQuestionInput, formField, questionOption } from "./questions.ts";
+import * as turns from "./turns.ts";
 import * as work from "./work.ts";
 import type { PlatformTool } from "./runtime.ts";
 
@@ -305,6 +306,31 @@ export const TOOL_SPECS = named({
     }),
     readOnly: false,
   },
+  report_activity: {
+    description:
+      'Shows the people in the room what you are doing on a message, live, under it: call it when you start on a message (its id), as you go (your plan, each step), and with done when you are finished. If a person pressed Stop, the answer says stopped_by: stop working on that message then. Example: {"message_id": "…", "plan": [{"title": "Read the failing test", "status": "completed"}, {"title": "Fix the race", "status": "in_progress"}], "steps": [{"id": "t1", "kind": "tool", "title": "npm test -- auth", "status": "done", "detail": "3 passed"}]}',
+    input: z.strictObject({
+      message_id: messageId.describe("The message you are working on"),
+      plan: turns.turnStepInput.shape.items.describe("Your plan or todo list as it stands now (the whole list)"),
+      steps: z
+        .array(
+          z.strictObject({
+            id: turns.turnStepInput.shape.key.describe("Your id for the step: a step with an id it already has is updated"),
+            kind: z.enum(["tool", "file", "note"]).default("note"),
+            title: turns.turnStepInput.shape.title.describe("One line: a tool call's name and input, a file's path, a note"),
+            status: turns.turnStepInput.shape.status,
+            detail: turns.turnStepInput.shape.detail.describe("A tool call's result, a note's text: a few lines"),
+          }),
+        )
+        .max(40)
+        .default([]),
+      input_tokens: z.number().int().min(0).optional().describe("Your tokens so far on this message (the whole amount)"),
+      output_tokens: z.number().int().min(0).optional(),
+      done: z.boolean().default(false).describe("You are finished with the message"),
+      error: turns.endTurnInput.shape.error.describe("With done: what went wrong, if you could not finish"),
+    }),
+    readOnly: false,
+  },
   mark_processing: receipt("processing", 'Tells the room you started working on a message (people see it). Example: {"message_id": "…"}'),
   mark_processed: receipt("processed", 'Tells the room you finished a message. Example: {"message_id": "…"}'),
   mark_failed: receipt("failed", 'Tells the room you could not handle a message, and why. Example: {"message_id": "…", "reason": "The build server is down"}'),
@@ -314,10 +340,18 @@ export type ToolName = keyof typeof TOOL_SPECS;
 export const TOOL_NAMES = Object.keys(TOOL_SPECS) as ToolName[];
 
 /**
- * The delivery loop's own tools: the Agent (sdk/agent.ts) receives, acknowledges, reports receipts
- * and usage itself, so a model handed the tools by an adapter does not get these.
+ * The delivery loop's own tools: the Agent (sdk/agent.ts) receives, acknowledges, reports receipts,
+ * usage and its turns' activity itself, so a model handed the tools by an adapter does not get these.
  */
-const LOOP_TOOLS: ReadonlySet<ToolName> = new Set(["wait_for_messages", "acknowledge", "mark_processing", "mark_processed", "mark_failed", "report_usage"]);
+const LOOP_TOOLS: ReadonlySet<ToolName> = new Set([
+  "wait_for_messages",
+  "acknowledge",
+  "mark_processing",
+  "mark_processed",
+  "mark_failed",
+  "report_usage",
+  "report_activity",
+]);
 
 /** The tools an agent framework's model gets: every one but the delivery loop's. */
 export const ADAPTER_TOOLS: readonly ToolName[] = TOOL_NAMES.filter((name) => !LOOP_TOOLS.has(name));

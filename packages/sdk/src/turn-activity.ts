@@ -3,7 +3,7 @@
 // plan, tool calls, notes) and the Agent adds what it knows itself (the work reported, the usage).
 // Steps are sent in order, a batch every 100 ms at most; a report never fails a turn (it is logged).
 import type { z } from "zod";
-import { clipped, oneLine, summarizeInput, type endTurnInput, type TurnStepInput, type turnStepsInput } from "./turns.ts";
+import { clipped, oneLine, planStep, summarizeInput, type endTurnInput, type TurnStepInput, type turnStepsInput } from "./turns.ts";
 
 /** What a turn's activity is sent with: the client's `turn:steps` and `turn:end` (SwitchboardClient has both). */
 export interface TurnReporting {
@@ -62,8 +62,7 @@ export class TurnActivity implements TurnActivityReporter {
   }
 
   plan(items: { title: string; status: "pending" | "in_progress" | "completed" }[]): void {
-    const done = items.filter((i) => i.status === "completed").length;
-    this.step({ key: "plan", kind: "plan", title: `Plan: ${done} of ${items.length} done`, items: items.slice(0, 100), status: "done" });
+    this.step(planStep(items));
   }
 
   toolStarted(key: string, name: string, input?: unknown): void {

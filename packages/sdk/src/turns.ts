@@ -54,6 +54,12 @@ export const turnStepInput = z.strictObject({
 });
 export type TurnStepInput = z.input<typeof turnStepInput>;
 
+/** A plan or todo list as its step: the whole list, titled by how much of it is done. */
+export function planStep(items: { title: string; status: (typeof PLAN_ITEM_STATUSES)[number] }[]): TurnStepInput {
+  const done = items.filter((i) => i.status === "completed").length;
+  return { key: "plan", kind: "plan", title: `Plan: ${done} of ${items.length} done`, items: items.slice(0, 100), status: "done" };
+}
+
 /** The model's tokens and cost so far in the turn (the whole amounts, not increments). */
 const turnUsage = z.strictObject({
   inputTokens: z.number().int().min(0).max(1e12),

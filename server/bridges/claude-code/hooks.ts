@@ -12,18 +12,26 @@
 //   Notification                                          waiting, for the agent's owner (its message)
 //   Stop                                                  working → idle;  SessionEnd → idle
 //
+// And the room watches the session's tool calls: each (PreToolUse, PostToolUse, PostToolUseFailure, any
+// tool) is a step of the agent's running turn, one it opened on the message it works on with the MCP
+// tool `report_activity`; Stop ends that turn done. A turn a person stopped stops the session: the answer
+// carries Claude Code's `continue: false` (claudeCodeHookOutput).
+//
 // Other documented events and untracked tools are answered `ignored` and change nothing; a name Claude
 // Code does not document, or fields of the wrong type, are INVALID_PAYLOAD and change nothing either.
 //
 // A payload carries whole files (a Write's content twice, an Edit's `originalFile`), so the body is read
 // as it streams and strings past HOOK_KEPT_STRING characters arrive as ElidedText: their lines are all
 // that is counted of them (http/lean-json.ts).
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { clipped, oneLine, summarizeInput } from "@switchboard/sdk/turns";
 import { MAX_TASKS_PER_REPORT, type TaskStatus } from "@switchboard/sdk/work";
 import { AppError } from "../../errors";
 import { ElidedText } from "../../http/lean-json";
 import { authorize, type Actor } from "../../policies";
 import { countRequest, HOOK_REQUESTS } from "../../services/governance/request-limits";
+import * as turns from "../../services/work/turns";
 import * as work from "../../services/work/work";
 import * as workStatus from "../../services/work/status";
 
@@ -74,6 +82,8 @@ export type ClaudeCodeHook = z.output<typeof claudeCodeHookInput>;
 
 export interface HookOutcome {
   event: string;
+  /** The agent's running turn this hook fed (the room watches it), and who stopped it, if someone did. */
+  turn?: { id: string; stoppedBy: string | null };
   /** Nothing the board tracks: nothing was stored. */
   ignored?: true;
   tasks?: number;
@@ -85,6 +95,14 @@ export interface HookOutcome {
 /** A file's text, or what is known of a long one. */
 const text = z.union([z.string(), z.instanceof(ElidedText)]);
 type Text = z.output<typeof text>;
+/** A tool call, before or after it ran (PreToolUse, PostToolUse, PostToolUseFailure). */
+const toolCall = z.looseObject({
+  tool_name: z.string().min(1).max(200),
+  tool_input: z.unknown().optional(),
+  tool_use_id: z.string().trim().min(1).max(200).optional(),
+  tool_response: z.unknown().optional(),
+  error: z.string().optional(),
+});
 const postToolUse = z.looseObject({ tool_name: z.string().min(1).max(200), tool_input: z.looseObject({}), tool_response: z.unknown().optional() });
 const editInput = z.looseObject({ file_path: z.string().min(1), old_string: text, new_string: text });
 const multiEditInput = z.looseObject({ file_path: z.string().min(1), edits: z.array(z.looseObject({ old_string: text, new_string: text })).max(1000) });
@@ -117,8 +135,14 @@ export async function handleClaudeCodeHook(actor: Actor, hook: ClaudeCodeHook): 
   const event = hook.hook_event_name;
   const sessionId = hook.session_id;
   switch (event) {
-    case "PostToolUse":
-      return { event, ...(await toolUsed(actor, hook)) };
+    case "PreToolUse":
+      return { event, ...(await toolActivity(actor, hook, "running")), ignored: true };
+    case "PostToolUse": {
+      const activity = await toolActivity(actor, hook, "done");
+      return { event, ...(await toolUsed(actor, hook)), ...activity };
+    }
+    case "PostToolUseFailure":
+      return { event, ...(await toolActivity(actor, hook, "failed")), ignored: true };
     case "TaskCreated":
     case "TaskCompleted": {
       const task = fields(taskEvent, hook);
@@ -142,8 +166,10 @@ export async function handleClaudeCodeHook(actor: Actor, hook: ClaudeCodeHook): 
       return { event, status: set.state };
     }
     case "Stop": {
+      // Claude has answered: the turn it reported on is done (if it did not say so itself).
+      const reported = await turns.reportRunningTurn(actor, { steps: [], end: { state: "done" } });
       const set = await workStatus.turnEnded(actor);
-      return set ? { event, status: set.state } : { event, ignored: true };
+      return { event, ...(set ? { status: set.state } : { ignored: true as const }), ...turnOf(reported) };
     }
     case "SessionEnd": {
       const set = await workStatus.sessionEnded(actor);
@@ -152,6 +178,37 @@ export async function handleClaudeCodeHook(actor: Actor, hook: ClaudeCodeHook): 
     default:
       return { event, ignored: true };
   }
+}
+
+/**
+ * A tool call as a step of the agent's running turn (one it opened with `report_activity`), by Claude
+ * Code's id for the call: running before it, done or failed after. No turn running: nothing.
+ */
+async function toolActivity(actor: Actor, hook: ClaudeCodeHook, status: "running" | "done" | "failed"): Promise<Pick<HookOutcome, "turn">> {
+  const call = fields(toolCall, hook);
+  const title = oneLine(`${call.tool_name} ${summarizeInput(call.tool_input)}`.trim());
+  const result = status === "running" ? undefined : status === "failed" ? call.error : call.tool_response;
+  const detail = result === undefined ? undefined : clipped(typeof result === "string" ? result : (JSON.stringify(result) ?? ""));
+  const step = { key: `tool:${call.tool_use_id ?? `${call.tool_name}:${randomUUID()}`}`, kind: "tool" as const, title, status, ...(detail ? { detail } : {}) };
+  // Before the call (which has no id to find it by afterwards): only a step that can be finished.
+  if (status === "running" && !call.tool_use_id) return {};
+  return turnOf(await turns.reportRunningTurn(actor, { steps: [step] }));
+}
+
+const turnOf = (reported: turns.ReportedTurn | null): Pick<HookOutcome, "turn"> =>
+  reported ? { turn: { id: reported.turn.id, stoppedBy: reported.stoppedBy ? `@${reported.stoppedBy.handle}` : null } } : {};
+
+/**
+ * What Claude Code reads of the answer (its hook output): a turn someone stopped stops the session
+ * (`continue: false`, saying who) and, before a tool call, denies the call (Claude Code runs the call
+ * it was about to make otherwise, then stops); anything else lets it go on.
+ */
+export function claudeCodeHookOutput(outcome: HookOutcome): Record<string, unknown> {
+  const by = outcome.turn?.stoppedBy;
+  if (!by) return {};
+  const reason = `Stopped by ${by} from Switchboard`;
+  const deny = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } };
+  return { continue: false, stopReason: reason, ...(outcome.event === "PreToolUse" ? deny : {}) };
 }
 
 async function toolUsed(actor: Actor, hook: ClaudeCodeHook): Promise<Omit<HookOutcome, "event">> {

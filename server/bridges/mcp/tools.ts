@@ -16,9 +16,11 @@ import { resolveParticipant, resolveParticipants, resolveRoom } from "../../serv
 import { countRequest, EVENT_LIMITS } from "../../services/governance/request-limits";
 import * as questions from "../../services/questions/questions";
 import * as rooms from "../../services/rooms/rooms";
+import * as turns from "../../services/work/turns";
 import * as work from "../../services/work/work";
 import * as workStatus from "../../services/work/status";
 import { linkWorkInput } from "@switchboard/sdk/work";
+import { planStep, type TurnStepInput } from "@switchboard/sdk/turns";
 import { listConnectionsInput } from "@switchboard/sdk/contract";
 import { sendMessage } from "../../services/messaging/sending";
 import { touchSession } from "../../services/identity/sessions";
@@ -291,6 +293,31 @@ export const RUNS: Runs = {
         taskId: args.task_id,
       });
       return { usage };
+    },
+  },
+  report_activity: {
+    limit: EVENT_LIMITS["turn:steps"],
+    run: async (actor, args) => {
+      const steps: TurnStepInput[] = [
+        ...(args.plan ? [planStep(args.plan)] : []),
+        ...args.steps.map((step) => ({ key: `${step.kind}:${step.id}`, kind: step.kind, title: step.title, status: step.status, detail: step.detail })),
+      ];
+      const tokens = args.input_tokens !== undefined || args.output_tokens !== undefined;
+      const { turn, stoppedBy } = await turns.reportTurn(actor, {
+        messageId: args.message_id,
+        runtime: "mcp",
+        steps,
+        usage: tokens ? { inputTokens: args.input_tokens ?? 0, outputTokens: args.output_tokens ?? 0 } : undefined,
+        end: args.done ? { state: args.error ? "failed" : "done", error: args.error } : undefined,
+      });
+      if (stoppedBy)
+        return {
+          turn_id: turn.id,
+          state: turn.state,
+          stopped_by: `@${stoppedBy.handle}`,
+          instruction: `@${stoppedBy.handle} stopped your work on this message: stop it now, and do not reply to it`,
+        };
+      return { turn_id: turn.id, state: turn.state, steps: turn.stepCount };
     },
   },
   mark_processing: receipt("processing"),

@@ -25,6 +25,7 @@ import {
   type startTurnInput,
   type turnIdInput,
   type turnStepsInput,
+  type TurnStepInput,
   type TurnStepView,
   type TurnView,
   type TurnWithSteps,
@@ -38,6 +39,7 @@ import { audience, publish, type Committed } from "../../realtime";
 import { transaction } from "../../transaction";
 import { loadMembershipFor, loadRoomFor } from "../access/rooms";
 import { recordAudit } from "../governance/audit";
+import { recordReceipt } from "../messaging/delivery";
 
 type TurnRow = NonNullable<Awaited<ReturnType<typeof findTurn>>>;
 
@@ -126,6 +128,78 @@ export async function endTurn(actor: Actor, input: z.output<typeof endTurnInput>
     });
   });
   return announce(committed, turn.id, unfinished);
+}
+
+/** A turn as a host that holds no socket is told of it: as it stands, and who stopped it, if someone did. */
+export interface ReportedTurn {
+  turn: TurnView;
+  stoppedBy: { id: string; handle: string } | null;
+}
+
+/**
+ * A turn told in one call, for hosts that hold no socket to be interrupted on (an MCP host, through
+ * `report_activity`): opened on the message unless it runs, its steps and tokens recorded, ended when
+ * `end` says. A Stop asked for meanwhile is honoured here (see `honourStop`), and `stoppedBy` tells the
+ * host to stop; a stopped turn stays stopped.
+ */
+export async function reportTurn(
+  actor: Actor,
+  input: {
+    messageId: string;
+    runtime?: string;
+    steps: TurnStepInput[];
+    usage?: z.output<typeof turnStepsInput>["usage"];
+    end?: Omit<z.output<typeof endTurnInput>, "turnId">;
+  },
+): Promise<ReportedTurn> {
+  const existing = await getDb().turn.findUnique({
+    where: { agentId_messageId: { agentId: actor.participantId, messageId: input.messageId } },
+    include: turnInclude,
+  });
+  if (existing?.state === "stopped") return { turn: presentTurn(existing), stoppedBy: presentTurn(existing).stoppedBy };
+  if (existing?.state === "running" && existing.stopRequestedAt) return honourStop(actor, existing);
+  const turnId = existing?.state === "running" ? existing.id : (await startTurn(actor, { messageId: input.messageId, runtime: input.runtime })).id;
+  return { turn: await recordSteps(actor, turnId, input), stoppedBy: null };
+}
+
+/**
+ * For Claude Code's hooks, which say what a session does but not which message it answers: a step of
+ * the agent's running turn (its latest, opened by `report_activity`), or its end. Null when none runs.
+ */
+export async function reportRunningTurn(
+  actor: Actor,
+  input: { steps: TurnStepInput[]; end?: Omit<z.output<typeof endTurnInput>, "turnId"> },
+): Promise<ReportedTurn | null> {
+  const running = await getDb().turn.findFirst({
+    where: { agentId: actor.participantId, state: "running" },
+    orderBy: { updatedAt: "desc" },
+    include: turnInclude,
+  });
+  if (!running) return null;
+  if (running.stopRequestedAt) return honourStop(actor, running);
+  return { turn: await recordSteps(actor, running.id, input), stoppedBy: null };
+}
+
+async function recordSteps(
+  actor: Actor,
+  turnId: string,
+  input: { steps: TurnStepInput[]; usage?: z.output<typeof turnStepsInput>["usage"]; end?: Omit<z.output<typeof endTurnInput>, "turnId"> },
+): Promise<TurnView> {
+  let turn: TurnView | null = null;
+  if (input.steps.length > 0 || input.usage) turn = await reportSteps(actor, { turnId, steps: input.steps, usage: input.usage });
+  if (input.end) turn = await endTurn(actor, { turnId, ...input.end });
+  return turn ?? presentTurn((await findTurn(turnId))!);
+}
+
+/**
+ * What an SDK agent does on `turn:interrupt`, done for a host that was told by a call's answer: the
+ * turn ends `stopped` and the message's receipt is failed, "stopped by @dana".
+ */
+async function honourStop(actor: Actor, running: TurnRow): Promise<ReportedTurn> {
+  const turn = await endTurn(actor, { turnId: running.id, state: "stopped" });
+  const by = turn.stoppedBy ?? { id: "", handle: "" };
+  await recordReceipt(actor, { messageId: running.messageId, state: "failed", reason: `stopped by @${by.handle}` });
+  return { turn, stoppedBy: by };
 }
 
 /** A room's latest turns with their steps, for whoever may read the room. */

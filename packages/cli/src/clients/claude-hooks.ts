@@ -22,9 +22,17 @@ import { isObject, malformed, mergeJsonConfig, type JsonObject } from "./json-co
 
 export const HOOKS_PATH = "/api/hooks/claude-code";
 
-/** The events wired, and for tool events the tools the board tracks (a matcher is a regex of tool names). */
-export const WIRED_EVENTS: { event: string; matcher?: string }[] = [
-  { event: "PostToolUse", matcher: "Edit|MultiEdit|Write|NotebookEdit|Read|Bash|TodoWrite|TaskUpdate" },
+/**
+ * The events wired (a tool event without a matcher: every tool). `answers`: Claude Code reads the
+ * server's answer (the hook's stdout) as its hook output: before a tool call, `continue: false` stops a
+ * session whose turn a person stopped. Every other hook's answer is discarded (Claude Code adds some
+ * events' stdout to the conversation).
+ */
+export const WIRED_EVENTS: { event: string; matcher?: string; answers?: true }[] = [
+  // Every tool call, before and after: the room watches them as steps of the agent's running turn.
+  { event: "PreToolUse", answers: true },
+  { event: "PostToolUse" },
+  { event: "PostToolUseFailure" },
   { event: "TaskCreated" },
   { event: "TaskCompleted" },
   { event: "UserPromptSubmit" },
@@ -37,19 +45,19 @@ export const WIRED_EVENTS: { event: string; matcher?: string }[] = [
 export const hooksNeedExport = (ctx: WiringContext) => !commandOnPath("curl", ctx.env);
 
 /** Claude Code waits for it (a loopback answer takes milliseconds); 10 s at most, then it goes on. */
-export function claudeHook(ctx: WiringContext): JsonObject {
+export function claudeHook(ctx: WiringContext, opts: { answers?: boolean } = {}): JsonObject {
   const url = `${ctx.origin}${HOOKS_PATH}`;
   const curl = commandOnPath("curl", ctx.env);
   if (!curl) return { type: "http", url, headers: { Authorization: `Bearer $${KEY_VARIABLE}` }, allowedEnvVars: [KEY_VARIABLE], timeout: 10 };
-  // -f: a refusal fails the hook (Claude Code shows it, and goes on); the answer itself is not Claude Code's to read.
+  // -f: a refusal fails the hook (Claude Code shows it, and goes on). An answer Claude Code reads is
+  // JSON it takes `continue` from (false once a person stopped the turn), ignoring the rest.
   const discard = ctx.platform === "win32" ? "NUL" : "/dev/null";
   const command = [
     curl,
     "-sSf",
     "--max-time",
     "9",
-    "-o",
-    discard,
+    ...(opts.answers ? [] : ["-o", discard]),
     "-H",
     "Content-Type: application/json",
     "-H",
@@ -63,12 +71,12 @@ export function claudeHook(ctx: WiringContext): JsonObject {
 
 /** The `hooks` block to paste by hand (what `mergeClaudeHooks` writes). */
 export function claudeHooksBlock(ctx: WiringContext): JsonObject {
-  const hook = claudeHook(ctx);
-  return Object.fromEntries(WIRED_EVENTS.map(({ event, matcher }) => [event, [{ ...(matcher ? { matcher } : {}), hooks: [hook] }]]));
+  return Object.fromEntries(
+    WIRED_EVENTS.map(({ event, matcher, answers }) => [event, [{ ...(matcher ? { matcher } : {}), hooks: [claudeHook(ctx, { answers })] }]]),
+  );
 }
 
 export function mergeClaudeHooks(file: string, ctx: WiringContext): ReturnType<typeof mergeJsonConfig> {
-  const hook = claudeHook(ctx);
   return mergeJsonConfig(file, (settings) => {
     const hooks = settings.hooks ?? {};
     if (!isObject(hooks)) throw malformed(file, "has a hooks entry that is not an object");
@@ -78,7 +86,7 @@ export function mergeClaudeHooks(file: string, ctx: WiringContext): ReturnType<t
       if (!Array.isArray(groups)) throw malformed(file, `has hooks.${event} that is not a list`);
       const wired = WIRED_EVENTS.find((w) => w.event === event);
       // An event no longer wired (an older version's SessionStart) loses our hook, and goes if that was all.
-      const merged = wired ? withOurHook(groups, hook, wired.matcher) : withoutOurs(groups);
+      const merged = wired ? withOurHook(groups, claudeHook(ctx, { answers: wired.answers }), wired.matcher) : withoutOurs(groups);
       if (merged.length > 0 || groups.length === 0) next[event] = merged;
     }
     return isDeepStrictEqual(next, hooks) ? settings : { ...settings, hooks: next };

@@ -1,8 +1,9 @@
 // `switchboard hook claude-code`: a command hook for Claude Code, for a hook the `http` ones that
 // `connect --client claude` writes cannot be (SessionStart, which Claude Code sends to command hooks
 // only), or where the key cannot be in Claude Code's environment. It posts the hook's JSON from stdin to
-// the server's hooks endpoint with the agent's key from the config dir, and prints nothing on stdout:
-// Claude Code adds a hook's stdout to the conversation for some events. Any failure exits 1, which
+// the server's hooks endpoint with the agent's key from the config dir, and prints nothing on stdout
+// (Claude Code adds a hook's stdout to the conversation for some events) unless a person stopped the
+// agent's turn: then Claude Code's hook output `{"continue": false}`, which stops the session. Any failure exits 1, which
 // Claude Code treats as a non-blocking error (2 would block the tool call or the prompt), with one line
 // on stderr. Run it synchronously: Claude Code kills an `async` hook still running when a headless
 // session (`claude -p`) ends.
@@ -20,7 +21,7 @@ export function registerHook(program: Command): void {
     .command("hook")
     .summary("forward a coding agent's hook payload (stdin) to the work board")
     .description(
-      "Post the hook payload on stdin to the server as the connected agent, for the hooks `connect --client claude` writes. Prints nothing on success.",
+      "Post the hook payload on stdin to the server as the connected agent, for the hooks `connect --client claude` writes. Prints nothing on success, unless a person stopped the agent's turn: then the hook output that stops Claude Code.",
     )
     .argument("<runtime>", `whose hook it is: ${Object.keys(RUNTIMES).join(", ")}`)
     .action(async (runtime: string, _opts: object, command: Command) => {
@@ -30,7 +31,13 @@ export function registerHook(program: Command): void {
         const credential = resolveCredential(optionsOf(command));
         const payload = parsed(await readStdin());
         const { postJson } = await import("../http");
-        await postJson(credential.url, route, payload, { bearer: credential.secret, timeoutMs: 8_000 });
+        const answer = await postJson<{ event: string; turn?: { stoppedBy: string | null } }>(credential.url, route, payload, {
+          bearer: credential.secret,
+          timeoutMs: 8_000,
+        });
+        // A turn a person stopped: Claude Code stops the session (its hook output, read from stdout), the tool call it was about to make denied.
+        const by = answer.turn?.stoppedBy;
+        if (by) process.stdout.write(`${JSON.stringify(stopOutput(answer.event, `Stopped by ${by} from Switchboard`))}\n`);
       } catch (error) {
         const failure = toCliError(error);
         throw new CliError(EXIT.ERROR, failure.message, { code: failure.code, hint: failure.hint });
@@ -59,4 +66,10 @@ function parsed(text: string): unknown {
   } catch {
     throw new CliError(EXIT.ERROR, "The hook payload on stdin is not JSON; not sent.");
   }
+}
+
+/** Claude Code's hook output that stops a session (server/bridges/claude-code/hooks.ts answers the same at its top level). */
+function stopOutput(event: string, reason: string) {
+  const deny = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } };
+  return { continue: false, stopReason: reason, ...(event === "PreToolUse" ? deny : {}) };
 }
