@@ -3,8 +3,9 @@
 // running each turn in this process against the server (SQLite). Each turn is stopped while its
 // framework is busy: the generic adapter waits on its signal; the Claude Agent SDK (its real CLI) has
 // called a platform tool and waits for the model's next answer; Codex (its real CLI) waits for the
-// model's answer. The models are scripted endpoints on loopback that hold that answer back. Target:
-// under 1 s each.
+// model's answer; LangGraph (the real package, in this process, a scripted chat model) runs a tool
+// call that takes its time. The CLIs' models are scripted endpoints on loopback that hold that answer
+// back. Target: under 1 s each.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,10 +14,16 @@ import { Agent, type RuntimeAdapter } from "@switchboard/sdk";
 import { claudeAgentSdk } from "@switchboard/sdk/adapters/claude-agent-sdk";
 import { codex } from "@switchboard/sdk/adapters/codex";
 import { generic } from "@switchboard/sdk/adapters/generic";
+import { langGraph } from "@switchboard/sdk/adapters/langgraph";
+import { tool } from "@langchain/core/tools";
+import { MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
+import { z } from "zod";
 import type { TurnView } from "@switchboard/sdk/turns";
 import { startScriptedAnthropic, text, toolUse } from "../tests/support/scripted-anthropic";
 import { say, startScriptedOpenAI } from "../tests/support/scripted-openai";
 import { closeSockets, collect, createAgent, signUpPerson, startTestServer, waitFor } from "../tests/integration/harness";
+import { callTools, ToolCallingChatModel } from "../tests/integration/fixtures/tool-calling-chat-model";
 import { recordSection } from "./sections";
 import { BENCH_SERVER_ENV } from "./switchboard";
 
@@ -39,6 +46,18 @@ try {
   const codexHome = path.join(root, "codex");
   mkdirSync(codexHome, { recursive: true });
   writeFileSync(path.join(codexHome, "config.toml"), "[analytics]\nenabled = false\n\n[features]\nplugins = false\n");
+
+  // LangGraph's model asks for a tool that takes its time; the run is busy once the tool has started.
+  const graphModel = new ToolCallingChatModel();
+  let checksStarted = 0;
+  const runChecks = tool(
+    async () => {
+      checksStarted += 1;
+      await held();
+      return "too late";
+    },
+    { name: "run_checks", description: "Runs the test suite", schema: z.object({ command: z.string() }) },
+  );
 
   /** Per adapter: the adapter, what its model answers this round, and when its framework is busy (the held answer asked for). */
   const adapters: Record<string, { make: () => RuntimeAdapter; busy: () => void; isBusy: () => boolean }> = {
@@ -81,6 +100,25 @@ try {
       busy: () => openai.script(async (request) => (await held(), say("too late")(request))),
       isBusy: () => openai.pending() === 0,
     },
+    langgraph: {
+      make: () =>
+        langGraph({
+          model: "scripted-tools-1",
+          graph: (tools) =>
+            new StateGraph(MessagesAnnotation)
+              .addNode("model", async (state) => ({ messages: [await graphModel.invoke(state.messages)] }))
+              .addNode("tools", new ToolNode([...tools, runChecks]))
+              .addEdge(START, "model")
+              .addConditionalEdges("model", toolsCondition)
+              .addEdge("tools", "model")
+              .compile({ checkpointer: new MemorySaver() }),
+        }),
+      busy: () => {
+        checksStarted = 0;
+        graphModel.script(callTools("", [{ name: "run_checks", args: { command: "npm test" } }]));
+      },
+      isBusy: () => checksStarted === 1,
+    },
   };
 
   for (const [name, { make, busy, isBusy }] of Object.entries(adapters)) {
@@ -114,7 +152,7 @@ const at = new Date().toISOString();
 recordSection("stop", { at, results }, "stop", [
   "## From Stop to the turn's end, per adapter (`npm run bench:stop`)",
   "",
-  `Run ${at} on this machine against the server (SQLite): a person presses Stop (tRPC \`turns.stop\`) on a turn the SDK's Agent runs, while its framework is busy (the CLIs waiting for a scripted model's held-back answer, the Claude Agent SDK after a platform tool call); the clock stops when the person's socket gets the turn as stopped. Median of ${ROUNDS}. Target: under 1 s each.`,
+  `Run ${at} on this machine against the server (SQLite): a person presses Stop (tRPC \`turns.stop\`) on a turn the SDK's Agent runs, while its framework is busy (the CLIs waiting for a scripted model's held-back answer, the Claude Agent SDK after a platform tool call, LangGraph in a slow tool call); the clock stops when the person's socket gets the turn as stopped. Median of ${ROUNDS}. Target: under 1 s each.`,
   "",
   "| adapter | Stop to the end, median ms | each round, ms |",
   "|---|---:|---|",
