@@ -58,6 +58,7 @@ const TOOL_NAMES = [
   "report_files",
   "link_work",
   "report_usage",
+  "report_activity",
   "mark_processing",
   "mark_processed",
   "mark_failed",

@@ -5,7 +5,9 @@
 // thread; an agent killed with SIGKILL mid-message and restarted answers everything once (replies are
 // derived from the message, as the TypeScript SDK derives them), one whose server restarts
 // reconnects, and run() stops cleanly on signals; a question to a person survives a kill too; usage,
-// a work status, tasks, files and a runtime binding reach the person through tRPC. What the server
+// a work status, tasks, files and a runtime binding reach the person through tRPC; each mention is a
+// turn the person watches live (its plan, a tool call, notes, tokens) and stops (the handler is
+// cancelled, the receipt fails "stopped by @…", the next message is answered). What the server
 // hands out (`pip install <server>/install/python`, the sdist that builds itself) installs the same
 // files with no index; the platform tools are the TypeScript SDK's.
 // Needs Debian's python3 with python3-socketio, python3-aiohttp and python3-venv; without them the
@@ -35,13 +37,16 @@ if (!ready) {
 
 /**
  * An agent on the installed package, for the tests below: it echoes what is addressed to it, and on cue
- * sleeps after replying (to be killed there), asks its owner, or does some work and reports it.
+ * sleeps after replying (to be killed there), asks its owner, does some work and reports it, shows its
+ * turn's plan and waits for "go on" (from another room: this one's messages wait behind it), or blocks
+ * until a person stops it.
  */
 const SCENARIO_AGENT = String.raw`
 import asyncio, json, os, signal
 from switchboard import Agent, FileCursorStore
 
 SLOW = os.environ.get("SLOW") == "1"
+GO_ON = asyncio.Event()
 
 
 async def handle(message, ctx):
@@ -62,6 +67,26 @@ async def handle(message, ctx):
             await ctx.report_tasks([{"title": "Crunch the numbers", "status": "in_progress"}], binding_id=turn.binding["id"])
             await ctx.report_files([{"path": "src/crunch.py", "operation": "edit", "lines_added": 3}], binding_id=turn.binding["id"])
             await ctx.reply("on it")
+    elif "show your plan" in body:
+        ctx.activity.plan([{"title": "Read the question", "status": "completed"}, {"title": "Answer it", "status": "in_progress"}])
+        ctx.activity.tool_started("call-1", "search_docs", {"query": "refund policy", "limit": 3})
+        ctx.activity.tool_ended("call-1", {"hits": 3, "top": "Refunds within 30 days"})
+        for i in range(60):  # more than a batch
+            ctx.activity.note(f"step {i}")
+        await ctx.report_usage("py-test-model", 1000, 50, cost_usd=0.002)
+        await GO_ON.wait()
+        await ctx.reply("planned")
+    elif "go on" in body:
+        GO_ON.set()
+    elif "block" in body:
+        async with ctx.binding("py-test") as turn:
+            await turn.set_session(f"session-{message['seq']}")
+            ctx.activity.tool_started("wait-1", "wait_for_ci", {"command": "sleep 60"})
+            try:
+                await asyncio.sleep(60)
+            except asyncio.CancelledError:
+                print("cancelled", message["seq"], ctx.stopped, ctx.stopped_by["handle"], flush=True)
+                raise
     else:
         await ctx.reply(f"echo: {body}")
         if "slow" in body and SLOW:
@@ -269,7 +294,7 @@ describe.runIf(ready).each([dialects[0]])("the Python package, installed from it
       expect([name, tool.doc, tool.bound]).toEqual([name, true, tool.params]);
     }
     expect(info.adapterTools).toEqual(
-      Object.keys(TOOL_SPECS).filter((n) => !["wait_for_messages", "acknowledge", "report_usage"].includes(n) && !n.startsWith("mark_")),
+      Object.keys(TOOL_SPECS).filter((n) => !["wait_for_messages", "acknowledge", "report_usage", "report_activity"].includes(n) && !n.startsWith("mark_")),
     );
   });
 
@@ -441,6 +466,138 @@ describe.runIf(ready).each([dialects[0]])("the Python package, installed from it
     expect(await run.exited, run.output()).toBe(0);
     expect(run.output()).toContain("closed");
     expect((await board()).status.state).toBe("idle");
+  });
+
+  /** The turn on `messageId` as the person reads it (tRPC `turns.forRoom`), with its steps. */
+  async function turnOn(roomId: string, messageId: string) {
+    return (await owner.api.turns.forRoom.query({ roomId })).turns.find((t) => t.messageId === messageId);
+  }
+
+  it("shows each message's turn live: the plan, a tool call and notes the handler reports through ctx.activity, in order, and its tokens; it ends done when the handler returns", async () => {
+    const bot = await agentIn("pywatched");
+    const other = await owner.api.rooms.createChannel.mutate({ name: "pywatched-other", visibility: "private", memberIds: [bot.id] });
+    const run = scenario(bot);
+    const m = await mention(bot.roomId, "pywatched", "show your plan");
+    let turn: Awaited<ReturnType<typeof turnOn>>;
+    // Seen while the handler waits (for "go on").
+    await waitFor(
+      () => turn?.steps.length === 62 && turn.tokens.input === 1000,
+      20_000,
+      `the turn's steps, live (output: ${run.output()})`,
+      async () => void (turn = await turnOn(bot.roomId, m.id)),
+    );
+    expect(turn!).toMatchObject({
+      state: "running",
+      runtime: "python",
+      agent: { id: bot.id, handle: "pywatched" },
+      tokens: { input: 1000, output: 50 },
+      costUsd: 0.002,
+    });
+    expect(turn!.steps.slice(0, 3).map((s) => [s.kind, s.title, s.status])).toEqual([
+      ["plan", "Plan: 1 of 2 done", "done"],
+      ["tool", "search_docs refund policy", "done"],
+      ["note", "step 0", "done"],
+    ]);
+    expect(turn!.steps[0].items).toEqual([
+      { title: "Read the question", status: "completed" },
+      { title: "Answer it", status: "in_progress" },
+    ]);
+    expect(turn!.steps[1].detail).toContain("Refunds within 30 days");
+    // Sent in batches of 50 at most, in the order reported.
+    expect(turn!.steps.slice(2).map((s) => s.title)).toEqual(Array.from({ length: 60 }, (_, i) => `step ${i}`));
+
+    await mention(other.id, "pywatched", "go on");
+    await waitFor(
+      () => turn?.state === "done",
+      20_000,
+      `the turn's end (output: ${run.output()})`,
+      async () => void (turn = await turnOn(bot.roomId, m.id)),
+    );
+    expect(turn!).toMatchObject({ tokens: { input: 1000, output: 50 }, costUsd: 0.002, endedAt: expect.any(String), error: null });
+    expect(await replies(m)).toEqual(["planned"]);
+    run.child.kill("SIGTERM");
+    expect(await run.exited, run.output()).toBe(0);
+    expect(run.output()).not.toMatch(/Traceback/);
+  });
+
+  it("Stop from the room cancels a handler that is blocked: the turn ends stopped, the receipt fails 'stopped by @…', its binding keeps the session; a reply sent meanwhile is noted on the turn and answered next", async () => {
+    const bot = await agentIn("pystopped");
+    const run = scenario(bot);
+    const m = await mention(bot.roomId, "pystopped", "block until stopped");
+    let turn: Awaited<ReturnType<typeof turnOn>>;
+    const refresh = async () => void (turn = await turnOn(bot.roomId, m.id));
+    await waitFor(() => turn?.steps[0]?.status === "running", 20_000, `the blocked turn (output: ${run.output()})`, refresh);
+    expect(turn!.steps.map((s) => [s.kind, s.title])).toEqual([["tool", "wait_for_ci sleep 60"]]);
+
+    // A person's reply in its thread while it runs: waits behind it, and the turn says so.
+    const reply = await owner.api.messages.send.mutate({ roomId: bot.roomId, body: "any news?", threadRootId: m.id, clientMsgId: randomUUID() });
+    await waitFor(() => turn?.steps.length === 2, 10_000, `the reply's note (output: ${run.output()})`, refresh);
+    expect(turn!.steps[1]).toMatchObject({ kind: "note", title: "@pyowner replied while it works: answered next turn" });
+
+    await owner.api.turns.stop.mutate({ turnId: turn!.id });
+    await waitFor(() => turn?.state === "stopped", 10_000, `the turn stopped (output: ${run.output()})`, refresh);
+    expect(turn!).toMatchObject({ stoppedBy: { handle: "pyowner" }, error: null });
+    expect(turn!.steps[0].status).toBe("failed"); // the tool call it was in did not finish
+    expect(run.output()).toContain(`cancelled ${m.seq} True pyowner`); // cancelled, and ctx.stopped said by whom
+    let root: Awaited<ReturnType<typeof thread>>["root"] | undefined;
+    await waitFor(
+      () => root?.receipts.some((r) => r.participantId === bot.id && r.state === "failed") ?? false,
+      10_000,
+      "the failed receipt",
+      async () => void ({ root } = await thread(m.id)),
+    );
+    expect(root!.receipts.find((r) => r.participantId === bot.id)?.reason).toBe("stopped by @pyowner");
+    // Its runtime binding: the message done with, the session kept for the next one.
+    const [binding] = await owner.api.bindings.ofRoom.query({ roomId: bot.roomId, includeClosed: false });
+    expect(binding).toMatchObject({ externalId: `session-${m.seq}`, lastSeq: m.seq, status: "idle", lastError: null });
+
+    // The next message, the reply, is answered: a turn of its own, done.
+    await waitFor(() => run.seqs("handled").includes(reply.seq), 20_000, `the reply answered (output: ${run.output()})`);
+    expect(run.seqs("handled")).toEqual([reply.seq]);
+    expect((await replies(m)).filter((body) => body.startsWith("echo"))).toEqual(["echo: any news?"]);
+    let next: Awaited<ReturnType<typeof turnOn>>;
+    await waitFor(
+      () => next?.state === "done",
+      10_000,
+      "the next turn",
+      async () => void (next = await turnOn(bot.roomId, reply.id)),
+    );
+    run.child.kill("SIGTERM");
+    expect(await run.exited, run.output()).toBe(0);
+    expect(run.output()).not.toMatch(/Traceback/);
+  });
+
+  it("carries on without turns on a server that does not know them: the handler runs with a reporter that reports nothing, and turn:start is not asked again", async () => {
+    const script = String.raw`
+import asyncio, switchboard
+from switchboard.turns import TurnRunner
+
+class OlderServer:  # answers turn:start as a server before turns does
+    me = {"id": "bot"}
+    asked = 0
+    def on(self, event, listener):
+        pass
+    async def start_turn(self, message_id, runtime=None):
+        self.asked += 1
+        raise switchboard.SwitchboardError("UNKNOWN_EVENT", "Unknown event: turn:start")
+
+async def main():
+    client, seen = OlderServer(), []
+    async def handle(message, ctx):
+        ctx.activity.plan([{"title": "a", "status": "completed"}])
+        ctx.activity.tool_started("k", "tool", {"path": "x"})
+        ctx.activity.note("n")
+        seen.append([message["id"], type(ctx.activity).__name__])
+    runner = TurnRunner(client, handle, "python")
+    for n in (1, 2):
+        message = {"id": f"m{n}", "roomId": "r", "threadRootId": None, "kind": "text", "author": {"id": "p", "kind": "human", "handle": "p"}}
+        await runner(message, switchboard.MessageContext(client, message, None, True, False))
+    print(client.asked, seen)
+
+asyncio.run(main())
+`;
+    const ran = await runProcess(python, ["-c", script], { cwd: project, env: env() });
+    expect([ran.code, ran.stdout.trim(), ran.stderr]).toEqual([0, "1 [['m1', 'ActivityReporter'], ['m2', 'ActivityReporter']]", ""]);
   });
 
   it("registers an agent with a person's onboarding token; a key that is not one is refused at once, with the server's code", async () => {

@@ -6,6 +6,9 @@
 
     Agent(url, api_key, handle, cursors=FileCursorStore("cursors.json")).run()
 
+Each message addressed to the agent is a turn its room watches live: the handler reports what it
+does through `ctx.activity`, and a person's Stop cancels it (`switchboard.turns`).
+
 `run()` blocks: it runs the asyncio loop until SIGINT or SIGTERM, on which the message being
 handled finishes, what waits is left for the next run, and it returns (a second signal abandons the
 message being handled too: the next run handles it again). In a program with its own loop, use
@@ -22,6 +25,7 @@ from typing import List, Optional, Tuple, Type
 
 from .client import MessageHandler, SwitchboardClient
 from .cursors import CursorStore
+from .turns import TurnRunner
 from .types import Participant
 
 log = logging.getLogger("switchboard")
@@ -41,6 +45,7 @@ class Agent:
         send_attempts: int = 8,
         reconnect_delay: Tuple[float, float] = (0.25, 10.0),
         wait_for_approval: bool = True,
+        runtime: str = "python",
     ) -> None:
         """
         :param url: the server's base URL, e.g. http://127.0.0.1:3000
@@ -49,6 +54,8 @@ class Agent:
             room
         :param cursors: where the per-room cursors are kept (`FileCursorStore(path)` to resume
             exactly where it stopped); default memory: resume from the server's cursor
+        :param runtime: what the handler runs on, shown beside its turns (lowercase letters,
+            digits, dots and dashes: "langgraph", "my-app")
         The other options are `SwitchboardClient`'s.
         """
         #: The client underneath: every request of the protocol (`client.request`), rooms,
@@ -64,7 +71,7 @@ class Agent:
             reconnect_delay=reconnect_delay,
             wait_for_approval=wait_for_approval,
         )
-        self.client.on_message(handler)
+        self.client.on_message(TurnRunner(self.client, handler, runtime))
 
     @property
     def me(self) -> Optional[Participant]:

@@ -9,7 +9,7 @@ import logging
 import os
 import socket
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Type
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Type
 
 from .errors import SwitchboardError
 from .types import Binding, Message
@@ -37,7 +37,9 @@ class BindingTurn:
     Entering claims the binding of the message's conversation for this process, waiting while
     another process's turn holds it, and renews the claim while the block runs. Leaving records the
     turn (the message's seq, the status, the session, whether it resumed) and releases the binding;
-    leaving with an exception records the error and releases it.
+    leaving with an exception records the error and releases it; leaving because a person stopped
+    the turn (`stopped`; ctx.binding's is `ctx.stopped`) records the message as done with, the
+    session kept for the next message, as the TypeScript SDK's Agent does.
     """
 
     def __init__(
@@ -51,9 +53,11 @@ class BindingTurn:
         host: Optional[str] = None,
         workdir: Optional[str] = None,
         config: Optional[Mapping[str, Any]] = None,
+        stopped: Callable[[], bool] = lambda: False,
     ) -> None:
         self.client = client
         self.message = message
+        self._stopped = stopped
         #: The runtime kind: lowercase letters, digits, dots and dashes ("langgraph", "my-app").
         self.runtime = runtime
         self.lease_ms = lease_ms or DEFAULT_LEASE_MS
@@ -179,17 +183,17 @@ class BindingTurn:
             await self.client.update_binding(self.binding, release=True)
             return
         if error is not None:
-            # A failed turn (or one abandoned as the agent stops) lets go of the binding; the error
-            # shows on it.
-            reason = (
-                None
-                if isinstance(error, asyncio.CancelledError)
-                else (str(error) or type(error).__name__)[:2000]
-            )
+            fields: Dict[str, Any] = {}
+            if self._stopped():
+                # Stopped from the room: the message is done with, and the session keeps what it
+                # did (the next message resumes it).
+                fields = {"last_seq": self.message["seq"], "status": "idle"}
+            elif not isinstance(error, asyncio.CancelledError):
+                # A failed turn lets go of the binding (as one abandoned as the agent stops does);
+                # the error shows on it.
+                fields = {"error": (str(error) or type(error).__name__)[:2000]}
             try:
-                await self.client.update_binding(
-                    self.binding, **({"error": reason} if reason else {}), release=True
-                )
+                await self.client.update_binding(self.binding, **fields, release=True)
             except SwitchboardError as failure:
                 log.warning(
                     "switchboard: could not release binding %s: %s", self.binding["id"], failure

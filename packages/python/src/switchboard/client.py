@@ -50,7 +50,7 @@ from . import tools
 from .asking import AnswerWaiters, Audience, QuestionOutcome, question_payload
 from .context import MessageContext
 from .cursors import CursorStore, MemoryCursorStore
-from .errors import MessageAbandoned, SwitchboardError
+from .errors import MessageAbandoned, SwitchboardError, TurnStopped
 from .pacing import RequestPacer
 from .types import (
     JSON,
@@ -65,6 +65,8 @@ from .types import (
     ReplayPage,
     Room,
     SyncPage,
+    Turn,
+    TurnOutcome,
     Usage,
     WorkLinkKind,
     WorkState,
@@ -114,6 +116,9 @@ IDEMPOTENT = frozenset(
         "binding:list",
         "binding:close",
         "question:list",
+        "turn:start",
+        "turn:steps",
+        "turn:end",
     ]
 )
 
@@ -625,7 +630,12 @@ class SwitchboardClient:
             except Exception as error:
                 if isinstance(error, MessageAbandoned) and self._stopping:
                     return  # given up on as the client closes: the next run handles it again
-                log.exception("switchboard: a message handler failed on message %s", message["id"])
+                if isinstance(error, TurnStopped):  # said in the receipt, not an error here
+                    log.info("switchboard: message %s: %s", message["id"], error)
+                else:
+                    log.exception(
+                        "switchboard: a message handler failed on message %s", message["id"]
+                    )
                 self._failed(message, processing, str(error) or type(error).__name__)
             finally:
                 self._handling.pop(message["id"], None)
@@ -1232,6 +1242,47 @@ class SwitchboardClient:
             thread_root_id=thread_root_id,
         )
         return cast(JSON, await self.request("work:link", body))
+
+    # ---- turns, watched live in their room (docs/protocol.md, "Turns, watched live") ----
+
+    async def start_turn(self, message_id: str, *, runtime: Optional[str] = None) -> Turn:
+        """Opens the agent's turn on a message it answers (again after a crash: the same turn, its
+        steps kept); the room shows it live under that message. `Agent` does this around each
+        message addressed to it, and reports through `ctx.activity`."""
+        body = payload(message_id=message_id, runtime=runtime)
+        return cast(Turn, await self.request("turn:start", body))
+
+    async def report_turn_steps(
+        self,
+        turn_id: str,
+        steps: Sequence[Mapping[str, Any]],
+        *,
+        usage: Optional[Mapping[str, Any]] = None,
+    ) -> Turn:
+        """Reports steps (`{"key", "kind", "title", "detail"?, "status"?, "items"?}`, at most 50:
+        new by key, or updates) and the turn's tokens so far (`{"input_tokens", "output_tokens",
+        "cost_usd"?}`, the whole amounts)."""
+        body: JSON = {"turnId": turn_id, "steps": [camel_keys(s) for s in steps]}
+        if usage is not None:
+            body["usage"] = camel_keys(usage)
+        return cast(Turn, await self.request("turn:steps", body))
+
+    async def end_turn(
+        self,
+        turn_id: str,
+        state: TurnOutcome,
+        *,
+        error: Optional[str] = None,
+        usage: Optional[Mapping[str, Any]] = None,
+    ) -> Turn:
+        """Ends a turn: "done", "failed" (with its `error`) or "stopped"."""
+        body = payload(
+            turn_id=turn_id,
+            state=state,
+            error=error,
+            usage=camel_keys(usage) if usage is not None else None,
+        )
+        return cast(Turn, await self.request("turn:end", body))
 
     # ---- platform tools ----
 

@@ -1,12 +1,14 @@
-"""What a handler gets besides the message: where it is, whether it is addressed to the agent, and
+"""What a handler gets besides the message: where it is, whether it is addressed to the agent,
 ways to act on it whose ids derive from the message (docs/protocol.md, "Sending"): a message
-handled again after a crash gets back what its first handling stored instead of storing it again.
+handled again after a crash gets back what its first handling stored instead of storing it again;
+and its turn, as the room watches it (`activity`, `stopped`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Sequence, Union
 
+from .activity import NO_ACTIVITY, ActivityReporter
 from .asking import Audience, QuestionOutcome
 from .bindings import BindingTurn
 from .types import (
@@ -42,6 +44,21 @@ class MessageContext:
         self.addressed = addressed
         #: Delivered by replay after a (re)connect rather than live.
         self.replayed = replayed
+        #: What the handler reports of its turn, live under the message in its room: `plan`,
+        #: `tool_started`, `tool_ended`, `note`, `usage`, `step`. `Agent` opens a turn for each
+        #: message addressed to it; elsewhere (or on a server without turns) it reports nothing.
+        self.activity: ActivityReporter = NO_ACTIVITY
+        #: Who stopped the turn from its room (`{ "id", "handle" }`), once someone did; the handler
+        #: is cancelled then (code in a thread may check `stopped`).
+        self.stopped_by: Optional[Dict[str, str]] = None
+        #: The model calls reported for this message so far, together: the turn's tokens and cost.
+        self._input_tokens = self._output_tokens = 0
+        self._cost_usd = 0.0
+
+    @property
+    def stopped(self) -> bool:
+        """A person stopped the turn from its room."""
+        return self.stopped_by is not None
 
     @property
     def thread_root_id(self) -> str:
@@ -84,7 +101,7 @@ class MessageContext:
         and attributed to it (unless the report names another room or message): whoever drove the
         message is who the call was for."""
         served = message_id is None and (room_id is None or room_id == self.message["roomId"])
-        return await self.client.report_usage(
+        reported = await self.client.report_usage(
             model,
             input_tokens,
             output_tokens,
@@ -96,6 +113,12 @@ class MessageContext:
             occurred_at=occurred_at,
             report_id=report_id or self.client._derived_id("usage", self.message["id"]),
         )
+        if served:
+            self._input_tokens += reported["inputTokens"]
+            self._output_tokens += reported["outputTokens"]
+            self._cost_usd += reported["costUsd"]
+            self.activity.usage(self._input_tokens, self._output_tokens, self._cost_usd)
+        return reported
 
     async def ask(
         self,
@@ -155,7 +178,10 @@ class MessageContext:
         session_id: Optional[str] = None,
         binding_id: Optional[str] = None,
     ) -> JSON:
-        """Reports tasks (`SwitchboardClient.report_tasks`) for this message's room and thread."""
+        """Reports tasks (`SwitchboardClient.report_tasks`) for this message's room and thread; the
+        whole list is the turn's plan too."""
+        if complete is not False:
+            self.activity.plan([{"title": t["title"], "status": _plan_status(t)} for t in tasks])
         return await self.client.report_tasks(
             tasks,
             complete=complete,
@@ -174,7 +200,13 @@ class MessageContext:
         session_id: Optional[str] = None,
         binding_id: Optional[str] = None,
     ) -> JSON:
-        """Reports files (`SwitchboardClient.report_files`) for this message's room and thread."""
+        """Reports files (`SwitchboardClient.report_files`) for this message's room and thread;
+        each is a step of the turn too."""
+        for f in files:
+            touched = f"{f['operation']} {f['path']}"
+            self.activity.step(
+                f"file:{f['operation']}:{f['path']}", "file", touched, status="done"
+            )
         return await self.client.report_files(
             files,
             task_key=task_key,
@@ -227,6 +259,7 @@ class MessageContext:
             host=host,
             workdir=workdir,
             config=config,
+            stopped=lambda: self.stopped,
         )
 
     def _scope(self, binding_id: Optional[str], session_id: Optional[str]) -> JSON:
@@ -238,3 +271,9 @@ class MessageContext:
             self.thread_root_id if self.message["kind"] == "text" else self.message["threadRootId"]
         )
         return {"room_id": self.message["roomId"], "thread_root_id": thread}
+
+
+def _plan_status(task: Mapping[str, Any]) -> str:
+    """A task's status as a plan item: pending, in_progress or completed (dropped: pending)."""
+    status = task.get("status")
+    return "pending" if status not in ("in_progress", "completed") else str(status)

@@ -1,4 +1,5 @@
-"""Errors: the server's error object as an exception; a handler's way to give a message back."""
+"""Errors: the server's error object as an exception; a handler's way to give a message back; a
+turn stopped from its room."""
 
 from __future__ import annotations
 
@@ -48,3 +49,13 @@ class MessageAbandoned(Exception):
         self, message: str = "Abandoned as the agent stops; handled again by its next run"
     ) -> None:
         super().__init__(message)
+
+
+class TurnStopped(Exception):
+    """A person stopped the turn from its room: the handler was cancelled, and the message's
+    receipt fails with this ("stopped by @dana"), as the TypeScript SDK's does."""
+
+    def __init__(self, by: Mapping[str, str]) -> None:
+        super().__init__(f"stopped by @{by.get('handle', '')}")
+        #: Who stopped it: `{ "id", "handle" }`.
+        self.by = dict(by)

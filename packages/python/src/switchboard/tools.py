@@ -79,13 +79,14 @@ TOOL_SPECS: Dict[str, ToolSpec] = {
     "report_files": ToolSpec(read_only=False),
     "link_work": ToolSpec(read_only=False),
     "report_usage": ToolSpec(read_only=False),
+    "report_activity": ToolSpec(read_only=False),
     "mark_processing": ToolSpec(read_only=False),
     "mark_processed": ToolSpec(read_only=False),
     "mark_failed": ToolSpec(read_only=False),
 }
 
-#: The delivery loop's own tools: the client receives, acknowledges and reports receipts and usage
-#: itself, so a model handed the tools does not get these.
+#: The delivery loop's own tools: the client receives, acknowledges and reports receipts, usage and
+#: its turns' activity itself, so a model handed the tools does not get these.
 LOOP_TOOLS = frozenset(
     [
         "wait_for_messages",
@@ -94,6 +95,7 @@ LOOP_TOOLS = frozenset(
         "mark_processed",
         "mark_failed",
         "report_usage",
+        "report_activity",
     ]
 )
 
@@ -545,6 +547,42 @@ async def report_usage(
         room=room,
         message_id=message_id,
         task_id=task_id,
+    )
+
+
+async def report_activity(
+    client: ToolCaller,
+    message_id: str,
+    plan: Optional[List[JSON]] = None,
+    steps: Optional[List[JSON]] = None,
+    input_tokens: Optional[int] = None,
+    output_tokens: Optional[int] = None,
+    done: bool = False,
+    error: Optional[str] = None,
+) -> JSON:
+    """Shows the people in the room what you are doing on a message, live, under it: call it when
+    you start on a message (its id), as you go (your plan, each step), and with done when you are
+    finished. If a person pressed Stop, the answer says stopped_by: stop working on that message
+    then. (The Agent reports its turns itself: this is for a client of your own.)
+
+    :param message_id: The message you are working on
+    :param plan: Your plan or todo list as it stands now (the whole list): {"title", "status"}
+    :param steps: Steps: {"id", "kind" ("tool", "file" or "note"), "title", "status", "detail"}
+    :param input_tokens: Your tokens so far on this message (the whole amount)
+    :param output_tokens: Output tokens so far
+    :param done: You are finished with the message
+    :param error: With done: what went wrong, if you could not finish
+    """
+    return await _call(
+        client,
+        "report_activity",
+        message_id=message_id,
+        plan=plan,
+        steps=steps,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        done=done,
+        error=error,
     )
 
 

@@ -19,6 +19,10 @@ WorkState = Literal["idle", "working", "waiting", "blocked"]
 TaskStatus = Literal["pending", "in_progress", "completed", "dropped"]
 FileOperation = Literal["read", "edit", "create", "delete", "run"]
 WorkLinkKind = Literal["branch", "commit", "pull_request"]
+TurnState = Literal["running", "done", "failed", "stopped"]
+TurnOutcome = Literal["done", "failed", "stopped"]
+StepKind = Literal["plan", "tool", "file", "note"]
+StepStatus = Literal["running", "done", "failed"]
 
 
 class Person(TypedDict):
@@ -180,3 +184,26 @@ class Binding(TypedDict):
     lastUsedAt: Optional[str]
     closedAt: Optional[str]
     closedBy: Optional[JSON]
+
+
+class Turn(TypedDict):
+    """An agent's turn on a message, as its room watches it (docs/protocol.md, "Turns, watched
+    live")."""
+
+    id: str
+    roomId: str
+    messageId: str
+    threadRootId: Optional[str]
+    agent: JSON
+    runtime: str
+    state: TurnState
+    error: Optional[str]
+    startedAt: str
+    updatedAt: str
+    endedAt: Optional[str]
+    stopRequestedAt: Optional[str]
+    stoppedBy: Optional[JSON]
+    tokens: JSON
+    costUsd: float
+    stepCount: int
+    droppedSteps: int
