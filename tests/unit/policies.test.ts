@@ -373,3 +373,35 @@ describe("A2A calls and tasks", () => {
     expect(a2aTaskScope(actor("member"))).toEqual({ workspaceId: "w1", callerId: "me" });
   });
 });
+
+describe("steering agents in a room: Stop, pause, resume (agent.steer), and who runs turns", () => {
+  const agentOf = (ownerId: string | null) => ({ id: "scout", ownerId });
+  // role, kind, owns the agent, room lets members stop, in the room, expected
+  const table: [Actor["role"], Actor["kind"], boolean, boolean, boolean, "OK" | "FORBIDDEN"][] = [
+    ["owner", "human", false, false, false, "OK"], // the workspace's owner and admins, always
+    ["admin", "human", false, false, false, "OK"],
+    ["member", "human", true, false, false, "OK"], // the agent's owner, always
+    ["guest", "human", true, false, true, "OK"],
+    ["member", "human", false, false, true, "FORBIDDEN"], // a member, unless the room says so
+    ["member", "human", false, true, true, "OK"],
+    ["guest", "human", false, true, true, "OK"],
+    ["member", "human", false, true, false, "FORBIDDEN"], // the setting is for the room's members
+    ["guest", "human", false, false, true, "FORBIDDEN"],
+    ["member", "agent", false, true, true, "FORBIDDEN"], // agents never, not even their own kind's owner
+    ["admin", "agent", false, true, true, "FORBIDDEN"],
+  ];
+  it.each(table)("%s (%s), owner %s, members may stop %s, in the room %s: %s", (role, kind, owns, membersMayStop, inRoom, expected) => {
+    const decision = decide(actor(role, { kind }), "agent.steer", { agent: agentOf(owns ? "me" : "dana"), membersMayStop, member: inRoom });
+    expect(decision === true ? "OK" : decision.code).toBe(expected);
+  });
+  it("only the agent itself starts, reports and ends its turns; only a room's owner or an admin says whether members may stop them", () => {
+    expect(can(actor("member", { kind: "agent", participantId: "scout" }), "turn.run", { agentId: "scout" })).toBe(true);
+    expect(decide(actor("member", { kind: "agent", participantId: "pilot" }), "turn.run", { agentId: "scout" })).toMatchObject({ code: "FORBIDDEN" });
+    expect(decide(actor("owner"), "turn.run", { agentId: "scout" })).toMatchObject({ code: "FORBIDDEN" });
+    const channel = room("channel", "public");
+    expect(can(actor("admin"), "room.configure", { room: channel, membership: null })).toBe(true);
+    expect(can(actor("member"), "room.configure", { room: channel, membership: { role: "owner" } })).toBe(true);
+    expect(decide(actor("member"), "room.configure", { room: channel, membership: member })).toMatchObject({ code: "FORBIDDEN" });
+    expect(decide(actor("admin", { kind: "agent" }), "room.configure", { room: channel, membership: { role: "owner" } })).toMatchObject({ code: "FORBIDDEN" });
+  });
+});
