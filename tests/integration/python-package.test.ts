@@ -505,6 +505,12 @@ describe.runIf(ready).each([dialects[0]])("the Python package, installed from it
     expect(turn!.steps[1].detail).toContain("Refunds within 30 days");
     // Sent in batches of 50 at most, in the order reported.
     expect(turn!.steps.slice(2).map((s) => s.title)).toEqual(Array.from({ length: 60 }, (_, i) => `step ${i}`));
+    // Its work status says what it answers while the turn runs, as the TypeScript SDK's Agent's does.
+    const statusOf = async () => (await owner.api.work.board.query({ sinceHours: 1 })).agents.find((a) => a.agent.id === bot.id)!.status;
+    expect(await statusOf()).toMatchObject({
+      state: "working",
+      text: `Answering @${owner.handle} in #${(await owner.api.rooms.get.query({ roomId: bot.roomId })).name}`,
+    });
 
     await mention(other.id, "pywatched", "go on");
     await waitFor(
@@ -515,6 +521,13 @@ describe.runIf(ready).each([dialects[0]])("the Python package, installed from it
     );
     expect(turn!).toMatchObject({ tokens: { input: 1000, output: 50 }, costUsd: 0.002, endedAt: expect.any(String), error: null });
     expect(await replies(m)).toEqual(["planned"]);
+    let status = await statusOf();
+    await waitFor(
+      () => status.state === "idle",
+      10_000,
+      "idle once no turn runs",
+      async () => void (status = await statusOf()),
+    );
     run.child.kill("SIGTERM");
     expect(await run.exited, run.output()).toBe(0);
     expect(run.output()).not.toMatch(/Traceback/);

@@ -200,6 +200,8 @@ class SwitchboardClient:
         self._pacer = RequestPacer()
         self._answers = AnswerWaiters(self.get_question)
         self._heartbeat: Optional["asyncio.Task[None]"] = None
+        #: The work status this client last set (state, text).
+        self.work_status: Optional[Tuple[str, str]] = None
         self._supervisor: Optional["asyncio.Task[None]"] = None
         self._closing: Optional["asyncio.Task[None]"] = None
         self._started: Optional["asyncio.Future[Participant]"] = None
@@ -1147,6 +1149,7 @@ class SwitchboardClient:
         self._stop_heartbeat()
         body = payload(state=state, text=text, waiting_for=waiting_for, ttl_sec=ttl_sec)
         view = cast(WorkStatus, await self.request("work:status", body))
+        self.work_status = (state, text)
         if state != "idle":
             every = (ttl_sec or DEFAULT_STATUS_TTL_SEC) / 3
             self._heartbeat = asyncio.ensure_future(self._beat(body, every))

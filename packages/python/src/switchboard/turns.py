@@ -44,6 +44,10 @@ class TurnRunner:
         self._running: Dict[str, Tuple["MessageContext", "asyncio.Task[None]"]] = {}
         #: The turns running now by conversation (room and thread root), for replies there.
         self._conversations: Dict[str, Tuple[str, TurnActivity]] = {}
+        #: What each running turn answers ("Answering @ana in #ops"): the agent's work status.
+        self._answering: Dict[str, str] = {}
+        #: The work status it set last (a handler may set its own).
+        self._shown: Optional[Tuple[str, str]] = None
         client.on("turn:interrupt", self._on_interrupt)
         client.on("message:new", lambda event: self._on_replies([event["message"]]))
         client.on("message:batch", lambda event: self._on_replies(event["messages"]))
@@ -54,7 +58,11 @@ class TurnRunner:
             await self._handle(message, ctx)
             return
         ctx.activity = activity
-        handled = await self._run_stoppable(message, ctx, activity)
+        await self._working(activity.turn_id, message, ctx)
+        try:
+            handled = await self._run_stoppable(message, ctx, activity)
+        finally:
+            await self._working(activity.turn_id, None, ctx)
         if ctx.stopped_by is not None:
             # However the handler ended (cancelled, or returning what it had): stopped.
             await activity.end("stopped")
@@ -66,6 +74,33 @@ class TurnRunner:
         reason = ABANDONED if isinstance(error, MessageAbandoned) else str(error)
         await activity.end("failed", reason or type(error).__name__)
         raise error
+
+    async def _working(
+        self, turn_id: str, message: Optional[Message], ctx: "MessageContext"
+    ) -> None:
+        """The work status says what the agent answers while a turn runs (kept alive by the
+        client's heartbeat), and idle once none runs, as the TypeScript SDK's `Agent` does; a
+        status the handler set itself meanwhile is the handler's, and stays."""
+        if self._client.work_status not in (None, self._shown):
+            self._answering.pop(turn_id, None)
+            return
+        if message is not None:
+            room = ctx.membership["room"] if ctx.membership else None
+            where = f" in #{room['name']}" if room and room["kind"] == "channel" else ""
+            self._answering[turn_id] = f"Answering @{message['author']['handle']}{where}"
+        elif self._answering.pop(turn_id, None) is None:
+            return
+        texts = list(self._answering.values())
+        text = (
+            ""
+            if not texts
+            else texts[0] + (f" (and {len(texts) - 1} more)" if len(texts) > 1 else "")
+        )
+        try:
+            await self._client.set_work_status("working" if texts else "idle", text)
+            self._shown = self._client.work_status
+        except SwitchboardError as error:
+            log.warning("switchboard: could not set the work status: %s", error)
 
     def _answers(self, message: Message, ctx: "MessageContext") -> bool:
         """A turn: a text message addressed to the agent, not its own (as receipts are sent)."""
