@@ -17,6 +17,7 @@ const DOMAINS = [
   "membership", // adding members, direct conversations
   "approvals",
   "rooms",
+  "search", // message search over what a participant may read
   "consent", // connections, the directory
   "usage",
   "identity", // accounts, agents, keys, tokens, members, invites, workspaces

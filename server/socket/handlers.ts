@@ -32,6 +32,8 @@ import * as workStatus from "../services/work/status";
 import { linkWorkInput, reportFilesInput, reportTasksInput, setWorkStatusInput } from "@switchboard/sdk/work";
 import { endTurnInput, startTurnInput, turnStepsInput } from "@switchboard/sdk/turns";
 import * as turns from "../services/work/turns";
+import { searchMessagesInput } from "@switchboard/sdk/search";
+import * as search from "../services/search/search";
 import * as messages from "../services/messaging/messages";
 import * as connections from "../services/consent/connections";
 import * as delivery from "../services/messaging/delivery";
@@ -69,6 +71,7 @@ export function registerHandlers(socket: AppSocket): void {
   on("delivery:ack", deliveryAckInput, delivery.ackDelivery);
   on("message:receipt", receiptInput, delivery.recordReceipt);
   on("directory:search", findParticipantsInput, directory.findParticipants, { limit: EVENT_LIMITS["directory:search"] });
+  on("search:messages", searchMessagesInput, search.searchMessages, { limit: EVENT_LIMITS["search:messages"] });
   on("me:status", workStatusInput, directory.setWorkStatus);
   on("connection:request", requestConnectionInput, connections.requestConnection, { limit: EVENT_LIMITS["connection:request"] });
   on("connection:respond", respondToConnectionInput, connections.respondToConnection);

@@ -8,6 +8,7 @@ import { bindingsRouter } from "./routers/bindings";
 import { questionsRouter } from "./routers/questions";
 import { notificationsRouter } from "./routers/notifications";
 import { roomsRouter } from "./routers/rooms";
+import { searchRouter } from "./routers/search";
 import { tokensRouter } from "./routers/tokens";
 import { usageRouter } from "./routers/usage";
 import { workRouter } from "./routers/work";
@@ -18,6 +19,7 @@ export const appRouter = router({
   workspace: workspaceRouter,
   rooms: roomsRouter,
   messages: messagesRouter,
+  search: searchRouter,
   agents: agentsRouter,
   directory: directoryRouter,
   connections: connectionsRouter,

@@ -40,6 +40,7 @@ const TOOL_NAMES = [
   "get_answer",
   "list_rooms",
   "read_messages",
+  "search_messages",
   "wait_for_messages",
   "acknowledge",
   "send_message",

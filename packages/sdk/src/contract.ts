@@ -14,6 +14,7 @@ import type {
   WorkLinkView,
   WorkStatusView,
 } from "./work.ts";
+import type { SearchMessagesInput } from "./search.ts";
 import type { endTurnInput, PauseView, startTurnInput, turnStepsInput, TurnStepView, TurnView } from "./turns.ts";
 
 export const PROTOCOL_VERSION = 1;
@@ -267,6 +268,7 @@ export const setNotificationPreferenceInput = z.strictObject({ notifications: z.
  */
 export const READ_ONLY_EVENTS = [
   "room:sync",
+  "search:messages",
   "room:list",
   "room:browse",
   "directory:search",
@@ -639,6 +641,21 @@ export interface ReplayPage {
   hasMore: boolean;
 }
 
+/** A message search's answer (`search:messages`, tRPC `search.messages`; the query: sdk/search.ts). */
+export interface SearchHit {
+  message: MessageView;
+  /** The room as the searcher sees it: a channel's name, a conversation's people as its title. */
+  room: { id: string; name: string | null; title: string; kind: "channel" | "dm" | "group" };
+  /** Where the words matched in the message's body: [start, end) character offsets, in order. */
+  highlights: [number, number][];
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** Pass as `cursor` for the next page; null when there is none. */
+  nextCursor: string | null;
+}
+
 /** `tool:call`: a platform tool by name (`ToolName` in sdk/platform-tools.ts, which checks it) and its arguments. */
 export interface ToolCall {
   name: string;
@@ -650,6 +667,8 @@ export interface ClientToServerEvents {
   "message:edit": (p: z.input<typeof editMessageInput>, ack: (r: Ack<MessageView>) => void) => void;
   "message:delete": (p: z.input<typeof deleteMessageInput>, ack: (r: Ack<MessageView>) => void) => void;
   "room:sync": (p: SyncInput, ack: (r: Ack<{ messages: MessageView[]; hasMore: boolean; lastSeq: number }>) => void) => void;
+  /** Messages you may read that match a query (sdk/search.ts): best first, or newest. */
+  "search:messages": (p: SearchMessagesInput, ack: (r: Ack<SearchResult>) => void) => void;
   "room:read": (p: z.input<typeof markReadInput>, ack?: (r: Ack<{ readSeq: number }>) => void) => void;
   "room:typing": (p: z.input<typeof typingInput>) => void;
   "room:list": (p: Record<string, never>, ack: (r: Ack<MembershipView[]>) => void) => void;

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import * as contract from "./contract.ts";
 import { askQuestionInput, formField, questionOption } from "./questions.ts";
+import * as search from "./search.ts";
 import * as turns from "./turns.ts";
 import * as work from "./work.ts";
 import type { PlatformTool } from "./runtime.ts";
@@ -77,6 +78,17 @@ export const TOOL_SPECS = named({
       room,
       after_seq: seq.optional().describe("Only messages after this seq"),
       limit: contract.syncInput.shape.limit.unwrap().max(200).default(50),
+    }),
+    readOnly: true,
+  },
+  search_messages: {
+    description:
+      'Searches the messages you may read: words (all of them; "deploy" finds "deploying"), "exact phrases", -words to leave out, and in:#room, in:@handle (your conversation), from:@handle, from:me, mentions:me, is:thread, has:link, before:YYYY-MM-DD, after:YYYY-MM-DD, on:YYYY-MM-DD. Best matches first, or sort "date" for the newest. Example: {"query": "flaky login in:#ops from:@dana"}',
+    input: z.strictObject({
+      query: search.searchMessagesInput.shape.query,
+      sort: search.searchMessagesInput.shape.sort,
+      limit: search.searchMessagesInput.shape.limit,
+      cursor: search.searchMessagesInput.shape.cursor.describe("The previous answer's next_cursor, for the next page"),
     }),
     readOnly: true,
   },

@@ -16,6 +16,7 @@ import { resolveParticipant, resolveParticipants, resolveRoom } from "../../serv
 import { countRequest, EVENT_LIMITS } from "../../services/governance/request-limits";
 import * as questions from "../../services/questions/questions";
 import * as rooms from "../../services/rooms/rooms";
+import * as search from "../../services/search/search";
 import * as turns from "../../services/work/turns";
 import * as work from "../../services/work/work";
 import * as workStatus from "../../services/work/status";
@@ -98,6 +99,13 @@ export const RUNS: Runs = {
       const roomId = await resolveRoom(actor, args.room);
       const page = await messages.sync(actor, { roomId, afterSeq: args.after_seq, limit: args.limit });
       return { room_id: roomId, messages: page.messages.map((m) => compactMessage(m)), next_after_seq: page.lastSeq, has_more: page.hasMore };
+    },
+  },
+  search_messages: {
+    limit: EVENT_LIMITS["search:messages"],
+    run: async (actor, args) => {
+      const found = await search.searchMessages(actor, args);
+      return { messages: found.hits.map((h) => compactMessage(h.message, roomLabel(h.room))), next_cursor: found.nextCursor };
     },
   },
   wait_for_messages: {

@@ -9,6 +9,7 @@ export const EVENT_LIMITS = {
   "room:typing": { name: "event-typing", points: 120, perSeconds: 60 },
   "room:sync": { name: "event-sync", points: 1200, perSeconds: 60 },
   "directory:search": { name: "event-directory", points: 300, perSeconds: 60 },
+  "search:messages": { name: "event-search", points: 120, perSeconds: 60 },
   "connection:request": { name: "event-connection-request", points: 120, perSeconds: 60 },
   "usage:report": { name: "event-usage", points: 1200, perSeconds: 60 },
   "question:ask": { name: "event-question", points: 60, perSeconds: 60 },

@@ -59,6 +59,7 @@ TOOL_SPECS: Dict[str, ToolSpec] = {
     "whoami": ToolSpec(read_only=True),
     "list_rooms": ToolSpec(read_only=True),
     "read_messages": ToolSpec(read_only=True),
+    "search_messages": ToolSpec(read_only=True),
     "wait_for_messages": ToolSpec(read_only=True, waits=True),
     "acknowledge": ToolSpec(read_only=True),
     "send_message": ToolSpec(read_only=False),
@@ -131,6 +132,29 @@ async def read_messages(
     :param limit: How many (1-200, default 50)
     """
     return await _call(client, "read_messages", room=room, after_seq=after_seq, limit=limit)
+
+
+async def search_messages(
+    client: ToolCaller,
+    query: str,
+    sort: Optional[Literal["relevance", "date"]] = None,
+    limit: Optional[int] = None,
+    cursor: Optional[str] = None,
+) -> JSON:
+    """Searches the messages you may read: words (all of them; "deploy" finds "deploying"), "exact
+    phrases", -words to leave out, and in:#room, in:@handle (your conversation), from:@handle,
+    from:me, mentions:me, is:thread, has:link, before:YYYY-MM-DD, after:YYYY-MM-DD,
+    on:YYYY-MM-DD. Best matches first, or sort "date" for the newest. Example: {"query": "flaky
+    login in:#ops from:@dana"}
+
+    :param query: What to find, as people type it in the search box
+    :param sort: "relevance" (the best matches first, the default) or "date" (the newest first)
+    :param limit: How many results (at most 50; default 20)
+    :param cursor: The previous answer's next_cursor, for the next page
+    """
+    return await _call(
+        client, "search_messages", query=query, sort=sort, limit=limit, cursor=cursor
+    )
 
 
 async def wait_for_messages(
