@@ -481,6 +481,9 @@ describe("migrate on SQLite", () => {
     try {
       expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
       expectFullHistory("sqlite", db.prepare("SELECT * FROM _prisma_migrations").all() as Row[]);
+      // Message search's index, which schema.prisma does not hold: a migration that rebuilds Message must make its triggers again.
+      const triggers = db.prepare(`SELECT "name" FROM sqlite_master WHERE "type" = 'trigger' AND "tbl_name" = 'Message' ORDER BY "name"`).all();
+      expect(triggers).toEqual([{ name: "Message_search_delete" }, { name: "Message_search_insert" }, { name: "Message_search_update" }]);
     } finally {
       db.close();
     }
