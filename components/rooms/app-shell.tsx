@@ -6,6 +6,7 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from "
 import { DesktopNotifications } from "@/components/notifications/desktop-prompt";
 import { SocketProvider, useSocket } from "@/components/providers/socket-provider";
 import { ViewerProvider, type Viewer } from "@/components/providers/viewer-provider";
+import { MAIN_ID, SkipLink } from "@/components/keyboard/skip-link";
 import { Toaster } from "@/components/ui/toast";
 import { Sidebar } from "./sidebar";
 
@@ -23,6 +24,7 @@ export function AppShell({ viewer, children }: { viewer: Viewer; children: React
     <ViewerProvider viewer={viewer}>
       <SocketProvider>
         <NavContext.Provider value={() => setNavOpen(true)}>
+          <SkipLink />
           <div className="flex h-dvh overflow-hidden bg-white">
             <div
               className={`h-full shrink-0 max-md:fixed max-md:inset-y-0 max-md:left-0 max-md:z-40 max-md:transition-transform ${
@@ -32,7 +34,7 @@ export function AppShell({ viewer, children }: { viewer: Viewer; children: React
               <Sidebar />
             </div>
             {navOpen && <div className="fixed inset-0 z-30 bg-zinc-950/40 md:hidden" onClick={() => setNavOpen(false)} aria-hidden="true" />}
-            <main className="flex min-w-0 flex-1 flex-col">
+            <main id={MAIN_ID} tabIndex={-1} className="flex min-w-0 flex-1 flex-col focus:outline-none">
               <ConnectionBanner />
               <DesktopNotifications />
               <div className="flex min-h-0 flex-1">{children}</div>

@@ -1,10 +1,12 @@
 "use client";
 // The message box. Enter sends, Shift+Enter adds a line; typing is announced at most every 3 s.
-// "@" opens a list of the room's people and agents (arrows, Enter or Tab to complete).
+// "@" opens a list of the room's people and agents (arrows, Enter or Tab to complete). ↑ in an empty
+// box edits the viewer's last message there, as in Slack.
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { MAX_BODY_BYTES, type ParticipantKind } from "@switchboard/sdk/contract";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { SendIcon } from "@/components/ui/icons";
+import { isComposing } from "@/components/keyboard/keys";
 import { useWorkStatuses } from "@/components/work/use-work-statuses";
 import { WorkStateDot } from "@/components/work/work-state";
 
@@ -32,8 +34,12 @@ export const Composer = forwardRef<
     testId?: string;
     autoFocus?: boolean;
     compact?: boolean;
+    /** The room's box or a thread's: keyboard shortcuts find it by this (`data-composer`). */
+    scope?: "room" | "thread";
+    /** ↑ in the empty box: start editing the viewer's last message; false when there is none. */
+    onEditLast?: () => boolean;
   }
->(function Composer({ placeholder, onSend, onTyping, mentionables = [], testId = "composer", autoFocus, compact }, ref) {
+>(function Composer({ placeholder, onSend, onTyping, mentionables = [], testId = "composer", autoFocus, compact, scope = "room", onEditLast }, ref) {
   const [value, setValue] = useState("");
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
@@ -117,10 +123,13 @@ export const Composer = forwardRef<
         return;
       }
     }
-    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (e.key === "Enter" && !e.shiftKey && !isComposing(e.nativeEvent)) {
       e.preventDefault();
       send();
+      return;
     }
+    const plainKey = !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey;
+    if (e.key === "ArrowUp" && plainKey && value === "" && !isComposing(e.nativeEvent) && onEditLast?.()) e.preventDefault();
   };
 
   return (
@@ -158,6 +167,7 @@ export const Composer = forwardRef<
         <textarea
           ref={textarea}
           data-testid={testId}
+          data-composer={scope}
           value={value}
           rows={1}
           placeholder={placeholder}

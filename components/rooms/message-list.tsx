@@ -9,7 +9,8 @@ import type { MessageView, RoomView } from "@switchboard/sdk/contract";
 import { Spinner } from "@/components/ui/button";
 import { ArrowDownIcon, HashIcon, LockIcon, MessageIcon } from "@/components/ui/icons";
 import { continuesGroup } from "./format";
-import { MessageRow, PendingRow, type MessageActions } from "./message-row";
+import { ListFocusProvider, type EditingState } from "./message-focus";
+import { isTextRow, MessageRow, PendingRow, type MessageActions } from "./message-row";
 import { TurnBlocks } from "@/components/turns/turn-block";
 import type { PendingMessage, RoomStore } from "./room-store";
 import { jumpToRenderedMessage } from "@/components/questions/question-message";
@@ -34,6 +35,7 @@ export function MessageList({
   nameOf,
   actions,
   unreadMarker,
+  editing,
 }: {
   room: RoomView;
   store: RoomStore;
@@ -46,9 +48,12 @@ export function MessageList({
   actions: MessageActions;
   /** The seq of the first message that was unread when the room opened: a "New" line goes above it. */
   unreadMarker: number | null;
+  /** What the room is editing: ↑ in the composer may start on a message scrolled out of view. */
+  editing: EditingState;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [awayFromBottom, setAwayFromBottom] = useState(false);
+  const jumpButton = useRef<HTMLButtonElement>(null);
 
   const entries = useMemo<Entry[]>(() => {
     const out: Entry[] = hasMore ? [] : [{ key: "intro", type: "intro" }];
@@ -140,68 +145,106 @@ export function MessageList({
     [actions, virtualizer],
   );
 
+  // ↑ in the composer edits a message that may be scrolled out of the rendered window: bring it in.
+  const edited = editing.editing?.scope === "room" ? editing.editing.id : null;
+  useEffect(() => {
+    if (!edited) return;
+    const index = entriesRef.current.findIndex((e) => e.type === "message" && e.message.id === edited);
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: "auto" });
+  }, [edited, virtualizer]);
+
+  // "Jump to latest" goes away once pressed: focus moves to the newest message rather than to nothing.
+  const jumped = useRef(false);
+  useEffect(() => {
+    if (awayFromBottom || !jumped.current) return;
+    jumped.current = false;
+    const frame = requestAnimationFrame(() => {
+      const rows = scrollRef.current?.querySelectorAll<HTMLElement>("[data-message-row]");
+      (rows?.[rows.length - 1] ?? scrollRef.current)?.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [awayFromBottom]);
+
   const virtualItems = virtualizer.getVirtualItems();
+  const rendered = virtualItems.flatMap((vi) => {
+    const e = entries[vi.index];
+    return e?.type === "message" && isTextRow(e.message) ? [e.message.id] : [];
+  });
 
   return (
-    <div className="relative min-h-0 flex-1">
-      <div
-        ref={scrollRef}
-        onScroll={onScroll}
-        className="scroll-quiet h-full overflow-y-auto overscroll-contain"
-        data-testid="timeline"
-        role="log"
-        aria-live="polite"
-        aria-label={`Messages in ${room.kind === "channel" ? `#${room.title}` : room.title}`}
-      >
-        {/* A short conversation sits at the bottom, next to the composer, as in any chat. */}
-        <div aria-hidden="true" style={{ height: Math.max(0, (virtualizer.scrollRect?.height ?? 0) - virtualizer.getTotalSize()) }} />
-        <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
-          {hasMore && (
-            <div className="absolute inset-x-0 top-0 flex items-center justify-center text-zinc-400" style={{ height: LOADER_PX }} data-testid="loading-older">
-              {loadingOlder ? <Spinner /> : <span className="text-xs">Scroll up for older messages</span>}
+    <ListFocusProvider scope="room" rendered={rendered} editing={editing}>
+      <div className="relative min-h-0 flex-1">
+        <div
+          ref={scrollRef}
+          onScroll={onScroll}
+          className="scroll-quiet h-full overflow-y-auto overscroll-contain focus:outline-none"
+          tabIndex={-1}
+          data-testid="timeline"
+          data-message-list="room"
+          role="log"
+          aria-live="polite"
+          aria-label={`Messages in ${room.kind === "channel" ? `#${room.title}` : room.title}`}
+        >
+          {/* A short conversation sits at the bottom, next to the composer, as in any chat. */}
+          <div aria-hidden="true" style={{ height: Math.max(0, (virtualizer.scrollRect?.height ?? 0) - virtualizer.getTotalSize()) }} />
+          <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+            {hasMore && (
+              <div
+                className="absolute inset-x-0 top-0 flex items-center justify-center text-zinc-400"
+                style={{ height: LOADER_PX }}
+                data-testid="loading-older"
+              >
+                {loadingOlder ? <Spinner /> : <span className="text-xs">Scroll up for older messages</span>}
+              </div>
+            )}
+            <div className="absolute inset-x-0 top-0" style={{ transform: `translateY(${virtualItems[0]?.start ?? 0}px)` }}>
+              {virtualItems.map((vi) => {
+                const entry = entries[vi.index];
+                if (!entry) return null;
+                return (
+                  <div key={vi.key} data-index={vi.index} ref={virtualizer.measureElement}>
+                    {entry.type === "intro" ? (
+                      <RoomIntro room={room} />
+                    ) : entry.type === "message" ? (
+                      <>
+                        {entry.firstUnread && <NewMessagesLine />}
+                        <MessageRow message={entry.message} prev={entry.prev} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={listActions} />
+                        <TurnBlocks messageId={entry.message.id} />
+                      </>
+                    ) : (
+                      <PendingRow
+                        pending={entry.pending}
+                        me={me}
+                        meHandle={me.handle}
+                        grouped={entry.grouped}
+                        onRetry={() => store.retry(entry.pending.clientMsgId)}
+                        onDiscard={() => store.discard(entry.pending.clientMsgId)}
+                      />
+                    )}
+                  </div>
+                );
+              })}
             </div>
-          )}
-          <div className="absolute inset-x-0 top-0" style={{ transform: `translateY(${virtualItems[0]?.start ?? 0}px)` }}>
-            {virtualItems.map((vi) => {
-              const entry = entries[vi.index];
-              if (!entry) return null;
-              return (
-                <div key={vi.key} data-index={vi.index} ref={virtualizer.measureElement}>
-                  {entry.type === "intro" ? (
-                    <RoomIntro room={room} />
-                  ) : entry.type === "message" ? (
-                    <>
-                      {entry.firstUnread && <NewMessagesLine />}
-                      <MessageRow message={entry.message} prev={entry.prev} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={listActions} />
-                      <TurnBlocks messageId={entry.message.id} />
-                    </>
-                  ) : (
-                    <PendingRow
-                      pending={entry.pending}
-                      me={me}
-                      meHandle={me.handle}
-                      grouped={entry.grouped}
-                      onRetry={() => store.retry(entry.pending.clientMsgId)}
-                      onDiscard={() => store.discard(entry.pending.clientMsgId)}
-                    />
-                  )}
-                </div>
-              );
-            })}
           </div>
         </div>
+        {awayFromBottom && (
+          <button
+            type="button"
+            onClick={() => {
+              jumped.current = document.activeElement === jumpButton.current;
+              virtualizer.scrollToIndex(entries.length - 1, { align: "end" });
+            }}
+            // A click leaves focus where it was (the composer); from the keyboard it goes to the newest message.
+            onMouseDown={(e) => e.preventDefault()}
+            ref={jumpButton}
+            className="absolute bottom-3 left-1/2 inline-flex -translate-x-1/2 items-center gap-1.5 rounded-full bg-indigo-600 px-3 py-1.5 text-xs font-semibold text-white shadow-lg hover:bg-indigo-500"
+            data-testid="jump-to-latest"
+          >
+            <ArrowDownIcon size={14} /> Jump to latest
+          </button>
+        )}
       </div>
-      {awayFromBottom && (
-        <button
-          type="button"
-          onClick={() => virtualizer.scrollToIndex(entries.length - 1, { align: "end" })}
-          className="absolute bottom-3 left-1/2 inline-flex -translate-x-1/2 items-center gap-1.5 rounded-full bg-indigo-600 px-3 py-1.5 text-xs font-semibold text-white shadow-lg hover:bg-indigo-500"
-          data-testid="jump-to-latest"
-        >
-          <ArrowDownIcon size={14} /> Jump to latest
-        </button>
-      )}
-    </div>
+    </ListFocusProvider>
   );
 }
 

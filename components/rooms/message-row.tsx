@@ -7,6 +7,8 @@ import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { AlertIcon, MessageIcon, PencilIcon, RefreshIcon, TrashIcon, UsersIcon, XIcon } from "@/components/ui/icons";
 import { continuesGroup, dayKey, dayLabel, eventText, fullTimeLabel, replyLabel, timeLabel } from "./format";
 import { Markdown } from "./markdown";
+import { focusComposer, moveMessageFocus, useEditing, useListFocus } from "./message-focus";
+import { isComposing } from "@/components/keyboard/keys";
 import type { PendingMessage } from "./room-store";
 import { isQuestionOutcome, jumpToRenderedMessage, QuestionMessage, QuestionOutcomeLine } from "@/components/questions/question-message";
 
@@ -20,6 +22,11 @@ export interface MessageActions {
   onJump?: (messageId: string) => void;
   /** What the viewer may do with a (text, not deleted) message: the server's answer, never derived here. */
   allowed: (m: MessageView) => { edit: boolean; delete: boolean };
+}
+
+/** A message drawn as a text row (with its actions, and focusable): not a question's card, an outcome or an event line. */
+export function isTextRow(m: MessageView): boolean {
+  return !(m.kind === "question" && !m.deletedAt) && !isQuestionOutcome(m) && m.kind !== "event" && m.kind !== "system";
 }
 
 export function DayDivider({ iso }: { iso: string }) {
@@ -110,22 +117,61 @@ function TextMessage({
   actions: MessageActions;
   inThread: boolean;
 }) {
-  const [editing, setEditing] = useState(false);
+  const row = useRef<HTMLDivElement>(null);
+  const focus = useListFocus();
+  const edits = useEditing();
+  const editing = edits.editing?.id === m.id && edits.editing.scope === focus.scope;
   const mine = m.author.id === meId;
   const deleted = m.deletedAt !== null;
   const mentionsMe = !deleted && m.mentions.includes(meId) && !mine;
   const allowed = actions.allowed(m);
+  const canReply = !inThread && !!actions.onReply;
+  const startEditing = () => edits.start(focus.scope, m.id);
+  // Focus from the keyboard (not a click) shows the actions. Kept in state, not in CSS (:focus-within):
+  // moving focus from the message to an action must not hide the action while focus is on its way.
+  const [keyboardFocus, setKeyboardFocus] = useState(false);
+
+  // Keys on the focused message itself (not on a link or a button inside it).
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.target !== e.currentTarget || isComposing(e.nativeEvent) || e.ctrlKey || e.metaKey || e.altKey) return;
+    const remove = allowed.delete && !deleted && (() => actions.onDelete(m));
+    const commands: Record<string, false | (() => unknown)> = {
+      t: canReply && (() => actions.onReply?.(m)),
+      e: allowed.edit && !deleted && startEditing,
+      Delete: remove,
+      Backspace: remove,
+    };
+    const command = commands[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+    if (command) command();
+    else if (e.key === "Escape" ? !focusComposer(focus.scope) : !moveMessageFocus(e)) return;
+    e.preventDefault();
+  };
 
   return (
     <div
-      className={`group relative flex gap-3 px-5 ${grouped ? "py-0.5" : "pt-2 pb-0.5"} ${
-        mentionsMe ? "bg-amber-50/70 hover:bg-amber-50" : editing ? "bg-indigo-50/40" : "hover:bg-zinc-50"
+      ref={row}
+      tabIndex={focus.tabbableId === m.id ? 0 : -1}
+      onFocus={(e) => {
+        focus.setActive(m.id);
+        if (e.target.matches(":focus-visible")) setKeyboardFocus(true);
+      }}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) setKeyboardFocus(false);
+      }}
+      onKeyDown={onKeyDown}
+      data-keyboard-focus={keyboardFocus || undefined}
+      data-message-row
+      role="article"
+      aria-roledescription="message"
+      aria-label={`${m.author.displayName}, ${fullTimeLabel(m.createdAt)}${deleted ? ", deleted" : ""}`}
+      className={`group relative flex gap-3 px-5 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-inset ${grouped ? "py-0.5" : "pt-2 pb-0.5"} ${
+        mentionsMe ? "bg-amber-50/70 hover:bg-amber-50" : editing ? "bg-indigo-50/40" : "hover:bg-zinc-50 focus-visible:bg-zinc-50"
       }`}
     >
       <div className="w-9 shrink-0">
         {grouped ? (
           <time
-            className="invisible block pt-[3px] text-right text-[11px] leading-5 text-zinc-400 group-hover:visible"
+            className="invisible block pt-[3px] text-right text-[11px] leading-5 text-zinc-400 group-hover:visible group-data-[keyboard-focus]:visible"
             dateTime={m.createdAt}
             title={fullTimeLabel(m.createdAt)}
           >
@@ -154,11 +200,11 @@ function TextMessage({
         ) : editing ? (
           <InlineEditor
             initial={m.body}
-            onCancel={() => setEditing(false)}
+            onCancel={() => edits.stop(row.current)}
             onSave={async (body) => {
-              if (body.trim() === m.body.trim()) return setEditing(false);
+              if (body.trim() === m.body.trim()) return edits.stop(row.current);
               const error = await actions.onEdit(m, body);
-              if (!error) setEditing(false);
+              if (!error) edits.stop(row.current);
               return error;
             }}
           />
@@ -190,16 +236,18 @@ function TextMessage({
       </div>
       {!deleted && !editing && (
         <div
-          className="absolute -top-3 right-4 z-10 hidden items-center rounded-md border border-zinc-200 bg-white p-0.5 shadow-sm group-focus-within:flex group-hover:flex"
+          className="absolute -top-3 right-4 z-10 hidden items-center rounded-md border border-zinc-200 bg-white p-0.5 shadow-sm group-hover:flex group-data-[keyboard-focus]:flex"
+          role="group"
+          aria-label="Message actions"
           data-testid="message-actions"
         >
-          {!inThread && actions.onReply && (
+          {canReply && (
             <ActionButton label="Reply in thread" testId="action-reply" onClick={() => actions.onReply?.(m)}>
               <MessageIcon size={15} />
             </ActionButton>
           )}
           {allowed.edit && (
-            <ActionButton label="Edit message" testId="action-edit" onClick={() => setEditing(true)}>
+            <ActionButton label="Edit message" testId="action-edit" onClick={startEditing}>
               <PencilIcon size={15} />
             </ActionButton>
           )}

@@ -14,8 +14,10 @@ import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { appErrorOf, errorMessage } from "@/components/ui/errors";
 import { documentTitle } from "@/components/ui/document-title";
 import { AlertIcon, LockIcon } from "@/components/ui/icons";
+import { isComposing } from "@/components/keyboard/keys";
 import { Composer, type ComposerHandle } from "./composer";
 import { MembersPanel } from "./members-panel";
+import { focusComposer, useEditingState, type ListScope } from "./message-focus";
 import { MessageList } from "./message-list";
 import { RoomTurnsProvider } from "@/components/turns/room-turns";
 import { PausedAgents } from "@/components/turns/turn-block";
@@ -150,18 +152,18 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
   const title = room.kind === "channel" ? `#${room.title}` : room.title;
   useEffect(() => documentTitle.setPage(title), [title]);
 
-  // Escape closes the thread (when nothing else claims the key).
+  // Escape closes the thread, else the members panel (when nothing else claims the key).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape" || e.defaultPrevented || document.querySelector("dialog[open]")) return;
-      if (store.getSnapshot().thread) {
-        store.closeThread();
-        composer.current?.focus();
-      }
+      if (e.key !== "Escape" || e.defaultPrevented || isComposing(e) || document.querySelector("dialog[open]")) return;
+      if (store.getSnapshot().thread) store.closeThread();
+      else if (membersOpen) setMembersOpen(false);
+      else return;
+      composer.current?.focus();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [store]);
+  }, [store, membersOpen]);
 
   const sendTyping = useCallback(
     (threadRootId: string | null) => socket?.emit("room:typing", threadRootId ? { roomId: room.id, threadRootId } : { roomId: room.id }),
@@ -170,7 +172,11 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
 
   const actions = useMemo<MessageActions>(
     () => ({
-      onReply: (m) => void store.openThread(m.id, m),
+      onReply: (m) => {
+        void store.openThread(m.id, m);
+        // An open panel keeps its reply box: focus it, as a newly opened one does.
+        requestAnimationFrame(() => focusComposer("thread"));
+      },
       onEdit: (m, body) => store.edit(m.id, body),
       onDelete: (m) => setDeleting(m),
       onRetry: (id) => store.retry(id),
@@ -182,6 +188,25 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
       },
     }),
     [store, me.id, room.can],
+  );
+
+  // ↑ in an empty composer: edit the viewer's last message in the room's timeline, or in the open thread.
+  const editing = useEditingState();
+  const { start: startEditing } = editing;
+  const editLast = useCallback(
+    (scope: ListScope) => {
+      const { items, thread } = store.getSnapshot();
+      const list = scope === "room" ? items : thread ? [...(thread.root ? [thread.root] : []), ...thread.replies] : [];
+      for (let i = list.length - 1; i >= 0; i--) {
+        const m = list[i];
+        if (m.kind === "text" && !m.deletedAt && actions.allowed(m).edit) {
+          startEditing(scope, m.id);
+          return true;
+        }
+      }
+      return false;
+    },
+    [store, actions, startEditing],
   );
 
   const join = useMutation(
@@ -239,6 +264,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
               nameOf={nameOf}
               actions={actions}
               unreadMarker={unreadMarker ?? null}
+              editing={editing}
             />
           )}
           {room.can.post ? (
@@ -250,6 +276,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
                 mentionables={members.data?.map((m) => m.participant)}
                 onSend={(body) => store.send(body)}
                 onTyping={() => sendTyping(null)}
+                onEditLast={() => editLast("room")}
                 autoFocus
               />
               <TypingLine typing={snap.typing} nameOf={nameOf} threadRootId={null} />
@@ -281,6 +308,8 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
             onLoadEarlier={() => void store.loadEarlierReplies()}
             onSend={(body) => snap.thread && store.send(body, snap.thread.rootId)}
             onTyping={() => snap.thread && sendTyping(snap.thread.rootId)}
+            onEditLast={() => editLast("thread")}
+            editing={editing}
           />
         )}
         {membersOpen && <MembersPanel room={room} canInvite={room.can.invite} onClose={() => setMembersOpen(false)} />}

@@ -19,6 +19,7 @@ import {
   CompassIcon,
   HashIcon,
   KeyIcon,
+  KeyboardIcon,
   LockIcon,
   LogOutIcon,
   PlusIcon,
@@ -34,11 +35,14 @@ import { NewDirectDialog } from "./new-direct-dialog";
 import { QuickSwitcher } from "./quick-switcher";
 import { useSidebarCache, useSidebarReconciler } from "./sidebar-cache";
 import { WorkspaceNav } from "@/components/nav/workspace-nav";
+import { keyLabel, useIsMac } from "@/components/keyboard/keys";
+import { ShortcutsSheet } from "@/components/keyboard/shortcuts-sheet";
+import { useWorkspaceShortcuts } from "@/components/keyboard/use-workspace-shortcuts";
 import { useWorkStatuses } from "@/components/work/use-work-statuses";
 import { WorkStateDot } from "@/components/work/work-state";
 
 type SidebarRoom = RoomView & { unread: number; mentions: number; readSeq: number };
-type DialogName = "browse" | "create" | "direct" | "invite" | "switcher" | null;
+type DialogName = "browse" | "create" | "direct" | "invite" | "switcher" | "shortcuts" | null;
 
 export function Sidebar() {
   const trpc = useTRPC();
@@ -52,6 +56,7 @@ export function Sidebar() {
   const cache = useSidebarCache();
   useSidebarReconciler();
   const [dialog, setDialog] = useState<DialogName>(null);
+  const mac = useIsMac();
 
   useSocketEvent("room:added", () => void cache.refetch());
   useSocketEvent("room:removed", () => void cache.refetch());
@@ -87,18 +92,6 @@ export function Sidebar() {
     void cache.refetch();
   }, [readyEpoch, cache]);
 
-  // Cmd/Ctrl+K opens the quick switcher from anywhere.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.metaKey || e.ctrlKey) && e.key.toLowerCase() === "k") {
-        e.preventDefault();
-        setDialog((d) => (d === "switcher" ? null : "switcher"));
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
-
   const { channels, directs, totalUnread } = useMemo(() => {
     const list = (rooms.data ?? []) as SidebarRoom[];
     return {
@@ -109,6 +102,14 @@ export function Sidebar() {
   }, [rooms.data, activeRoomId]);
 
   useEffect(() => documentTitle.setUnread(totalUnread), [totalUnread]);
+
+  const ordered = useMemo(() => [...channels, ...directs], [channels, directs]);
+  useWorkspaceShortcuts({
+    rooms: ordered.map((r) => (r.id === activeRoomId ? { ...r, unread: 0, mentions: 0 } : r)),
+    activeRoomId,
+    onToggleSwitcher: () => setDialog((d) => (d === "switcher" ? null : "switcher")),
+    onShortcuts: () => setDialog("shortcuts"),
+  });
 
   return (
     <nav className="flex h-full w-64 shrink-0 flex-col bg-zinc-900 text-zinc-300" aria-label="Workspace" data-testid="sidebar">
@@ -136,7 +137,7 @@ export function Sidebar() {
         >
           <SearchIcon size={14} />
           <span className="flex-1 text-left">Jump to…</span>
-          <kbd className="rounded bg-white/10 px-1.5 py-px font-sans text-[10px] text-zinc-400">Ctrl K</kbd>
+          <kbd className="rounded bg-white/10 px-1.5 py-px font-sans text-[10px] text-zinc-400">{keyLabel("Mod", mac)} K</kbd>
         </button>
       </div>
 
@@ -188,13 +189,14 @@ export function Sidebar() {
         )}
       </div>
 
-      <UserFooter me={me} online={status === "connected"} work={statuses.get(me.id)} />
+      <UserFooter me={me} online={status === "connected"} work={statuses.get(me.id)} onShortcuts={() => setDialog("shortcuts")} />
 
       <BrowseChannelsDialog open={dialog === "browse"} onClose={() => setDialog(null)} />
       <CreateChannelDialog open={dialog === "create"} onClose={() => setDialog(null)} />
       <NewDirectDialog open={dialog === "direct"} onClose={() => setDialog(null)} />
       <InviteDialog open={dialog === "invite"} onClose={() => setDialog(null)} />
-      <QuickSwitcher open={dialog === "switcher"} onClose={() => setDialog(null)} rooms={[...channels, ...directs]} />
+      <QuickSwitcher open={dialog === "switcher"} onClose={() => setDialog(null)} rooms={ordered} />
+      <ShortcutsSheet open={dialog === "shortcuts"} onClose={() => setDialog(null)} />
     </nav>
   );
 }
@@ -342,6 +344,10 @@ function SidebarSkeleton() {
   );
 }
 
+/** A menu's items go with it: focus goes back to the button that opened it (and from there to a dialog and back). */
+const focusMenuButton = (menu: HTMLElement | null) => menu?.querySelector<HTMLElement>("[aria-haspopup=menu]")?.focus();
+
+/** A menu closes on a click outside it and on Escape, which gives focus back to its button. */
 function useDismiss(open: boolean, close: () => void) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -349,7 +355,12 @@ function useDismiss(open: boolean, close: () => void) {
     const onDown = (e: MouseEvent) => {
       if (ref.current && !ref.current.contains(e.target as Node)) close();
     };
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && close();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      e.preventDefault();
+      close();
+      focusMenuButton(ref.current);
+    };
     document.addEventListener("mousedown", onDown);
     document.addEventListener("keydown", onKey);
     return () => {
@@ -366,6 +377,7 @@ function WorkspaceMenu({ name, onInvite, onCreate, onBrowse }: { name: string; o
   const ref = useDismiss(open, () => setOpen(false));
   const pick = (fn: () => void) => () => {
     setOpen(false);
+    focusMenuButton(ref.current);
     fn();
   };
   return (
@@ -438,10 +450,12 @@ function UserFooter({
   me,
   online,
   work,
+  onShortcuts,
 }: {
   me: { id: string; displayName: string; handle: string; kind: "human" | "agent" };
   online: boolean;
   work?: WorkStatusView;
+  onShortcuts: () => void;
 }) {
   const [open, setOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
@@ -464,6 +478,18 @@ function UserFooter({
             Access tokens
           </MenuLink>
           <MenuItem
+            testId="nav-shortcuts"
+            icon={<KeyboardIcon size={15} />}
+            onClick={() => {
+              setOpen(false);
+              focusMenuButton(ref.current);
+              onShortcuts();
+            }}
+          >
+            <span className="flex-1">Keyboard shortcuts</span>
+            <kbd className="rounded bg-zinc-100 px-1.5 font-sans text-[11px] text-zinc-500">?</kbd>
+          </MenuItem>
+          <MenuItem
             testId="sign-out"
             icon={<LogOutIcon size={15} />}
             onClick={() => {
@@ -476,24 +502,37 @@ function UserFooter({
           </MenuItem>
         </div>
       )}
-      <button
-        type="button"
-        onClick={() => setOpen((v) => !v)}
-        aria-expanded={open}
-        aria-haspopup="menu"
-        data-testid="user-menu"
-        className="flex w-full items-center gap-2.5 rounded-md px-1.5 py-1.5 text-left hover:bg-white/5"
-      >
-        <Avatar id={me.id} name={me.displayName} kind={me.kind} size={30} online={online} ring="ring-zinc-900" />
-        <span className="min-w-0 flex-1">
-          <span className="block truncate text-sm font-semibold text-zinc-100" data-testid="me-name">
-            {me.displayName}
+      <div className="flex items-center gap-1">
+        <button
+          type="button"
+          onClick={() => setOpen((v) => !v)}
+          aria-expanded={open}
+          aria-haspopup="menu"
+          data-testid="user-menu"
+          className="flex min-w-0 flex-1 items-center gap-2.5 rounded-md px-1.5 py-1.5 text-left hover:bg-white/5"
+        >
+          <Avatar id={me.id} name={me.displayName} kind={me.kind} size={30} online={online} ring="ring-zinc-900" />
+          <span className="min-w-0 flex-1">
+            <span className="block truncate text-sm font-semibold text-zinc-100" data-testid="me-name">
+              {me.displayName}
+            </span>
+            <span className="block truncate text-xs text-zinc-500">@{me.handle}</span>
           </span>
-          <span className="block truncate text-xs text-zinc-500">@{me.handle}</span>
-        </span>
-        <WorkStateDot status={work} />
-        <ChevronDownIcon size={14} className="rotate-180 text-zinc-500" />
-      </button>
+          <WorkStateDot status={work} />
+          <ChevronDownIcon size={14} className="rotate-180 text-zinc-500" />
+        </button>
+        <button
+          type="button"
+          onClick={onShortcuts}
+          aria-haspopup="dialog"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          data-testid="open-shortcuts"
+          className="shrink-0 rounded-md p-2 text-zinc-500 hover:bg-white/5 hover:text-zinc-200"
+        >
+          <KeyboardIcon size={16} />
+        </button>
+      </div>
     </div>
   );
 }

@@ -6,7 +6,8 @@ import { Spinner } from "@/components/ui/button";
 import { AlertIcon, XIcon } from "@/components/ui/icons";
 import { Composer, type Mentionable } from "./composer";
 import { continuesGroup, replyLabel } from "./format";
-import { MessageRow, PendingRow, type MessageActions } from "./message-row";
+import { ListFocusProvider, type EditingState } from "./message-focus";
+import { isTextRow, MessageRow, PendingRow, type MessageActions } from "./message-row";
 import { TurnBlocks } from "@/components/turns/turn-block";
 import type { PendingMessage, ThreadState, TypingEntry } from "./room-store";
 import { TypingLine } from "./typing-line";
@@ -25,6 +26,8 @@ export function ThreadPanel({
   onLoadEarlier,
   onSend,
   onTyping,
+  onEditLast,
+  editing,
 }: {
   room: RoomView;
   thread: ThreadState;
@@ -39,12 +42,17 @@ export function ThreadPanel({
   onLoadEarlier: () => void;
   onSend: (body: string) => void;
   onTyping: () => void;
+  /** ↑ in the empty reply box: edit the viewer's last message in this thread. */
+  onEditLast: () => boolean;
+  editing: EditingState;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const mine = pending.filter((p) => p.threadRootId === thread.rootId);
   // A thread opens at its newest replies: the root's count says how many there are in all.
   const count = Math.max(thread.root?.replyCount ?? 0, thread.replies.length) + mine.length;
+
+  const rendered = [...(thread.root ? [thread.root] : []), ...thread.replies].filter(isTextRow).map((m) => m.id);
 
   // Stay pinned to the newest reply while the reader is at the bottom.
   useLayoutEffect(() => {
@@ -73,75 +81,88 @@ export function ThreadPanel({
           <XIcon size={18} />
         </button>
       </header>
-      <div
-        ref={scrollRef}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-        }}
-        className="scroll-quiet min-h-0 flex-1 overflow-y-auto pb-2"
-        data-testid="thread-messages"
-      >
-        {thread.root ? (
-          <div className="pt-2" data-testid="thread-root">
-            <MessageRow message={thread.root} prev={undefined} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={actions} inThread />
-            <TurnBlocks messageId={thread.root.id} />
+      <ListFocusProvider scope="thread" rendered={rendered} editing={editing}>
+        <div
+          ref={scrollRef}
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          }}
+          className="scroll-quiet min-h-0 flex-1 overflow-y-auto pb-2"
+          data-testid="thread-messages"
+          data-message-list="thread"
+        >
+          {thread.root ? (
+            <div className="pt-2" data-testid="thread-root">
+              <MessageRow message={thread.root} prev={undefined} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={actions} inThread />
+              <TurnBlocks messageId={thread.root.id} />
+            </div>
+          ) : null}
+          <div className="my-2 flex items-center gap-3 px-5">
+            <span className="text-xs font-medium text-zinc-500">{count > 0 ? replyLabel(count) : "No replies yet"}</span>
+            <span className="h-px flex-1 bg-zinc-200" />
           </div>
-        ) : null}
-        <div className="my-2 flex items-center gap-3 px-5">
-          <span className="text-xs font-medium text-zinc-500">{count > 0 ? replyLabel(count) : "No replies yet"}</span>
-          <span className="h-px flex-1 bg-zinc-200" />
+          {thread.status === "loading" && (
+            <div className="flex justify-center py-6 text-zinc-400">
+              <Spinner />
+            </div>
+          )}
+          {thread.status === "error" && (
+            <div className="mx-5 flex items-center gap-2 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700">
+              <AlertIcon size={16} /> {thread.error?.message ?? "Could not load this thread"}
+            </div>
+          )}
+          {thread.hasEarlier && (
+            <div className="flex justify-center pb-1">
+              <button
+                type="button"
+                onClick={onLoadEarlier}
+                disabled={thread.loadingEarlier}
+                data-testid="earlier-replies"
+                className="rounded-md border border-transparent px-1.5 py-0.5 text-[13px] font-semibold text-indigo-600 hover:border-zinc-200 hover:bg-white disabled:text-zinc-400"
+              >
+                {thread.loadingEarlier ? <Spinner /> : "Show earlier replies"}
+              </button>
+            </div>
+          )}
+          <div data-testid="thread-replies">
+            {thread.replies.map((r, i) => (
+              <Fragment key={r.seq}>
+                <MessageRow message={r} prev={thread.replies[i - 1]} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={actions} inThread />
+                <TurnBlocks messageId={r.id} />
+              </Fragment>
+            ))}
+          </div>
+          {mine.map((p, i) => {
+            const last = thread.replies.at(-1);
+            const grouped = i > 0 || (!!last && last.author.id === me.id && continuesGroup(last, { ...last, createdAt: p.createdAt }));
+            return (
+              <PendingRow
+                key={p.clientMsgId}
+                pending={p}
+                me={me}
+                meHandle={me.handle}
+                grouped={grouped}
+                onRetry={() => actions.onRetry?.(p.clientMsgId)}
+                onDiscard={() => actions.onDiscard?.(p.clientMsgId)}
+              />
+            );
+          })}
         </div>
-        {thread.status === "loading" && (
-          <div className="flex justify-center py-6 text-zinc-400">
-            <Spinner />
-          </div>
-        )}
-        {thread.status === "error" && (
-          <div className="mx-5 flex items-center gap-2 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700">
-            <AlertIcon size={16} /> {thread.error?.message ?? "Could not load this thread"}
-          </div>
-        )}
-        {thread.hasEarlier && (
-          <div className="flex justify-center pb-1">
-            <button
-              type="button"
-              onClick={onLoadEarlier}
-              disabled={thread.loadingEarlier}
-              data-testid="earlier-replies"
-              className="rounded-md border border-transparent px-1.5 py-0.5 text-[13px] font-semibold text-indigo-600 hover:border-zinc-200 hover:bg-white disabled:text-zinc-400"
-            >
-              {thread.loadingEarlier ? <Spinner /> : "Show earlier replies"}
-            </button>
-          </div>
-        )}
-        <div data-testid="thread-replies">
-          {thread.replies.map((r, i) => (
-            <Fragment key={r.seq}>
-              <MessageRow message={r} prev={thread.replies[i - 1]} meId={me.id} meHandle={me.handle} nameOf={nameOf} actions={actions} inThread />
-              <TurnBlocks messageId={r.id} />
-            </Fragment>
-          ))}
-        </div>
-        {mine.map((p, i) => {
-          const last = thread.replies.at(-1);
-          const grouped = i > 0 || (!!last && last.author.id === me.id && continuesGroup(last, { ...last, createdAt: p.createdAt }));
-          return (
-            <PendingRow
-              key={p.clientMsgId}
-              pending={p}
-              me={me}
-              meHandle={me.handle}
-              grouped={grouped}
-              onRetry={() => actions.onRetry?.(p.clientMsgId)}
-              onDiscard={() => actions.onDiscard?.(p.clientMsgId)}
-            />
-          );
-        })}
-      </div>
+      </ListFocusProvider>
       {canPost && thread.root && !thread.root.deletedAt ? (
         <div className="pt-2">
-          <Composer placeholder="Reply…" onSend={onSend} onTyping={onTyping} mentionables={mentionables} testId="thread-composer" autoFocus compact />
+          <Composer
+            placeholder="Reply…"
+            onSend={onSend}
+            onTyping={onTyping}
+            mentionables={mentionables}
+            testId="thread-composer"
+            scope="thread"
+            onEditLast={onEditLast}
+            autoFocus
+            compact
+          />
           <TypingLine typing={typing} nameOf={nameOf} threadRootId={thread.rootId} />
         </div>
       ) : (
