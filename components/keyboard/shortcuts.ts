@@ -12,6 +12,8 @@ export const SHORTCUT_GROUPS: { title: string; shortcuts: Shortcut[] }[] = [
     title: "Anywhere",
     shortcuts: [
       { keys: ["Mod", "K"], label: "Jump to a conversation" },
+      { keys: ["Mod", "Shift", "F"], label: "Search messages" },
+      { keys: ["Mod", "Shift", "Y"], label: "Needs you: questions waiting for you" },
       { keys: ["Alt", ["↑", "↓"]], label: "Previous or next conversation" },
       { keys: ["Alt", "Shift", ["↑", "↓"]], label: "Previous or next unread conversation" },
       { keys: ["?"], label: "Show these shortcuts (outside a text field)" },

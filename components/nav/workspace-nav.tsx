@@ -1,12 +1,12 @@
 "use client";
-// The sidebar's workspace pages: Needs you (open questions the viewer may answer, live; Ctrl/⌘+Shift+Y),
+// The sidebar's workspace pages: Search (messages; Ctrl/⌘+Shift+F), Needs you (open questions the viewer may answer, live; Ctrl/⌘+Shift+Y),
 // Work (what agents are doing, live), Agents, Directory, Inbox (with the number of requests waiting for the viewer's decision, live) and
 // Admin (owners and admins).
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, type ReactNode } from "react";
 import { useViewer } from "@/components/providers/viewer-provider";
-import { BotIcon, CompassIcon, HandIcon, InboxIcon, ShieldIcon } from "@/components/ui/icons";
+import { BotIcon, CompassIcon, HandIcon, InboxIcon, SearchIcon, ShieldIcon } from "@/components/ui/icons";
 import { ChartIcon } from "@/components/ui/usage-icons";
 import { useConnectionEvents, usePendingConnections } from "@/components/inbox/use-inbox";
 import { useOpenQuestionCount, useQuestionEvents } from "@/components/questions/use-questions";
@@ -20,12 +20,15 @@ export function WorkspaceNav() {
   const { incoming } = usePendingConnections();
   useQuestionEvents();
   const questions = useOpenQuestionCount();
-  useNeedsYouShortcut();
+  usePageShortcuts();
   useWorkStatusEvents();
   const active = (href: string) => pathname === href || pathname.startsWith(`${href}/`);
   return (
     <section className="mb-4" aria-label="Workspace pages" data-testid="workspace-nav">
       <ul className="space-y-px">
+        <NavLink href="/search" active={active("/search")} icon={<SearchIcon size={15} />} testId="nav-search" title="Search messages (Ctrl+Shift+F)">
+          Search
+        </NavLink>
         <NavLink
           href="/needs-you"
           active={active("/needs-you")}
@@ -68,13 +71,16 @@ export function WorkspaceNav() {
 }
 
 /** Ctrl/⌘+Shift+Y opens Needs you from anywhere. */
-function useNeedsYouShortcut() {
+/** Ctrl/⌘+Shift+Y: Needs you; Ctrl/⌘+Shift+F: search messages. */
+function usePageShortcuts() {
   const router = useRouter();
   useEffect(() => {
+    const pages: Record<string, string> = { y: "/needs-you", f: "/search" };
     const onKey = (e: KeyboardEvent) => {
-      if ((e.metaKey || e.ctrlKey) && e.shiftKey && e.key.toLowerCase() === "y") {
+      const page = (e.metaKey || e.ctrlKey) && e.shiftKey && !e.isComposing ? pages[e.key.toLowerCase()] : undefined;
+      if (page) {
         e.preventDefault();
-        router.push("/needs-you");
+        router.push(page);
       }
     };
     window.addEventListener("keydown", onKey);

@@ -14,6 +14,7 @@ import { isTextRow, MessageRow, PendingRow, type MessageActions } from "./messag
 import { TurnBlocks } from "@/components/turns/turn-block";
 import type { PendingMessage, RoomStore } from "./room-store";
 import { jumpToRenderedMessage } from "@/components/questions/question-message";
+import { highlightRendered } from "./reveal-message";
 
 type Entry =
   | { key: string; type: "intro" }
@@ -36,6 +37,7 @@ export function MessageList({
   actions,
   unreadMarker,
   editing,
+  reveal,
 }: {
   room: RoomView;
   store: RoomStore;
@@ -50,6 +52,8 @@ export function MessageList({
   unreadMarker: number | null;
   /** What the room is editing: ↑ in the composer may start on a message scrolled out of view. */
   editing: EditingState;
+  /** A message a link points at, once loaded: scrolled into the rendered window and highlighted (reveal-message.ts). */
+  reveal: string | null;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [awayFromBottom, setAwayFromBottom] = useState(false);
@@ -144,6 +148,15 @@ export function MessageList({
     }),
     [actions, virtualizer],
   );
+
+  useEffect(() => {
+    if (!reveal) return;
+    const index = entriesRef.current.findIndex((e) => e.type === "message" && e.message.id === reveal);
+    if (index < 0) return;
+    virtualizer.scrollToIndex(index, { align: "center" });
+    const t = setTimeout(() => highlightRendered(reveal), 80);
+    return () => clearTimeout(t);
+  }, [reveal, virtualizer]);
 
   // ↑ in the composer edits a message that may be scrolled out of the rendered window: bring it in.
   const edited = editing.editing?.scope === "room" ? editing.editing.id : null;

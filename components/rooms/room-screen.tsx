@@ -26,6 +26,7 @@ import { RoomHeader } from "./room-header";
 import { RoomStore } from "./room-store";
 import { useSidebarCache } from "./sidebar-cache";
 import { ThreadPanel } from "./thread-panel";
+import { useRevealMessage } from "./reveal-message";
 import { TypingLine } from "./typing-line";
 
 type RoomDetails = RoomView & { joined: boolean; readSeq: number; can: RoomCan };
@@ -68,6 +69,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
       }),
   );
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  const reveal = useRevealMessage(store);
   const [membersOpen, setMembersOpen] = useState(false);
   const members = useQuery(trpc.rooms.members.queryOptions({ roomId: room.id }));
 
@@ -265,6 +267,7 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
               actions={actions}
               unreadMarker={unreadMarker ?? null}
               editing={editing}
+              reveal={reveal}
             />
           )}
           {room.can.post ? (

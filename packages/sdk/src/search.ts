@@ -18,6 +18,8 @@ export const searchMessagesInput = z.strictObject({
     .string()
     .regex(/^\d{1,6}$/)
     .optional(),
+  /** tRPC's infinite queries add the page `direction`; pages only go forward. */
+  direction: z.literal("forward").optional(),
 });
 export type SearchMessagesInput = z.input<typeof searchMessagesInput>;
 
