@@ -17,6 +17,7 @@ export const OTHER_BENCHMARKS = [
   { key: "reach", section: "reach" },
   { key: "stop", section: "stop" },
   { key: "activity", section: "activity" },
+  { key: "search", section: "search" },
 ] as const;
 const JSON_FILE = path.join(ROOT, "bench/results.json");
 const MD_FILE = path.join(ROOT, "bench/RESULTS.md");

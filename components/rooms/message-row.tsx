@@ -4,7 +4,9 @@
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { ErrorShape, MessageView, ReceiptView } from "@switchboard/sdk/contract";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
-import { AlertIcon, MessageIcon, PencilIcon, RefreshIcon, TrashIcon, UsersIcon, XIcon } from "@/components/ui/icons";
+import { AlertIcon, LinkIcon, MessageIcon, PencilIcon, RefreshIcon, TrashIcon, UsersIcon, XIcon } from "@/components/ui/icons";
+import { toast } from "@/components/ui/toast";
+import { messageHref } from "./message-href";
 import { continuesGroup, dayKey, dayLabel, eventText, fullTimeLabel, replyLabel, timeLabel } from "./format";
 import { Markdown } from "./markdown";
 import { focusComposer, moveMessageFocus, useEditing, useListFocus } from "./message-focus";
@@ -246,6 +248,9 @@ function TextMessage({
               <MessageIcon size={15} />
             </ActionButton>
           )}
+          <ActionButton label="Copy link to message" testId="action-copy-link" onClick={() => void copyLink(m)}>
+            <LinkIcon size={15} />
+          </ActionButton>
           {allowed.edit && (
             <ActionButton label="Edit message" testId="action-edit" onClick={startEditing}>
               <PencilIcon size={15} />
@@ -260,6 +265,17 @@ function TextMessage({
       )}
     </div>
   );
+}
+
+/** The message's link on the clipboard (it opens the message where it was said, highlighted). */
+async function copyLink(m: MessageView): Promise<void> {
+  const url = new URL(messageHref(m), window.location.origin).toString();
+  try {
+    await navigator.clipboard.writeText(url);
+    toast("Link copied");
+  } catch {
+    toast("Couldn't copy the link: the browser refused the clipboard", "error");
+  }
 }
 
 const RECEIPT_STYLE: Record<ReceiptView["state"], { label: string; className: string; mark: string }> = {

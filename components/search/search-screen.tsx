@@ -19,7 +19,7 @@ import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { dateTime, relativeTime } from "@/components/ui/time";
 import { useDebounced } from "@/components/ui/use-debounced";
 import { excerpt } from "./excerpt";
-import { messageHref } from "./message-href";
+import { messageHref } from "@/components/rooms/message-href";
 
 type Sort = "relevance" | "date";
 

@@ -1,6 +1,7 @@
 // Searching messages in the browser: Ctrl+Shift+F opens Search with focus in its field; typing finds
 // messages by any form of a word, each shown with where it matched; a hit opens in its room, paging
-// back to an old message and highlighting it, or in its thread. Screenshot: docs/screenshots/search.png.
+// back to an old message and highlighting it (its copied link is the same), or in its thread.
+// Screenshot: docs/screenshots/search.png.
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { expect, test } from "./fixtures";
@@ -12,6 +13,11 @@ const run = randomUUID().slice(0, 6);
 test("search finds messages by their words, and each opens where it was said, highlighted", async ({ page }) => {
   await signUpFirstOrSignIn(page, people.alice);
   const room = await trpc<RoomView>(page, "rooms.createChannel", { name: `search-${run}`, visibility: "public", memberIds: [] });
+  // Sixty messages at once: past a person's burst (the workspace's limits, restored at the end for the specs after this one).
+  const limits = await trpc<{ peopleMessagesPerMinute: number; peopleBurst: number }>(page, "workspace.limits", undefined, "query");
+  await trpc(page, "workspace.setLimits", { peopleMessagesPerMinute: 10_000, peopleBurst: 10_000 });
+  await test.info().attach("limits", { body: JSON.stringify(limits) });
+  const restore = () => trpc(page, "workspace.setLimits", { peopleMessagesPerMinute: limits.peopleMessagesPerMinute, peopleBurst: limits.peopleBurst });
   const say = (body: string, threadRootId?: string) =>
     trpc<MessageView>(page, "messages.send", { roomId: room.id, body, clientMsgId: randomUUID(), ...(threadRootId ? { threadRootId } : {}) });
   // An old message, 60 messages back (the room shows the newest 50), then a thread.
@@ -19,6 +25,7 @@ test("search finds messages by their words, and each opens where it was said, hi
   for (let i = 0; i < 60; i++) await say(`filler ${i}`);
   const root = await say(`Release notes for zebra${run}`);
   const reply = await say(`Deploying zebra${run} now, all green`, root.id);
+  await restore();
 
   await page.keyboard.press("Control+Shift+F");
   await expect(page).toHaveURL(/\/search$/);
@@ -47,6 +54,14 @@ test("search finds messages by their words, and each opens where it was said, hi
   const shown = page.locator(`[data-testid="message"][data-message-id="${old.id}"]`);
   await expect(shown).toHaveAttribute("data-highlighted", "true");
   await expect(shown).toBeInViewport();
+  // Its link, copied from its actions, is the same kind of link (what reaches the clipboard, kept by the page).
+  await page.evaluate(() => {
+    navigator.clipboard.writeText = async (text: string) => void document.body.setAttribute("data-copied", text);
+  });
+  await shown.hover();
+  await shown.getByTestId("action-copy-link").click();
+  await expect(page.getByText("Link copied")).toBeVisible();
+  await expect(page.locator("body")).toHaveAttribute("data-copied", new RegExp(`/r/${room.id}\\?message=${old.id}$`));
 
   // A reply opens its thread, highlighted there.
   await page.goto(`/search?q=${encodeURIComponent(`zebra${run} green`)}`);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { highlightsIn, parseSearchQuery, SearchQueryError } from "@switchboard/sdk/search";
 import { excerpt } from "../../components/search/excerpt";
-import { messageHref } from "../../components/search/message-href";
+import { messageHref } from "../../components/rooms/message-href";
 
 describe("parseSearchQuery", () => {
   it("reads words (lower-cased, split at punctuation), phrases, exclusions and operators", () => {
