@@ -16,7 +16,6 @@ test("search finds messages by their words, and each opens where it was said, hi
   // Sixty messages at once: past a person's burst (the workspace's limits, restored at the end for the specs after this one).
   const limits = await trpc<{ peopleMessagesPerMinute: number; peopleBurst: number }>(page, "workspace.limits", undefined, "query");
   await trpc(page, "workspace.setLimits", { peopleMessagesPerMinute: 10_000, peopleBurst: 10_000 });
-  await test.info().attach("limits", { body: JSON.stringify(limits) });
   const restore = () => trpc(page, "workspace.setLimits", { peopleMessagesPerMinute: limits.peopleMessagesPerMinute, peopleBurst: limits.peopleBurst });
   const say = (body: string, threadRootId?: string) =>
     trpc<MessageView>(page, "messages.send", { roomId: room.id, body, clientMsgId: randomUUID(), ...(threadRootId ? { threadRootId } : {}) });

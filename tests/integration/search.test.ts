@@ -92,6 +92,8 @@ describe.each(dialects)("message search (%s)", (dialect) => {
     expect(await errorCode(search(erin, "has:file"))).toBe("INVALID_PAYLOAD");
     expect(await errorCode(search(erin, "-deploy"))).toBe("INVALID_PAYLOAD");
     expect(await errorCode(search(erin, "   "))).toBe("INVALID_PAYLOAD");
+    expect(await errorCode(search(erin, "the of and"))).toBe("INVALID_PAYLOAD"); // words too common to search by, on both databases
+    expect(await found(erin, "the flaky")).toEqual(["flaky"]);
     expect(await errorCode(search(erin, `deploy in:#secret-${dialect}`))).toBe("ROOM_NOT_FOUND");
     expect(await errorCode(search(gus, `deploy in:#ops-${dialect}`))).toBe("NOT_A_MEMBER");
     expect(await errorCode(search(erin, "x".repeat(501)))).toBe("INVALID_PAYLOAD");

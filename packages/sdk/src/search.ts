@@ -25,7 +25,7 @@ export type SearchMessagesInput = z.input<typeof searchMessagesInput>;
 
 /** A query as typed, read into its parts. */
 export interface ParsedQuery {
-  /** Words to find (each, in any order). */
+  /** Words to find (each, in any order; STOP_WORDS left out). */
   words: string[];
   /** "Quoted phrases" to find as written. */
   phrases: string[];
@@ -72,7 +72,7 @@ export function parseSearchQuery(text: string): ParsedQuery {
     const token = match[3];
     const op = OPERATOR.exec(token);
     if (!op) {
-      const words = wordsOf(token.replace(/^-/, ""));
+      const words = wordsOf(token.replace(/^-/, "")).filter((w) => !STOP_WORDS.has(w));
       if (token.startsWith("-")) parsed.excluded.push(...words);
       else parsed.words.push(...words);
       continue;
@@ -126,6 +126,20 @@ function applyOperator(parsed: ParsedQuery, name: string, value: string): void {
     }
   }
 }
+
+/**
+ * Words too common to find anything by (PostgreSQL's English stop words, which its index leaves out):
+ * left out of a query's words on both databases, so that both find the same.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its itself " +
+    "they them their theirs themselves what which who whom this that these those am is are was were be been being have has had having " +
+    "do does did doing a an the and but if or because as until while of at by for with about against between into through during " +
+    "before after above below to from up down in out on off over under again further then once here there when where why how all any " +
+    "both each few more most other some such no nor not only own same so than too very s t can will just don should now"
+  ).split(" "),
+);
 
 /** The words of a text as search sees them: letters and digits, lower-cased. */
 export function wordsOf(text: string): string[] {

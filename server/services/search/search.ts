@@ -28,7 +28,8 @@ export async function searchMessages(actor: Actor, input: z.output<typeof search
   const text = query.words.length + query.phrases.length > 0;
   if (!text && query.excluded.length > 0) throw new AppError("INVALID_PAYLOAD", "query: say what to find, not only what to leave out");
   const filtered = query.in || query.from || query.mentionsMe || query.isThread || query.hasLink || query.before || query.after;
-  if (!text && !filtered) throw new AppError("INVALID_PAYLOAD", "query: no words to search for");
+  if (!text && !filtered)
+    throw new AppError("INVALID_PAYLOAD", 'query: no words to search for (words as common as "the" find nothing: add a more specific one)');
 
   const roomIds = query.in ? [await roomNamed(actor, query.in)] : await readableRooms(actor);
   const offset = Number(input.cursor ?? 0);
