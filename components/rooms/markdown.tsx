@@ -1,7 +1,8 @@
 "use client";
 // Message bodies are markdown (GFM). Raw HTML is never rendered: the `html` nodes the parser finds are
 // turned back into plain text, so `<script>` shows as the characters the author typed. Links open in
-// a new tab without a referrer, images become links (no remote loads), and @handles are highlighted.
+// a new tab without a referrer (only web and mail links: any other is its text), images become links
+// (no remote loads), and @handles are highlighted.
 import { memo, type ReactElement } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
@@ -64,14 +65,20 @@ function remarkMentions(options: { me?: string }) {
   return (tree: MdNode) => walk(tree);
 }
 
+/** Links go to the web or to an address: a `javascript:`, `data:` or other link is shown as its text. */
+const linkable = (href: unknown): href is string => typeof href === "string" && /^(https?:\/\/|mailto:)/i.test(href);
+
 const components: Components = {
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-      {children}
-    </a>
-  ),
+  a: ({ href, children }) =>
+    linkable(href) ? (
+      <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+        {children}
+      </a>
+    ) : (
+      <span data-testid="inert-link">{children}</span>
+    ),
   img: ({ src, alt }) =>
-    typeof src === "string" && src ? (
+    linkable(src) ? (
       <a href={src} target="_blank" rel="noopener noreferrer nofollow">
         {alt || src}
       </a>

@@ -95,7 +95,7 @@ export function Sidebar() {
   const { channels, directs, totalUnread } = useMemo(() => {
     const list = (rooms.data ?? []) as SidebarRoom[];
     return {
-      channels: list.filter((r) => r.kind === "channel").sort((a, b) => a.title.localeCompare(b.title)),
+      channels: list.filter((r) => r.kind === "channel").sort((a, b) => a.title.localeCompare(b.title, undefined, { numeric: true })),
       directs: list.filter((r) => r.kind !== "channel").sort((a, b) => b.lastSeq - a.lastSeq || a.title.localeCompare(b.title)),
       totalUnread: list.reduce((n, r) => n + (r.id === activeRoomId ? 0 : r.unread), 0),
     };

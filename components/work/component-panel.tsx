@@ -22,7 +22,7 @@ export function ConflictBanner({ conflicts, now }: { conflicts: WorkConflict[]; 
     <section role="alert" aria-label="Conflicts" className="mb-5 rounded-xl border border-rose-200 bg-rose-50 p-4" data-testid="work-conflicts">
       <h2 className="flex items-center gap-2 text-sm font-semibold text-rose-900">
         <AlertIcon size={16} className="text-rose-600" />
-        {conflicts.length === 1 ? "Two agents are editing the same thing" : `${conflicts.length} overlapping edits`}
+        {conflicts.length === 1 ? `${agentCount(conflicts[0].agents.length)} are editing the same thing` : `${conflicts.length} overlapping edits`}
       </h2>
       <ul className="mt-2 space-y-1.5">
         {ordered.map((c) => (
@@ -34,7 +34,7 @@ export function ConflictBanner({ conflicts, now }: { conflicts: WorkConflict[]; 
             data-subject={c.subject}
           >
             <span className="font-semibold">{names(c.agents)}</span>
-            <span>both edited</span>
+            <span>{c.agents.length === 2 ? "both edited" : `all ${c.agents.length} edited`}</span>
             {c.kind === "file" ? (
               <code className="rounded bg-white/70 px-1 font-mono text-[13px] text-rose-900">{c.subject}</code>
             ) : (
@@ -77,7 +77,7 @@ export function ComponentPanel({ components, conflicts, now }: { components: Com
                   {contested.has(c.name) && (
                     <span
                       className="inline-flex items-center gap-1 rounded-full bg-rose-50 px-1.5 py-px text-[11px] font-medium text-rose-700 ring-1 ring-rose-200"
-                      title="Two agents edited it at the same time"
+                      title="Several agents edited it at the same time"
                     >
                       <AlertIcon size={11} /> overlap
                     </span>
@@ -116,3 +116,7 @@ function AgentChip({ who, active = false }: { who: Who; active?: boolean }) {
     </span>
   );
 }
+
+const NUMBER_WORDS = ["No agents", "One agent", "Two agents", "Three agents", "Four agents", "Five agents"];
+/** "Two agents", "18 agents". */
+const agentCount = (n: number) => NUMBER_WORDS[n] ?? `${n} agents`;
