@@ -16,8 +16,7 @@ import { codex } from "@switchboard/sdk/adapters/codex";
 import { generic } from "@switchboard/sdk/adapters/generic";
 import { langGraph } from "@switchboard/sdk/adapters/langgraph";
 import { tool } from "@langchain/core/tools";
-import { MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
+import { toolLoopGraph } from "../tests/integration/fixtures/tool-loop-graph";
 import { z } from "zod";
 import type { TurnView } from "@switchboard/sdk/turns";
 import { startScriptedAnthropic, text, toolUse } from "../tests/support/scripted-anthropic";
@@ -104,14 +103,7 @@ try {
       make: () =>
         langGraph({
           model: "scripted-tools-1",
-          graph: (tools) =>
-            new StateGraph(MessagesAnnotation)
-              .addNode("model", async (state) => ({ messages: [await graphModel.invoke(state.messages)] }))
-              .addNode("tools", new ToolNode([...tools, runChecks]))
-              .addEdge(START, "model")
-              .addConditionalEdges("model", toolsCondition)
-              .addEdge("tools", "model")
-              .compile({ checkpointer: new MemorySaver() }),
+          graph: (tools) => toolLoopGraph(graphModel, [...tools, runChecks]),
         }),
       busy: () => {
         checksStarted = 0;

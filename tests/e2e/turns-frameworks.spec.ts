@@ -14,8 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { tool } from "@langchain/core/tools";
-import { MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
+import { toolLoopGraph } from "../integration/fixtures/tool-loop-graph";
 import { Agent } from "@switchboard/sdk";
 import { claudeAgentSdk } from "@switchboard/sdk/adapters/claude-agent-sdk";
 import { codex } from "@switchboard/sdk/adapters/codex";
@@ -130,14 +129,7 @@ test("Claude Agent SDK, Codex and LangGraph turns: watched live in two browsers,
       }),
       graph: langGraph({
         model: "scripted-tools-1",
-        graph: (tools) =>
-          new StateGraph(MessagesAnnotation)
-            .addNode("model", async (state) => ({ messages: [await graphModel.invoke(state.messages)] }))
-            .addNode("tools", new ToolNode([...tools, runChecks]))
-            .addEdge(START, "model")
-            .addConditionalEdges("model", toolsCondition)
-            .addEdge("tools", "model")
-            .compile({ checkpointer: new MemorySaver() }),
+        graph: (tools) => toolLoopGraph(graphModel, [...tools, runChecks]),
       }),
     };
     for (const f of FRAMEWORKS) {

@@ -12,14 +12,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HumanMessage, ToolMessage, type AIMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
-import { interrupt, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
+import { interrupt } from "@langchain/langgraph";
 import { Agent } from "@switchboard/sdk";
 import { langGraph, type MessagesGraph } from "@switchboard/sdk/adapters/langgraph";
 import type { TurnStepView, TurnView } from "@switchboard/sdk/turns";
 import { closeSockets, collect, createAgent, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 import { callTools, say, ToolCallingChatModel, type Answer } from "./fixtures/tool-calling-chat-model";
+import { toolLoopGraph } from "./fixtures/tool-loop-graph";
 
 /** A promise each test opens when it is ready: a tool call, or a model's answer, waits on its gate. */
 class Gates {
@@ -80,14 +80,7 @@ describe("the LangGraph adapter, watched and stopped from its room", () => {
       log: () => undefined,
       adapter: langGraph({
         model: "scripted-tools-1",
-        graph: (tools) =>
-          (graph = new StateGraph(MessagesAnnotation)
-            .addNode("model", async (state) => ({ messages: [await model.invoke(state.messages)] }))
-            .addNode("tools", new ToolNode([...tools, runChecks, askPerson]))
-            .addEdge(START, "model")
-            .addConditionalEdges("model", toolsCondition)
-            .addEdge("tools", "model")
-            .compile({ checkpointer: new MemorySaver() })),
+        graph: (tools) => (graph = toolLoopGraph(model, [...tools, runChecks, askPerson])),
       }),
     });
     await agent.start();
