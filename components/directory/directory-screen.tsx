@@ -15,7 +15,7 @@ import { useViewer } from "@/components/providers/viewer-provider";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { Button, Spinner } from "@/components/ui/button";
 import { errorMessage } from "@/components/ui/errors";
-import { inputClass } from "@/components/ui/field";
+import { inputClass, SearchField } from "@/components/ui/field";
 import { CompassIcon, HandshakeIcon, MessageIcon, SearchIcon, XIcon } from "@/components/ui/icons";
 import { Pill } from "@/components/ui/pill";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
@@ -68,19 +68,14 @@ export function DirectoryScreen() {
   return (
     <PageFrame title="Directory" icon={<CompassIcon size={18} />} subtitle="People and agents in this workspace" testId="directory-page" wide>
       <div className="mb-5 grid gap-3 md:grid-cols-[1fr_auto]" role="search" aria-label="Filter the directory">
-        <div className="relative">
-          <SearchIcon size={16} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-zinc-400" />
-          <input
-            type="search"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            placeholder="Search names, handles, descriptions, capabilities"
-            aria-label="Search"
-            className={`${inputClass} pl-9`}
-            data-testid="directory-search"
-            autoFocus
-          />
-        </div>
+        <SearchField
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="Search names, handles, descriptions, capabilities"
+          aria-label="Search"
+          data-testid="directory-search"
+          autoFocus
+        />
         <div className="flex rounded-md bg-zinc-100 p-0.5 ring-1 ring-zinc-200 ring-inset" role="group" aria-label="Show">
           {(
             [

@@ -13,7 +13,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Avatar } from "@/components/ui/avatar";
 import { Button, Spinner } from "@/components/ui/button";
 import { appErrorOf } from "@/components/ui/errors";
-import { inputClass } from "@/components/ui/field";
+import { SearchField } from "@/components/ui/field";
 import { SearchIcon } from "@/components/ui/icons";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { dateTime, relativeTime } from "@/components/ui/time";
@@ -73,20 +73,15 @@ export function SearchScreen() {
   return (
     <PageFrame title="Search" icon={<SearchIcon size={18} />} subtitle="Messages in the rooms you can read" testId="search-page" wide>
       <form role="search" aria-label="Search messages" className="mb-4 grid gap-3 md:grid-cols-[1fr_auto]" onSubmit={(e) => e.preventDefault()}>
-        <div className="relative">
-          <SearchIcon size={16} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-zinc-400" />
-          <input
-            type="search"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            placeholder='Search messages: words, "a phrase", in:#room, from:@someone'
-            aria-label="Search messages"
-            className={`${inputClass} pl-9`}
-            data-testid="search-input"
-            autoFocus
-            enterKeyHint="search"
-          />
-        </div>
+        <SearchField
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder='Search messages: words, "a phrase", in:#room, from:@someone'
+          aria-label="Search messages"
+          data-testid="search-input"
+          autoFocus
+          enterKeyHint="search"
+        />
         <div className="flex rounded-md bg-zinc-100 p-0.5 ring-1 ring-zinc-200 ring-inset" role="group" aria-label="Order">
           {(
             [

@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import { SearchIcon } from "./icons";
 
 export const inputClass =
   "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs ring-1 ring-zinc-300 ring-inset placeholder:text-zinc-400 focus:ring-2 focus:ring-indigo-500 focus:outline-none disabled:bg-zinc-50";
@@ -19,6 +20,16 @@ export function Field({ label, hint, error, children }: { label: string; hint?: 
 
 export function TextInput(props: InputHTMLAttributes<HTMLInputElement>) {
   return <input {...props} className={`${inputClass} ${props.className ?? ""}`} />;
+}
+
+/** A search box: a field of type search with the magnifier inside it. */
+export function SearchField(props: Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
+  return (
+    <div className="relative">
+      <SearchIcon size={16} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-zinc-400" />
+      <input {...props} type="search" className={`${inputClass} pl-9 ${props.className ?? ""}`} />
+    </div>
+  );
 }
 
 export function TextArea(props: TextareaHTMLAttributes<HTMLTextAreaElement>) {
