@@ -29,7 +29,9 @@ export function useWorkBoard(sinceHours: number) {
       stale ||= applied.stale;
       return applied.board;
     });
-    if (stale) refetch();
+    // A read already under way may have started before this report committed, and its answer would
+    // overwrite what was just folded in: read again after it.
+    if (stale || queryClient.isFetching(trpc.work.board.pathFilter()) > 0) refetch();
   });
   // An agent paused in a room, or resumed: its card says where.
   useSocketEvent("agent:paused", refetch);
