@@ -834,8 +834,9 @@ export class SwitchboardClient {
       this.heartbeat = null;
       if (this.socket?.connected) await this.request("work:status", { state: "idle" }, 1).catch(() => undefined);
     }
-    // The last acks, answered before the connection closes (a second at most): the server's cursor then
-    // holds everything handled, and a restart with no local state resumes right after it.
+    // The last acks, answered before the connection closes (within the request timeout; a busy server
+    // may take more than a second): the server's cursor then holds everything handled, and a restart
+    // with no local state resumes right after it.
     const lastAcks: Promise<unknown>[] = [];
     for (const [roomId, timer] of this.ackTimers) {
       clearTimeout(timer);
@@ -843,7 +844,7 @@ export class SwitchboardClient {
       if (seq !== undefined && this.socket?.connected)
         lastAcks.push(
           this.socket
-            .timeout(1000)
+            .timeout(this.options.requestTimeoutMs)
             .emitWithAck("delivery:ack", { roomId, seq })
             .catch(() => undefined),
         );
