@@ -1,26 +1,29 @@
 // End-to-end tests: the production build served by the real server (server/index.ts) on a fresh
 // SQLite database, driven with Debian's Chromium. Run `npm run build` first (`npm test` does).
-import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { e2eDataDir } from "./tests/e2e/data-dir";
 
-const port = Number(process.env.E2E_PORT ?? 3199);
-const baseURL = `http://127.0.0.1:${port}`;
-const dataDir = path.join(os.tmpdir(), `switchboard-e2e-${port}`);
-// People's stored sign-ins (tests/e2e/helpers.ts) live beside the run's database, and go with it.
-process.env.E2E_STATE_DIR = dataDir;
+// Two servers, each with its own database and workspace, run side by side (one worker each): the specs
+// of one server run one after another and share its workspace (people, rooms, limits), so what one
+// leaves behind another may see; the other server's specs never do. Specs are dealt by measured time
+// so that both halves end together; a new spec goes where it keeps them even.
+const SECOND = ["accessibility", "alerts", "files", "phone", "profile", "reactions"].map((name) => `**/${name}.spec.ts`);
+const servers = [
+  { name: "chromium", port: Number(process.env.E2E_PORT ?? 3199), match: { testIgnore: SECOND } },
+  { name: "chromium-2", port: Number(process.env.E2E_PORT_2 ?? 3198), match: { testMatch: SECOND } },
+].map((server) => ({ ...server, baseURL: `http://127.0.0.1:${server.port}`, dataDir: e2eDataDir(server.port) }));
 
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
-  workers: 1,
+  workers: servers.length,
   retries: 0,
   timeout: 120_000,
   expect: { timeout: 15_000 },
   reporter: [["list"]],
-  outputDir: `test-results/${port}`, // runs on different ports never share traces
+  outputDir: `test-results/${servers[0].port}`, // runs on different ports never share traces
   use: {
-    baseURL,
     // Tracing doubles a test's time (measured: usage.spec 28 s → 46 s), and CI keeps only the printed log,
     // so it is off unless asked for: E2E_TRACE=1 keeps a trace of every failing test.
     trace: process.env.E2E_TRACE === "1" ? "retain-on-failure" : "off",
@@ -30,15 +33,20 @@ export default defineConfig({
       args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 } } }],
-  webServer: {
+  projects: servers.map((server) => ({
+    name: server.name,
+    ...server.match,
+    workers: 1,
+    use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, baseURL: server.baseURL },
+  })),
+  webServer: servers.map(({ port, baseURL, dataDir }) => ({
     // A fresh database and data directory on every run; the first sign-up creates the workspace.
     command: `rm -rf "${dataDir}" && mkdir -p "${dataDir}" && exec node node_modules/.bin/tsx server/index.ts`,
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: "pipe",
-    stderr: "pipe",
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
     env: {
       NODE_ENV: "production",
       HOST: "127.0.0.1",
@@ -48,5 +56,5 @@ export default defineConfig({
       SEED_DEMO: "false",
       AUTH_URL: baseURL,
     },
-  },
+  })),
 });

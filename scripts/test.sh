@@ -122,11 +122,15 @@ trap 'code=$?; save_caches || true; print_times "$code"; exit "$code"' EXIT
 # part leaves one idle. The tests (the integration tests take the most CPU; the end-to-end tests wait for
 # the build) run at normal priority, since their waits have timeouts; typecheck and lint, which have
 # none, run niced, in the time the tests leave.
-# The end-to-end server listens on a port free now, so that two runs on one machine (a CI run beside a
-# session's own) never share a server, a data directory or stored sign-ins.
-if [ -z "${E2E_PORT:-}" ]; then
-  E2E_PORT=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
-  export E2E_PORT
+# The end-to-end servers (two, side by side: playwright.config.ts) listen on ports free now, so that two
+# runs on one machine (a CI run beside a session's own) never share a server, a data directory or stored
+# sign-ins.
+free_port() { node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
+if [ -z "${E2E_PORT:-}" ]; then E2E_PORT=$(free_port) && export E2E_PORT; fi
+if [ -z "${E2E_PORT_2:-}" ]; then
+  E2E_PORT_2=$(free_port)
+  while [ "$E2E_PORT_2" = "$E2E_PORT" ]; do E2E_PORT_2=$(free_port); done
+  export E2E_PORT_2
 fi
 
 step "every part, side by side (typecheck and lint niced)"

@@ -1,7 +1,8 @@
 // Steps the e2e tests share: signing up and in through the UI, sending, reading a timeline.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Locator, type Page } from "@playwright/test";
+import { e2eDataDir } from "./data-dir";
 
 export interface Person {
   name: string;
@@ -51,11 +52,11 @@ export async function signUpFirstOrSignIn(page: Page, person: Person) {
   await storeSignIn(page.context(), person);
 }
 
-/** Where a person's session is kept between tests: the run's data directory (playwright.config.ts). */
+/** Where a person's session is kept between tests: the data directory of the test's server (playwright.config.ts). */
 function signInFile(person: Person): string {
-  const dir = process.env.E2E_STATE_DIR;
-  if (!dir) throw new Error("E2E_STATE_DIR is not set: run the e2e tests with playwright.config.ts");
-  return path.join(dir, `signed-in-${person.handle}.json`);
+  const baseURL = test.info().project.use.baseURL;
+  if (!baseURL) throw new Error("No baseURL: run the e2e tests with playwright.config.ts");
+  return path.join(e2eDataDir(new URL(baseURL).port), `signed-in-${person.handle}.json`);
 }
 
 async function storeSignIn(context: BrowserContext, person: Person) {
