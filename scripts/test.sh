@@ -41,6 +41,15 @@ if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" -ne 0 ]; then echo "chromium is missing and installing it needs root: apt-get install chromium fonts-liberation" >&2; exit 1; fi
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null
 fi
+# A color emoji font, so that reactions show in the screenshots rather than as empty boxes (nothing fails without it).
+if [ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "Installing Debian's fonts-noto-color-emoji for the screenshots"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-color-emoji >/dev/null) || echo "warning: could not install fonts-noto-color-emoji" >&2
+  else
+    echo "warning: no color emoji font (apt-get install fonts-noto-color-emoji): reactions show as boxes in screenshots" >&2
+  fi
+fi
 PYTHON_PACKAGES="python3-socketio python3-websocket python3-requests python3-aiohttp python3-venv"
 if ! /usr/bin/python3 -c "import socketio, websocket, requests, aiohttp, venv, ensurepip" 2>/dev/null; then
   echo "Installing Debian's python3-socketio and aiohttp for the Python package and the protocol doc's Python example"
