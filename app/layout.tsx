@@ -10,7 +10,8 @@ export const metadata: Metadata = {
   icons: { icon: "/icon.svg" },
 };
 
-export const viewport: Viewport = { themeColor: "#18181b" };
+// `resizes-content`: an on-screen keyboard shrinks the layout (and 100dvh), so the composer stays in view.
+export const viewport: Viewport = { themeColor: "#18181b", interactiveWidget: "resizes-content" };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Every page renders per request: its scripts carry the request's CSP nonce (server/http/security-headers.ts).

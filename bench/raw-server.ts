@@ -33,6 +33,8 @@ io.on("connection", (socket) => {
       editedAt: null,
       deletedAt: null,
       receipts: [],
+      reactions: [],
+      pinned: null,
     };
     io.to(ROOM).emit("message:new", { roomId: p.roomId, seq, message });
     ack({ ok: true, data: message });

@@ -7,10 +7,12 @@ import { passwordTokenInput, registerAgentInput, SOCKET_PATH } from "@switchboar
 import { closeDb, isPostgres, openDb } from "./db";
 import { startExpirySweeper } from "./services/questions/questions";
 import { startStatusSweeper } from "./services/work/status";
+import { startFileSweeper } from "./services/files/files";
 import { env } from "./env";
 import { stampAddress } from "./http/client-address";
 import { authenticatedJsonEndpoint, jsonEndpoint } from "./http/json-endpoint";
 import { INSTALL_PREFIX, serveInstall } from "./http/install";
+import { FILES_PATH, serveFiles } from "./http/files";
 import { setSecurityHeaders } from "./http/security-headers";
 import { migrate } from "./migrate";
 import {
@@ -114,6 +116,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     if (url.startsWith(A2A_PREFIX)) return a2a.handle(req, res);
     if (url === CLAUDE_CODE_HOOKS_PATH) return void claudeCodeHooks(req, res);
     if (url === INSTALL_PREFIX || url.startsWith(`${INSTALL_PREFIX}/`) || url.startsWith(`${INSTALL_PREFIX}?`)) return void serveInstall(req, res);
+    if (url === FILES_PATH || url.startsWith(`${FILES_PATH}/`) || url.startsWith(`${FILES_PATH}?`)) return void serveFiles(req, res);
     if (url.startsWith(`${SOCKET_PATH}/`)) return; // engine.io answers its own requests
     if (pages) return void pages.handle(req, res);
     res.statusCode = 404;
@@ -137,6 +140,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const stopExpiry = startExpirySweeper();
   // So do work statuses whose agent stopped sending them (services/work/status.ts).
   const stopStatusExpiry = startStatusSweeper(env.STATUS_SWEEP_MS);
+  // Uploads never attached to a message, after a day; deleted files' last traces (services/files).
+  const stopFileSweep = startFileSweeper(env.FILE_SWEEP_MS);
   // A2A tasks left open by the last run are followed again in their rooms.
   await a2a.resume();
 
@@ -162,6 +167,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       await a2aHost.close();
       stopExpiry();
       stopStatusExpiry();
+      stopFileSweep();
       bindRealtime(null);
       a2a.close();
       await mcp.close();

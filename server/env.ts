@@ -82,6 +82,15 @@ const schema = z.object({
    * at most 10 s, so that a 30 s lease outlives a few passes that come late.
    */
   A2A_HOST_PASS_MS: z.coerce.number().int().min(50).max(10_000).default(2000),
+  /** The largest file one upload may carry, in bytes (default 25 MB); past it, FILE_TOO_LARGE before the body is read whole. */
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 31 - 1)
+    .default(25 * 1024 * 1024),
+  /** How often a process removes uploads never attached to a message (after a day) and deleted files' last traces. */
+  FILE_SWEEP_MS: z.coerce.number().int().min(50).max(86_400_000).default(600_000),
   /** How often a process clears the work statuses whose TTL ran out (and tells everyone). */
   STATUS_SWEEP_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
 });

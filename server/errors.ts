@@ -12,13 +12,23 @@ export const ERROR_CODES = {
   /** A read-only credential (a person's `read` access token) asked to change something. */
   INSUFFICIENT_SCOPE: { retryable: false, status: 403 },
   ROOM_PAUSED: { retryable: true, status: 409 },
+  /** The room is archived: read-only until its owner or an admin unarchives it. */
+  ROOM_ARCHIVED: { retryable: false, status: 409 },
   NOT_FOUND: { retryable: false, status: 404 },
   ROOM_NOT_FOUND: { retryable: false, status: 404 },
   MESSAGE_NOT_FOUND: { retryable: false, status: 404 },
   PARTICIPANT_NOT_FOUND: { retryable: false, status: 404 },
   MESSAGE_EMPTY: { retryable: false, status: 400 },
   MESSAGE_TOO_LARGE: { retryable: false, status: 413 },
+  /** A file past MAX_UPLOAD_BYTES (or, over the socket, SOCKET_UPLOAD_MAX_BYTES): refused before it is read whole. */
+  FILE_TOO_LARGE: { retryable: false, status: 413 },
+  /** No such file, or none the caller may read (a file's existence is not revealed). */
+  FILE_NOT_FOUND: { retryable: false, status: 404 },
+  /** The file was deleted with its message: its bytes are gone. */
+  FILE_GONE: { retryable: false, status: 410 },
   CONFLICT: { retryable: false, status: 409 },
+  /** A message already has the most distinct reactions it may have (sdk/reactions.ts). */
+  LIMIT_REACHED: { retryable: false, status: 409 },
   /** A question past its deadline: its expiry decision stands. */
   EXPIRED: { retryable: false, status: 409 },
   /** The action waits for the agent's owner to approve it (`questionId`): try it again once approved. */

@@ -16,6 +16,8 @@ import { BudgetPill } from "@/components/usage/budget-pill";
 import { useBudgetStates } from "@/components/usage/use-budget-states";
 import { LastSeenCell, ParticipantCell, useOnline } from "./participant-cells";
 
+const STUCK = "sticky right-0 shadow-[-6px_0_6px_-6px_rgba(0,0,0,0.12)]";
+
 export function AgentsTab() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -65,7 +67,7 @@ export function AgentsTab() {
         </p>
       </div>
       <DataTable
-        columns={["Agent", "Owner", "Status", "Keys", "Last seen", { label: "Kill switch", className: "text-right" }]}
+        columns={["Agent", "Owner", "Status", "Keys", "Last seen", { label: "Kill switch", className: `text-right ${STUCK} bg-zinc-50` }]}
         minWidth="min-w-[52rem]"
         testId="admin-agents-table"
       >
@@ -81,22 +83,23 @@ export function AgentsTab() {
               className={a.status === "suspended" ? "bg-rose-50/40" : ""}
             >
               <ParticipantCell id={a.id} name={a.displayName} kind="agent" online={online} detail={`@${a.handle} · ${frameworkLabel(a.framework)}`} />
-              <td className="px-4 py-2.5 text-zinc-700">{a.owner ? a.owner.displayName : <span className="text-zinc-400">None</span>}</td>
+              <td className="px-4 py-2.5 text-zinc-700">{a.owner ? a.owner.displayName : <span className="text-zinc-500">None</span>}</td>
               <td className="px-4 py-2.5">
                 <div className="flex flex-col items-start gap-1">
-                  <AgentStatus status={a.status} />
+                  <AgentStatus agent={a} />
                   {budgets.has(a.id) && <BudgetPill state={budgets.get(a.id)!} />}
                 </div>
               </td>
               <td className="px-4 py-2.5 text-zinc-700">
                 <span title={active.map((k) => k.prefix).join(", ")}>
                   {active.length} active
-                  {a.keys.length > active.length && <span className="text-zinc-400"> · {a.keys.length - active.length} revoked</span>}
+                  {a.keys.length > active.length && <span className="text-zinc-500"> · {a.keys.length - active.length} revoked</span>}
                 </span>
                 {active[0] && <code className="ml-2 font-mono text-xs text-zinc-500">{active[0].prefix}…</code>}
               </td>
               <LastSeenCell online={online} lastSeenAt={a.lastSeenAt} />
-              <td className="px-4 py-2.5 text-right">
+              {/* Stays in view while the rest scrolls sideways on a phone. */}
+              <td className={`px-4 py-2.5 text-right ${STUCK} bg-white`}>
                 <KillSwitch agent={a} onSuspend={() => setSuspending(a)} />
               </td>
             </tr>

@@ -1,6 +1,6 @@
 "use client";
-// The audit log: filters (action prefix, actor, dates), pages by beforeSeq, CSV and JSON export, and
-// the hash chain's verification.
+// The audit log: filters (action, actor, subject, dates), pages by beforeSeq, CSV and JSON export, and
+// the hash chain's verification. Entries name who and what (@handle, #room) and say their details in words.
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/components/providers/trpc";
@@ -9,6 +9,7 @@ import { Button, Spinner } from "@/components/ui/button";
 import { errorMessage } from "@/components/ui/errors";
 import { inputClass } from "@/components/ui/field";
 import { AlertIcon, CheckCircleIcon, DownloadIcon, ListIcon, ShieldIcon, XIcon } from "@/components/ui/icons";
+import { ScrollX } from "@/components/ui/scroll-x";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { dateTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
@@ -21,19 +22,36 @@ const PREFIXES = ["agent.", "key.", "access_token.", "connection.", "member.", "
 interface Filter {
   action?: string;
   actorId?: string;
+  subjectType?: string;
+  subjectId?: string;
   from?: Date;
   to?: Date;
 }
+
+/** The kinds of subject people filter by; the others (bindings, models...) by action. */
+const SUBJECT_TYPES = [
+  { value: "participant", label: "People and agents" },
+  { value: "room", label: "Rooms" },
+  { value: "invite", label: "Invite links" },
+  { value: "api_key", label: "API keys" },
+  { value: "access_token", label: "Access tokens" },
+  { value: "connection", label: "Connections" },
+  { value: "question", label: "Questions" },
+  { value: "workspace", label: "The workspace" },
+];
 
 export function AuditTab() {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const [action, setAction] = useState("");
   const [actorId, setActorId] = useState("");
+  const [subjectType, setSubjectType] = useState("");
+  const [subjectId, setSubjectId] = useState("");
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
   const debouncedAction = useDebounced(action.trim(), 300);
   const participants = useQuery({ ...trpc.workspace.participants.queryOptions(), staleTime: 60_000 });
+  const facets = useQuery({ ...trpc.admin.auditFacets.queryOptions(), staleTime: 30_000 });
   const actors = useMemo(
     () => [...(participants.data ?? [])].sort((a, b) => (a.kind === b.kind ? a.displayName.localeCompare(b.displayName) : a.kind === "human" ? -1 : 1)),
     [participants.data],
@@ -43,10 +61,12 @@ export function AuditTab() {
     () => ({
       ...(debouncedAction ? { action: debouncedAction } : {}),
       ...(actorId ? { actorId } : {}),
+      ...(subjectType ? { subjectType } : {}),
+      ...(subjectId ? { subjectId } : {}),
       ...(from ? { from: new Date(`${from}T00:00:00`) } : {}),
       ...(to ? { to: new Date(`${to}T23:59:59.999`) } : {}),
     }),
-    [debouncedAction, actorId, from, to],
+    [debouncedAction, actorId, subjectType, subjectId, from, to],
   );
   const filtered = Object.keys(filter).length > 0;
 
@@ -85,6 +105,8 @@ export function AuditTab() {
   const clear = () => {
     setAction("");
     setActorId("");
+    setSubjectType("");
+    setSubjectId("");
     setFrom("");
     setTo("");
   };
@@ -112,7 +134,7 @@ export function AuditTab() {
       {verify.data && <ChainBanner report={verify.data} onClose={() => verify.reset()} />}
 
       <div
-        className="grid gap-3 rounded-xl border border-zinc-200 bg-white p-3 shadow-xs sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto]"
+        className="grid gap-3 rounded-xl border border-zinc-200 bg-white p-3 shadow-xs sm:grid-cols-2 lg:grid-cols-3"
         role="search"
         aria-label="Filter the audit log"
       >
@@ -121,13 +143,13 @@ export function AuditTab() {
             list="audit-prefixes"
             value={action}
             onChange={(e) => setAction(e.target.value)}
-            placeholder="Action prefix, e.g. agent."
-            aria-label="Action prefix"
+            placeholder="Action, e.g. agent. or agent.suspended"
+            aria-label="Action (or its beginning)"
             className={`${inputClass} font-mono`}
             data-testid="audit-action"
           />
           <datalist id="audit-prefixes">
-            {PREFIXES.map((p) => (
+            {[...PREFIXES, ...(facets.data?.actions ?? [])].map((p) => (
               <option key={p} value={p} />
             ))}
           </datalist>
@@ -140,15 +162,37 @@ export function AuditTab() {
             </option>
           ))}
         </select>
+        <select
+          value={subjectType}
+          onChange={(e) => setSubjectType(e.target.value)}
+          aria-label="Kind of subject"
+          className={inputClass}
+          data-testid="audit-subject-type"
+        >
+          <option value="">Any kind of subject</option>
+          {SUBJECT_TYPES.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+        <select value={subjectId} onChange={(e) => setSubjectId(e.target.value)} aria-label="Subject" className={inputClass} data-testid="audit-subject">
+          <option value="">About anyone or any room</option>
+          {(facets.data?.subjects ?? []).map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.label}
+            </option>
+          ))}
+        </select>
         <label className="flex items-center gap-2 text-sm text-zinc-500">
           From
-          <span className="w-40">
+          <span className="min-w-0 flex-1">
             <input type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} className={inputClass} data-testid="audit-from" />
           </span>
         </label>
         <label className="flex items-center gap-2 text-sm text-zinc-500">
           To
-          <span className="w-40">
+          <span className="min-w-0 flex-1">
             <input type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} className={inputClass} data-testid="audit-to" />
           </span>
         </label>
@@ -167,14 +211,18 @@ export function AuditTab() {
           title={filtered ? "No entries match" : "Nothing recorded yet"}
           body={
             filtered
-              ? "Try a shorter action prefix, another actor or a wider date range."
+              ? "Try a shorter action prefix, another actor or subject, or a wider date range."
               : "Entries appear as soon as someone creates an agent, changes a role, invites people or decides a connection."
           }
           testId="audit-empty"
         />
       ) : (
         <>
-          <div className={`overflow-x-auto rounded-xl border border-zinc-200 bg-white shadow-xs ${log.isPlaceholderData ? "opacity-60" : ""}`}>
+          <ScrollX
+            label="Audit log (scrolls sideways)"
+            testId="audit-scroll"
+            className={`overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs ${log.isPlaceholderData ? "opacity-60" : ""}`}
+          >
             <table className="w-full min-w-[56rem] text-left text-sm" data-testid="audit-table">
               <thead className="border-b border-zinc-200 bg-zinc-50 text-xs text-zinc-500">
                 <tr>
@@ -192,7 +240,7 @@ export function AuditTab() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollX>
           <div className="flex items-center justify-between text-sm text-zinc-500">
             <span data-testid="audit-count">
               {rows.length} entr{rows.length === 1 ? "y" : "ies"} shown
@@ -212,42 +260,60 @@ export function AuditTab() {
 }
 
 function AuditEntry({ row: r }: { row: AuditRow }) {
-  const details = r.data === null || r.data === undefined ? "" : JSON.stringify(r.data);
   return (
     <tr data-testid="audit-row" data-action={r.action} data-seq={r.seq}>
-      <td className="px-3 py-2 font-mono text-xs text-zinc-400">{r.seq}</td>
+      <td className="px-3 py-2 font-mono text-xs text-zinc-500">{r.seq}</td>
       <td className="px-3 py-2 whitespace-nowrap text-zinc-600">{dateTime(r.createdAt)}</td>
       <td className="px-3 py-2">
         <code className="rounded bg-indigo-50 px-1.5 py-0.5 font-mono text-xs text-indigo-800 ring-1 ring-indigo-100">{r.action}</code>
       </td>
-      <td className="px-3 py-2">
+      <td className="px-3 py-2" data-testid="audit-actor-cell">
         {r.actor ? (
-          <span className="inline-flex items-center gap-1.5">
+          <span className="inline-flex items-center gap-1.5" title={`${r.actor.displayName} (@${r.actor.handle})`}>
             <Avatar id={r.actor.id} name={r.actor.displayName} kind={r.actor.kind === "agent" ? "agent" : "human"} size={20} />
             <span className="whitespace-nowrap text-zinc-800">{r.actor.displayName}</span>
+            <span className="text-xs whitespace-nowrap text-zinc-500">@{r.actor.handle}</span>
           </span>
         ) : (
-          <span className="text-zinc-400 italic">system</span>
+          <span className="text-zinc-500 italic">system</span>
         )}
       </td>
-      <td className="px-3 py-2 text-xs whitespace-nowrap text-zinc-500">
-        {r.subjectType}
-        {r.subjectId && (
-          <code className="ml-1 font-mono text-zinc-400" title={r.subjectId}>
-            {r.subjectId.slice(0, 8)}…
-          </code>
-        )}
-      </td>
-      <td className="max-w-[22rem] px-3 py-2">
-        {details && details !== "{}" ? (
-          <details className="group">
-            <summary className="cursor-pointer truncate font-mono text-xs text-zinc-600 marker:text-zinc-400">{details}</summary>
-            <pre className="mt-1 overflow-x-auto rounded bg-zinc-50 p-2 font-mono text-[11px] whitespace-pre-wrap text-zinc-700 ring-1 ring-zinc-200">
-              {JSON.stringify(r.data, null, 2)}
-            </pre>
-          </details>
+      <td className="px-3 py-2 text-xs whitespace-nowrap text-zinc-500" data-testid="audit-subject-cell">
+        {r.subject.label ? (
+          <span className="font-medium text-zinc-800" title={`${r.subjectType} ${r.subjectId ?? ""}`}>
+            {r.subject.label}
+          </span>
         ) : (
-          <span className="text-zinc-300">—</span>
+          <>
+            {r.subjectType.replace(/_/g, " ")}
+            {r.subjectId && (
+              <code className="ml-1 font-mono text-zinc-500" title={r.subjectId}>
+                {r.subjectId.slice(0, 8)}…
+              </code>
+            )}
+          </>
+        )}
+      </td>
+      <td className="max-w-[24rem] px-3 py-2" data-testid="audit-details">
+        {r.details.length > 0 ? (
+          <>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5 text-xs">
+              {r.details.map((d) => (
+                <div key={d.key} className="contents">
+                  <dt className="whitespace-nowrap text-zinc-500">{d.label}</dt>
+                  <dd className="min-w-0 break-words text-zinc-800">{d.value}</dd>
+                </div>
+              ))}
+            </dl>
+            <details className="mt-1">
+              <summary className="cursor-pointer text-[11px] text-zinc-500 marker:text-zinc-500">Raw data</summary>
+              <pre className="mt-1 overflow-x-auto rounded bg-zinc-50 p-2 font-mono text-[11px] whitespace-pre-wrap text-zinc-700 ring-1 ring-zinc-200">
+                {JSON.stringify(r.data, null, 2)}
+              </pre>
+            </details>
+          </>
+        ) : (
+          <span className="text-zinc-500">—</span>
         )}
       </td>
     </tr>

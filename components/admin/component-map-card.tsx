@@ -117,7 +117,7 @@ function ComponentMapForm({ saved }: { saved: Rule[] }) {
       }
     >
       <FormError message={save.error ? errorMessage(save.error) : null} />
-      <div className="grid gap-5 lg:grid-cols-5">
+      <div className="grid grid-cols-1 gap-5 lg:grid-cols-5">
         <div className="space-y-2.5 lg:col-span-3">
           {rows.length === 0 && (
             <p className="rounded-lg border border-dashed border-zinc-300 px-4 py-5 text-center text-sm text-zinc-500" data-testid="components-empty">
@@ -134,7 +134,7 @@ function ComponentMapForm({ saved }: { saved: Rule[] }) {
                     onClick={() => move(i, -1)}
                     disabled={i === 0}
                     aria-label={`Move ${row.name || "component"} up`}
-                    className="rounded p-0.5 text-zinc-400 hover:bg-zinc-200 hover:text-zinc-700 disabled:opacity-30"
+                    className="rounded p-0.5 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-700 disabled:opacity-30"
                   >
                     <ArrowDownIcon size={14} className="rotate-180" />
                   </button>
@@ -143,7 +143,7 @@ function ComponentMapForm({ saved }: { saved: Rule[] }) {
                     onClick={() => move(i, 1)}
                     disabled={i === rows.length - 1}
                     aria-label={`Move ${row.name || "component"} down`}
-                    className="rounded p-0.5 text-zinc-400 hover:bg-zinc-200 hover:text-zinc-700 disabled:opacity-30"
+                    className="rounded p-0.5 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-700 disabled:opacity-30"
                   >
                     <ArrowDownIcon size={14} />
                   </button>
@@ -171,7 +171,7 @@ function ComponentMapForm({ saved }: { saved: Rule[] }) {
                   type="button"
                   onClick={() => setRows((all) => all.filter((r) => r.key !== row.key))}
                   aria-label={`Remove ${row.name || "component"}`}
-                  className="self-start rounded p-1 text-zinc-400 hover:bg-rose-50 hover:text-rose-600"
+                  className="self-start rounded p-1 text-zinc-500 hover:bg-rose-50 hover:text-rose-600"
                   data-testid="component-remove"
                 >
                   <TrashIcon size={15} />
@@ -220,18 +220,18 @@ function Preview({ preview, loading, stale }: { preview: PreviewData | undefined
             {preview.components.map((c) => (
               <li key={c.name} data-testid="preview-component" data-name={c.name}>
                 <div className="flex items-baseline justify-between gap-2 text-sm">
-                  <span className={`truncate font-medium ${c.paths === 0 ? "text-zinc-400" : "text-zinc-800"}`}>
+                  <span className={`truncate font-medium ${c.paths === 0 ? "text-zinc-500" : "text-zinc-800"}`}>
                     {c.name}
-                    {c.fallback && <span className="ml-1.5 text-xs font-normal text-zinc-400">top folder</span>}
+                    {c.fallback && <span className="ml-1.5 text-xs font-normal text-zinc-500">top folder</span>}
                   </span>
-                  <span className={`shrink-0 text-xs tabular-nums ${c.paths === 0 ? "text-amber-600" : "text-zinc-500"}`}>
+                  <span className={`shrink-0 text-xs tabular-nums ${c.paths === 0 ? "text-amber-700" : "text-zinc-500"}`}>
                     {c.paths === 0 ? "matches no recent file" : `${c.paths} ${c.paths === 1 ? "file" : "files"}`}
                   </span>
                 </div>
                 <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-zinc-100">
                   <div className={`h-full rounded-full ${c.fallback ? "bg-zinc-300" : "bg-indigo-500"}`} style={{ width: `${(c.paths / most) * 100}%` }} />
                 </div>
-                {c.examples.length > 0 && <p className="mt-1 truncate font-mono text-[11px] text-zinc-400">{c.examples.join(" · ")}</p>}
+                {c.examples.length > 0 && <p className="mt-1 truncate font-mono text-[11px] text-zinc-500">{c.examples.join(" · ")}</p>}
               </li>
             ))}
           </ul>

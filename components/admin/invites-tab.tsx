@@ -15,6 +15,7 @@ import { Pill } from "@/components/ui/pill";
 import { SecretBox } from "@/components/ui/secret-box";
 import { dateTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
+import type { InviteLinkRow } from "./types";
 
 export function InvitesTab() {
   return (
@@ -139,10 +140,13 @@ function InviteLinks() {
         revokeInput={(row) => ({ inviteId: row.id })}
         noun="invite link"
         name={(row) => (
-          <span className="inline-flex items-center gap-2">
-            <LinkIcon size={15} className="shrink-0 text-zinc-400" />
-            Joins as <Pill tone={row.role === "admin" ? "indigo" : row.role === "guest" ? "amber" : "zinc"}>{ROLE_LABEL[row.role]}</Pill>
-          </span>
+          <>
+            <span className="inline-flex items-center gap-2">
+              <LinkIcon size={15} className="shrink-0 text-zinc-400" />
+              Joins as <Pill tone={row.role === "admin" ? "indigo" : row.role === "guest" ? "amber" : "zinc"}>{ROLE_LABEL[row.role]}</Pill>
+            </span>
+            <JoinedThrough row={row} />
+          </>
         )}
         consequence={(row) => (
           <>
@@ -160,6 +164,29 @@ function InviteLinks() {
         testId="invite-links"
       />
     </Section>
+  );
+}
+
+/** Who joined with the link, by name; joins from before links were recorded are counted. */
+function JoinedThrough({ row }: { row: InviteLinkRow }) {
+  const earlier = row.uses - row.joined.length;
+  if (row.uses === 0) return null;
+  return (
+    <p className="mt-1 max-w-[22rem] text-xs text-zinc-600" data-testid="invite-joined">
+      Joined:{" "}
+      {row.joined.map((p, i) => (
+        <span key={p.id} title={`${p.displayName}, ${dateTime(p.joinedAt)}`} data-testid="invite-joined-person">
+          {i > 0 && ", "}
+          <span className="font-medium text-zinc-800">@{p.handle}</span>
+        </span>
+      ))}
+      {earlier > 0 && (
+        <span className="text-zinc-500">
+          {row.joined.length > 0 ? " and " : ""}
+          {earlier} earlier sign-up{earlier === 1 ? "" : "s"} not recorded by name
+        </span>
+      )}
+    </p>
   );
 }
 

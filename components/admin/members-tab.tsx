@@ -83,7 +83,7 @@ export function MembersTab() {
                 online={online}
                 badges={
                   <>
-                    {m.participantId === me.id && <span className="text-xs font-normal text-zinc-400">(you)</span>}
+                    {m.participantId === me.id && <span className="text-xs font-normal text-zinc-500">(you)</span>}
                     {m.status === "suspended" && <Pill tone="rose">Suspended</Pill>}
                   </>
                 }
@@ -113,7 +113,7 @@ export function MembersTab() {
                         ))}
                       </select>
                     </div>
-                    {busy && <Spinner className="h-3.5 w-3.5 text-zinc-400" />}
+                    {busy && <Spinner className="h-3.5 w-3.5 text-zinc-500" />}
                   </div>
                 )}
               </td>

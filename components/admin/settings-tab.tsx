@@ -183,7 +183,7 @@ function LimitsForm({ limits }: { limits: WorkspaceLimits }) {
                 className="pr-14"
                 data-testid={`limit-${f.key}`}
               />
-              <span className="pointer-events-none absolute top-1/2 right-3 -translate-y-1/2 text-xs text-zinc-400">{f.unit}</span>
+              <span className="pointer-events-none absolute top-1/2 right-3 -translate-y-1/2 text-xs text-zinc-500">{f.unit}</span>
             </div>
           </Field>
         ))}

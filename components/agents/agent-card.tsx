@@ -3,6 +3,7 @@
 // runtime sessions, and the controls that manage them.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
+import { useState } from "react";
 import type { AgentView, ApiKeyView, ConsentPolicy } from "@switchboard/sdk/contract";
 import { AgentSessions } from "@/components/bindings/agent-sessions";
 import { useDirectory } from "@/components/providers/directory";
@@ -13,7 +14,7 @@ import { Button, Spinner } from "@/components/ui/button";
 import { errorMessage } from "@/components/ui/errors";
 import { KeyIcon } from "@/components/ui/extra-icons";
 import { inputClass } from "@/components/ui/field";
-import { MessageIcon } from "@/components/ui/icons";
+import { MessageIcon, PencilIcon } from "@/components/ui/icons";
 import { Pill, Tag } from "@/components/ui/pill";
 import { dateTime, relativeTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
@@ -24,17 +25,13 @@ import { A2aServing } from "./a2a-serving";
 import { ApprovalSettings } from "./approval-settings";
 import { CONSENT_POLICIES, frameworkLabel } from "./labels";
 import { KillSwitch } from "./suspend-dialog";
+import { LifecycleBadge, lifecycleOf, PresenceBadge } from "@/components/ui/participant-states";
+import { ScrollX } from "@/components/ui/scroll-x";
+import { RenameAgentDialog } from "./rename-agent-dialog";
 
-export function AgentStatus({ status }: { status: AgentView["status"] }) {
-  return status === "active" ? (
-    <Pill tone="emerald" dot testId="agent-status">
-      Active
-    </Pill>
-  ) : (
-    <Pill tone="rose" dot testId="agent-status">
-      Suspended
-    </Pill>
-  );
+/** Its lifecycle in the shared words (components/ui/participant-states.tsx): active, suspended, never connected. */
+export function AgentStatus({ agent }: { agent: Pick<AgentView, "status" | "lastSeenAt"> }) {
+  return <LifecycleBadge lifecycle={lifecycleOf(agent)} testId="agent-status" />;
 }
 
 export function AgentCard({
@@ -72,6 +69,7 @@ export function AgentCard({
       onError: (e) => toast(errorMessage(e), "error"),
     }),
   );
+  const [renaming, setRenaming] = useState(false);
   const suspended = agent.status === "suspended";
   const activeKeys = agent.keys.filter((k) => !k.revokedAt);
   const policyHint = CONSENT_POLICIES.find((p) => p.value === agent.consentPolicy)?.hint;
@@ -94,22 +92,23 @@ export function AgentCard({
         <div className="flex min-w-0 flex-1 flex-col gap-4 sm:flex-row sm:items-start">
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-              <h2 className="truncate text-[15px] font-semibold text-zinc-900" data-testid="agent-name">
+              <h2 className="min-w-0 truncate text-[15px] font-semibold text-zinc-900" data-testid="agent-name">
                 {agent.displayName}
               </h2>
-              <span className="text-sm text-zinc-500">@{agent.handle}</span>
-              <AgentStatus status={agent.status} />
+              <span className="min-w-0 text-sm break-all text-zinc-500">@{agent.handle}</span>
+              <PresenceBadge online={online === true} />
+              <AgentStatus agent={agent} />
               <Pill tone="violet" testId="agent-framework-pill">
                 {frameworkLabel(agent.framework)}
               </Pill>
               {budget && <BudgetPill state={budget} />}
             </div>
             {agent.description ? (
-              <p className="mt-1 text-sm text-zinc-600" data-testid="agent-description-text">
+              <p className="mt-1 text-sm break-words text-zinc-600" data-testid="agent-description-text">
                 {agent.description}
               </p>
             ) : (
-              <p className="mt-1 text-sm text-zinc-400 italic">No description</p>
+              <p className="mt-1 text-sm text-zinc-500 italic">No description</p>
             )}
             {agent.capabilities.length > 0 && (
               <div className="mt-2 flex flex-wrap gap-1" aria-label="Capabilities">
@@ -127,6 +126,9 @@ export function AgentCard({
           <div className="flex shrink-0 flex-wrap gap-2 sm:flex-col sm:items-stretch">
             <Button variant="secondary" size="sm" onClick={() => message.mutate({ participantIds: [agent.id] })} disabled={message.isPending || suspended}>
               {message.isPending ? <Spinner /> : <MessageIcon size={14} />} Message
+            </Button>
+            <Button variant="secondary" size="sm" onClick={() => setRenaming(true)} data-testid="rename-agent">
+              <PencilIcon size={14} /> Rename
             </Button>
             <Button variant="secondary" size="sm" onClick={onRotate} data-testid="rotate-key">
               <KeyIcon size={14} /> Rotate key
@@ -165,6 +167,7 @@ export function AgentCard({
         <KeysTable keys={agent.keys} onRevoke={onRevoke} />
         <AgentSessions agentId={agent.id} handle={agent.handle} />
       </div>
+      <RenameAgentDialog agent={agent} open={renaming} onClose={() => setRenaming(false)} />
     </article>
   );
 }
@@ -176,7 +179,7 @@ export function KeysTable({ keys, onRevoke }: { keys: ApiKeyView[]; onRevoke?: (
       {keys.length === 0 ? (
         <p className="text-sm text-zinc-500">No keys. Rotate to issue one.</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
+        <ScrollX label="API keys (scrolls sideways)" className="overflow-hidden rounded-lg border border-zinc-200 bg-white">
           <table className="w-full text-left text-sm" data-testid="keys-table">
             <thead className="bg-zinc-50 text-xs whitespace-nowrap text-zinc-500">
               <tr>
@@ -189,10 +192,10 @@ export function KeysTable({ keys, onRevoke }: { keys: ApiKeyView[]; onRevoke?: (
             </thead>
             <tbody className="divide-y divide-zinc-100">
               {keys.map((k) => (
-                <tr key={k.id} data-testid="key-row" data-revoked={k.revokedAt ? "true" : "false"} className={k.revokedAt ? "text-zinc-400" : "text-zinc-700"}>
+                <tr key={k.id} data-testid="key-row" data-revoked={k.revokedAt ? "true" : "false"} className={k.revokedAt ? "text-zinc-500" : "text-zinc-700"}>
                   <td className="px-3 py-2 whitespace-nowrap">
                     <code className="font-mono text-[12.5px]">{k.prefix}…</code>
-                    {k.label && <span className="ml-2 text-xs text-zinc-400">{k.label}</span>}
+                    {k.label && <span className="ml-2 text-xs text-zinc-500">{k.label}</span>}
                   </td>
                   <td className="px-3 py-2 whitespace-nowrap" title={dateTime(k.createdAt)}>
                     {relativeTime(k.createdAt)}
@@ -222,7 +225,7 @@ export function KeysTable({ keys, onRevoke }: { keys: ApiKeyView[]; onRevoke?: (
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollX>
       )}
     </div>
   );

@@ -80,18 +80,22 @@ export function ApprovalSettings({ agentId, handle }: { agentId: string; handle:
           if (spendValid) save.mutate({ agentId, actions, spendUsdPerDay: spendValue });
         }}
       >
-        <label htmlFor={`spend-${agentId}`}>Spending more than $</label>
-        <input
-          id={`spend-${agentId}`}
-          inputMode="decimal"
-          placeholder="no limit"
-          value={spendText}
-          onChange={(e) => setSpend(e.target.value)}
-          className={`${inputClass} h-8 w-24`}
-          aria-invalid={!spendValid}
-          data-testid="approval-spend"
-        />
-        <span>a day</span>
+        <label htmlFor={`spend-${agentId}`}>Spending more than</label>
+        {/* "$ [amount] a day" as one piece, so that it never breaks across lines. */}
+        <span className="inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap">
+          $
+          <input
+            id={`spend-${agentId}`}
+            inputMode="decimal"
+            placeholder="no limit"
+            value={spendText}
+            onChange={(e) => setSpend(e.target.value)}
+            className={`${inputClass.replace("w-full", "w-24")} h-8`}
+            aria-invalid={!spendValid}
+            data-testid="approval-spend"
+          />
+          a day
+        </span>
         {spend !== null && (
           <Button type="submit" size="sm" variant="secondary" disabled={!spendValid} data-testid="approval-spend-save">
             Save

@@ -65,7 +65,8 @@ function CreateAgentForm({ create }: { create: CreateMutation }) {
   const [handle, setHandle] = useState("");
   const [handleEdited, setHandleEdited] = useState(false);
   const [description, setDescription] = useState("");
-  const [framework, setFramework] = useState<string>("claude-code");
+  // Nothing is assumed: "Other" until the person says which (the card shows what is chosen here).
+  const [framework, setFramework] = useState<string>("other");
   const [capabilities, setCapabilities] = useState<string[]>([]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -93,7 +94,7 @@ function CreateAgentForm({ create }: { create: CreateMutation }) {
         </Field>
         <Field label="Handle" hint="2-39 lower-case letters, digits, - and _.">
           <div className="relative">
-            <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-zinc-400">@</span>
+            <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-zinc-500">@</span>
             <TextInput
               value={handle}
               required
@@ -121,7 +122,7 @@ function CreateAgentForm({ create }: { create: CreateMutation }) {
         />
       </Field>
       <div className="grid gap-4 sm:grid-cols-[12rem_1fr]">
-        <Field label="Framework">
+        <Field label="Framework" hint="What it runs on, shown on its card.">
           <select value={framework} onChange={(e) => setFramework(e.target.value)} className={inputClass} data-testid="agent-framework">
             {FRAMEWORKS.map((f) => (
               <option key={f.value} value={f.value}>

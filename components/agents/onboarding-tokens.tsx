@@ -33,7 +33,7 @@ export function OnboardingTokenList({ scope, empty, testId }: { scope: Scope; em
       revoke={revoke}
       revokeInput={(row) => ({ tokenId: row.id })}
       noun="onboarding token"
-      name={(row) => (row.label ? <span className="font-medium text-zinc-900">{row.label}</span> : <span className="text-zinc-400 italic">No label</span>)}
+      name={(row) => (row.label ? <span className="font-medium text-zinc-900">{row.label}</span> : <span className="text-zinc-500 italic">No label</span>)}
       consequence={(row) => (
         <>
           Scripts holding it can no longer register agents for {scope === "mine" ? "you" : row.createdBy.displayName}. Agents it already registered keep their

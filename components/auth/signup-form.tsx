@@ -82,7 +82,7 @@ export function SignUpForm({ mode, inviteToken }: { mode: "first-run" | "invite"
       </Field>
       <Field label="Handle" error={handleError} hint="How people and agents @mention you.">
         <div className="relative">
-          <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-zinc-400">@</span>
+          <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-zinc-500">@</span>
           <TextInput
             required
             value={handle}

@@ -38,6 +38,7 @@ export function AgentSessions({ agentId, handle }: { agentId: string; handle: st
       {query.isPending ? (
         <div
           className="space-y-2 rounded-lg border border-zinc-200 bg-white px-3 py-3"
+          role="status"
           aria-busy="true"
           aria-label="Loading sessions"
           data-testid="agent-sessions-loading"

@@ -71,7 +71,7 @@ export function BindingDetails({
               <CopyIdButton value={b.externalId} />
             </>
           ) : (
-            <span className="text-zinc-400">{status === "closed" ? "let go" : "not started yet"}</span>
+            <span className="text-zinc-500">{status === "closed" ? "let go" : "not started yet"}</span>
           )}
         </dd>
         <dt className="text-zinc-500">Turns</dt>
@@ -89,7 +89,7 @@ export function BindingDetails({
         <dd title={dateTime(b.lastUsedAt)}>{relativeTime(b.lastUsedAt, now)}</dd>
         <dt className="text-zinc-500">Where</dt>
         <dd className="min-w-0">
-          {where || <span className="text-zinc-400">not reported</span>}
+          {where || <span className="text-zinc-500">not reported</span>}
           {b.workdir && (
             <code className="block truncate font-mono text-[11.5px] text-zinc-600" title={b.workdir}>
               {b.workdir}

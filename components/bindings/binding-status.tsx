@@ -37,7 +37,7 @@ export function CopyIdButton({ value, label = "Copy session id" }: { value: stri
       aria-label={copied ? "Copied" : label}
       title={copied ? "Copied" : label}
       data-testid="copy-session-id"
-      className="inline-flex h-6 w-6 shrink-0 items-center justify-center rounded text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700"
+      className="inline-flex h-6 w-6 shrink-0 items-center justify-center rounded text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700"
     >
       {copied ? <CheckIcon size={13} className="text-emerald-600" /> : <CopyIcon size={13} />}
     </button>

@@ -17,13 +17,14 @@ import { Button, Spinner } from "@/components/ui/button";
 import { errorMessage } from "@/components/ui/errors";
 import { inputClass, SearchField } from "@/components/ui/field";
 import { CompassIcon, HandshakeIcon, MessageIcon, SearchIcon, XIcon } from "@/components/ui/icons";
-import { Pill } from "@/components/ui/pill";
+import { ConsentBadge, LifecycleBadge, PresenceBadge } from "@/components/ui/participant-states";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { toast } from "@/components/ui/toast";
 import { useDebounced } from "@/components/ui/use-debounced";
 import { useWorkStatuses } from "@/components/work/use-work-statuses";
 import { WorkStateChip } from "@/components/work/work-state";
 import { ConnectDialog } from "./connect-dialog";
+import { currentStatus, EMOJI_FONT, type ProfileStatus } from "@/components/profile/status-emoji";
 
 type Kind = "" | "human" | "agent";
 
@@ -176,41 +177,6 @@ export function DirectoryScreen() {
   );
 }
 
-function Standing({ standing }: { standing: DirectoryEntry["connection"] }) {
-  switch (standing) {
-    case "self":
-      return (
-        <Pill tone="indigo" testId="standing">
-          You
-        </Pill>
-      );
-    case "connected":
-      return (
-        <Pill tone="emerald" dot testId="standing">
-          Connected
-        </Pill>
-      );
-    case "pending":
-      return (
-        <Pill tone="amber" dot testId="standing">
-          Pending
-        </Pill>
-      );
-    case "blocked":
-      return (
-        <Pill tone="rose" testId="standing">
-          Blocked
-        </Pill>
-      );
-    default:
-      return (
-        <Pill tone="muted" testId="standing">
-          Not connected
-        </Pill>
-      );
-  }
-}
-
 function DirectoryRow({
   entry,
   online,
@@ -242,7 +208,7 @@ function DirectoryRow({
       data-kind={entry.kind}
       data-standing={entry.connection}
     >
-      <Avatar id={entry.id} name={entry.displayName} kind={entry.kind} size={40} online={online} />
+      <Avatar id={entry.id} name={entry.displayName} kind={entry.kind} size={40} online={online} src={entry.avatarUrl} />
       <div className="flex min-w-0 flex-1 flex-col gap-3 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
@@ -251,11 +217,9 @@ function DirectoryRow({
             </span>
             <KindBadge kind={entry.kind} />
             <span className="text-sm text-zinc-500">@{entry.handle}</span>
-            {entry.status === "suspended" && (
-              <Pill tone="rose" dot>
-                Suspended
-              </Pill>
-            )}
+            <EntryStatus status={entry} />
+            <PresenceBadge online={online} />
+            {entry.kind === "agent" && <LifecycleBadge lifecycle={entry.status === "suspended" ? "suspended" : "active"} quiet />}
           </div>
           <div className="mt-0.5 flex flex-wrap items-center gap-x-2 text-xs text-zinc-500">
             {entry.kind === "agent" && (
@@ -263,10 +227,8 @@ function DirectoryRow({
                 <span data-testid="entry-owner">{entry.owner ? (mine ? "Yours" : `Owned by ${entry.owner.displayName}`) : "No owner"}</span>
                 <span aria-hidden="true">·</span>
                 <span data-testid="entry-framework">{frameworkLabel(entry.framework)}</span>
-                <span aria-hidden="true">·</span>
               </>
             )}
-            <span className={online ? "text-emerald-700" : ""}>{online ? "Online" : "Offline"}</span>
           </div>
           {entry.waitingFor && (
             <p
@@ -278,7 +240,7 @@ function DirectoryRow({
             </p>
           )}
           {work ? (
-            <WorkStateChip status={work} withText className="mt-1.5" />
+            <WorkStateChip status={work} online={entry.kind === "agent" ? online : undefined} withText className="mt-1.5" />
           ) : (
             entry.workStatus && (
               <p
@@ -313,7 +275,7 @@ function DirectoryRow({
           )}
         </div>
         <div className="flex shrink-0 flex-wrap items-center gap-2 sm:flex-col sm:items-end">
-          <Standing standing={entry.connection} />
+          <ConsentBadge consent={entry.connection} />
           {entry.connection === "connected" && (
             <Button
               variant="secondary"
@@ -338,5 +300,19 @@ function DirectoryRow({
         </div>
       </div>
     </li>
+  );
+}
+
+/** The profile status, emoji and words, beside the name (the row has room for the words). */
+function EntryStatus({ status }: { status: ProfileStatus }) {
+  const now = currentStatus(status);
+  if (!now) return null;
+  return (
+    <span className="inline-flex max-w-full min-w-0 items-center gap-1 text-sm text-zinc-600" data-testid="entry-status">
+      <span aria-hidden="true" style={EMOJI_FONT}>
+        {now.emoji}
+      </span>
+      <span className="truncate">{now.text}</span>
+    </span>
   );
 }

@@ -59,7 +59,7 @@ export function Expiry({ expiresAt }: { expiresAt: string | null }) {
   return (
     <span title={dateTime(expiresAt)} className={past ? "text-rose-600" : "text-zinc-700"}>
       {past ? `Expired ${relativeTime(expiresAt)}` : `Expires ${relativeTime(expiresAt)}`}
-      <span className="text-zinc-400"> · {shortDate(expiresAt)}</span>
+      <span className="text-zinc-500"> · {shortDate(expiresAt)}</span>
     </span>
   );
 }

@@ -140,7 +140,7 @@ function IncomingCard({ connection: c, expired = false }: { connection: Connecti
         <div className="min-w-0 flex-1 space-y-3">
           <RequesterBlock side={c.requester} />
           <p className="text-sm text-zinc-600">
-            asks to connect with {addresseeLabel(c, me.id)} <span className="text-zinc-400">· {relativeTime(c.createdAt)}</span>
+            asks to connect with {addresseeLabel(c, me.id)} <span className="text-zinc-500">· {relativeTime(c.createdAt)}</span>
           </p>
           {c.message && (
             <blockquote
@@ -269,7 +269,7 @@ function Parties({ connection: c, meId }: { connection: ConnectionView; meId: st
   return (
     <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
       <Who side={c.requester} meId={meId} />
-      <span className="text-zinc-400">{c.status === "blocked" ? "blocked" : "→"}</span>
+      <span className="text-zinc-500">{c.status === "blocked" ? "blocked" : "→"}</span>
       <Who side={c.addressee} meId={meId} />
     </div>
   );

@@ -38,7 +38,7 @@ function Until({ row }: { row: InvitationView }) {
   return (
     <span title={dateTime(row.expiresAt)} className={past ? "text-zinc-500" : "text-zinc-700"}>
       {past ? `Expired ${relativeTime(row.expiresAt)}` : relativeTime(row.expiresAt)}
-      <span className="block text-xs text-zinc-400">{shortDate(row.expiresAt)}</span>
+      <span className="block text-xs text-zinc-500">{shortDate(row.expiresAt)}</span>
     </span>
   );
 }
@@ -48,7 +48,7 @@ function Uses({ row }: { row: InvitationView }) {
   return (
     <span className="tabular-nums" aria-label={`${row.uses} used of ${limit}`}>
       {row.uses}
-      <span className="text-zinc-400"> / {row.maxUses ?? "∞"}</span>
+      <span className="text-zinc-500"> / {row.maxUses ?? "∞"}</span>
     </span>
   );
 }

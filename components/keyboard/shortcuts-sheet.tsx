@@ -27,7 +27,7 @@ function Sheet() {
             {group.shortcuts.map((s) => (
               <div key={s.label} className="flex items-center justify-between gap-3 py-1.5 text-sm">
                 <dt className="text-zinc-700">{s.label}</dt>
-                <dd className="flex shrink-0 items-center gap-0.5 text-xs text-zinc-400">
+                <dd className="flex shrink-0 items-center gap-0.5 text-xs text-zinc-500">
                   {s.keys.map((key) =>
                     typeof key === "string" ? (
                       <Key key={key}>{name(key)}</Key>

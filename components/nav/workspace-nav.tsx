@@ -94,7 +94,7 @@ function CountBadge({ count, testId, what }: { count: number; testId: string; wh
     <span
       data-testid={testId}
       title={what(count)}
-      className="inline-flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-rose-500 px-1.5 text-[11px] font-bold text-white"
+      className="inline-flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-rose-700 px-1.5 text-[11px] font-bold text-white"
     >
       {count > 99 ? "99+" : count}
     </span>

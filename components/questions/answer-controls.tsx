@@ -287,7 +287,7 @@ function FormFieldInput({
           *
         </span>
       )}
-      {bounds.length > 0 && <span className="ml-1.5 text-xs font-normal text-zinc-400">({bounds.join(", ")})</span>}
+      {bounds.length > 0 && <span className="ml-1.5 text-xs font-normal text-zinc-500">({bounds.join(", ")})</span>}
     </span>
   );
   const below = error ? (

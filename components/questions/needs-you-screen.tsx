@@ -96,13 +96,13 @@ function QueueItem({ item, roomLabel, decidedOnly = false }: { item: QuestionFor
     <div className="flex items-center gap-2.5 border-b border-zinc-100 px-4 py-2.5">
       <Avatar id={q.asker.id} name={q.asker.displayName} kind={q.asker.kind} size={28} />
       <div className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-1.5 text-sm">
-        <span className="font-semibold text-zinc-900">{q.asker.displayName}</span>
+        <span className="min-w-0 truncate font-semibold text-zinc-900">{q.asker.displayName}</span>
         <KindBadge kind={q.asker.kind} />
         <span className="text-zinc-500">asked in</span>
         <Link href={`/r/${q.roomId}`} className="font-medium text-indigo-600 hover:underline" data-testid="question-room-link">
           {roomLabel}
         </Link>
-        <time className="text-xs text-zinc-400" dateTime={q.createdAt} title={dateTime(q.createdAt)}>
+        <time className="text-xs text-zinc-500" dateTime={q.createdAt} title={dateTime(q.createdAt)}>
           · {relativeTime(q.createdAt)}
         </time>
       </div>

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { QuestionForViewer, QuestionView } from "@switchboard/sdk/questions";
 import { Markdown } from "@/components/rooms/markdown";
+import { useNamedHandles } from "@/components/rooms/mention-handles";
 import { appErrorOf } from "@/components/ui/errors";
 import { AlertIcon, BanIcon, CheckCircleIcon, ClockIcon, XIcon } from "@/components/ui/icons";
 import { relativeTime, dateTime } from "@/components/ui/time";
@@ -37,6 +38,7 @@ export function QuestionCard({
   const pastDeadline = open && !!q.expiresAt && new Date(q.expiresAt).getTime() <= now;
   const answerable = open && !pastDeadline && can?.answer === true;
   const busy = answer.isPending || cancel.isPending;
+  const promptMentions = useNamedHandles(q.prompt);
 
   // Keyboard users keep their place: once the controls give way to the outcome, focus moves there.
   const outcomeRef = useRef<HTMLDivElement>(null);
@@ -111,7 +113,7 @@ export function QuestionCard({
           )}
         </div>
         <div className="text-zinc-900" data-testid="question-prompt">
-          <Markdown body={q.prompt} meHandle={meHandle} />
+          <Markdown body={q.prompt} meHandle={meHandle} mentions={promptMentions} />
         </div>
 
         {answerable && (

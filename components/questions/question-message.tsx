@@ -92,7 +92,7 @@ export function QuestionOutcomeLine({ m, nameOf, onJump }: { m: MessageView; nam
       >
         View question
       </button>
-      <time className="shrink-0 text-xs text-zinc-400" dateTime={m.createdAt} title={fullTimeLabel(m.createdAt)}>
+      <time className="shrink-0 text-xs text-zinc-500" dateTime={m.createdAt} title={fullTimeLabel(m.createdAt)}>
         {timeLabel(m.createdAt)}
       </time>
     </div>

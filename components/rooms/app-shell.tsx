@@ -3,12 +3,14 @@
 // screens the sidebar slides over the page and closes on navigation.
 import { usePathname } from "next/navigation";
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+import { Alerts } from "@/components/notifications/alerts";
 import { DesktopNotifications } from "@/components/notifications/desktop-prompt";
 import { SocketProvider, useSocket } from "@/components/providers/socket-provider";
 import { ViewerProvider, type Viewer } from "@/components/providers/viewer-provider";
 import { MAIN_ID, SkipLink } from "@/components/keyboard/skip-link";
 import { Toaster } from "@/components/ui/toast";
 import { Sidebar } from "./sidebar";
+import { useAppHeight } from "./use-app-height";
 
 const NavContext = createContext<() => void>(() => {});
 
@@ -19,13 +21,14 @@ export function AppShell({ viewer, children }: { viewer: Viewer; children: React
   const [navOpen, setNavOpen] = useState(false);
   const pathname = usePathname();
   useEffect(() => setNavOpen(false), [pathname]);
+  useAppHeight();
 
   return (
     <ViewerProvider viewer={viewer}>
       <SocketProvider>
         <NavContext.Provider value={() => setNavOpen(true)}>
           <SkipLink />
-          <div className="flex h-dvh overflow-hidden bg-white">
+          <div className="flex h-[var(--app-height,100dvh)] overflow-hidden bg-white">
             <div
               className={`h-full shrink-0 max-md:fixed max-md:inset-y-0 max-md:left-0 max-md:z-40 max-md:transition-transform ${
                 navOpen ? "max-md:shadow-2xl" : "max-md:-translate-x-full"
@@ -37,6 +40,7 @@ export function AppShell({ viewer, children }: { viewer: Viewer; children: React
             <main id={MAIN_ID} tabIndex={-1} className="flex min-w-0 flex-1 flex-col focus:outline-none">
               <ConnectionBanner />
               <DesktopNotifications />
+              <Alerts />
               <div className="flex min-h-0 flex-1">{children}</div>
             </main>
           </div>

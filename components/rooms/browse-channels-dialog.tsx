@@ -1,5 +1,6 @@
 "use client";
 // Every public channel in the workspace, with a filter; open one to preview it, or join it here.
+// Archived channels (and private archived ones the viewer is in) come last, to read, not to join.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -9,6 +10,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { inputClass } from "@/components/ui/field";
 import { CheckIcon, HashIcon, SearchIcon } from "@/components/ui/icons";
+import { Pill } from "@/components/ui/pill";
 
 export function BrowseChannelsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
@@ -36,7 +38,9 @@ function BrowseBody({ onClose }: { onClose: () => void }) {
     }),
   );
   const q = query.trim().toLowerCase();
-  const list = (channels.data ?? []).filter((c) => !q || c.name.includes(q) || c.topic.toLowerCase().includes(q));
+  const list = (channels.data ?? [])
+    .filter((c) => !q || c.name.includes(q) || c.topic.toLowerCase().includes(q))
+    .sort((a, b) => Number(a.archived) - Number(b.archived));
 
   return (
     <div className="space-y-3">
@@ -46,7 +50,7 @@ function BrowseBody({ onClose }: { onClose: () => void }) {
       </div>
       {join.isError && <p className="text-sm text-rose-600">{errorMessage(join.error)}</p>}
       {channels.isPending ? (
-        <div className="flex justify-center py-8 text-zinc-400">
+        <div className="flex justify-center py-8 text-zinc-500">
           <Spinner />
         </div>
       ) : channels.isError ? (
@@ -56,7 +60,13 @@ function BrowseBody({ onClose }: { onClose: () => void }) {
       ) : (
         <ul className="divide-y divide-zinc-100 rounded-md border border-zinc-200">
           {list.map((c) => (
-            <li key={c.id} className="flex items-center gap-3 px-3 py-2.5 hover:bg-zinc-50" data-testid="browse-channel" data-name={c.name}>
+            <li
+              key={c.id}
+              className="flex items-center gap-3 px-3 py-2.5 hover:bg-zinc-50"
+              data-testid="browse-channel"
+              data-name={c.name}
+              data-archived={c.archived || undefined}
+            >
               <button
                 type="button"
                 className="min-w-0 flex-1 text-left"
@@ -74,7 +84,11 @@ function BrowseBody({ onClose }: { onClose: () => void }) {
                   {c.topic ? ` · ${c.topic}` : ""}
                 </span>
               </button>
-              {c.joined ? (
+              {c.archived ? (
+                <Pill tone="zinc" testId="browse-archived" title="Read-only: its owner or an admin can unarchive it">
+                  Archived
+                </Pill>
+              ) : c.joined ? (
                 <span className="inline-flex items-center gap-1 text-xs font-medium text-emerald-700">
                   <CheckIcon size={14} /> Joined
                 </span>

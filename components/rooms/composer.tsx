@@ -9,12 +9,18 @@ import { SendIcon } from "@/components/ui/icons";
 import { isComposing } from "@/components/keyboard/keys";
 import { useWorkStatuses } from "@/components/work/use-work-statuses";
 import { WorkStateDot } from "@/components/work/work-state";
+import type { FileView } from "@switchboard/sdk/files";
+import { PaperclipIcon } from "@/components/files/file-icons";
+import { PendingAttachments } from "@/components/files/pending-attachments";
+import { useAttachments } from "@/components/files/use-attachments";
 
 const TYPING_EVERY_MS = 3_000;
 const MENTION_AT_CARET = /(^|\s)@([a-z0-9_-]{0,38})$/i;
 
 export interface ComposerHandle {
   focus(): void;
+  /** Files dropped on the room: uploaded and attached to the next send. */
+  addFiles(files: File[]): void;
 }
 
 export interface Mentionable {
@@ -28,7 +34,10 @@ export const Composer = forwardRef<
   ComposerHandle,
   {
     placeholder: string;
-    onSend: (body: string) => void;
+    /** `files`: uploaded already, to attach (never empty without a body, and the reverse). */
+    onSend: (body: string, files: FileView[]) => void;
+    /** Where files are uploaded; without it, the box takes no files. */
+    roomId?: string;
     onTyping: () => void;
     mentionables?: Mentionable[];
     testId?: string;
@@ -39,15 +48,19 @@ export const Composer = forwardRef<
     /** ↑ in the empty box: start editing the viewer's last message; false when there is none. */
     onEditLast?: () => boolean;
   }
->(function Composer({ placeholder, onSend, onTyping, mentionables = [], testId = "composer", autoFocus, compact, scope = "room", onEditLast }, ref) {
+>(function Composer({ placeholder, onSend, roomId, onTyping, mentionables = [], testId = "composer", autoFocus, compact, scope = "room", onEditLast }, ref) {
   const [value, setValue] = useState("");
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
   const statuses = useWorkStatuses();
   const textarea = useRef<HTMLTextAreaElement>(null);
   const lastTyping = useRef(0);
+  const attachments = useAttachments(roomId);
+  const [dropping, setDropping] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+  const addFiles = attachments.add;
 
-  useImperativeHandle(ref, () => ({ focus: () => textarea.current?.focus() }), []);
+  useImperativeHandle(ref, () => ({ focus: () => textarea.current?.focus(), addFiles }), [addFiles]);
 
   useEffect(() => {
     if (autoFocus) textarea.current?.focus();
@@ -95,9 +108,10 @@ export const Composer = forwardRef<
     requestAnimationFrame(() => el.setSelectionRange(pos, pos));
   };
 
+  const sendable = (value.trim() !== "" || attachments.ready) && !tooLong && !attachments.uploading;
   const send = () => {
-    if (!value.trim() || tooLong) return;
-    onSend(value);
+    if (!sendable) return;
+    onSend(value, attachments.take());
     setValue("");
     setMention(null);
     lastTyping.current = 0;
@@ -133,7 +147,24 @@ export const Composer = forwardRef<
   };
 
   return (
-    <div className={`relative ${compact ? "px-4" : "px-5"}`}>
+    <div
+      className={`relative ${compact ? "px-4" : "px-5"}`}
+      onDragOver={(e) => {
+        if (!roomId || !e.dataTransfer.types.includes("Files")) return;
+        e.preventDefault();
+        setDropping(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDropping(false);
+      }}
+      onDrop={(e) => {
+        setDropping(false);
+        if (!roomId || e.dataTransfer.files.length === 0) return;
+        e.preventDefault();
+        e.stopPropagation();
+        attachments.add(Array.from(e.dataTransfer.files));
+      }}
+    >
       {mention && suggestions.length > 0 && (
         <ul
           role="listbox"
@@ -141,7 +172,7 @@ export const Composer = forwardRef<
           className="animate-pop absolute bottom-full left-5 z-20 mb-1 w-80 overflow-hidden rounded-lg bg-white py-1 shadow-xl ring-1 ring-zinc-900/10"
           data-testid="mention-suggestions"
         >
-          <li className="px-3 pt-1 pb-1.5 text-[11px] font-semibold tracking-wide text-zinc-400 uppercase">People and agents in this room</li>
+          <li className="px-3 pt-1 pb-1.5 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">People and agents in this room</li>
           {suggestions.map((p, i) => (
             <li key={p.id} role="option" aria-selected={i === active}>
               <button
@@ -163,7 +194,10 @@ export const Composer = forwardRef<
           ))}
         </ul>
       )}
-      <div className="rounded-lg border border-zinc-300 bg-white shadow-xs transition focus-within:border-zinc-400 focus-within:shadow-md focus-within:ring-4 focus-within:ring-zinc-100">
+      <div
+        className={`rounded-lg border bg-white shadow-xs transition focus-within:border-zinc-400 focus-within:shadow-md focus-within:ring-4 focus-within:ring-zinc-100 ${dropping ? "border-indigo-500 ring-4 ring-indigo-100" : "border-zinc-300"}`}
+      >
+        <PendingAttachments items={attachments.items} onRemove={attachments.remove} />
         <textarea
           ref={textarea}
           data-testid={testId}
@@ -183,10 +217,17 @@ export const Composer = forwardRef<
           onSelect={(e) => detectMention(e.currentTarget.value, e.currentTarget.selectionStart)}
           onBlur={() => setMention(null)}
           onKeyDown={onKeyDown}
-          className="block max-h-60 w-full resize-none border-0 bg-transparent px-3.5 pt-3 pb-1 text-[15px] leading-[1.45] text-zinc-900 placeholder:text-zinc-400 focus:ring-0 focus:outline-none"
+          onPaste={(e) => {
+            // A pasted screenshot or copied files: attached; pasted text stays text.
+            const files = Array.from(e.clipboardData.files);
+            if (!roomId || files.length === 0) return;
+            e.preventDefault();
+            attachments.add(files);
+          }}
+          className="block max-h-60 w-full resize-none border-0 bg-transparent px-3.5 pt-3 pb-1 text-[15px] leading-[1.45] text-zinc-900 placeholder:text-zinc-500 focus:ring-0 focus:outline-none"
         />
         <div className="flex items-center justify-between gap-2 px-2 pb-2">
-          <span className="truncate pl-1.5 text-[11px] text-zinc-400">
+          <span className="truncate pl-1.5 text-[11px] text-zinc-500">
             {tooLong ? (
               <span className="text-rose-600">Too long: a message is at most 32 KB</span>
             ) : (
@@ -200,10 +241,35 @@ export const Composer = forwardRef<
               </>
             )}
           </span>
+          {roomId && (
+            <>
+              <input
+                ref={picker}
+                type="file"
+                multiple
+                hidden
+                data-testid={`${testId}-file-input`}
+                onChange={(e) => {
+                  attachments.add(Array.from(e.target.files ?? []));
+                  e.target.value = "";
+                }}
+              />
+              <button
+                type="button"
+                onClick={() => picker.current?.click()}
+                data-testid={`${testId}-attach`}
+                aria-label="Attach files"
+                title="Attach files (or paste, or drop them here)"
+                className="ml-auto inline-flex h-8 w-8 shrink-0 items-center justify-center rounded-md text-zinc-600 transition hover:bg-zinc-100 hover:text-zinc-900"
+              >
+                <PaperclipIcon size={17} />
+              </button>
+            </>
+          )}
           <button
             type="button"
             onClick={send}
-            disabled={!value.trim() || tooLong}
+            disabled={!sendable}
             data-testid={`${testId}-send`}
             aria-label="Send message"
             className="inline-flex h-8 w-8 shrink-0 items-center justify-center rounded-md bg-indigo-600 text-white transition hover:bg-indigo-500 disabled:bg-zinc-100 disabled:text-zinc-400"

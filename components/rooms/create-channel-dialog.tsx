@@ -13,7 +13,8 @@ import { HashIcon, LockIcon } from "@/components/ui/icons";
 import { ParticipantPicker } from "./participant-picker";
 import { TOPIC_MAX } from "@switchboard/sdk/contract";
 
-const toChannelName = (raw: string) =>
+/** What a channel name may hold, as it is typed (the server checks the same rule). */
+export const toChannelName = (raw: string) =>
   raw
     .toLowerCase()
     .replace(/\s+/g, "-")
@@ -65,7 +66,7 @@ function CreateChannelForm({ onClose }: { onClose: () => void }) {
       <FormError message={create.error ? errorMessage(create.error) : null} />
       <Field label="Name" hint="Lower-case letters, numbers, - and _.">
         <div className="relative">
-          <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-zinc-400">
+          <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-zinc-500">
             {visibility === "private" ? <LockIcon size={15} /> : <HashIcon size={15} />}
           </span>
           <TextInput

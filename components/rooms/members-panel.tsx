@@ -8,6 +8,8 @@ import type { RoomView } from "@switchboard/sdk/contract";
 import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
+import { ProfileTrigger } from "@/components/profile/profile-card";
+import { StatusEmoji } from "@/components/profile/status-emoji";
 import { Button, Spinner } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
@@ -17,6 +19,7 @@ import { BudgetPill } from "@/components/usage/budget-pill";
 import { useBudgetStates } from "@/components/usage/use-budget-states";
 import { useWorkStatuses } from "@/components/work/use-work-statuses";
 import { WorkStateChip } from "@/components/work/work-state";
+import { LifecycleBadge } from "@/components/ui/participant-states";
 import { ParticipantPicker } from "./participant-picker";
 
 export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; canInvite: boolean; onClose: () => void }) {
@@ -68,7 +71,7 @@ export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; can
           </button>
         )}
         {members.isLoading && (
-          <div className="flex justify-center py-6 text-zinc-400">
+          <div className="flex justify-center py-6 text-zinc-500">
             <Spinner />
           </div>
         )}
@@ -86,11 +89,25 @@ export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; can
                 data-handle={m.participant.handle}
                 data-online={online ? "true" : "false"}
               >
-                <Avatar id={m.participant.id} name={m.participant.displayName} kind={m.participant.kind} size={32} online={online} ring="ring-zinc-50" />
+                <ProfileTrigger id={m.participant.id} label={m.participant.displayName} className="hover:no-underline">
+                  <Avatar
+                    id={m.participant.id}
+                    name={m.participant.displayName}
+                    kind={m.participant.kind}
+                    size={32}
+                    online={online}
+                    ring="ring-zinc-50"
+                    src={m.participant.avatarUrl}
+                  />
+                </ProfileTrigger>
                 <div className="min-w-0 flex-1">
                   <div className="flex items-center gap-1.5">
-                    <span className="truncate text-sm font-medium text-zinc-900">{m.participant.displayName}</span>
+                    <ProfileTrigger id={m.participant.id} label={m.participant.displayName} className="min-w-0 truncate text-sm font-medium text-zinc-900">
+                      {m.participant.displayName}
+                    </ProfileTrigger>
                     <KindBadge kind={m.participant.kind} />
+                    <StatusEmoji status={m.participant} />
+                    {m.participant.status === "suspended" && <LifecycleBadge lifecycle="suspended" />}
                   </div>
                   <div className="truncate text-xs text-zinc-500">
                     @{m.participant.handle}
@@ -101,7 +118,7 @@ export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; can
                       Waiting for {m.waitingFor}
                     </div>
                   )}
-                  {work && <WorkStateChip status={work} withText className="mt-0.5" />}
+                  {work && <WorkStateChip status={work} online={m.participant.kind === "agent" ? online : undefined} withText className="mt-0.5" />}
                   {budget && <BudgetPill state={budget} className="mt-0.5 max-w-full" />}
                 </div>
               </li>

@@ -203,7 +203,7 @@ export function MessageList({
           <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
             {hasMore && (
               <div
-                className="absolute inset-x-0 top-0 flex items-center justify-center text-zinc-400"
+                className="absolute inset-x-0 top-0 flex items-center justify-center text-zinc-500"
                 style={{ height: LOADER_PX }}
                 data-testid="loading-older"
               >
@@ -291,7 +291,7 @@ function NewMessagesLine() {
   return (
     <div className="relative flex items-center justify-end px-5 py-1" role="separator" aria-label="New messages" data-testid="new-messages-line">
       <div className="absolute inset-x-5 top-1/2 h-px bg-rose-400" />
-      <span className="relative rounded bg-rose-500 px-1.5 py-px text-[10px] font-bold tracking-wide text-white uppercase">New</span>
+      <span className="relative rounded bg-rose-700 px-1.5 py-px text-[10px] font-bold tracking-wide text-white uppercase">New</span>
     </div>
   );
 }

@@ -4,14 +4,21 @@
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { ErrorShape, MessageView, ReceiptView } from "@switchboard/sdk/contract";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
+import { ProfileTrigger } from "@/components/profile/profile-card";
+import { ParticipantStatus } from "@/components/profile/status-emoji";
+import { ParticipantAvatar } from "@/components/profile/participant-avatar";
 import { AlertIcon, LinkIcon, MessageIcon, PencilIcon, RefreshIcon, TrashIcon, UsersIcon, XIcon } from "@/components/ui/icons";
 import { toast } from "@/components/ui/toast";
 import { messageHref } from "./message-href";
 import { continuesGroup, dayKey, dayLabel, eventText, fullTimeLabel, replyLabel, timeLabel } from "./format";
 import { Markdown } from "./markdown";
+import { MessageFiles } from "@/components/files/message-files";
+import { useMentionHandles } from "./mention-handles";
 import { focusComposer, moveMessageFocus, useEditing, useListFocus } from "./message-focus";
 import { isComposing } from "@/components/keyboard/keys";
 import type { PendingMessage } from "./room-store";
+import { MessageSheet, useLongPress } from "./message-sheet";
+import { MoreIcon, PinIcon, Popover, ReactionBar, EmojiPicker, SmileIcon, UnreadIcon } from "./reactions";
 import { isQuestionOutcome, jumpToRenderedMessage, QuestionMessage, QuestionOutcomeLine } from "@/components/questions/question-message";
 
 export interface MessageActions {
@@ -22,8 +29,12 @@ export interface MessageActions {
   onDiscard?: (clientMsgId: string) => void;
   /** Brings a message (a question's card) into view; rows not in a virtualized list are found in the page. */
   onJump?: (messageId: string) => void;
+  /** Reactions, pins and "mark unread from here" (sdk/reactions.ts); absent where a list does not offer them. */
+  onReact?: (m: MessageView, emoji: string, on: boolean) => void;
+  onPin?: (m: MessageView, pinned: boolean) => void;
+  onMarkUnread?: (m: MessageView) => void;
   /** What the viewer may do with a (text, not deleted) message: the server's answer, never derived here. */
-  allowed: (m: MessageView) => { edit: boolean; delete: boolean };
+  allowed: (m: MessageView) => { edit: boolean; delete: boolean; react?: boolean; pin?: boolean; markUnread?: boolean };
 }
 
 /** A message drawn as a text row (with its actions, and focusable): not a question's card, an outcome or an event line. */
@@ -65,6 +76,9 @@ export const MessageRow = memo(function MessageRow({
       <div data-testid="message" data-kind="question" data-seq={m.seq} data-message-id={m.id} data-author={m.author.handle}>
         {divider}
         <QuestionMessage m={m} meId={meId} meHandle={meHandle} />
+        <div className="pl-[68px] pr-5">
+          <ReactionBar m={m} meId={meId} nameOf={nameOf} onReact={reactWith(actions, m)} offerAlways hint={approvalHint(m)} />
+        </div>
       </div>
     );
   }
@@ -84,8 +98,8 @@ export const MessageRow = memo(function MessageRow({
         {divider}
         <div className="flex items-center gap-2 px-5 py-1 pl-[68px] text-[13px] text-zinc-500" data-testid="event-line">
           <UsersIcon size={13} className="shrink-0 text-zinc-400" />
-          <span>{m.kind === "system" ? m.body : eventText(m, nameOf)}</span>
-          <time className="text-xs text-zinc-400" dateTime={m.createdAt} title={fullTimeLabel(m.createdAt)}>
+          <span className="min-w-0 wrap-anywhere">{m.kind === "system" ? m.body : eventText(m, nameOf)}</span>
+          <time className="text-xs text-zinc-500" dateTime={m.createdAt} title={fullTimeLabel(m.createdAt)}>
             {timeLabel(m.createdAt)}
           </time>
         </div>
@@ -126,9 +140,16 @@ function TextMessage({
   const mine = m.author.id === meId;
   const deleted = m.deletedAt !== null;
   const mentionsMe = !deleted && m.mentions.includes(meId) && !mine;
+  const mentionHandles = useMentionHandles(m.mentions);
   const allowed = actions.allowed(m);
   const canReply = !inThread && !!actions.onReply;
   const startEditing = () => edits.start(focus.scope, m.id);
+  const react = reactWith(actions, m);
+  const pin = allowed.pin && actions.onPin && (() => actions.onPin?.(m, !m.pinned));
+  const markUnread = allowed.markUnread && actions.onMarkUnread && (() => actions.onMarkUnread?.(m));
+  const [picking, setPicking] = useState(false);
+  const [sheet, setSheet] = useState(false);
+  const longPress = useLongPress(() => !deleted && !editing && setSheet(true));
   // Focus from the keyboard (not a click) shows the actions. Kept in state, not in CSS (:focus-within):
   // moving focus from the message to an action must not hide the action while focus is on its way.
   const [keyboardFocus, setKeyboardFocus] = useState(false);
@@ -140,6 +161,9 @@ function TextMessage({
     const commands: Record<string, false | (() => unknown)> = {
       t: canReply && (() => actions.onReply?.(m)),
       e: allowed.edit && !deleted && startEditing,
+      r: !!react && !deleted && (() => setPicking(true)),
+      p: !!pin && !deleted && pin,
+      u: !!markUnread && markUnread,
       Delete: remove,
       Backspace: remove,
     };
@@ -161,7 +185,9 @@ function TextMessage({
         if (!e.currentTarget.contains(e.relatedTarget)) setKeyboardFocus(false);
       }}
       onKeyDown={onKeyDown}
+      {...longPress}
       data-keyboard-focus={keyboardFocus || undefined}
+      data-pinned={m.pinned ? true : undefined}
       data-message-row
       role="article"
       aria-roledescription="message"
@@ -173,30 +199,38 @@ function TextMessage({
       <div className="w-9 shrink-0">
         {grouped ? (
           <time
-            className="invisible block pt-[3px] text-right text-[11px] leading-5 text-zinc-400 group-hover:visible group-data-[keyboard-focus]:visible"
+            className="invisible block pt-[3px] text-right text-[11px] leading-5 text-zinc-500 group-hover:visible group-data-[keyboard-focus]:visible"
             dateTime={m.createdAt}
             title={fullTimeLabel(m.createdAt)}
           >
             {timeLabel(m.createdAt).replace(/\s?[AP]M$/i, "")}
           </time>
         ) : (
-          <Avatar id={m.author.id} name={m.author.displayName} kind={m.author.kind} />
+          <ProfileTrigger id={m.author.id} label={m.author.displayName} className="block rounded-full" tabbable={false}>
+            <ParticipantAvatar id={m.author.id} name={m.author.displayName} kind={m.author.kind} />
+          </ProfileTrigger>
         )}
       </div>
       <div className="min-w-0 flex-1">
+        {m.pinned && !deleted && (
+          <div className="flex items-center gap-1 text-[11px] leading-4 font-medium text-amber-700" data-testid="pinned-marker">
+            <PinIcon size={11} /> Pinned{m.pinned.byId ? ` by ${m.pinned.byId === meId ? "you" : nameOf(m.pinned.byId)}` : ""}
+          </div>
+        )}
         {!grouped && (
           <div className="flex items-baseline gap-2 leading-5">
-            <span className="truncate text-[15px] font-semibold text-zinc-900" data-testid="message-author">
-              {m.author.displayName}
-            </span>
+            <ProfileTrigger id={m.author.id} label={m.author.displayName} className="min-w-0 truncate text-[15px] font-semibold text-zinc-900" tabbable={false}>
+              <span data-testid="message-author">{m.author.displayName}</span>
+            </ProfileTrigger>
             <KindBadge kind={m.author.kind} className="translate-y-[-1px]" />
+            <ParticipantStatus id={m.author.id} />
             <time className="text-xs text-zinc-500" dateTime={m.createdAt} title={fullTimeLabel(m.createdAt)}>
               {timeLabel(m.createdAt)}
             </time>
           </div>
         )}
         {deleted ? (
-          <p className="text-[15px] leading-[1.45] text-zinc-400 italic" data-testid="message-deleted">
+          <p className="text-[15px] leading-[1.45] text-zinc-500 italic" data-testid="message-deleted">
             message deleted
           </p>
         ) : editing ? (
@@ -213,15 +247,17 @@ function TextMessage({
         ) : (
           <div className="flex flex-wrap items-end gap-x-1.5">
             <div className="min-w-0 max-w-full">
-              <Markdown body={m.body} meHandle={meHandle} />
+              <Markdown body={m.body} meHandle={meHandle} mentions={mentionHandles} foldId={m.id} />
             </div>
             {m.editedAt && (
-              <span className="text-[11px] leading-5 text-zinc-400" title={`Edited ${fullTimeLabel(m.editedAt)}`} data-testid="edited-marker">
+              <span className="text-[11px] leading-5 text-zinc-500" title={`Edited ${fullTimeLabel(m.editedAt)}`} data-testid="edited-marker">
                 (edited)
               </span>
             )}
           </div>
         )}
+        {!deleted && m.files?.length > 0 && <MessageFiles files={m.files} />}
+        {!deleted && <ReactionBar m={m} meId={meId} nameOf={nameOf} onReact={react} />}
         {!deleted && m.receipts?.length > 0 && <Receipts receipts={m.receipts} nameOf={nameOf} />}
         {!inThread && m.replyCount > 0 && (
           <button
@@ -248,9 +284,24 @@ function TextMessage({
               <MessageIcon size={15} />
             </ActionButton>
           )}
+          {react && (
+            <ActionButton label="Add a reaction" testId="action-react" onClick={() => setPicking(true)}>
+              <SmileIcon size={15} />
+            </ActionButton>
+          )}
           <ActionButton label="Copy link to message" testId="action-copy-link" onClick={() => void copyLink(m)}>
             <LinkIcon size={15} />
           </ActionButton>
+          {pin && (
+            <ActionButton label={m.pinned ? "Unpin from the room" : "Pin to the room"} testId="action-pin" onClick={pin}>
+              <PinIcon size={15} />
+            </ActionButton>
+          )}
+          {markUnread && (
+            <ActionButton label="Mark unread from here" testId="action-mark-unread" onClick={markUnread}>
+              <UnreadIcon size={15} />
+            </ActionButton>
+          )}
           {allowed.edit && (
             <ActionButton label="Edit message" testId="action-edit" onClick={startEditing}>
               <PencilIcon size={15} />
@@ -263,9 +314,67 @@ function TextMessage({
           )}
         </div>
       )}
+      {!deleted && !editing && (
+        <button
+          type="button"
+          aria-label="More actions"
+          data-testid="message-more"
+          onClick={() => setSheet(true)}
+          className="absolute top-1 right-2 hidden rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 max-sm:flex [@media(hover:none)]:flex"
+        >
+          <MoreIcon size={16} />
+        </button>
+      )}
+      {picking && react && (
+        <Popover
+          onClose={() => {
+            setPicking(false);
+            row.current?.focus({ preventScroll: true });
+          }}
+          className="top-7 right-4"
+        >
+          <EmojiPicker
+            onPick={(emoji) => {
+              setPicking(false);
+              row.current?.focus({ preventScroll: true });
+              react(emoji, !reactedWith(m, meId, emoji));
+            }}
+          />
+        </Popover>
+      )}
+      {sheet && (
+        <MessageSheet
+          message={m}
+          pinned={!!m.pinned}
+          onClose={() => setSheet(false)}
+          actions={{
+            reply: canReply ? () => actions.onReply?.(m) : undefined,
+            react: react ? (emoji) => react(emoji, !reactedWith(m, meId, emoji)) : undefined,
+            edit: allowed.edit ? startEditing : undefined,
+            remove: allowed.delete ? () => actions.onDelete(m) : undefined,
+            copyLink: () => void copyLink(m),
+            pin: pin || undefined,
+            markUnread: markUnread || undefined,
+          }}
+        />
+      )}
     </div>
   );
 }
+
+/** The list's reaction action for one message, when the viewer may react. */
+function reactWith(actions: MessageActions, m: MessageView): ((emoji: string, on: boolean) => void) | undefined {
+  if (!actions.onReact || !actions.allowed(m).react || m.deletedAt) return undefined;
+  return (emoji, on) => actions.onReact?.(m, emoji, on);
+}
+
+/** An open approval that a reaction answers says so (`allowReactions` when asked; sdk/reactions.ts). */
+function approvalHint(m: MessageView): string | undefined {
+  const q = (m.data as { question?: { kind?: string; status?: string; allowReactions?: boolean } } | null)?.question;
+  return q?.kind === "approval" && q.status === "open" && q.allowReactions ? "React ✅ or 👍 to approve, ❌ or 👎 to deny" : undefined;
+}
+
+const reactedWith = (m: MessageView, meId: string, emoji: string): boolean => !!m.reactions?.some((r) => r.emoji === emoji && r.participantIds.includes(meId));
 
 /** The message's link on the clipboard (it opens the message where it was said, highlighted). */
 async function copyLink(m: MessageView): Promise<void> {
@@ -425,11 +534,12 @@ export function PendingRow({
           {!grouped && (
             <div className="flex items-baseline gap-2 leading-5">
               <span className="text-[15px] font-semibold text-zinc-900">{me.displayName}</span>
-              <span className="text-xs text-zinc-400">{failed ? "" : "Sending…"}</span>
+              <span className="text-xs text-zinc-500">{failed ? "" : "Sending…"}</span>
             </div>
           )}
           <div className={failed ? "" : "opacity-55"}>
             <Markdown body={pending.body} meHandle={meHandle} />
+            {pending.files.length > 0 && <MessageFiles files={pending.files} />}
           </div>
           {failed && (
             <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-[13px]" data-testid="send-error">

@@ -11,6 +11,8 @@ import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { Dialog } from "@/components/ui/dialog";
 import { HashIcon, LockIcon, SearchIcon } from "@/components/ui/icons";
 
+const optionId = (index: number) => `switcher-option-${index}`;
+
 type Option =
   | { key: string; type: "room"; room: RoomView; label: string }
   | { key: string; type: "person"; id: string; label: string; handle: string; kind: "human" | "agent" };
@@ -82,22 +84,23 @@ function SwitcherBody({ rooms, onClose }: { rooms: RoomView[]; onClose: () => vo
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={onKeyDown}
           placeholder="Channels, people and agents"
-          className="block w-full rounded-lg border-0 bg-zinc-100 py-2.5 pr-3 pl-10 text-[15px] placeholder:text-zinc-500 focus:bg-white focus:ring-2 focus:ring-indigo-500 focus:outline-none"
+          className="block w-full rounded-lg border-0 bg-zinc-100 py-2.5 pr-3 pl-10 text-[15px] placeholder:text-zinc-600 focus:bg-white focus:ring-2 focus:ring-indigo-500 focus:outline-none"
           data-testid="switcher-input"
           role="combobox"
+          aria-label="Jump to"
           aria-expanded="true"
           aria-controls="switcher-options"
+          aria-activedescendant={options[index] ? optionId(index) : undefined}
         />
       </div>
-      <ul id="switcher-options" role="listbox" className="mt-3 space-y-px">
-        {options.length === 0 && <li className="px-3 py-6 text-center text-sm text-zinc-500">Nothing matches “{query}”.</li>}
+      {options.length === 0 && <p className="px-3 py-6 text-center text-sm text-zinc-500">Nothing matches “{query}”.</p>}
+      {/* The options are the listbox's own (focus stays in the field, arrows move the active one): a button
+          inside an option would nest one control in another. */}
+      <ul id="switcher-options" role="listbox" aria-label="Conversations" className="mt-3 space-y-px">
         {options.map((o, i) => (
-          <li key={o.key} role="option" aria-selected={i === index}>
-            <button
-              type="button"
-              onMouseEnter={() => setIndex(i)}
-              onClick={() => void choose(o)}
-              className={`flex w-full items-center gap-3 rounded-md px-3 py-2 text-left text-sm ${i === index ? "bg-indigo-600 text-white" : "text-zinc-800"}`}
+          <li key={o.key} id={optionId(i)} role="option" aria-selected={i === index} onMouseEnter={() => setIndex(i)} onClick={() => void choose(o)}>
+            <div
+              className={`flex w-full cursor-pointer items-center gap-3 rounded-md px-3 py-2 text-left text-sm ${i === index ? "bg-indigo-600 text-white" : "text-zinc-800"}`}
             >
               {o.type === "room" ? (
                 o.room.kind === "channel" ? (
@@ -119,7 +122,7 @@ function SwitcherBody({ rooms, onClose }: { rooms: RoomView[]; onClose: () => vo
                   <span className={`text-xs ${i === index ? "text-indigo-100" : "text-zinc-500"}`}>@{o.handle}</span>
                 </>
               )}
-            </button>
+            </div>
           </li>
         ))}
       </ul>

@@ -9,7 +9,10 @@ import { RoomBindings } from "@/components/bindings/room-bindings";
 import { useSocket } from "@/components/providers/socket-provider";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { DoorIcon, HashIcon, LockIcon, MenuIcon, UsersIcon } from "@/components/ui/icons";
+import { DoorIcon, HashIcon, LockIcon, MenuIcon, SettingsIcon, UsersIcon } from "@/components/ui/icons";
+import { Pill } from "@/components/ui/pill";
+import { StatusEmoji } from "@/components/profile/status-emoji";
+import { ChannelSettingsDialog } from "./channel-settings-dialog";
 import { timelineHref } from "@/components/work/work-hrefs";
 import { LayersIcon } from "@/components/work/work-icons";
 import { useOpenNav } from "./app-shell";
@@ -22,8 +25,14 @@ export function RoomHeader({
   onLeave,
   leaving,
   onOpenThread,
+  canUpdate = false,
+  pins,
 }: {
+  /** The pinned messages' button (pinned-menu.tsx). */
+  pins?: React.ReactNode;
   room: RoomView;
+  /** The viewer may change the channel's settings (`can.update`): a settings button opens them. */
+  canUpdate?: boolean;
   /** The other participant of a direct message. */
   peer: RoomMemberView | null;
   membersOpen: boolean;
@@ -34,6 +43,7 @@ export function RoomHeader({
   onOpenThread?: (rootId: string) => void;
 }) {
   const [confirmLeave, setConfirmLeave] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const { presence } = useSocket();
   const openNav = useOpenNav();
   const channel = room.kind === "channel";
@@ -58,10 +68,17 @@ export function RoomHeader({
               kind={peer.participant.kind}
               size={24}
               online={presence.get(peer.participant.id) ?? peer.online}
+              src={peer.participant.avatarUrl}
             />
           )}
           <span className="truncate">{room.title}</span>
           {peer && <KindBadge kind={peer.participant.kind} />}
+          {peer && <StatusEmoji status={peer.participant} className="text-base" />}
+          {room.archivedAt && (
+            <Pill tone="amber" testId="room-archived">
+              Archived
+            </Pill>
+          )}
         </h1>
         {peer && (
           <span className="truncate text-sm text-zinc-500 max-md:hidden">
@@ -82,6 +99,7 @@ export function RoomHeader({
         <RoomBindings roomId={room.id} onOpenThread={onOpenThread} />
       </div>
       <div className="flex shrink-0 items-center gap-1">
+        {pins}
         <ActivityMenu />
         <Link
           href={timelineHref({ roomId: room.id })}
@@ -105,6 +123,18 @@ export function RoomHeader({
           <UsersIcon size={15} />
           <span data-testid="member-count">{room.memberCount}</span>
         </button>
+        {channel && canUpdate && (
+          <button
+            type="button"
+            onClick={() => setSettingsOpen(true)}
+            data-testid="channel-settings"
+            title="Channel settings: name, topic, archive"
+            aria-label="Channel settings"
+            className="inline-flex h-8 items-center rounded-md px-2 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+          >
+            <SettingsIcon size={16} />
+          </button>
+        )}
         {onLeave && (
           <button
             type="button"
@@ -118,6 +148,7 @@ export function RoomHeader({
           </button>
         )}
       </div>
+      {channel && canUpdate && <ChannelSettingsDialog room={room} open={settingsOpen} onClose={() => setSettingsOpen(false)} />}
       <ConfirmDialog
         open={confirmLeave}
         onClose={() => setConfirmLeave(false)}

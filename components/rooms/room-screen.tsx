@@ -23,11 +23,14 @@ import { RoomTurnsProvider } from "@/components/turns/room-turns";
 import { PausedAgents } from "@/components/turns/turn-block";
 import type { MessageActions } from "./message-row";
 import { RoomHeader } from "./room-header";
+import { PinnedMenu } from "./pinned-menu";
+import { toast } from "@/components/ui/toast";
 import { RoomStore } from "./room-store";
 import { useSidebarCache } from "./sidebar-cache";
 import { ThreadPanel } from "./thread-panel";
 import { useRevealMessage } from "./reveal-message";
 import { TypingLine } from "./typing-line";
+import { UnreachedNotice } from "./unreached-notice";
 
 type RoomDetails = RoomView & { joined: boolean; readSeq: number; can: RoomCan };
 
@@ -100,18 +103,29 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
       if ((p.roomId ?? p.room?.id) === room.id) void queryClient.invalidateQueries({ queryKey: trpc.rooms.get.queryKey({ roomId: room.id }) });
     };
     const onReceipt = (p: Parameters<RoomStore["receiveReceipt"]>[0]) => store.receiveReceipt(p);
+    const onReactions = (p: Parameters<RoomStore["receiveReactions"]>[0]) => store.receiveReactions(p);
+    const onPinned = (p: { roomId: string; message: MessageView }) => p.roomId === room.id && store.receiveLive(p.message, false);
+    const onUnread = (p: { roomId: string; readSeq: number }) => p.roomId === room.id && keepUnread.current(p.readSeq);
+    socket.on("message:reactions", onReactions);
+    socket.on("message:pinned", onPinned);
+    socket.on("room:unread", onUnread);
     socket.on("message:receipt", onReceipt);
     socket.on("room:added", onMembership);
     socket.on("room:removed", onMembership);
+    socket.on("room:updated", onMembership); // renamed, a new topic, archived or back
     socket.on("message:new", onNew);
     socket.on("message:batch", onBatch);
     socket.on("message:updated", onUpdated);
     socket.on("room:typing", onTyping);
     socket.on("room:members", onMembers);
     return () => {
+      socket.off("message:reactions", onReactions);
+      socket.off("message:pinned", onPinned);
+      socket.off("room:unread", onUnread);
       socket.off("message:receipt", onReceipt);
       socket.off("room:added", onMembership);
       socket.off("room:removed", onMembership);
+      socket.off("room:updated", onMembership);
       socket.off("message:new", onNew);
       socket.off("message:batch", onBatch);
       socket.off("message:updated", onUpdated);
@@ -132,11 +146,21 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
     store.retryFailed();
   }, [readyEpoch, store]);
 
-  // Mark read up to the newest seq seen, while the tab is visible.
+  // Mark read up to the newest seq seen, while the tab is visible; not while the viewer keeps the room
+  // unread ("mark unread from here"), until something new arrives or they come back to it.
   const lastRead = useRef(room.readSeq);
+  const unreadHeldAt = useRef<number | null>(null);
+  const keepUnread = useRef((readSeq: number) => {
+    unreadHeldAt.current = store.getSnapshot().cursor;
+    lastRead.current = readSeq;
+    const first = store.getSnapshot().items.find((m) => m.seq > readSeq && countsAsUnread(m, me.id));
+    setUnreadMarker(first ? first.seq : null);
+  });
   const markRead = useCallback(() => {
     if (!room.joined || !socket?.connected || document.visibilityState !== "visible") return;
     const seq = store.getSnapshot().cursor;
+    if (unreadHeldAt.current !== null && seq <= unreadHeldAt.current) return;
+    unreadHeldAt.current = null;
     sidebar.markRead(room.id, seq);
     if (seq <= lastRead.current) return;
     lastRead.current = seq;
@@ -181,15 +205,32 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
       },
       onEdit: (m, body) => store.edit(m.id, body),
       onDelete: (m) => setDeleting(m),
+      onReact: (m, emoji, on) => void store.react(m.id, emoji, on).then((error) => error && toast(error.message, "error")),
+      onPin: (m, pinned) =>
+        void store.pin(m.id, pinned).then((error) => (error ? toast(error.message, "error") : toast(pinned ? "Pinned to the room" : "Unpinned"))),
+      onMarkUnread: (m) =>
+        void trpcClient.messages.markUnread.mutate({ messageId: m.id }).then(
+          ({ readSeq }) => {
+            keepUnread.current(readSeq);
+            void sidebar.markUnread(room.id);
+          },
+          (error: unknown) => toast(errorMessage(error), "error"),
+        ),
       onRetry: (id) => store.retry(id),
       onDiscard: (id) => store.discard(id),
       // The room's flags (from the server's policies) say what the viewer may do with a text message.
       allowed: (m) => {
         const mine = m.author.id === me.id;
-        return { edit: mine && room.can.editOwn, delete: mine ? room.can.deleteOwn : room.can.deleteOthers };
+        return {
+          edit: mine && room.can.editOwn,
+          delete: mine ? room.can.deleteOwn : room.can.deleteOthers,
+          react: room.can.react,
+          pin: room.can.pin,
+          markUnread: room.can.markUnread,
+        };
       },
     }),
-    [store, me.id, room.can],
+    [store, me.id, room.can, room.id, trpcClient, sidebar],
   );
 
   // ↑ in an empty composer: edit the viewer's last message in the room's timeline, or in the open thread.
@@ -230,11 +271,25 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
   );
 
   const meView = { id: me.id, handle: me.handle, displayName: me.displayName, kind: me.kind };
+  const unreachedNotice = (notice: NonNullable<typeof snap.unreached>) => (
+    <UnreachedNotice notice={notice} roomId={room.id} roomTitle={title} canInvite={room.can.invite} onDismiss={(id) => store.dismissUnreached(id)} />
+  );
 
   return (
     <RoomTurnsProvider roomId={room.id} meId={me.id}>
       <div className="relative flex h-full min-w-0 flex-1" data-testid="room-view" data-room-id={room.id}>
-        <div className="flex min-w-0 flex-1 flex-col">
+        <div
+          className="flex min-w-0 flex-1 flex-col"
+          // Files dropped anywhere on the timeline go to the room's box (the thread's box takes its own).
+          onDragOver={(e) => {
+            if (room.can.post && e.dataTransfer.types.includes("Files")) e.preventDefault();
+          }}
+          onDrop={(e) => {
+            if (!room.can.post || e.dataTransfer.files.length === 0) return;
+            e.preventDefault();
+            composer.current?.addFiles(Array.from(e.dataTransfer.files));
+          }}
+        >
           <RoomHeader
             room={room}
             peer={room.kind === "dm" ? (members.data?.find((m) => m.participant.id !== me.id) ?? null) : null}
@@ -243,6 +298,8 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
             onLeave={room.can.leave ? () => leave.mutate({ roomId: room.id }) : undefined}
             leaving={leave.isPending}
             onOpenThread={(rootId) => void store.openThread(rootId)}
+            canUpdate={room.can.update}
+            pins={<PinnedMenu roomId={room.id} nameOf={nameOf} />}
           />
           {leave.isError && <div className="border-b border-rose-200 bg-rose-50 px-5 py-2 text-sm text-rose-700">{errorMessage(leave.error)}</div>}
           <PausedAgents />
@@ -272,12 +329,14 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
           )}
           {room.can.post ? (
             <div className="shrink-0">
+              {snap.unreached && snap.unreached.threadRootId === null && unreachedNotice(snap.unreached)}
               <Composer
                 ref={composer}
                 key={room.id}
                 placeholder={`Message ${title}`}
                 mentionables={members.data?.map((m) => m.participant)}
-                onSend={(body) => store.send(body)}
+                roomId={room.id}
+                onSend={(body, files) => store.send(body, null, files)}
                 onTyping={() => sendTyping(null)}
                 onEditLast={() => editLast("room")}
                 autoFocus
@@ -294,6 +353,11 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
                 {join.isPending && <Spinner />} Join channel
               </Button>
             </div>
+          ) : room.archivedAt ? (
+            <div className="m-5 mt-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="archived-bar">
+              <b className="font-semibold">{title}</b> is archived: you can read it, but nobody can post.
+              {room.can.update && " Its settings (the gear above) can bring it back."}
+            </div>
           ) : null}
         </div>
         {snap.thread && (
@@ -309,10 +373,11 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
             mentionables={members.data?.map((m) => m.participant)}
             onClose={() => store.closeThread()}
             onLoadEarlier={() => void store.loadEarlierReplies()}
-            onSend={(body) => snap.thread && store.send(body, snap.thread.rootId)}
+            onSend={(body, files) => snap.thread && store.send(body, snap.thread.rootId, files)}
             onTyping={() => snap.thread && sendTyping(snap.thread.rootId)}
             onEditLast={() => editLast("thread")}
             editing={editing}
+            notice={snap.unreached && snap.unreached.threadRootId === snap.thread.rootId ? unreachedNotice(snap.unreached) : null}
           />
         )}
         {membersOpen && <MembersPanel room={room} canInvite={room.can.invite} onClose={() => setMembersOpen(false)} />}
@@ -433,7 +498,7 @@ function RoomSkeleton() {
 
 function TimelineSkeleton() {
   return (
-    <div className="flex flex-1 flex-col justify-end gap-5 px-5 pb-6" aria-busy="true" aria-label="Loading messages">
+    <div className="flex flex-1 flex-col justify-end gap-5 px-5 pb-6" role="status" aria-busy="true" aria-label="Loading messages">
       {[0.7, 0.45, 0.85, 0.55].map((w, i) => (
         <div key={i} className="flex gap-3">
           <div className="h-9 w-9 animate-pulse rounded-full bg-zinc-200" />

@@ -2,13 +2,16 @@
 // who is typing. Fetched history, sync replies and live socket events all merge here by seq, so the
 // order they arrive in does not matter: an event that lands while history is loading is kept, a
 // duplicate is dropped, and a gap in seq triggers a `room:sync` from the last seq seen.
-import { describeUnreached, type ErrorShape, type MessageView, type ReceiptView } from "@switchboard/sdk/contract";
-import { toast } from "@/components/ui/toast";
+import { type Ack, type ErrorShape, type MessageView, type ReceiptView, type UnreachedMention } from "@switchboard/sdk/contract";
+import type { ReactionsChange } from "@switchboard/sdk/reactions";
+import type { FileView } from "@switchboard/sdk/files";
 import type { AppSocket } from "@/components/providers/socket-provider";
 
 export interface PendingMessage {
   clientMsgId: string;
   body: string;
+  /** Uploaded already; attached by the send. */
+  files: FileView[];
   threadRootId: string | null;
   createdAt: string;
   status: "sending" | "failed";
@@ -43,6 +46,14 @@ export interface RoomSnapshot {
   cursor: number;
   thread: ThreadState | null;
   typing: TypingEntry[];
+  /** The last message the viewer sent named someone it will not reach now: said until dismissed or the next send. */
+  unreached: UnreachedNotice | null;
+}
+
+export interface UnreachedNotice {
+  messageId: string;
+  threadRootId: string | null;
+  mentions: UnreachedMention[];
 }
 
 export interface RoomApi {
@@ -68,7 +79,19 @@ export function fresher(a: MessageView, b: MessageView): MessageView {
 }
 
 function sameVersion(a: MessageView, b: MessageView): boolean {
-  return a.editedAt === b.editedAt && a.deletedAt === b.deletedAt && a.replyCount === b.replyCount && a.body === b.body && receiptsKey(a) === receiptsKey(b);
+  return (
+    a.editedAt === b.editedAt &&
+    a.deletedAt === b.deletedAt &&
+    a.replyCount === b.replyCount &&
+    a.body === b.body &&
+    receiptsKey(a) === receiptsKey(b) &&
+    reactionsKey(a) === reactionsKey(b) &&
+    a.pinned?.at === b.pinned?.at
+  );
+}
+
+function reactionsKey(m: MessageView): string {
+  return (m.reactions ?? []).map((r) => `${r.emoji}:${r.participantIds.join("+")}`).join(",");
 }
 
 function receiptsKey(m: MessageView): string {
@@ -103,6 +126,7 @@ export class RoomStore {
     cursor: 0,
     thread: null,
     typing: [],
+    unreached: null,
   };
   private listeners = new Set<() => void>();
 
@@ -278,25 +302,35 @@ export class RoomStore {
   /** An agent's processing receipt (message:receipt): replaces that agent's previous one on the message. */
   receiveReceipt(p: { roomId: string; seq: number; messageId: string; receipt: ReceiptView }): void {
     if (p.roomId !== this.roomId) return;
-    const withReceipt = (m: MessageView): MessageView => ({
+    this.patchMessage(p, (m) => ({
       ...m,
       receipts: [...(m.receipts ?? []).filter((r) => r.participantId !== p.receipt.participantId), p.receipt].sort((a, b) =>
         a.participantId.localeCompare(b.participantId),
       ),
-    });
+    }));
+  }
+
+  /** A message's reactions changed (message:reactions, or the ack of the viewer's own): all of them, as they now stand. */
+  receiveReactions(p: ReactionsChange): void {
+    if (p.roomId !== this.roomId) return;
+    this.patchMessage(p, (m) => ({ ...m, reactions: p.reactions }));
+  }
+
+  /** Changes one message where it is shown (the timeline, the open thread's replies or root), in place. */
+  private patchMessage(p: { seq: number; messageId: string }, change: (m: MessageView) => MessageView): void {
     const patch: Partial<RoomSnapshot> = {};
     const main = this.bySeq.get(p.seq);
     if (main && main.id === p.messageId) {
-      this.bySeq.set(p.seq, withReceipt(main));
+      this.bySeq.set(p.seq, change(main));
       patch.items = this.snapshot.items.map((m) => (m.seq === p.seq ? this.bySeq.get(p.seq)! : m));
     }
     const reply = this.threadBySeq.get(p.seq);
     const thread = this.snapshot.thread;
     if (thread && reply && reply.id === p.messageId) {
-      this.threadBySeq.set(p.seq, withReceipt(reply));
+      this.threadBySeq.set(p.seq, change(reply));
       patch.thread = { ...thread, replies: this.sortedReplies() };
     } else if (thread?.root?.id === p.messageId) {
-      patch.thread = { ...thread, root: withReceipt(thread.root) };
+      patch.thread = { ...thread, root: change(thread.root) };
     }
     if (patch.items || patch.thread) this.set(patch);
   }
@@ -400,18 +434,27 @@ export class RoomStore {
 
   // ---- sending ----
 
-  send(body: string, threadRootId: string | null = null): void {
+  send(body: string, threadRootId: string | null = null, files: FileView[] = []): void {
     const pending: PendingMessage = {
       clientMsgId: crypto.randomUUID(),
       body,
+      files,
       threadRootId,
       createdAt: new Date().toISOString(),
       status: "sending",
       error: null,
     };
     this.outbox.set(pending.clientMsgId, pending);
-    this.set({ pending: [...this.outbox.values()] });
+    this.set({ pending: [...this.outbox.values()], unreached: null });
     void this.transmit(pending.clientMsgId);
+  }
+
+  /** Drops the unreached-mentions notice, or one mention of it (once acted on). */
+  dismissUnreached(participantId?: string): void {
+    const notice = this.snapshot.unreached;
+    if (!notice) return;
+    const mentions = participantId ? notice.mentions.filter((m) => m.participantId !== participantId) : [];
+    this.set({ unreached: mentions.length ? { ...notice, mentions } : null });
   }
 
   /** Sends again with the same clientMsgId, so the server stores it at most once. */
@@ -458,11 +501,13 @@ export class RoomStore {
         body: pending.body,
         clientMsgId,
         ...(pending.threadRootId ? { threadRootId: pending.threadRootId } : {}),
+        ...(pending.files.length ? { fileIds: pending.files.map((f) => f.id) } : {}),
       });
       if (!reply.ok) return fail(reply.error);
       this.receiveMany([reply.data]);
-      // A highlighted @handle that reaches nobody is said, not left to look delivered.
-      if (reply.data.unreached?.length) toast(`Not delivered to ${describeUnreached(reply.data.unreached)}`, "error");
+      // A highlighted @handle that reaches nobody is said, with what would reach them, not left to look delivered.
+      const unreached = reply.data.unreached ?? [];
+      this.set({ unreached: unreached.length ? { messageId: reply.data.id, threadRootId: reply.data.threadRootId, mentions: unreached } : null });
     } catch {
       fail(transportError("The server did not answer in time"));
     }
@@ -474,6 +519,30 @@ export class RoomStore {
 
   async remove(messageId: string): Promise<ErrorShape | null> {
     return this.request("message:delete", { messageId });
+  }
+
+  /** Adds or removes the viewer's reaction; the answer (all the message's reactions) is applied at once. */
+  async react(messageId: string, emoji: string, on: boolean): Promise<ErrorShape | null> {
+    const reply = await this.ask<ReactionsChange>((socket) => socket.emitWithAck("message:react", { messageId, emoji, on }));
+    if (reply.ok) this.receiveReactions(reply.data);
+    return reply.ok ? null : reply.error;
+  }
+
+  /** Pins or unpins a message in the room's header. */
+  async pin(messageId: string, pinned: boolean): Promise<ErrorShape | null> {
+    const reply = await this.ask<MessageView>((socket) => socket.emitWithAck("message:pin", { messageId, pinned }));
+    if (reply.ok) this.receiveMany([reply.data]);
+    return reply.ok ? null : reply.error;
+  }
+
+  /** One acked request, its transport failures as an error like the server's. */
+  private async ask<T>(send: (socket: ReturnType<AppSocket["timeout"]>) => Promise<unknown>): Promise<Ack<T>> {
+    if (!this.socket) return { ok: false, error: transportError("Not connected to the server") };
+    try {
+      return (await send(this.socket.timeout(ACK_TIMEOUT_MS))) as Ack<T>;
+    } catch {
+      return { ok: false, error: transportError("The server did not answer in time") };
+    }
   }
 
   private async request(event: "message:edit" | "message:delete", payload: { messageId: string; body?: string }): Promise<ErrorShape | null> {

@@ -11,8 +11,9 @@ import { useEffect, useMemo } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 
 type Counts = { unread: boolean; mention: boolean };
-type CachedRoom = { id: string; unread: number; mentions: number; readSeq: number; lastSeq: number };
-type Ledger = { bumps: Map<string, Map<number, Counts>>; reads: Map<string, number> };
+type CachedRoom = { id: string; unread: number; mentions: number; readSeq: number; lastSeq: number; markedUnread?: boolean };
+/** `marked`: rooms the viewer marked unread ("mark unread from here"): their counts show even while open. */
+type Ledger = { bumps: Map<string, Map<number, Counts>>; reads: Map<string, number>; marked: Set<string> };
 
 /** Only edits newer than an in-flight fetch matter; this bounds the ledger in a tab never refetched. */
 const MAX_BUMPS_PER_ROOM = 200;
@@ -20,7 +21,7 @@ const ledgers = new WeakMap<QueryClient, Ledger>();
 
 function ledgerOf(queryClient: QueryClient): Ledger {
   let ledger = ledgers.get(queryClient);
-  if (!ledger) ledgers.set(queryClient, (ledger = { bumps: new Map(), reads: new Map() }));
+  if (!ledger) ledgers.set(queryClient, (ledger = { bumps: new Map(), reads: new Map(), marked: new Set() }));
   return ledger;
 }
 
@@ -39,7 +40,7 @@ function reconcile<R extends CachedRoom>(rooms: R[], ledger: Ledger): R[] {
   for (const id of ledger.bumps.keys()) if (!present.has(id)) ledger.bumps.delete(id);
   for (const id of ledger.reads.keys()) if (!present.has(id)) ledger.reads.delete(id);
   return rooms.map((fetched) => {
-    let room: R = fetched;
+    let room: R = ledger.marked.has(fetched.id) ? { ...fetched, markedUnread: true } : fetched;
     const read = ledger.reads.get(room.id);
     if (read !== undefined) {
       if (read <= fetched.readSeq) ledger.reads.delete(room.id);
@@ -72,10 +73,19 @@ export function useSidebarCache() {
       isUnread: (roomId: string, seq: number) =>
         !!queryClient.getQueryData(key)?.some((r) => r.id === roomId && seq > r.readSeq && (r.unread > 0 || r.mentions > 0)),
       markRead: (roomId: string, seq: number) => {
+        ledger.marked.delete(roomId);
         ledger.reads.set(roomId, Math.max(ledger.reads.get(roomId) ?? 0, seq));
         const bumps = ledger.bumps.get(roomId);
         for (const s of bumps?.keys() ?? []) if (s <= seq) bumps!.delete(s);
         update(roomId, (r) => applyRead(r, seq));
+      },
+      /** The viewer marked the room unread (`room:unread`): what this tab read there no longer counts; the server's counts do. */
+      markUnread: (roomId: string) => {
+        ledger.reads.delete(roomId);
+        ledger.bumps.delete(roomId);
+        ledger.marked.add(roomId);
+        update(roomId, () => ({ markedUnread: true }));
+        return queryClient.invalidateQueries({ queryKey: key });
       },
       bump: (roomId: string, seq: number, counts: Counts) => {
         const bumps = ledger.bumps.get(roomId) ?? new Map<number, Counts>();
@@ -98,7 +108,7 @@ export function useSidebarReconciler() {
       if (event.type !== "updated" || event.action.type !== "success" || event.action.manual) return;
       if (event.query.queryHash !== hash) return;
       const ledger = ledgerOf(queryClient);
-      if (ledger.bumps.size === 0 && ledger.reads.size === 0) return;
+      if (ledger.bumps.size === 0 && ledger.reads.size === 0 && ledger.marked.size === 0) return;
       const rooms = event.query.state.data as CachedRoom[] | undefined;
       if (rooms) queryClient.setQueryData(event.query.queryKey, reconcile(rooms, ledger));
     });

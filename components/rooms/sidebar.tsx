@@ -34,6 +34,10 @@ import { InviteDialog } from "./invite-dialog";
 import { NewDirectDialog } from "./new-direct-dialog";
 import { QuickSwitcher } from "./quick-switcher";
 import { useSidebarCache, useSidebarReconciler } from "./sidebar-cache";
+import { useUnreadMarks } from "./unread-marks";
+import { useLiveParticipants } from "@/components/profile/live-participants";
+import { ProfileCardHost } from "@/components/profile/profile-card";
+import { StatusEmoji, type ProfileStatus } from "@/components/profile/status-emoji";
 import { WorkspaceNav } from "@/components/nav/workspace-nav";
 import { keyLabel, useIsMac } from "@/components/keyboard/keys";
 import { ShortcutsSheet } from "@/components/keyboard/shortcuts-sheet";
@@ -55,11 +59,14 @@ export function Sidebar() {
   const rooms = useQuery(trpc.rooms.mine.queryOptions());
   const cache = useSidebarCache();
   useSidebarReconciler();
+  useUnreadMarks();
   const [dialog, setDialog] = useState<DialogName>(null);
   const mac = useIsMac();
 
   useSocketEvent("room:added", () => void cache.refetch());
   useSocketEvent("room:removed", () => void cache.refetch());
+  useSocketEvent("room:updated", () => void cache.refetch()); // renamed, archived (it leaves the list) or back
+  useLiveParticipants();
   useSocketEvent("room:members", (p) => {
     const room = rooms.data?.find((r) => r.id === p.roomId);
     if (room && room.kind !== "channel") void cache.refetch(); // a group's title is its members
@@ -137,7 +144,7 @@ export function Sidebar() {
         >
           <SearchIcon size={14} />
           <span className="flex-1 text-left">Jump to…</span>
-          <kbd className="rounded bg-white/10 px-1.5 py-px font-sans text-[10px] text-zinc-400">{keyLabel("Mod", mac)} K</kbd>
+          <kbd className="rounded bg-white/10 px-1.5 py-px font-sans text-[10px] text-zinc-300">{keyLabel("Mod", mac)} K</kbd>
         </button>
       </div>
 
@@ -197,6 +204,7 @@ export function Sidebar() {
       <InviteDialog open={dialog === "invite"} onClose={() => setDialog(null)} />
       <QuickSwitcher open={dialog === "switcher"} onClose={() => setDialog(null)} rooms={ordered} />
       <ShortcutsSheet open={dialog === "shortcuts"} onClose={() => setDialog(null)} />
+      <ProfileCardHost />
     </nav>
   );
 }
@@ -218,7 +226,7 @@ function Section({
   return (
     <section className="mb-4" aria-label={title}>
       <div className="group flex h-7 items-center justify-between px-2">
-        <h2 className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">{title}</h2>
+        <h2 className="text-xs font-semibold tracking-wide text-zinc-400 uppercase">{title}</h2>
         {onAdd && (
           <button
             type="button"
@@ -250,8 +258,10 @@ function RoomLink({
   online?: boolean;
   work?: WorkStatusView;
 }) {
-  const unread = active ? 0 : room.unread;
-  const mentions = active ? 0 : room.mentions;
+  // The open room counts nothing, unless the viewer marked it unread ("mark unread from here").
+  const shown = !active || (room as { markedUnread?: boolean }).markedUnread === true;
+  const unread = shown ? room.unread : 0;
+  const mentions = shown ? room.mentions : 0;
   const bold = unread > 0 || mentions > 0;
   const icon =
     room.kind === "channel" ? (
@@ -270,6 +280,7 @@ function RoomLink({
         size={18}
         online={online}
         ring={active ? "ring-indigo-600" : "ring-zinc-900"}
+        src={peer?.avatarUrl}
       />
     );
   return (
@@ -291,11 +302,12 @@ function RoomLink({
       >
         {icon}
         <span className="min-w-0 flex-1 truncate">{room.title}</span>
-        <WorkStateDot status={work} />
+        {peer && <StatusEmoji status={peer} />}
+        <WorkStateDot status={work} online={peer?.kind === "agent" ? online : undefined} />
         {mentions > 0 && (
           <span
             data-testid="mention-badge"
-            className="inline-flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-rose-500 px-1.5 text-[11px] font-bold text-white"
+            className="inline-flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-rose-700 px-1.5 text-[11px] font-bold text-white"
             title={`${mentions} mention${mentions === 1 ? "" : "s"}`}
           >
             @{mentions}
@@ -322,7 +334,7 @@ function SidebarAction({ onClick, children, icon, testId }: { onClick: () => voi
         type="button"
         onClick={onClick}
         data-testid={testId}
-        className="flex h-8 w-full items-center gap-2 rounded-md px-2 text-[15px] text-zinc-500 hover:bg-white/5 hover:text-zinc-200"
+        className="flex h-8 w-full items-center gap-2 rounded-md px-2 text-[15px] text-zinc-400 hover:bg-white/5 hover:text-zinc-200"
       >
         {icon}
         {children}
@@ -452,7 +464,7 @@ function UserFooter({
   work,
   onShortcuts,
 }: {
-  me: { id: string; displayName: string; handle: string; kind: "human" | "agent" };
+  me: { id: string; displayName: string; handle: string; kind: "human" | "agent"; avatarUrl: string | null } & ProfileStatus;
   online: boolean;
   work?: WorkStatusView;
   onShortcuts: () => void;
@@ -487,7 +499,7 @@ function UserFooter({
             }}
           >
             <span className="flex-1">Keyboard shortcuts</span>
-            <kbd className="rounded bg-zinc-100 px-1.5 font-sans text-[11px] text-zinc-500">?</kbd>
+            <kbd className="rounded bg-zinc-100 px-1.5 font-sans text-[11px] text-zinc-600">?</kbd>
           </MenuItem>
           <MenuItem
             testId="sign-out"
@@ -511,15 +523,18 @@ function UserFooter({
           data-testid="user-menu"
           className="flex min-w-0 flex-1 items-center gap-2.5 rounded-md px-1.5 py-1.5 text-left hover:bg-white/5"
         >
-          <Avatar id={me.id} name={me.displayName} kind={me.kind} size={30} online={online} ring="ring-zinc-900" />
+          <Avatar id={me.id} name={me.displayName} kind={me.kind} size={30} online={online} ring="ring-zinc-900" src={me.avatarUrl} />
           <span className="min-w-0 flex-1">
-            <span className="block truncate text-sm font-semibold text-zinc-100" data-testid="me-name">
-              {me.displayName}
+            <span className="flex items-center gap-1.5">
+              <span className="truncate text-sm font-semibold text-zinc-100" data-testid="me-name">
+                {me.displayName}
+              </span>
+              <StatusEmoji status={me} />
             </span>
-            <span className="block truncate text-xs text-zinc-500">@{me.handle}</span>
+            <span className="block truncate text-xs text-zinc-400">@{me.handle}</span>
           </span>
           <WorkStateDot status={work} />
-          <ChevronDownIcon size={14} className="rotate-180 text-zinc-500" />
+          <ChevronDownIcon size={14} className="rotate-180 text-zinc-400" />
         </button>
         <button
           type="button"

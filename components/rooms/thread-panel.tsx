@@ -1,9 +1,10 @@
 "use client";
 // The right-hand thread: the root message, its replies (live), and a composer that replies in it.
-import { Fragment, useLayoutEffect, useRef } from "react";
+import { Fragment, type ReactNode, useLayoutEffect, useRef } from "react";
 import type { RoomView } from "@switchboard/sdk/contract";
+import type { FileView } from "@switchboard/sdk/files";
 import { Spinner } from "@/components/ui/button";
-import { AlertIcon, XIcon } from "@/components/ui/icons";
+import { AlertIcon, ChevronDownIcon, XIcon } from "@/components/ui/icons";
 import { Composer, type Mentionable } from "./composer";
 import { continuesGroup, replyLabel } from "./format";
 import { ListFocusProvider, type EditingState } from "./message-focus";
@@ -28,6 +29,7 @@ export function ThreadPanel({
   onTyping,
   onEditLast,
   editing,
+  notice,
 }: {
   room: RoomView;
   thread: ThreadState;
@@ -40,11 +42,13 @@ export function ThreadPanel({
   mentionables?: Mentionable[];
   onClose: () => void;
   onLoadEarlier: () => void;
-  onSend: (body: string) => void;
+  onSend: (body: string, files: FileView[]) => void;
   onTyping: () => void;
   /** ↑ in the empty reply box: edit the viewer's last message in this thread. */
   onEditLast: () => boolean;
   editing: EditingState;
+  /** Said above the composer (who a reply's @mentions did not reach). */
+  notice?: ReactNode;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -62,12 +66,22 @@ export function ThreadPanel({
 
   return (
     <aside
-      className="flex w-[380px] shrink-0 flex-col border-l border-zinc-200 bg-white max-lg:absolute max-lg:inset-y-0 max-lg:right-0 max-lg:z-20 max-lg:shadow-xl"
+      className="flex w-[380px] shrink-0 flex-col border-l border-zinc-200 bg-white max-lg:absolute max-lg:inset-y-0 max-lg:right-0 max-lg:z-20 max-lg:shadow-xl max-sm:fixed max-sm:inset-0 max-sm:z-40 max-sm:w-full max-sm:border-l-0"
       data-testid="thread-panel"
       aria-label="Thread"
     >
-      <header className="flex h-14 shrink-0 items-center justify-between border-b border-zinc-200 px-4">
-        <div className="min-w-0">
+      <header className="flex h-14 shrink-0 items-center justify-between gap-2 border-b border-zinc-200 px-4">
+        {/* On a phone the thread is the whole screen: back to the room, as apps do. */}
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label="Back to the room"
+          data-testid="thread-back"
+          className="-ml-2 rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 sm:hidden"
+        >
+          <ChevronDownIcon size={20} className="rotate-90" />
+        </button>
+        <div className="min-w-0 flex-1">
           <h2 className="text-[15px] font-bold text-zinc-900">Thread</h2>
           <p className="truncate text-xs text-zinc-500">{room.kind === "channel" ? `#${room.title}` : room.title}</p>
         </div>
@@ -76,7 +90,7 @@ export function ThreadPanel({
           onClick={onClose}
           aria-label="Close thread"
           data-testid="close-thread"
-          className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900"
+          className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 max-sm:hidden"
         >
           <XIcon size={18} />
         </button>
@@ -103,7 +117,7 @@ export function ThreadPanel({
             <span className="h-px flex-1 bg-zinc-200" />
           </div>
           {thread.status === "loading" && (
-            <div className="flex justify-center py-6 text-zinc-400">
+            <div className="flex justify-center py-6 text-zinc-500">
               <Spinner />
             </div>
           )}
@@ -152,8 +166,10 @@ export function ThreadPanel({
       </ListFocusProvider>
       {canPost && thread.root && !thread.root.deletedAt ? (
         <div className="pt-2">
+          {notice}
           <Composer
             placeholder="Reply…"
+            roomId={room.id}
             onSend={onSend}
             onTyping={onTyping}
             mentionables={mentionables}

@@ -33,7 +33,7 @@ function Expires({ token }: { token: AccessTokenView }) {
   return (
     <span title={dateTime(token.expiresAt)} className={past ? "text-zinc-500" : "text-zinc-700"}>
       {past ? `Expired ${relativeTime(token.expiresAt)}` : relativeTime(token.expiresAt)}
-      <span className="block text-xs text-zinc-400">{shortDate(token.expiresAt)}</span>
+      <span className="block text-xs text-zinc-500">{shortDate(token.expiresAt)}</span>
     </span>
   );
 }
@@ -63,7 +63,7 @@ export function AccessTokenTable({ tokens, onRevoke }: { tokens: AccessTokenView
             {relativeTime(token.createdAt)}
           </td>
           <td className="px-4 py-2.5 whitespace-nowrap" title={dateTime(token.lastUsedAt)} data-testid="token-last-used">
-            {token.lastUsedAt ? relativeTime(token.lastUsedAt) : <span className="text-zinc-400">Never</span>}
+            {token.lastUsedAt ? relativeTime(token.lastUsedAt) : <span className="text-zinc-500">Never</span>}
           </td>
           <td className="px-4 py-2.5 whitespace-nowrap">
             <Expires token={token} />

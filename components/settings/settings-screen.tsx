@@ -1,14 +1,17 @@
 "use client";
-// /settings: the person's own settings: notifications here, access tokens on their own page.
+// /settings: the person's own settings in one place: profile and status, notifications; access tokens
+// on their own page.
 import Link from "next/link";
 import { PageFrame } from "@/components/nav/page-frame";
 import { KeyIcon, SettingsIcon } from "@/components/ui/icons";
 import { NotificationSettings } from "./notification-settings";
+import { ProfileSettings } from "./profile-settings";
 
 export function SettingsScreen() {
   return (
     <PageFrame title="Settings" icon={<SettingsIcon size={18} />} subtitle="Yours alone: nobody else sees or changes these" testId="settings-page">
       <div className="space-y-4">
+        <ProfileSettings />
         <NotificationSettings />
         <Link
           href="/settings/tokens"
@@ -20,7 +23,7 @@ export function SettingsScreen() {
             <span className="block font-medium text-zinc-800">Access tokens</span>
             <span className="block text-xs text-zinc-500">Let a script, the CLI or an MCP host act as you.</span>
           </span>
-          <span className="text-zinc-400" aria-hidden="true">
+          <span className="text-zinc-500" aria-hidden="true">
             →
           </span>
         </Link>

@@ -124,7 +124,7 @@ function Step({ step }: { step: TurnStepView }) {
   return (
     <li data-testid="turn-step" data-kind={step.kind} data-status={step.status}>
       <div className="flex items-start gap-2">
-        <span className="mt-0.5 shrink-0 text-zinc-400">{icon}</span>
+        <span className="mt-0.5 shrink-0 text-zinc-500">{icon}</span>
         {step.detail ? (
           <button type="button" className="min-w-0 flex-1 text-left text-zinc-700 hover:text-zinc-900" onClick={() => setOpen(!open)} aria-expanded={open}>
             <span className={step.kind === "tool" ? "font-mono text-[12.5px]" : ""}>{step.title}</span>
@@ -233,7 +233,7 @@ export function ActivityMenu() {
     <details className="relative" data-testid="activity-menu">
       <summary
         className={`inline-flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-md px-2.5 text-sm font-medium hover:bg-zinc-100 ${
-          turns.folded ? "text-zinc-400" : "text-zinc-600"
+          turns.folded ? "text-zinc-500" : "text-zinc-600"
         }`}
         title="Agents' activity in this room"
       >

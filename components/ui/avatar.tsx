@@ -3,21 +3,22 @@
 import type { ParticipantKind } from "@switchboard/sdk/contract";
 import { BotIcon } from "./icons";
 
+// Every shade holds white initials at 4.5:1 or more (WCAG AA for small text).
 const PALETTE = [
-  "bg-rose-500",
-  "bg-orange-500",
-  "bg-amber-600",
-  "bg-emerald-600",
-  "bg-sky-600",
-  "bg-indigo-500",
-  "bg-fuchsia-600",
-  "bg-pink-600",
+  "bg-rose-700",
+  "bg-orange-700",
+  "bg-amber-700",
+  "bg-emerald-700",
+  "bg-sky-700",
+  "bg-indigo-600",
+  "bg-fuchsia-700",
+  "bg-pink-700",
   "bg-lime-700",
-  "bg-teal-600",
-  "bg-violet-500",
-  "bg-cyan-600",
+  "bg-teal-700",
+  "bg-violet-600",
+  "bg-cyan-700",
 ];
-const AGENT_PALETTE = ["bg-violet-600", "bg-sky-700", "bg-amber-600", "bg-rose-600", "bg-emerald-700", "bg-indigo-600", "bg-fuchsia-700", "bg-slate-700"];
+const AGENT_PALETTE = ["bg-violet-600", "bg-sky-700", "bg-amber-700", "bg-rose-700", "bg-emerald-700", "bg-indigo-600", "bg-fuchsia-700", "bg-slate-700"];
 
 /** FNV-1a: a stable colour per participant id. */
 function hash(text: string): number {
@@ -43,6 +44,7 @@ export function Avatar({
   size = 36,
   online,
   ring = "ring-white",
+  src,
 }: {
   id: string;
   name: string;
@@ -50,6 +52,8 @@ export function Avatar({
   size?: number;
   online?: boolean;
   ring?: string;
+  /** The participant's avatar image (`avatarUrl`); none: initials, or a robot for agents. */
+  src?: string | null;
 }) {
   const palette = kind === "agent" ? AGENT_PALETTE : PALETTE;
   const color = palette[hash(id) % palette.length];
@@ -57,13 +61,17 @@ export function Avatar({
   const dot = Math.max(8, Math.round(size * 0.3));
   return (
     <span className="relative inline-flex shrink-0" style={{ width: size, height: size }}>
-      <span
-        className={`${color} ${shape} inline-flex h-full w-full items-center justify-center font-semibold text-white select-none`}
-        style={{ fontSize: Math.round(size * 0.38) }}
-        aria-hidden="true"
-      >
-        {kind === "agent" && size >= 28 ? <BotIcon size={Math.round(size * 0.55)} strokeWidth={2} /> : initials(name)}
-      </span>
+      {src ? (
+        <img src={src} alt="" aria-hidden="true" className={`${shape} h-full w-full object-cover`} data-testid="avatar-image" />
+      ) : (
+        <span
+          className={`${color} ${shape} inline-flex h-full w-full items-center justify-center font-semibold text-white select-none`}
+          style={{ fontSize: Math.round(size * 0.38) }}
+          aria-hidden="true"
+        >
+          {kind === "agent" && size >= 28 ? <BotIcon size={Math.round(size * 0.55)} strokeWidth={2} /> : initials(name)}
+        </span>
+      )}
       {online !== undefined && (
         <span
           data-testid="presence-dot"

@@ -7,7 +7,7 @@ const VARIANTS: Record<ButtonVariant, string> = {
   primary: "bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 disabled:bg-indigo-300",
   secondary: "bg-white text-zinc-800 ring-1 ring-zinc-300 ring-inset shadow-xs hover:bg-zinc-50 disabled:text-zinc-400",
   ghost: "text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 disabled:text-zinc-300",
-  danger: "bg-rose-600 text-white shadow-sm hover:bg-rose-500 disabled:bg-rose-300",
+  danger: "bg-rose-600 text-white shadow-sm hover:bg-rose-700 disabled:bg-rose-300",
 };
 const SIZES: Record<Size, string> = {
   sm: "h-8 px-2.5 text-sm gap-1.5",

@@ -93,7 +93,7 @@ export function Dialog({
             <button
               type="button"
               onClick={onClose}
-              className="-mr-1 rounded-md p-1 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700"
+              className="-mr-1 rounded-md p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700"
               aria-label="Close"
               data-dialog-close
             >

@@ -100,7 +100,7 @@ export function CodeBlock({ code, label, testId }: { code: string; label?: strin
   return (
     <div className="overflow-hidden rounded-lg bg-zinc-900 ring-1 ring-zinc-800">
       <div className="flex items-center justify-between gap-2 border-b border-white/10 px-3 py-1.5">
-        <span className="text-xs font-semibold tracking-wide text-zinc-400 uppercase">{label ?? "Snippet"}</span>
+        <span className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">{label ?? "Snippet"}</span>
         <button
           type="button"
           onClick={() => void copy(code, pre.current)}

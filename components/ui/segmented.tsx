@@ -65,7 +65,7 @@ export function Segmented<K extends string>({
             onClick={() => onChange(o.key)}
             onKeyDown={(e) => onKey(e, i)}
             className={`rounded-md font-medium whitespace-nowrap transition-colors ${size === "xs" ? "h-6 px-2 text-xs" : "h-7 px-2.5 text-[13px]"} ${
-              selected ? "bg-white text-zinc-900 shadow-xs ring-1 ring-zinc-200" : "text-zinc-500 hover:text-zinc-800"
+              selected ? "bg-white text-zinc-900 shadow-xs ring-1 ring-zinc-200" : "text-zinc-600 hover:text-zinc-900"
             }`}
           >
             {o.label}

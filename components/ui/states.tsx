@@ -7,7 +7,13 @@ import { AlertIcon } from "./icons";
 
 export function SkeletonRows({ rows = 4, testId = "skeleton" }: { rows?: number; testId?: string }) {
   return (
-    <div className="divide-y divide-zinc-100 rounded-xl border border-zinc-200 bg-white" aria-busy="true" aria-label="Loading" data-testid={testId}>
+    <div
+      className="divide-y divide-zinc-100 rounded-xl border border-zinc-200 bg-white"
+      role="status"
+      aria-busy="true"
+      aria-label="Loading"
+      data-testid={testId}
+    >
       {Array.from({ length: rows }, (_, i) => (
         <div key={i} className="flex items-center gap-3 px-4 py-4">
           <div className="h-9 w-9 shrink-0 animate-pulse rounded-full bg-zinc-200" />

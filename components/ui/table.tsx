@@ -1,5 +1,6 @@
-// A bordered table for management lists: scrolls sideways on a narrow screen, a quiet header row.
+// A bordered table for management lists: scrolls sideways on a narrow screen (with a cue), a quiet header row.
 import type { ReactNode } from "react";
+import { ScrollX } from "./scroll-x";
 
 export interface Column {
   label: ReactNode;
@@ -20,7 +21,7 @@ export function DataTable({
   children: ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white shadow-xs">
+    <ScrollX label="Table (scrolls sideways)" className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs">
       <table className={`w-full ${minWidth} text-left text-sm`} data-testid={testId}>
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs text-zinc-500">
           <tr>
@@ -38,6 +39,6 @@ export function DataTable({
         </thead>
         <tbody className="divide-y divide-zinc-100">{children}</tbody>
       </table>
-    </div>
+    </ScrollX>
   );
 }

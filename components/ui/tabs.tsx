@@ -44,8 +44,9 @@ export function Tabs<K extends string>({
     onChange(tabs[next].key);
     refs.current[next]?.focus();
   };
+  // On a phone the tabs wrap onto a second line rather than hide past the edge.
   return (
-    <div role="tablist" aria-label={label} className="scroll-quiet -mb-px flex gap-1 overflow-x-auto">
+    <div role="tablist" aria-label={label} className="scroll-quiet -mb-px flex gap-1 overflow-x-auto max-sm:flex-wrap max-sm:gap-x-0">
       {tabs.map((t, i) => {
         const selected = t.key === active;
         return (

@@ -66,7 +66,7 @@ export function TagInput({
         placeholder={value.length ? "" : placeholder}
         maxLength={maxLength}
         data-testid={testId}
-        className="min-w-[8rem] flex-1 border-0 bg-transparent px-1 py-0.5 text-sm text-zinc-900 placeholder:text-zinc-400 focus:outline-none"
+        className="min-w-[8rem] flex-1 border-0 bg-transparent px-1 py-0.5 text-sm text-zinc-900 placeholder:text-zinc-500 focus:outline-none"
       />
     </div>
   );

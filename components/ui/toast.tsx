@@ -1,14 +1,25 @@
 "use client";
-// Brief confirmations ("Request sent", "Key revoked"): a module-level queue any component can push to
-// and one <Toaster /> that shows it. Polite live region; errors are assertive.
+// Brief confirmations ("Request sent", "Key revoked") and alerts that find the person wherever they are
+// (a budget warning, a suspension, a decided connection request: components/notifications/alerts.tsx):
+// a module-level queue any component can push to and one <Toaster /> that shows it. Polite live region;
+// errors are assertive. An alert may link to the page that says more.
+import Link from "next/link";
 import { useSyncExternalStore } from "react";
 import { AlertIcon, CheckIcon, XIcon } from "./icons";
 
+type Tone = "success" | "warning" | "error";
 interface Toast {
   id: number;
   text: string;
-  tone: "success" | "error";
+  tone: Tone;
+  link?: { href: string; label: string };
 }
+
+const TONES: Record<Tone, string> = {
+  success: "bg-zinc-900 text-zinc-50 ring-zinc-800",
+  warning: "bg-amber-50 text-amber-950 ring-amber-300",
+  error: "bg-rose-600 text-white ring-rose-700",
+};
 
 let toasts: Toast[] = [];
 let nextId = 1;
@@ -20,11 +31,12 @@ function dismiss(id: number) {
   emit();
 }
 
-export function toast(text: string, tone: Toast["tone"] = "success") {
+export function toast(text: string, tone: Tone = "success", link?: Toast["link"]) {
   const id = nextId++;
-  toasts = [...toasts.slice(-3), { id, text, tone }];
+  toasts = [...toasts.slice(-3), { id, text, tone, link }];
   emit();
-  setTimeout(() => dismiss(id), tone === "error" ? 6000 : 3500);
+  // Something to act on stays long enough to be read and followed.
+  setTimeout(() => dismiss(id), link ? 10_000 : tone === "success" ? 3500 : 6000);
 }
 
 const subscribe = (l: () => void) => {
@@ -43,12 +55,21 @@ export function Toaster() {
           key={t.id}
           role={t.tone === "error" ? "alert" : "status"}
           data-testid="toast"
-          className={`animate-pop pointer-events-auto flex items-start gap-2.5 rounded-lg px-3.5 py-2.5 text-sm shadow-lg ring-1 ${
-            t.tone === "error" ? "bg-rose-600 text-white ring-rose-700" : "bg-zinc-900 text-zinc-50 ring-zinc-800"
-          }`}
+          data-tone={t.tone}
+          className={`animate-pop pointer-events-auto flex items-start gap-2.5 rounded-lg px-3.5 py-2.5 text-sm shadow-lg ring-1 ${TONES[t.tone]}`}
         >
-          {t.tone === "error" ? <AlertIcon size={17} className="mt-px shrink-0" /> : <CheckIcon size={17} className="mt-px shrink-0 text-emerald-400" />}
-          <span className="flex-1">{t.text}</span>
+          {t.tone === "success" ? <CheckIcon size={17} className="mt-px shrink-0 text-emerald-400" /> : <AlertIcon size={17} className="mt-px shrink-0" />}
+          <span className="flex-1">
+            {t.text}
+            {t.link && (
+              <>
+                {" "}
+                <Link href={t.link.href} onClick={() => dismiss(t.id)} className="font-semibold whitespace-nowrap underline underline-offset-2">
+                  {t.link.label}
+                </Link>
+              </>
+            )}
+          </span>
           <button type="button" onClick={() => dismiss(t.id)} aria-label="Dismiss" className="-mr-1 rounded p-0.5 opacity-70 hover:opacity-100">
             <XIcon size={15} />
           </button>

@@ -73,7 +73,7 @@ function NameCell({ kind, row }: { kind: BreakdownKind; row: BreakdownRow }) {
       <EntityIcon kind={kind} id={row.id} name={row.name} />
       <span className="min-w-0">
         <span
-          className={`block truncate text-[13px] font-medium ${missing ? "text-zinc-400 italic" : kind === "model" || kind === "task" ? "font-mono text-[12.5px] text-zinc-800" : "text-zinc-900"}`}
+          className={`block truncate text-[13px] font-medium ${missing ? "text-zinc-500 italic" : kind === "model" || kind === "task" ? "font-mono text-[12.5px] text-zinc-800" : "text-zinc-900"}`}
         >
           {name || "(unnamed)"}
         </span>
@@ -115,7 +115,7 @@ export function TopSpenders({
       subtitle="Owned by: the agents a person owns. Requested by: the calls a person's messages drove, on anyone's agents."
       testId="top-spenders"
     >
-      <div className="grid gap-x-8 gap-y-4 md:grid-cols-3">
+      <div className="grid grid-cols-1 gap-x-8 gap-y-4 md:grid-cols-3">
         <RankedList title="Agents" kind="agent" rows={agents} total={total} onPick={(id) => onFilter("agent", id)} testId="top-agents" />
         <RankedList
           title="Owned by"
@@ -151,7 +151,7 @@ function RankedList({
     <div data-testid={testId}>
       <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-zinc-500 uppercase">{title}</h3>
       {top.length === 0 ? (
-        <p className="py-4 text-sm text-zinc-400">Nobody in this range.</p>
+        <p className="py-4 text-sm text-zinc-500">Nobody in this range.</p>
       ) : (
         <ol className="space-y-0.5">
           {top.map((r, i) => {
@@ -159,7 +159,7 @@ function RankedList({
             const clickable = !!onPick && !!r.id;
             const body = (
               <>
-                <span className="w-4 shrink-0 text-right text-xs font-semibold text-zinc-400 tabular-nums">{i + 1}</span>
+                <span className="w-4 shrink-0 text-right text-xs font-semibold text-zinc-500 tabular-nums">{i + 1}</span>
                 <span className="min-w-0 flex-1">
                   <span className="flex items-center justify-between gap-3">
                     <NameCell kind={kind} row={r} />
@@ -259,7 +259,7 @@ export function BreakdownTable({
       }
     >
       {rows.length === 0 ? (
-        <p className="px-4 pt-2 pb-6 text-sm text-zinc-400">No {tab.rows} with usage in this view.</p>
+        <p className="px-4 pt-2 pb-6 text-sm text-zinc-500">No {tab.rows} with usage in this view.</p>
       ) : (
         <div className="overflow-x-auto">
           <table className="w-full min-w-[640px] text-sm" data-testid="breakdown-table" data-kind={kind}>
@@ -300,7 +300,7 @@ export function BreakdownTable({
                     onClick={action ?? undefined}
                     className={`group ${action ? "cursor-pointer hover:bg-indigo-50/40" : ""}`}
                   >
-                    <td className="py-2.5 pl-4 text-xs font-semibold text-zinc-400 tabular-nums">{i + 1}</td>
+                    <td className="py-2.5 pl-4 text-xs font-semibold text-zinc-500 tabular-nums">{i + 1}</td>
                     <td className="max-w-0 py-2.5 pr-4">
                       {action ? (
                         <button

@@ -261,7 +261,7 @@ function BudgetActions({ budget, onEdit }: { budget: BudgetView; onEdit: () => v
       <button
         type="button"
         onClick={onEdit}
-        className="rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700"
+        className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700"
         aria-label="Change budget"
         data-testid="edit-budget"
       >
@@ -270,7 +270,7 @@ function BudgetActions({ budget, onEdit }: { budget: BudgetView; onEdit: () => v
       <button
         type="button"
         onClick={() => setConfirming(true)}
-        className="rounded-md p-1.5 text-zinc-400 hover:bg-rose-50 hover:text-rose-600"
+        className="rounded-md p-1.5 text-zinc-500 hover:bg-rose-50 hover:text-rose-600"
         aria-label="Delete budget"
         data-testid="delete-budget"
       >
@@ -415,7 +415,7 @@ function BudgetDialog({
           }
         >
           <div className="relative">
-            {unit === "usd" && <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-zinc-400">$</span>}
+            {unit === "usd" && <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-zinc-500">$</span>}
             <input
               type="number"
               inputMode="decimal"

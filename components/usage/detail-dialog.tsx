@@ -52,7 +52,7 @@ export function DetailDialog({
       }
     >
       {!target ? null : q.isPending ? (
-        <div className="space-y-4" aria-busy="true" aria-label="Loading">
+        <div className="space-y-4" role="status" aria-busy="true" aria-label="Loading">
           <div className="grid grid-cols-3 gap-3">
             {[0, 1, 2].map((i) => (
               <Skeleton key={i} className="h-16" />
@@ -179,7 +179,7 @@ function DetailBody({ data, range, target, onFilterAgent }: { data: RoomUsage; r
           </div>
           <div className="h-44 min-w-0" data-testid="involvement-chart" data-days={inv.series.length}>
             {inv.people + inv.agents === 0 ? (
-              <div className="flex h-full items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-400">
+              <div className="flex h-full items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-500">
                 No messages in this range
               </div>
             ) : (
@@ -205,7 +205,7 @@ function DetailBody({ data, range, target, onFilterAgent }: { data: RoomUsage; r
                         <div className="rounded-lg bg-zinc-900 px-2.5 py-1.5 text-xs text-zinc-200 shadow-xl">
                           <div className="font-semibold text-white">{bucketLabel(p.day, "day")}</div>
                           People {p.people} · Agents {p.agents}
-                          {n > 0 && <div className="text-zinc-400">{formatShare(p.people / n)} by people</div>}
+                          {n > 0 && <div className="text-zinc-500">{formatShare(p.people / n)} by people</div>}
                         </div>
                       );
                     }}

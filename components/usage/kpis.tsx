@@ -30,7 +30,7 @@ function Tile({
       className={`relative flex min-w-0 flex-col overflow-hidden rounded-xl border bg-white p-4 shadow-xs ${accent ? "border-indigo-200" : "border-zinc-200"}`}
     >
       <div className="flex items-center gap-1.5 text-xs font-medium tracking-wide text-zinc-500 uppercase">
-        <span className={accent ? "text-indigo-500" : "text-zinc-400"}>{icon}</span>
+        <span className={accent ? "text-indigo-500" : "text-zinc-500"}>{icon}</span>
         {label}
       </div>
       <div className="mt-1.5 truncate text-[26px] leading-tight font-semibold tracking-tight text-zinc-900 tabular-nums" data-testid={testId} data-value={raw}>
@@ -42,7 +42,7 @@ function Tile({
 }
 
 function Trend({ now, before, periodLabel }: { now: number; before: number | undefined; periodLabel: string }) {
-  if (before === undefined) return <span className="text-xs text-zinc-400">&nbsp;</span>;
+  if (before === undefined) return <span className="text-xs text-zinc-500">&nbsp;</span>;
   if (before === 0) {
     return <span className="text-xs text-zinc-500">{now > 0 ? `Nothing in the previous ${periodLabel}` : `Same as the previous ${periodLabel}`}</span>;
   }
@@ -84,7 +84,7 @@ export function KpiTiles({
       <Tile label="Spend" icon={<CoinsIcon size={14} />} value={formatUsd(t.costUsd)} raw={t.costUsd} testId="total-spend" accent>
         <div className="-mx-1 h-9" aria-hidden="true">
           <ResponsiveContainer width="100%" height="100%">
-            <AreaChart data={series} margin={{ top: 2, right: 0, bottom: 0, left: 0 }}>
+            <AreaChart data={series} margin={{ top: 2, right: 0, bottom: 0, left: 0 }} accessibilityLayer={false}>
               <defs>
                 <linearGradient id="kpi-spark" x1="0" y1="0" x2="0" y2="1">
                   <stop offset="0%" stopColor="#6366f1" stopOpacity={0.25} />
@@ -127,7 +127,7 @@ export function KpiTiles({
             spend
           </p>
         ) : (
-          <p className="text-xs text-zinc-400">No agent spent in this range</p>
+          <p className="text-xs text-zinc-500">No agent spent in this range</p>
         )}
         <p className="mt-0.5 text-xs text-zinc-500">
           across <span className="font-semibold text-zinc-700">{overview.byModel.length}</span> model{overview.byModel.length === 1 ? "" : "s"}

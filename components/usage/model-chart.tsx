@@ -117,7 +117,7 @@ export function ModelChart({
                     unpriced
                   </span>
                 )}
-                <span className="text-xs text-zinc-400 tabular-nums">{formatTokens(s.tokens)} tok</span>
+                <span className="text-xs text-zinc-500 tabular-nums">{formatTokens(s.tokens)} tok</span>
                 <span className="w-16 text-right font-medium text-zinc-800 tabular-nums">{formatUsd(s.value)}</span>
               </button>
             </li>

@@ -34,12 +34,13 @@ export function Card({
       <header className="flex flex-wrap items-start gap-x-3 gap-y-2 px-4 pt-3.5 pb-2">
         <div className="min-w-0 flex-1">
           <h2 className="flex items-center gap-1.5 text-sm font-semibold text-zinc-900">
-            {icon && <span className="text-zinc-400">{icon}</span>}
+            {icon && <span className="text-zinc-500">{icon}</span>}
             {title}
           </h2>
           {subtitle && <p className="mt-0.5 text-xs text-zinc-500">{subtitle}</p>}
         </div>
-        {actions && <div className="flex shrink-0 items-center gap-1.5">{actions}</div>}
+        {/* On a phone a wide control (the breakdown's tabs) scrolls sideways here rather than widening the page. */}
+        {actions && <div className="flex max-w-full shrink-0 items-center gap-1.5 overflow-x-auto">{actions}</div>}
       </header>
       <div className={`min-h-0 flex-1 ${flush ? "" : "px-4 pb-4"} ${bodyClassName}`}>{children}</div>
     </section>
@@ -126,7 +127,7 @@ export function Skeleton({ className = "" }: { className?: string }) {
 
 export function DashboardSkeleton() {
   return (
-    <div className="space-y-4" aria-busy="true" aria-label="Loading usage" data-testid="usage-skeleton">
+    <div className="space-y-4" role="status" aria-busy="true" aria-label="Loading usage" data-testid="usage-skeleton">
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         {Array.from({ length: 4 }, (_, i) => (
           <div key={i} className="rounded-xl border border-zinc-200 bg-white p-4 shadow-xs">

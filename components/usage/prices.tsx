@@ -190,7 +190,7 @@ export function PricesSection({ canManage, unpriced }: { canManage: boolean; unp
                       {(["inputPerMTok", "outputPerMTok", "cachedPerMTok"] as const).map((k) => (
                         <td key={k} className="py-2 pr-3">
                           <div className="relative">
-                            <span className="pointer-events-none absolute top-1/2 left-2 -translate-y-1/2 text-xs text-zinc-400">$</span>
+                            <span className="pointer-events-none absolute top-1/2 left-2 -translate-y-1/2 text-xs text-zinc-500">$</span>
                             <input
                               type="number"
                               min={0}
@@ -211,7 +211,7 @@ export function PricesSection({ canManage, unpriced }: { canManage: boolean; unp
                           </div>
                         </td>
                       ))}
-                      <td className="py-2 text-xs text-zinc-400">per 1M tokens</td>
+                      <td className="py-2 text-xs text-zinc-500">per 1M tokens</td>
                       <td className="py-2 pr-4">
                         <span className="flex justify-end gap-1">
                           <Button size="sm" type="submit" disabled={save.isPending} data-testid="price-save" aria-label="Save price">

@@ -1,6 +1,7 @@
 "use client";
 // The dashboard's controls: the range (presets or custom from–to), the bucket, and the filters that
 // every widget (and every CSV export) follows.
+import { useState } from "react";
 import { Segmented } from "@/components/ui/segmented";
 import { FilterIcon } from "@/components/ui/extra-icons";
 import { XIcon } from "@/components/ui/icons";
@@ -40,6 +41,8 @@ export function UsageToolbar({
   onClear: () => void;
 }) {
   const active = keys.filter((k) => params.filters[k]);
+  // On a phone the filters fold behind a button (they take a screen there); wider, they always show.
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const dateClass =
     "h-8 rounded-md border-0 bg-white px-2 text-[13px] text-zinc-800 shadow-xs ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-500 focus:outline-none";
   return (
@@ -88,11 +91,29 @@ export function UsageToolbar({
             { key: "month", label: "Month" },
           ]}
         />
+        <button
+          type="button"
+          onClick={() => setFiltersOpen((open) => !open)}
+          aria-expanded={filtersOpen}
+          aria-controls="usage-filters"
+          data-testid="toggle-filters"
+          className={`inline-flex h-8 items-center gap-1 rounded-md px-2.5 text-[13px] font-medium shadow-xs ring-1 ring-inset sm:hidden ${
+            active.length > 0 ? "bg-indigo-50 text-indigo-800 ring-indigo-300" : "bg-white text-zinc-700 ring-zinc-300"
+          }`}
+        >
+          <FilterIcon size={13} /> Filters{active.length > 0 ? ` · ${active.length}` : ""}
+        </button>
         <span className="ml-auto text-xs text-zinc-500 tabular-nums max-md:hidden" data-testid="range-label">
-          {rangeLabel(params.range)} <span className="text-zinc-400">· UTC days</span>
+          {rangeLabel(params.range)} <span className="text-zinc-500">· UTC days</span>
         </span>
       </div>
-      <div className="mt-2 flex flex-wrap items-center gap-1.5 border-t border-zinc-100 pt-2" role="group" aria-label="Filters">
+      <div
+        id="usage-filters"
+        className={`mt-2 flex-wrap items-center gap-1.5 border-t border-zinc-100 pt-2 ${filtersOpen ? "flex" : "hidden sm:flex"}`}
+        role="group"
+        aria-label="Filters"
+        data-testid="usage-filters"
+      >
         <span className="mr-1 inline-flex items-center gap-1 text-xs font-medium text-zinc-500">
           <FilterIcon size={13} /> Filter
         </span>
@@ -149,7 +170,7 @@ function FilterSelect({
         ))}
       </select>
       <svg
-        className={`pointer-events-none absolute top-1/2 right-2 -translate-y-1/2 ${on ? "text-indigo-500" : "text-zinc-400"}`}
+        className={`pointer-events-none absolute top-1/2 right-2 -translate-y-1/2 ${on ? "text-indigo-500" : "text-zinc-500"}`}
         width="12"
         height="12"
         viewBox="0 0 24 24"

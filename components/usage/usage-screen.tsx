@@ -101,7 +101,14 @@ export function UsageScreen() {
       actions={
         <>
           <LiveIndicator status={live.status} live={live.live} lastEventAt={live.lastEventAt} fetching={overview.isFetching} />
-          <Button size="sm" variant="secondary" onClick={() => void csv.exportView("series")} disabled={csv.exporting !== null} data-testid="export-csv">
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() => void csv.exportView("series")}
+            disabled={csv.exporting !== null}
+            aria-label="Export CSV"
+            data-testid="export-csv"
+          >
             {csv.exporting === "series" ? <Spinner className="h-3.5 w-3.5" /> : <DownloadIcon size={15} />}
             <span className="max-sm:hidden">Export CSV</span>
           </Button>
@@ -123,7 +130,8 @@ export function UsageScreen() {
         <BudgetAlerts alerts={budgetAlerts.alerts} onDismiss={budgetAlerts.dismiss} />
         {!seesAll && <MemberScope view={memberView} onChange={(v) => params.setFilter("requester", v === "requests" ? me.id : null)} />}
 
-        <div className="sticky top-0 z-20 -mx-2 -mt-2 bg-gradient-to-b from-[#fcfcfd] via-[#fcfcfd]/95 to-transparent px-2 py-2">
+        {/* Solid, so that what scrolls under it is hidden rather than half shown; on a phone it scrolls away (it is tall there). */}
+        <div className="-mx-2 -mt-2 bg-[#fcfcfd] px-2 py-2 sm:sticky sm:top-0 sm:z-20">
           <UsageToolbar params={params} options={options} keys={filterKeys} onClear={clearFilters} />
         </div>
 

@@ -14,7 +14,9 @@ import { Progress, TaskList } from "./task-list";
 import type { AgentWork, RoomName } from "./types";
 import { involvementHref, pullRequestName, timelineHref } from "./work-hrefs";
 import { BranchIcon, CommitIcon, PullRequestIcon } from "./work-icons";
-import { WorkStateChip } from "./work-state";
+import { shownStatus, WorkStateChip } from "./work-state";
+import { useSocket } from "@/components/providers/socket-provider";
+import { LifecycleBadge, PresenceBadge } from "@/components/ui/participant-states";
 
 const SMALL_LINK =
   "inline-flex items-center gap-1 rounded font-medium text-xs text-indigo-700 hover:underline focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none";
@@ -22,7 +24,11 @@ const SMALL_LINK =
 const RING = { working: "border-l-emerald-500", waiting: "border-l-amber-500", blocked: "border-l-rose-500", idle: "border-l-zinc-200" } as const;
 
 export function AgentCard({ work, now, rooms }: { work: AgentWork; now: number; rooms: Map<string, RoomName> }) {
-  const { agent, status } = work;
+  const { agent, status: reportedStatus } = work;
+  const { presence } = useSocket();
+  const online = presence.get(agent.id) ?? agent.online;
+  // Offline, its state is history: the card reads idle, as the directory reads offline.
+  const { status, last } = shownStatus(reportedStatus, online, now);
   const reported = work.tasks.length > 0 || work.files.length > 0 || work.links.length > 0;
   return (
     <article
@@ -34,18 +40,15 @@ export function AgentCard({ work, now, rooms }: { work: AgentWork; now: number; 
       className={`rounded-xl border border-l-4 border-zinc-200 bg-white p-4 shadow-xs focus:ring-2 focus:ring-indigo-500 focus:outline-none ${RING[status.state]}`}
     >
       <header className="flex items-start gap-3">
-        <Avatar id={agent.id} name={agent.displayName} kind="agent" size={36} online={agent.online} />
+        <Avatar id={agent.id} name={agent.displayName} kind="agent" size={36} online={online} />
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-x-2">
             <h3 id={`agent-${agent.id}`} className="truncate text-[15px] font-semibold text-zinc-900">
               {agent.displayName}
             </h3>
-            <span className="text-sm text-zinc-500">@{agent.handle}</span>
-            {agent.status === "suspended" && (
-              <Pill tone="rose" dot>
-                Suspended
-              </Pill>
-            )}
+            <span className="min-w-0 text-sm break-all text-zinc-500">@{agent.handle}</span>
+            <PresenceBadge online={online} />
+            <LifecycleBadge lifecycle={agent.status === "suspended" ? "suspended" : "active"} quiet />
             {work.pausedIn.flatMap((id) => {
               const room = rooms.get(id);
               return room
@@ -64,20 +67,25 @@ export function AgentCard({ work, now, rooms }: { work: AgentWork; now: number; 
             {frameworkLabel(agent.framework)} · {agent.owner ? `owned by ${agent.owner.displayName}` : "no owner"}
           </p>
         </div>
-        <span className="shrink-0 text-xs text-zinc-400" title={dateTime(work.lastActivityAt)} data-testid="last-activity">
+        <span className="shrink-0 text-xs text-zinc-500" title={dateTime(work.lastActivityAt)} data-testid="last-activity">
           {work.lastActivityAt ? `active ${relativeTime(work.lastActivityAt, now)}` : "no activity"}
         </span>
       </header>
 
       <div className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1" data-testid="status-line">
-        <WorkStateChip status={status} />
+        <WorkStateChip status={reportedStatus} online={online} />
+        {last?.text && (
+          <span className="min-w-0 text-sm break-words text-zinc-500" data-testid="status-history">
+            Last reported: {last.text}
+          </span>
+        )}
         {status.text && (
-          <span className="min-w-0 text-sm text-zinc-700" data-testid="status-text">
+          <span className="min-w-0 text-sm break-words text-zinc-700" data-testid="status-text">
             {status.text}
           </span>
         )}
         {status.since && status.state !== "idle" && (
-          <span className="text-xs text-zinc-400" title={dateTime(status.since)}>
+          <span className="text-xs text-zinc-500" title={dateTime(status.since)}>
             since {relativeTime(status.since, now)}
           </span>
         )}
@@ -150,7 +158,7 @@ export function AgentCard({ work, now, rooms }: { work: AgentWork; now: number; 
         </div>
       )}
 
-      {!reported && <p className="mt-3 text-xs text-zinc-400">No tasks or files reported in this window.</p>}
+      {!reported && <p className="mt-3 text-xs text-zinc-500">No tasks or files reported in this window.</p>}
     </article>
   );
 }

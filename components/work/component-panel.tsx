@@ -82,7 +82,7 @@ export function ComponentPanel({ components, conflicts, now }: { components: Com
                       <AlertIcon size={11} /> overlap
                     </span>
                   )}
-                  <span className="shrink-0 text-xs text-zinc-400" title={dateTime(c.lastAt)}>
+                  <span className="shrink-0 text-xs text-zinc-500" title={dateTime(c.lastAt)}>
                     {c.touches} touch{c.touches === 1 ? "" : "es"} · {relativeTime(c.lastAt, now)}
                   </span>
                 </div>
@@ -91,7 +91,7 @@ export function ComponentPanel({ components, conflicts, now }: { components: Com
                   {c.agentsNow.map((a) => (
                     <AgentChip key={a.id} who={a} active />
                   ))}
-                  {lately.length > 0 && <span className="text-zinc-400">{c.agentsNow.length > 0 ? "· lately" : "Lately"}</span>}
+                  {lately.length > 0 && <span className="text-zinc-500">{c.agentsNow.length > 0 ? "· lately" : "Lately"}</span>}
                   {lately.map((a) => (
                     <AgentChip key={a.id} who={a} />
                   ))}

@@ -4,6 +4,7 @@
 // answers and approvals) stand out; the files one report touched at one instant read as one entry.
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { Markdown } from "@/components/rooms/markdown";
 import { Avatar } from "@/components/ui/avatar";
 import {
   BanIcon,
@@ -64,7 +65,7 @@ function kindOf(e: WorkEvent, files: FileEvent[]): { label: string; icon: ReactN
     case "task_completed":
       return { label: "Completed", icon: <CheckIcon size={14} strokeWidth={2.5} />, tone: "bg-emerald-100 text-emerald-700" };
     case "task_dropped":
-      return { label: "Dropped", icon: <XIcon size={14} />, tone: "bg-zinc-100 text-zinc-500" };
+      return { label: "Dropped", icon: <XIcon size={14} />, tone: "bg-zinc-100 text-zinc-600" };
     case "file": {
       const ops = new Set(files.map((f) => f.file.operation));
       const op = ops.size === 1 ? [...ops][0] : "edit";
@@ -107,7 +108,7 @@ export function EventList({
           <li key={entry.key}>
             {newDay && (
               <div
-                className="sticky top-0 z-10 flex items-center gap-2 bg-white/95 px-4 pt-3 pb-1 text-[11px] font-semibold tracking-wide text-zinc-400 uppercase backdrop-blur-sm"
+                className="sticky top-0 z-10 flex items-center gap-2 bg-white/95 px-4 pt-3 pb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase backdrop-blur-sm"
                 data-testid="timeline-day"
               >
                 {d}
@@ -132,7 +133,7 @@ function EventRow({ entry: { event: e, files }, room, showRoom }: { entry: Entry
       data-handle={e.who.handle}
       className={`group/event flex items-start gap-3 border-l-2 px-4 py-2 text-sm ${e.intervention ? "border-l-sky-400 bg-sky-50/60" : "border-l-transparent"}`}
     >
-      <time dateTime={e.at} title={dateTime(e.at)} className="w-16 shrink-0 pt-0.5 text-right text-xs text-zinc-400 tabular-nums">
+      <time dateTime={e.at} title={dateTime(e.at)} className="w-16 shrink-0 pt-0.5 text-right text-xs text-zinc-500 tabular-nums">
         {time(e.at)}
       </time>
       <span className={`mt-px flex h-5 w-5 shrink-0 items-center justify-center rounded-full ${kind.tone}`} aria-hidden="true">
@@ -158,7 +159,7 @@ function EventRow({ entry: { event: e, files }, room, showRoom }: { entry: Entry
           {showRoom && room && (
             <Link
               href={`/r/${room.id}`}
-              className="ml-auto inline-flex max-w-[12rem] items-center gap-0.5 truncate rounded text-xs text-zinc-400 hover:text-indigo-700 hover:underline focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
+              className="ml-auto inline-flex max-w-[12rem] items-center gap-0.5 truncate rounded text-xs text-zinc-500 hover:text-indigo-700 hover:underline focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none"
               title={e.threadRootId ? `In a thread of ${roomLabel(room)}` : `In ${roomLabel(room)}`}
               data-testid="event-room"
             >
@@ -184,7 +185,7 @@ function EventBody({ event: e, files }: { event: WorkEvent; files: FileEvent[] }
             const { label, icon: OpIcon } = FILE_OPS[f.file.operation];
             return (
               <li key={f.id} className="flex items-center gap-2 text-xs" data-testid="timeline-file" data-path={f.file.path} data-op={f.file.operation}>
-                <span className="shrink-0 text-zinc-400" title={label}>
+                <span className="shrink-0 text-zinc-500" title={label}>
                   <OpIcon size={12} />
                   <span className="sr-only">{label}</span>
                 </span>
@@ -193,7 +194,7 @@ function EventBody({ event: e, files }: { event: WorkEvent; files: FileEvent[] }
                 </span>
                 {(f.file.linesAdded !== null || f.file.linesRemoved !== null) && (
                   <span className="shrink-0 font-mono tabular-nums">
-                    <span className="text-emerald-600">+{f.file.linesAdded ?? 0}</span> <span className="text-rose-600">−{f.file.linesRemoved ?? 0}</span>
+                    <span className="text-emerald-700">+{f.file.linesAdded ?? 0}</span> <span className="text-rose-700">−{f.file.linesRemoved ?? 0}</span>
                   </span>
                 )}
               </li>
@@ -221,9 +222,17 @@ function EventBody({ event: e, files }: { event: WorkEvent; files: FileEvent[] }
     return (
       <p className="mt-0.5 text-zinc-700" data-testid="event-text">
         <span className="font-medium">{e.answer}</span>
-        <span className="text-zinc-400"> · </span>
+        <span className="text-zinc-500"> · </span>
         <span className="text-zinc-500">{e.text}</span>
       </p>
+    );
+  }
+  // Messages and questions are Markdown, as in their room.
+  if (e.kind === "message" || e.kind === "question") {
+    return (
+      <div className="mt-0.5 line-clamp-4 min-w-0 break-words text-zinc-700" data-testid="event-text">
+        <Markdown body={e.text} />
+      </div>
     );
   }
   const struck = e.kind === "task_completed" || e.kind === "task_dropped";

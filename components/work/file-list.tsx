@@ -9,7 +9,7 @@ import { EyeIcon, FilePlusIcon } from "./work-icons";
 
 const SHOWN = 6;
 const OPERATIONS: Record<FileOperation, { label: string; icon: typeof EyeIcon; tone: string }> = {
-  read: { label: "Read", icon: EyeIcon, tone: "text-zinc-400" },
+  read: { label: "Read", icon: EyeIcon, tone: "text-zinc-500" },
   edit: { label: "Edited", icon: PencilIcon, tone: "text-indigo-500" },
   create: { label: "Created", icon: FilePlusIcon, tone: "text-emerald-600" },
   delete: { label: "Deleted", icon: TrashIcon, tone: "text-rose-500" },
@@ -40,7 +40,7 @@ export function FileList({ files }: { files: FileSummary[] }) {
             </span>
             {(f.linesAdded > 0 || f.linesRemoved > 0) && (
               <span className="shrink-0 font-mono tabular-nums" data-testid="file-lines">
-                <span className="text-emerald-600">+{f.linesAdded}</span> <span className="text-rose-600">−{f.linesRemoved}</span>
+                <span className="text-emerald-700">+{f.linesAdded}</span> <span className="text-rose-700">−{f.linesRemoved}</span>
               </span>
             )}
             {f.component && (

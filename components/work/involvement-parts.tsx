@@ -163,7 +163,7 @@ export function HiddenNotice({ count }: { count: number }) {
 
 export function LiveDot({ live, fetching, testId }: { live: boolean; fetching: boolean; testId: string }) {
   return (
-    <span className={`inline-flex items-center gap-1.5 text-xs ${live ? "text-emerald-700" : "text-zinc-400"}`} data-testid={testId} data-live={live}>
+    <span className={`inline-flex items-center gap-1.5 text-xs ${live ? "text-emerald-700" : "text-zinc-500"}`} data-testid={testId} data-live={live}>
       <span className={`h-1.5 w-1.5 rounded-full ${live ? "bg-emerald-500" : "bg-zinc-300"} ${fetching ? "animate-pulse" : ""}`} aria-hidden="true" />
       {live ? "Live" : "Connecting…"}
     </span>

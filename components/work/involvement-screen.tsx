@@ -112,8 +112,8 @@ function InvolvementOf({ target }: { target: InvolvementTarget }) {
                   <h2 id="timeline-heading" className="text-xs font-semibold tracking-wide text-zinc-500 uppercase">
                     Timeline
                   </h2>
-                  <span className="text-xs text-zinc-400 tabular-nums">{inv.timeline.length} events</span>
-                  {inv.earlierEvents > 0 && <span className="text-xs text-zinc-400">(the latest; {inv.earlierEvents} earlier not shown)</span>}
+                  <span className="text-xs text-zinc-500 tabular-nums">{inv.timeline.length} events</span>
+                  {inv.earlierEvents > 0 && <span className="text-xs text-zinc-500">(the latest; {inv.earlierEvents} earlier not shown)</span>}
                 </header>
                 <div className="py-1">
                   <EventList events={inv.timeline} rooms={inv.rooms} testId="involvement-timeline" />
@@ -186,7 +186,7 @@ function SubjectCard({ inv, target }: { inv: Involvement; target: InvolvementTar
         <div>
           <dt className="text-xs text-zinc-500">Where</dt>
           <dd className="flex flex-wrap gap-1.5" data-testid="involvement-rooms">
-            {inv.conversations.length === 0 && <span className="text-zinc-400">No conversation you can read</span>}
+            {inv.conversations.length === 0 && <span className="text-zinc-500">No conversation you can read</span>}
             {inv.conversations.map((c) => {
               const room = rooms.get(c.roomId);
               return (
@@ -199,7 +199,7 @@ function SubjectCard({ inv, target }: { inv: Involvement; target: InvolvementTar
                 >
                   <HashIcon size={11} />
                   {room ? roomLabel(room).replace(/^#/, "") : "a room"}
-                  {c.threadRootId && <span className="text-zinc-400">· thread</span>}
+                  {c.threadRootId && <span className="text-zinc-500">· thread</span>}
                 </Link>
               );
             })}

@@ -27,7 +27,7 @@ export function SetStatusButton() {
     <>
       <Button variant="secondary" size="sm" onClick={() => setOpen(true)} data-testid="set-status" title="Set your status">
         {mine ? <WorkStateChip status={mine} className="-ml-1 ring-0" /> : <span className="h-2 w-2 rounded-full bg-zinc-300" aria-hidden="true" />}
-        {mine ? "" : "Set your status"}
+        {mine ? "" : <span className="max-sm:sr-only">Set your status</span>}
       </Button>
       {open && <SetStatusDialog current={mine} onClose={() => setOpen(false)} />}
     </>

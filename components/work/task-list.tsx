@@ -48,7 +48,7 @@ export function TaskList({ tasks, withLinks = false }: { tasks: TaskView[]; with
           >
             <TaskMark status={task.status} />
             <span
-              className={`min-w-0 flex-1 break-words ${task.status === "completed" ? "text-zinc-400 line-through" : task.status === "dropped" ? "text-zinc-400 italic line-through" : "text-zinc-800"}`}
+              className={`min-w-0 flex-1 break-words ${task.status === "completed" ? "text-zinc-500 line-through" : task.status === "dropped" ? "text-zinc-500 italic line-through" : "text-zinc-800"}`}
             >
               {task.title}
             </span>
@@ -72,7 +72,7 @@ export function TaskList({ tasks, withLinks = false }: { tasks: TaskView[]; with
 }
 
 const ACTION =
-  "flex h-5 w-5 items-center justify-center rounded text-zinc-400 hover:bg-zinc-100 hover:text-indigo-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none";
+  "flex h-5 w-5 items-center justify-center rounded text-zinc-500 hover:bg-zinc-100 hover:text-indigo-700 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:outline-none";
 
 function TaskLinks({ task }: { task: TaskView }) {
   return (

@@ -13,6 +13,8 @@ import { SetStatusButton } from "./set-status";
 import type { AgentWork } from "./types";
 import { useNow, useWorkBoard } from "./use-work-board";
 import { LayersIcon } from "./work-icons";
+import { shownStatus } from "./work-state";
+import { useSocket } from "@/components/providers/socket-provider";
 
 const WINDOWS = [
   { key: "1", label: "1h", title: "The last hour" },
@@ -57,7 +59,7 @@ export function WorkScreen() {
           {!anyWork ? (
             <HowToReport hasAgents={agents.length > 0} />
           ) : (
-            <div className={`grid items-start gap-5 lg:grid-cols-[1fr_20rem] ${board.isPlaceholderData ? "opacity-60" : ""}`}>
+            <div className={`grid grid-cols-1 items-start gap-5 lg:grid-cols-[minmax(0,1fr)_20rem] ${board.isPlaceholderData ? "opacity-60" : ""}`}>
               <section aria-label="Agents" className="space-y-4" data-testid="work-agents">
                 {agents.map((a) => (
                   <AgentCard key={a.agent.id} work={a} now={now} rooms={rooms} />
@@ -73,11 +75,13 @@ export function WorkScreen() {
 }
 
 function Summary({ agents, live, fetching }: { agents: AgentWork[]; live: boolean; fetching: boolean }) {
+  const { presence } = useSocket();
+  // As the cards count them: an offline agent's last state is history (shownStatus).
   const counts = useMemo(() => {
     const c = { working: 0, waiting: 0, blocked: 0, idle: 0 };
-    for (const a of agents) c[a.status.state]++;
+    for (const a of agents) c[shownStatus(a.status, presence.get(a.agent.id) ?? a.agent.online).status.state]++;
     return c;
-  }, [agents]);
+  }, [agents, presence]);
   const items = [
     { key: "working", label: "working", tone: "bg-emerald-500" },
     { key: "waiting", label: "waiting", tone: "bg-amber-500" },
@@ -92,7 +96,7 @@ function Summary({ agents, live, fetching }: { agents: AgentWork[]; live: boolea
           <span className="font-semibold text-zinc-900 tabular-nums">{counts[i.key]}</span> {i.label}
         </span>
       ))}
-      <span className={`ml-auto inline-flex items-center gap-1.5 text-xs ${live ? "text-emerald-700" : "text-zinc-400"}`} data-testid="work-live">
+      <span className={`ml-auto inline-flex items-center gap-1.5 text-xs ${live ? "text-emerald-700" : "text-zinc-500"}`} data-testid="work-live">
         <span className={`h-1.5 w-1.5 rounded-full ${live ? "bg-emerald-500" : "bg-zinc-300"} ${fetching ? "animate-pulse" : ""}`} aria-hidden="true" />
         {live ? "Live" : "Connecting…"}
       </span>

@@ -109,6 +109,15 @@ function member({ room, membership }: RoomSubject, actor: Actor): Decision {
   return deny("NOT_A_MEMBER", "Join the room first");
 }
 
+/** Members read; anyone but a guest may preview a public channel before joining. */
+function readsRoom(actor: Actor, s: RoomSubject): Decision {
+  if (s.membership && sameWorkspace(actor, s.room)) return true;
+  if (sameWorkspace(actor, s.room) && s.room.kind === "channel" && s.room.visibility === "public" && actor.role !== "guest") {
+    return true;
+  }
+  return member(s, actor);
+}
+
 /** Workspace roles from the least to the most rights. */
 export const ROLE_ORDER = ["guest", "member", "admin", "owner"] as const;
 /** The actor's role is `role` or a higher one. */
@@ -146,20 +155,13 @@ const expired = (q: QuestionFacts): boolean => q.status === "expired" || (q.stat
 const rules = {
   /** Anything that changes state. Transports ask it of every write (tRPC mutations, socket events, MCP tools). */
   "scope.write": (actor: Actor): Decision => mayWrite(actor),
-  "room.read": (actor: Actor, s: RoomSubject): Decision => {
-    // Members read; anyone but a guest may preview a public channel before joining.
-    if (s.membership && sameWorkspace(actor, s.room)) return true;
-    if (sameWorkspace(actor, s.room) && s.room.kind === "channel" && s.room.visibility === "public" && actor.role !== "guest") {
-      return true;
-    }
-    return member(s, actor);
-  },
+  "room.read": (actor: Actor, s: RoomSubject): Decision => readsRoom(actor, s),
   /** Cursors, replay and mode-selected sync belong to members only. */
   "room.cursor": (actor: Actor, s: RoomSubject): Decision => member(s, actor),
   "room.post": (actor: Actor, s: RoomSubject): Decision => {
     const m = member(s, actor);
     if (m !== true) return m;
-    if (s.room.archivedAt) return deny("FORBIDDEN", "The room is archived");
+    if (s.room.archivedAt) return deny("ROOM_ARCHIVED", "The room is archived: it is read-only");
     return true;
   },
   "room.join": (actor: Actor, s: RoomSubject): Decision => {
@@ -167,11 +169,13 @@ const rules = {
     if (s.membership) return true;
     if (s.room.kind !== "channel" || s.room.visibility !== "public") return deny("ROOM_NOT_FOUND", "No such room");
     if (actor.role === "guest") return deny("FORBIDDEN", "Guests join channels by invitation");
+    if (s.room.archivedAt) return deny("ROOM_ARCHIVED", "The channel is archived: it can be read, not joined");
     return true;
   },
   "room.invite": (actor: Actor, s: RoomSubject): Decision => {
     const m = member(s, actor);
     if (m !== true) return m;
+    if (s.room.archivedAt) return deny("ROOM_ARCHIVED", "The room is archived: it is read-only");
     if (s.room.kind === "dm") return deny("FORBIDDEN", "A direct message has fixed members; start a group instead");
     if (actor.role === "guest") return deny("FORBIDDEN", "Guests cannot invite");
     return true;
@@ -187,6 +191,16 @@ const rules = {
     if (!sameWorkspace(actor, s.room)) return deny("ROOM_NOT_FOUND", "No such room");
     if (actor.kind === "human" && (isAdmin(actor) || s.membership?.role === "owner")) return true;
     return deny("FORBIDDEN", "Only the room's owner or an admin can change its settings");
+  },
+  /**
+   * A channel's name, topic and archiving: the member who owns it (whoever created it, a person or an
+   * agent), and the workspace's owners and admins. A private channel stays hidden from non-members.
+   */
+  "room.update": (actor: Actor, s: RoomSubject): Decision => {
+    if (!sameWorkspace(actor, s.room) || (!s.membership && s.room.visibility === "private")) return deny("ROOM_NOT_FOUND", "No such room");
+    if (s.room.kind !== "channel") return deny("FORBIDDEN", "Only channels have a name, a topic and an archive");
+    if (s.membership?.role === "owner" || isHumanAdmin(actor)) return true;
+    return deny("FORBIDDEN", "Only the channel's owner or a workspace admin can change its settings");
   },
   /** An agent opens, reports and ends only its own turns. */
   "turn.run": (actor: Actor, s: { agentId: string }): Decision =>
@@ -216,6 +230,34 @@ const rules = {
       return deny("FORBIDDEN", "Only the author or an admin can delete a message");
     }
     return true;
+  },
+  /** Reacting: any member of a room that is not archived, on a message that is not deleted. */
+  "message.react": (actor: Actor, s: MessageSubject): Decision => {
+    const m = member(s, actor);
+    if (m !== true) return m;
+    if (s.room.archivedAt) return deny("ROOM_ARCHIVED", "The room is archived: it is read-only");
+    if (s.message.deletedAt) return deny("FORBIDDEN", "This message was deleted");
+    return true;
+  },
+  /** Pinning to the room's header: any member but a guest, in a room that is not archived; a deleted message may only be unpinned. */
+  "message.pin": (actor: Actor, s: MessageSubject & { pinned: boolean }): Decision => {
+    const m = member(s, actor);
+    if (m !== true) return m;
+    if (s.room.archivedAt) return deny("ROOM_ARCHIVED", "The room is archived: it is read-only");
+    if (actor.role === "guest") return deny("FORBIDDEN", "Guests cannot pin messages");
+    if (s.pinned && s.message.deletedAt) return deny("FORBIDDEN", "This message was deleted");
+    return true;
+  },
+  /**
+   * A stored file: what its room's readers may read once it is on a message; before that, its uploader
+   * alone. A file of no room (an avatar) is the workspace's. Outsiders are not told it exists.
+   */
+  "file.read": (actor: Actor, s: { file: { workspaceId: string; uploaderId: string; messageId: string | null }; room: RoomSubject | null }): Decision => {
+    const none = deny("FILE_NOT_FOUND", "No such file");
+    if (s.file.workspaceId !== actor.workspaceId) return none;
+    if (!s.room) return true;
+    if (!s.file.messageId) return s.file.uploaderId === actor.participantId ? true : none;
+    return readsRoom(actor, s.room) === true ? true : none;
   },
   "channel.create": (actor: Actor): Decision => (actor.role === "guest" ? deny("FORBIDDEN", "Guests cannot create channels") : true),
   /** The list of public channels to join: what `room.read` lets one preview, so not for guests. */
@@ -323,6 +365,16 @@ const rules = {
   "access_token.revoke": (actor: Actor, s: { workspaceId: string; participantId: string }): Decision => {
     const own = ownToken(actor, s);
     return own === true ? mayWrite(actor) : own;
+  },
+  /**
+   * A person's own display name and handle. An agent's name is its owner's to change (`agent.manage`),
+   * and its handle is its address: neither changes from the agent itself.
+   */
+  "profile.update": (actor: Actor, s: { workspaceId: string; participantId: string }): Decision => {
+    if (actor.kind !== "human") return deny("FORBIDDEN", "An agent's name is changed by its owner; its handle stays");
+    if (s.workspaceId !== actor.workspaceId || s.participantId !== actor.participantId)
+      return deny("FORBIDDEN", "Only the person themselves changes their profile");
+    return mayWrite(actor);
   },
   /** A person reads their own notification settings; agents are sent what their delivery mode selects instead. */
   "notifications.read": (actor: Actor, s: { workspaceId: string; participantId: string }): Decision => ownSettings(actor, s),

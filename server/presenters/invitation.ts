@@ -31,6 +31,18 @@ export interface InvitationView {
 
 export interface InviteLinkView extends InvitationView {
   role: "admin" | "member" | "guest";
+  /**
+   * Who joined through the link, first to last. Joins are known by link since sign-ups recorded their
+   * link (2026-12); `uses` beyond this list's length are earlier joins.
+   */
+  joined: JoinedPerson[];
+}
+
+export interface JoinedPerson {
+  id: string;
+  handle: string;
+  displayName: string;
+  joinedAt: string;
 }
 
 export interface OnboardingTokenView extends InvitationView {
@@ -61,8 +73,8 @@ function presentInvitation(row: InvitationRow, now: Date): InvitationView {
   };
 }
 
-export function presentInviteLink(row: InvitationRow & { role: InviteLinkView["role"] }, now = new Date()): InviteLinkView {
-  return { ...presentInvitation(row, now), role: row.role };
+export function presentInviteLink(row: InvitationRow & { role: InviteLinkView["role"] }, now = new Date(), joined: JoinedPerson[] = []): InviteLinkView {
+  return { ...presentInvitation(row, now), role: row.role, joined };
 }
 
 export function presentOnboardingToken(row: InvitationRow & { label: string }, now = new Date()): OnboardingTokenView {

@@ -1,4 +1,6 @@
 import type { MessageView, ReceiptView } from "@switchboard/sdk/contract";
+import type { ReactionView } from "@switchboard/sdk/reactions";
+import { presentFile, type FileRow } from "./file";
 
 interface ReceiptRow {
   participantId: string;
@@ -24,6 +26,17 @@ interface MessageRow {
   author: MessageView["author"];
   mentions: { participantId: string }[];
   receipts?: ReceiptRow[];
+  /** The message's reactions, oldest first (absent: none). */
+  reactions?: ReactionRow[];
+  pinnedAt?: Date | null;
+  pinnedById?: string | null;
+  /** The files attached to it, not deleted (absent: none). */
+  files?: FileRow[];
+}
+
+interface ReactionRow {
+  participantId: string;
+  emoji: string;
 }
 
 /** What every transport returns for a message. A deleted message keeps its place but not its words. */
@@ -51,7 +64,21 @@ export function presentMessage(m: MessageRow): MessageView {
     editedAt: m.editedAt?.toISOString() ?? null,
     deletedAt: m.deletedAt?.toISOString() ?? null,
     receipts: (m.receipts ?? []).map(presentReceipt),
+    files: deleted ? [] : (m.files ?? []).map(presentFile),
+    reactions: deleted ? [] : presentReactions(m.reactions ?? []),
+    pinned: m.pinnedAt ? { at: m.pinnedAt.toISOString(), byId: m.pinnedById ?? null } : null,
   };
+}
+
+/** Reactions grouped by emoji, in the order each emoji was first used; `rows` oldest first. */
+export function presentReactions(rows: ReactionRow[]): ReactionView[] {
+  const byEmoji = new Map<string, string[]>();
+  for (const r of rows) {
+    const ids = byEmoji.get(r.emoji);
+    if (ids) ids.push(r.participantId);
+    else byEmoji.set(r.emoji, [r.participantId]);
+  }
+  return [...byEmoji].map(([emoji, participantIds]) => ({ emoji, count: participantIds.length, participantIds }));
 }
 
 /**

@@ -21,7 +21,7 @@ interface QuestionRow {
   asker: Person;
   audienceOf: Person | null;
   answeredBy: Person | null;
-  message: { threadRootId: string | null };
+  message: { threadRootId: string | null; data: unknown };
 }
 
 const person = (p: Person): Person => ({ id: p.id, handle: p.handle, displayName: p.displayName, kind: p.kind });
@@ -48,12 +48,19 @@ export function presentQuestion(q: QuestionRow): QuestionView {
             : { type: "room" },
     expiresAt: q.expiresAt?.toISOString() ?? null,
     onExpiry: (q.onExpiry as QuestionAnswer | null) ?? null,
+    allowReactions: reactionsAllowed(q.message.data),
     status: q.status,
     answer: (q.answer as QuestionAnswer | null) ?? null,
     answeredBy: q.answeredBy ? person(q.answeredBy) : null,
     answeredAt: q.answeredAt?.toISOString() ?? null,
     createdAt: q.createdAt.toISOString(),
   };
+}
+
+/** Whether reactions answer it: asked so, and kept in its message's `data` (the question row has no column for it). */
+function reactionsAllowed(data: unknown): boolean {
+  const question = (data as { question?: { allowReactions?: unknown } } | null)?.question;
+  return question?.allowReactions === true;
 }
 
 const personSelect = { select: { id: true, handle: true, displayName: true, kind: true } } as const;
@@ -63,5 +70,5 @@ export const questionInclude = {
   asker: personSelect,
   audienceOf: personSelect,
   answeredBy: personSelect,
-  message: { select: { threadRootId: true } },
+  message: { select: { threadRootId: true, data: true } },
 } as const;

@@ -8,6 +8,8 @@ interface RoomRow {
   name: string | null;
   topic: string;
   lastSeq: number;
+  /** Absent: not archived (rows read without it). */
+  archivedAt?: Date | null;
 }
 
 /** A group's title names this many others at most: all of a conversation opened with the most people. */
@@ -42,6 +44,7 @@ export function presentRoom(
     topic: room.topic,
     lastSeq: room.lastSeq,
     memberCount,
+    archivedAt: room.archivedAt?.toISOString() ?? null,
   };
 }
 
@@ -65,5 +68,9 @@ export function roomCan(actor: Actor, subject: RoomSubject): RoomCan {
     editOwn: can(actor, "message.edit", text(actor.participantId)),
     deleteOwn: can(actor, "message.delete", text(actor.participantId)),
     deleteOthers: can(actor, "message.delete", text(someoneElse)),
+    react: can(actor, "message.react", text(someoneElse)),
+    pin: can(actor, "message.pin", { ...text(someoneElse), pinned: true }),
+    markUnread: can(actor, "room.cursor", subject),
+    update: can(actor, "room.update", subject),
   };
 }

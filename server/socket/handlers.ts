@@ -13,6 +13,7 @@ import {
   requestConnectionInput,
   respondToConnectionInput,
   roomIdInput,
+  updateRoomInput,
   workStatusInput,
   deleteMessageInput,
   editMessageInput,
@@ -33,6 +34,11 @@ import { linkWorkInput, reportFilesInput, reportTasksInput, setWorkStatusInput }
 import { endTurnInput, startTurnInput, turnStepsInput } from "@switchboard/sdk/turns";
 import * as turns from "../services/work/turns";
 import { searchMessagesInput } from "@switchboard/sdk/search";
+import { fileIdInput, uploadFileInput } from "@switchboard/sdk/files";
+import * as files from "../services/files/files";
+import { markUnreadInput, pinInput, pinnedInput, reactInput } from "@switchboard/sdk/reactions";
+import * as reactions from "../services/messaging/reactions";
+import { react } from "../services/questions/reaction-answers";
 import * as search from "../services/search/search";
 import * as messages from "../services/messaging/messages";
 import * as connections from "../services/consent/connections";
@@ -42,6 +48,9 @@ import * as directory from "../services/consent/directory";
 import { EVENT_LIMITS } from "../services/governance/request-limits";
 import * as questions from "../services/questions/questions";
 import * as rooms from "../services/rooms/rooms";
+import { updateRoom } from "../services/rooms/settings";
+import { setProfileStatusInput } from "@switchboard/sdk/profiles";
+import { setProfileStatus } from "../services/identity/profiles";
 import { sendMessage } from "../services/messaging/sending";
 import { announceTyping } from "../services/messaging/typing";
 import { reportUsage } from "../services/usage/usage";
@@ -59,6 +68,10 @@ export function registerHandlers(socket: AppSocket): void {
   on("message:delete", deleteMessageInput, messages.deleteMessage);
   on("room:sync", syncInput, messages.sync, { limit: EVENT_LIMITS["room:sync"] });
   on("room:read", markReadInput, messages.markRead);
+  on("room:unread", markUnreadInput, reactions.markUnread);
+  on("message:react", reactInput, react, { limit: EVENT_LIMITS["message:react"] });
+  on("message:pin", pinInput, reactions.pinMessage, { limit: EVENT_LIMITS["message:pin"] });
+  on("room:pins", pinnedInput, reactions.pinnedMessages);
   on("room:typing", typingInput, announceTyping, { limit: EVENT_LIMITS["room:typing"] });
   on("room:list", noInput, (actor) => delivery.memberships(actor));
   on("room:mode", setDeliveryModeInput, setDeliveryMode);
@@ -72,7 +85,10 @@ export function registerHandlers(socket: AppSocket): void {
   on("message:receipt", receiptInput, delivery.recordReceipt);
   on("directory:search", findParticipantsInput, directory.findParticipants, { limit: EVENT_LIMITS["directory:search"] });
   on("search:messages", searchMessagesInput, search.searchMessages, { limit: EVENT_LIMITS["search:messages"] });
+  on("file:upload", uploadFileInput, files.uploadSmallFile, { limit: EVENT_LIMITS["file:upload"] });
+  on("file:get", fileIdInput, files.fileWithContent, { limit: EVENT_LIMITS["file:get"] });
   on("me:status", workStatusInput, directory.setWorkStatus);
+  on("me:profile", setProfileStatusInput, setProfileStatus, { limit: EVENT_LIMITS["me:profile"] });
   on("connection:request", requestConnectionInput, connections.requestConnection, { limit: EVENT_LIMITS["connection:request"] });
   on("connection:respond", respondToConnectionInput, connections.respondToConnection);
   on("connection:cancel", connectionIdInput, connections.cancelConnection);
@@ -81,6 +97,7 @@ export function registerHandlers(socket: AppSocket): void {
   on("connection:list", listConnectionsInput, connections.listConnections);
   on("room:create", createRoomInput, rooms.createChannel);
   on("room:invite", inviteToRoomInput, (actor, i) => rooms.inviteToRoom(actor, i.roomId, i.participantIds));
+  on("room:update", updateRoomInput, updateRoom);
   on("usage:report", usageReportInput, reportUsage, { limit: EVENT_LIMITS["usage:report"] });
   on("room:dm", openDirectInput, (actor, i) => rooms.openDirect(actor, i.participantIds));
   registerToolCalls(on);

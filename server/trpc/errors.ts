@@ -8,6 +8,7 @@ const TRPC_CODE = {
   403: "FORBIDDEN",
   404: "NOT_FOUND",
   409: "CONFLICT",
+  410: "NOT_FOUND", // tRPC has no Gone: the AppError's own code (FILE_GONE) says it
   413: "PAYLOAD_TOO_LARGE",
   429: "TOO_MANY_REQUESTS",
   500: "INTERNAL_SERVER_ERROR",

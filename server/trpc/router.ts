@@ -7,6 +7,7 @@ import { messagesRouter } from "./routers/messages";
 import { bindingsRouter } from "./routers/bindings";
 import { questionsRouter } from "./routers/questions";
 import { notificationsRouter } from "./routers/notifications";
+import { profileRouter } from "./routers/profile";
 import { roomsRouter } from "./routers/rooms";
 import { searchRouter } from "./routers/search";
 import { tokensRouter } from "./routers/tokens";
@@ -29,6 +30,7 @@ export const appRouter = router({
   questions: questionsRouter,
   bindings: bindingsRouter,
   notifications: notificationsRouter,
+  profile: profileRouter,
   work: workRouter,
   turns: turnsRouter,
   a2a: a2aRouter,

@@ -158,10 +158,16 @@ test("people chat live in a private channel, in one order, with threads and no a
   await expect(c.getByTestId("no-access")).toContainText("This room doesn't exist or you don't have access");
   await expect(c.getByTestId("composer")).toHaveCount(0);
 
-  // A mentions C, who is not in the room: A is told it reached nobody, rather than shown a mention.
+  // A mentions C, who is not in the room: A is told so under the composer, with the step that reaches
+  // C; once invited, C has the room, and the notice has nothing left to say.
   await a.goto(roomUrl);
   await send(a, "@carol could you look at the launch plan?");
-  await expect(a.getByTestId("toast").filter({ hasText: "Not delivered to @carol (not in this room)" })).toBeVisible();
+  const notice = a.getByTestId("unreached-notice");
+  await expect(notice).toContainText("@carol is not in this room.");
+  await notice.getByRole("button", { name: "Invite them" }).click();
+  await expect(a.getByTestId("toast").filter({ hasText: "Invited @carol to #launch-plan" })).toBeVisible();
+  await expect(notice).toHaveCount(0);
+  await expect(c.locator('[data-testid="sidebar-room"][data-title="launch-plan"]')).toHaveCount(1);
 
   await Promise.all([ctxA.close(), ctxB.close(), ctxC.close()]);
 });

@@ -67,11 +67,12 @@ test("a person works the room with the keyboard alone", async ({ page }) => {
   await expect(rowOf("first draft")).toBeFocused();
   await page.keyboard.press("ArrowDown");
   await expect(rowOf("second draft, final")).toBeFocused();
-  for (const action of ["action-reply", "action-copy-link", "action-edit", "action-delete"]) {
+  const actions = ["action-reply", "action-react", "action-copy-link", "action-pin", "action-mark-unread", "action-edit", "action-delete"];
+  for (const action of actions) {
     await page.keyboard.press("Tab");
     await expect(messageWithText(page, "second draft, final").getByTestId(action)).toBeFocused();
   }
-  for (let i = 0; i < 3; i++) await page.keyboard.press("Shift+Tab");
+  for (let i = 1; i < actions.length; i++) await page.keyboard.press("Shift+Tab");
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("thread-root")).toContainText("second draft, final");
   await expect(page.getByTestId("thread-composer")).toBeFocused();

@@ -270,6 +270,10 @@ describe.each(dialects)("the message store on %s", (dialect) => {
     });
     await db.message.update({ where: { id: "m-edited" }, data: { body: "changed", editedAt: new Date() } });
     await db.message.update({ where: { id: "m-deleted" }, data: { deletedAt: new Date() } });
+    // Reactions (read through their messages' room and seq) and a pin.
+    await db.reaction.create({ data: { messageId: "m-edited", participantId: ids.agent, emoji: "👀", createdAt: new Date(Date.now() - 1000) } });
+    await db.reaction.create({ data: { messageId: "m-edited", participantId: ids.author, emoji: "👀" } });
+    await db.message.update({ where: { id: "m-edited" }, data: { pinnedAt: new Date(), pinnedById: ids.author } });
 
     const viaStore = await roomRange(ids.room, 0, MAX_SEQ, 1000);
     expect(viaStore).toEqual(await findMessages({ where: { roomId: ids.room }, orderBy: { seq: "asc" } }));
@@ -277,6 +281,8 @@ describe.each(dialects)("the message store on %s", (dialect) => {
       body: "changed",
       mentions: [ids.author, ids.agent].sort(),
       receipts: [{ participantId: ids.agent, state: "failed", reason: "no tool" }],
+      reactions: [{ emoji: "👀", count: 2, participantIds: [ids.agent, ids.author] }],
+      pinned: { byId: ids.author },
     });
     // By id: in the order asked, what has no message left out; the same views as a Prisma include presented them.
     const byId = await presentedMessages(["m-deleted", "no-such-message", "m-edited"]);
@@ -288,6 +294,7 @@ describe.each(dialects)("the message store on %s", (dialect) => {
         author: { select: { id: true, handle: true, displayName: true, kind: true } },
         mentions: { select: { participantId: true }, orderBy: { participantId: "asc" } },
         receipts: { select: { participantId: true, state: true, reason: true, updatedAt: true }, orderBy: { participantId: "asc" } },
+        reactions: { select: { participantId: true, emoji: true }, orderBy: [{ createdAt: "asc" }, { participantId: "asc" }] },
       },
     });
     expect(included.map(presentMessage)).toEqual(byId);

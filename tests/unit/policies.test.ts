@@ -47,6 +47,44 @@ describe("room policies", () => {
   });
 });
 
+describe("channel settings (room.update)", () => {
+  const owner = { role: "owner" };
+  const archived = room("channel", "public", { archivedAt: new Date() });
+  // who, room, membership, expected: true, or the error code
+  const table: [string, Actor, ReturnType<typeof room>, { role: string } | null, true | string][] = [
+    ["the channel's owner", actor("member"), room("channel", "public"), owner, true],
+    ["the channel's owner, an agent", actor("member", { kind: "agent" }), room("channel", "private"), owner, true],
+    ["a member of it", actor("member"), room("channel", "public"), member, "FORBIDDEN"],
+    ["a workspace admin outside it", actor("admin"), room("channel", "public"), null, true],
+    ["the workspace's owner outside a private one", actor("owner"), room("channel", "private"), null, "ROOM_NOT_FOUND"],
+    ["a workspace admin in a private one", actor("admin"), room("channel", "private"), member, true],
+    ["a member outside it", actor("member"), room("channel", "public"), null, "FORBIDDEN"],
+    ["an agent whose role says admin", actor("admin", { kind: "agent" }), room("channel", "public"), member, "FORBIDDEN"],
+    ["the owner of a group", actor("member"), room("group", "private"), owner, "FORBIDDEN"],
+    ["the owner of an archived one (to unarchive it)", actor("member"), archived, owner, true],
+    ["someone of another workspace", actor("admin"), room("channel", "public", { workspaceId: "w2" }), null, "ROOM_NOT_FOUND"],
+  ];
+  it.each(table)("by %s", (_who, a, r, membership, expected) => {
+    const decision = decide(a, "room.update", { room: r, membership });
+    expect(decision === true ? true : decision.code).toBe(expected);
+  });
+
+  it("makes an archived room read-only with ROOM_ARCHIVED: no posts, joins or invitations", () => {
+    expect(decide(actor("member"), "room.post", { room: archived, membership: member })).toMatchObject({ code: "ROOM_ARCHIVED" });
+    expect(decide(actor("member"), "room.join", { room: archived, membership: null })).toMatchObject({ code: "ROOM_ARCHIVED" });
+    expect(decide(actor("member"), "room.invite", { room: archived, membership: member })).toMatchObject({ code: "ROOM_ARCHIVED" });
+    expect(can(actor("member"), "room.read", { room: archived, membership: null })).toBe(true);
+  });
+
+  it("lets people change only their own name and handle; an agent's is its owner's to change", () => {
+    const self = { workspaceId: "w1", participantId: "me" };
+    expect(can(actor("guest"), "profile.update", self)).toBe(true);
+    expect(can(actor("owner"), "profile.update", { ...self, participantId: "other" })).toBe(false);
+    expect(can(actor("member", { kind: "agent" }), "profile.update", self)).toBe(false);
+    expect(decide(actor("member", { readOnly: true }), "profile.update", self)).toMatchObject({ code: "INSUFFICIENT_SCOPE" });
+  });
+});
+
 describe("message policies", () => {
   const subject = (authorId: string, over: object = {}) => ({
     room: room("channel", "public"),
@@ -64,6 +102,26 @@ describe("message policies", () => {
     expect(can(actor("member"), "message.delete", subject("other"))).toBe(false);
     expect(can(actor("admin"), "message.delete", subject("other"))).toBe(true);
     expect(can(actor("admin"), "message.delete", { ...subject("other"), membership: null })).toBe(false);
+  });
+  it("lets members react to any message not deleted, agents too, in a room not archived", () => {
+    expect(can(actor("guest"), "message.react", subject("other", { kind: "question" }))).toBe(true);
+    expect(can(actor("member", { kind: "agent" }), "message.react", subject("other"))).toBe(true);
+    expect(decide(actor("owner"), "message.react", { ...subject("other"), membership: null })).toMatchObject({ code: "NOT_A_MEMBER" });
+    expect(decide(actor("owner"), "message.react", { ...subject("other"), room: room("channel", "private"), membership: null })).toMatchObject({
+      code: "ROOM_NOT_FOUND",
+    });
+    expect(decide(actor("member"), "message.react", subject("other", { deletedAt: new Date() }))).toMatchObject({ code: "FORBIDDEN" });
+    expect(decide(actor("member"), "message.react", { ...subject("other"), room: room("channel", "public", { archivedAt: new Date() }) })).toMatchObject({
+      code: "ROOM_ARCHIVED",
+    });
+  });
+  it("lets members but guests pin; a deleted message may be unpinned, not pinned", () => {
+    expect(can(actor("member"), "message.pin", { ...subject("other"), pinned: true })).toBe(true);
+    expect(can(actor("member", { kind: "agent" }), "message.pin", { ...subject("other"), pinned: true })).toBe(true);
+    expect(can(actor("guest"), "message.pin", { ...subject("other"), pinned: true })).toBe(false);
+    expect(can(actor("member"), "message.pin", { ...subject("other", { deletedAt: new Date() }), pinned: true })).toBe(false);
+    expect(can(actor("member"), "message.pin", { ...subject("other", { deletedAt: new Date() }), pinned: false })).toBe(true);
+    expect(can(actor("admin"), "message.pin", { ...subject("other"), membership: null, pinned: true })).toBe(false);
   });
 });
 

@@ -19,6 +19,7 @@ const base: QuestionView = {
   audience: { type: "owner", participant: dana },
   expiresAt: null,
   onExpiry: null,
+  allowReactions: false,
   status: "open",
   answer: null,
   answeredBy: null,

@@ -60,6 +60,10 @@ describe("a room's can flags", () => {
       editOwn: false,
       deleteOwn: false,
       deleteOthers: false,
+      react: false,
+      pin: false,
+      markUnread: false,
+      update: false,
     });
     expect(roomCan(viewer("admin"), { room: { ...channel, kind: "dm", visibility: "private" }, membership: { role: "member" } })).toMatchObject({
       leave: false,

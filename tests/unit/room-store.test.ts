@@ -23,6 +23,9 @@ const message = (seq: number, authorId = "other"): MessageView => ({
   editedAt: null,
   deletedAt: null,
   receipts: [],
+  files: [],
+  reactions: [],
+  pinned: null,
 });
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => message(from + i));
 

@@ -32,13 +32,25 @@ describe("parseSearchQuery", () => {
     expect([on.after?.toISOString(), on.before?.toISOString()]).toEqual(["2026-12-01T00:00:00.000Z", "2026-12-02T00:00:00.000Z"]);
   });
 
+  it("reads has:reaction (and has:reactions) as messages someone reacted to", () => {
+    expect(parseSearchQuery("deploy has:reaction")).toMatchObject({ words: ["deploy"], hasReaction: true, hasLink: false });
+    expect(parseSearchQuery("has:Reactions").hasReaction).toBe(true);
+    expect(parseSearchQuery("deploy").hasReaction).toBe(false);
+  });
+
+  it("reads has:file (and has:files) as messages with files attached", () => {
+    expect(parseSearchQuery("budget has:file")).toMatchObject({ words: ["budget"], hasFile: true, hasReaction: false });
+    expect(parseSearchQuery("has:Files").hasFile).toBe(true);
+    expect(parseSearchQuery("budget").hasFile).toBe(false);
+  });
+
   it("says what a malformed operator should be", () => {
     for (const [query, says] of [
       ["before:yesterday", "YYYY-MM-DD"],
       ["on:2026-13-45", "YYYY-MM-DD"],
       ["mentions:dana", "mentions:me"],
       ["is:open", "is:thread"],
-      ["has:file", "not searchable yet"],
+      ["has:everything", "has:link, has:file or has:reaction"],
       ["from:dana", "from:@dana"],
       ["-in:#ops", "cannot be excluded"],
     ]) {

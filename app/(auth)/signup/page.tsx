@@ -3,7 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SignUpForm } from "@/components/auth/signup-form";
-import { LockIcon } from "@/components/ui/icons";
+import { InviteLinkForm } from "@/components/auth/invite-link-form";
 import { getViewer, publicApi } from "../../_lib/viewer";
 
 export const metadata: Metadata = { title: "Create your workspace" };
@@ -16,16 +16,14 @@ export default async function SignUpPage() {
     return (
       <AuthCard
         title="This workspace is invite-only"
+        subtitle="Someone already set up Switchboard here. You join it with an invite link."
         footer={
           <Link href="/signin" className="font-medium text-indigo-600 hover:underline">
             Sign in instead
           </Link>
         }
       >
-        <div className="flex gap-3 rounded-lg border border-zinc-200 bg-zinc-50 p-4 text-sm text-zinc-600" data-testid="invite-only">
-          <LockIcon size={18} className="mt-0.5 shrink-0 text-zinc-400" />
-          <p>Someone already set up Switchboard here. To join, ask an owner or admin for an invite link, then open it to create your account.</p>
-        </div>
+        <InviteLinkForm />
       </AuthCard>
     );
   }

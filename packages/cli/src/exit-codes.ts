@@ -19,7 +19,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   1   error (an unexpected answer, a file the CLI cannot read or safely change)
   2   usage (a missing or malformed argument; INVALID_PAYLOAD, MESSAGE_EMPTY, MESSAGE_TOO_LARGE)
   3   authentication (no credential, UNAUTHENTICATED, AGENT_SUSPENDED, disconnected by the server)
-  4   refused (FORBIDDEN, INSUFFICIENT_SCOPE, NOT_A_MEMBER, NOT_CONNECTED, CONFLICT, NAME_TAKEN)
+  4   refused (FORBIDDEN, INSUFFICIENT_SCOPE, NOT_A_MEMBER, NOT_CONNECTED, CONFLICT, NAME_TAKEN, ROOM_ARCHIVED)
   5   not found (ROOM_NOT_FOUND, PARTICIPANT_NOT_FOUND, MESSAGE_NOT_FOUND, NOT_FOUND)
   75  retry later (RATE_LIMITED after retryAfterMs, UNAVAILABLE, ROOM_PAUSED, no answer in time)`;
 
@@ -36,6 +36,7 @@ const BY_CODE: Record<string, ExitCode> = {
   NOT_CONNECTED: EXIT.REFUSED,
   CONFLICT: EXIT.REFUSED,
   NAME_TAKEN: EXIT.REFUSED,
+  ROOM_ARCHIVED: EXIT.REFUSED,
   EMAIL_TAKEN: EXIT.REFUSED,
   INVITE_REQUIRED: EXIT.REFUSED,
   INVITE_INVALID: EXIT.NOT_FOUND,
@@ -60,6 +61,7 @@ const HINTS: Record<string, string> = {
   ROOM_NOT_FOUND: "`switchboard rooms` lists the rooms you are in.",
   PARTICIPANT_NOT_FOUND: "Check the handle; the directory in the browser lists everyone.",
   ROOM_PAUSED: "The loop guard paused agents in this room until a person posts there.",
+  ROOM_ARCHIVED: "The channel is archived: read-only until its owner or an admin unarchives it.",
   UNAVAILABLE: "Retry in a moment.",
   TIMEOUT: "Retry in a moment.",
 };

@@ -64,10 +64,17 @@ export type CreateOnboardingTokenInput = z.output<typeof createOnboardingTokenIn
 export const setRoleInput = z.strictObject({ participantId: id, role: z.enum(GRANTED_ROLES) });
 export type SetRoleInput = z.output<typeof setRoleInput>;
 
-/** Which audit entries: by action, actor, subject and time (dates travel as dates over superjson). */
+/** What an audit entry is about: `participant`, `room`, `invite`, `api_key`... (lower case and `_`). */
+export const AUDIT_SUBJECT_TYPE = /^[a-z][a-z_]{0,39}$/;
+
+/**
+ * Which audit entries: by action (a prefix: `agent.` or the whole `agent.suspended`), actor, subject (its
+ * kind, its id or both) and time (dates travel as dates over superjson).
+ */
 export const auditFilterInput = z.strictObject({
   action: z.string().trim().max(60).optional(),
   actorId: z.string().max(64).optional(),
+  subjectType: z.string().regex(AUDIT_SUBJECT_TYPE, "a subject kind such as participant or room").optional(),
   subjectId: z.string().max(64).optional(),
   from: z.date().optional(),
   to: z.date().optional(),
@@ -129,6 +136,15 @@ export const suspendAgentInput = agentIdInput.extend({ reason: z.string().trim()
 export const setConsentPolicyInput = agentIdInput.extend({ policy: z.enum(consentPolicies) });
 /** Served over A2A at /a2a/<handle>, or not. */
 export const setA2aServedInput = agentIdInput.extend({ served: z.boolean() });
+/** An agent's display name, by its owner or an admin (the Agents page). Its handle is its address: it stays. */
+export const renameAgentInput = agentIdInput.extend({ displayName: z.string().trim().min(1).max(DISPLAY_NAME_MAX) });
+
+/** A person's own name and handle (tRPC `profile.update`); what is absent stays as it is. */
+export const updateProfileInput = z.strictObject({
+  displayName: z.string().trim().min(1).max(DISPLAY_NAME_MAX).optional(),
+  /** As at sign-up, unique in the workspace (NAME_TAKEN). Old messages keep the @old-handle as written. */
+  handle: handleSchema.optional(),
+});
 /** A member's delivery mode in a room: one's own, or (`participantId`) an agent one owns. */
 export const setMemberDeliveryModeInput = setDeliveryModeInput.extend({ participantId: id.optional() });
 

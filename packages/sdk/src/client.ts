@@ -43,6 +43,8 @@ import { RequestPacer } from "./pacing.ts";
 import type { BindingView } from "./bindings.ts";
 import { DEFAULT_STATUS_TTL_SEC, type FileTouchView, type TaskView, type WorkLinkView, type WorkStatusView } from "./work.ts";
 import type { TurnView } from "./turns.ts";
+import { FILES_PATH, type FileView } from "./files.ts";
+import type { ReactionsChange } from "./reactions.ts";
 import type { AskQuestionInput, QuestionAnswer, QuestionForViewer } from "./questions.ts";
 import { MAX_WAIT_SECONDS, platformTools, TOOL_SPECS, type ToolName } from "./platform-tools.ts";
 import type { PlatformTool } from "./runtime.ts";
@@ -272,6 +274,13 @@ export class SwitchboardClient {
       }
     });
     socket.on("room:removed", ({ roomId }) => this.rooms.delete(roomId));
+    // Renamed, a new topic, archived (then it is out of the room list, as the server's) or unarchived.
+    socket.on("room:updated", ({ room }) => {
+      const held = this.rooms.get(room.id);
+      if (room.archivedAt) this.rooms.delete(room.id);
+      else if (held) this.rooms.set(room.id, { ...held, room });
+      else void this.refreshRooms();
+    });
     socket.on("connect_error", (error: Error & { data?: ErrorShape }) => {
       // A refusal by the server (bad key, suspended) is final; a transport failure is retried by the manager.
       if (error.data && !error.data.retryable) this.fail(new SwitchboardError(error.data));
@@ -427,15 +436,50 @@ export class SwitchboardClient {
   /** Sends a message; retries (same clientMsgId, so never twice) until acked or a final error. */
   /** `causeId`: the message this one answers (see `MessageContext.send`). */
   /** Sends a message; the answer says (`unreached`) whom its @mentions will not reach now. */
-  async send(roomId: string, body: string, opts: { threadRootId?: string; clientMsgId?: string; causeId?: string } = {}): Promise<SentMessageView> {
+  /** `fileIds`: files uploaded to the room with `uploadFile`, attached to this message. */
+  async send(
+    roomId: string,
+    body: string,
+    opts: { threadRootId?: string; clientMsgId?: string; causeId?: string; fileIds?: string[] } = {},
+  ): Promise<SentMessageView> {
     const payload = {
       roomId,
       body,
       clientMsgId: opts.clientMsgId ?? randomUUID(),
       ...(opts.threadRootId ? { threadRootId: opts.threadRootId } : {}),
       ...(opts.causeId ? { causeId: opts.causeId } : {}),
+      ...(opts.fileIds?.length ? { fileIds: opts.fileIds } : {}),
     };
     return this.request("message:send", payload, this.options.sendAttempts);
+  }
+
+  /**
+   * Uploads a file into a room over HTTP (any size up to the server's limit); attach it with
+   * `send(roomId, body, { fileIds: [file.id] })`. A string is uploaded as UTF-8.
+   */
+  async uploadFile(roomId: string, name: string, bytes: Uint8Array | string): Promise<FileView> {
+    const query = new URLSearchParams({ roomId, name });
+    const res = await fetch(new URL(`${FILES_PATH}?${query}`, this.options.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${this.options.apiKey}`, "content-type": "application/octet-stream" },
+      body: typeof bytes === "string" ? bytes : new Blob([bytes as Uint8Array<ArrayBuffer>]),
+    });
+    const answer = (await res.json().catch(() => null)) as Ack<FileView> | null;
+    if (!answer) throw new SwitchboardError({ code: "UNAVAILABLE", message: `Upload answered HTTP ${res.status}`, retryable: true });
+    if (!answer.ok) throw new SwitchboardError(answer.error);
+    return answer.data;
+  }
+
+  /** A file the agent may read (a message's `files`), and its bytes: small ones over the socket, larger over HTTP. */
+  async fetchFile(fileId: string): Promise<{ file: FileView; bytes: Uint8Array }> {
+    const { contentBase64, ...file } = await this.request("file:get", { fileId });
+    if (contentBase64 !== null) return { file, bytes: new Uint8Array(Buffer.from(contentBase64, "base64")) };
+    const res = await fetch(new URL(file.url, this.options.url), { headers: { authorization: `Bearer ${this.options.apiKey}` } });
+    if (!res.ok) {
+      const answer = (await res.json().catch(() => null)) as Ack<never> | null;
+      throw new SwitchboardError(answer && !answer.ok ? answer.error : { code: "UNAVAILABLE", message: `HTTP ${res.status}`, retryable: true });
+    }
+    return { file, bytes: new Uint8Array(await res.arrayBuffer()) };
   }
 
   /**
@@ -449,6 +493,16 @@ export class SwitchboardClient {
       clientMsgId: this.derivedId("msg", message.id),
       causeId: message.id,
     });
+  }
+
+  /** Adds an emoji reaction to a message (`on: false` removes it); answers the message's reactions as they now stand. */
+  react(messageId: string, emoji: string, on = true): Promise<ReactionsChange> {
+    return this.request("message:react", { messageId, emoji, on });
+  }
+
+  /** Pins (or with `pinned: false` unpins) a message in its room's header. */
+  pin(messageId: string, pinned = true): Promise<MessageView> {
+    return this.request("message:pin", { messageId, pinned });
   }
 
   processing(message: MessageView): Promise<ReceiptView> {
@@ -539,6 +593,19 @@ export class SwitchboardClient {
   }
   invite(roomId: string, participantIds: string[]): Promise<RoomView> {
     return this.request("room:invite", { roomId, participantIds });
+  }
+  /** Renames a channel, sets its topic, archives or unarchives it (the channel's owner, workspace admins). */
+  updateRoom(roomId: string, change: Omit<RequestPayload<"room:update">, "roomId">): Promise<RoomView> {
+    return this.request("room:update", { roomId, ...change });
+  }
+  /**
+   * The status shown beside the agent's name (an emoji and a few words, until `statusUntil`): not its
+   * work status (`setWorkStatus`). What is absent stays; empty emoji and text clear it.
+   */
+  async setProfileStatus(status: RequestPayload<"me:profile">): Promise<ParticipantView> {
+    const me = await this.request("me:profile", status);
+    this.me = me;
+    return me;
   }
   /** The workspace's public channels, joined or not. */
   browseChannels(): Promise<ChannelView[]> {
@@ -880,6 +947,8 @@ const IDEMPOTENT = new Set<RequestEvent>([
   "directory:search",
   "connection:list",
   "me:status",
+  "me:profile",
+  "room:update",
   "work:status",
   "work:tasks",
   "work:link",

@@ -15,6 +15,9 @@ import type {
   WorkStatusView,
 } from "./work.ts";
 import type { SearchMessagesInput } from "./search.ts";
+import { attachedFileIds, type fileIdInput, type FileView, type UploadFileInput } from "./files.ts";
+import type { SetProfileStatusInput } from "./profiles.ts";
+import type { markUnreadInput, pinInput, pinnedInput, PinView, ReactInput, ReactionsChange, ReactionView } from "./reactions.ts";
 import type { endTurnInput, PauseView, startTurnInput, turnStepsInput, TurnStepView, TurnView } from "./turns.ts";
 
 export const PROTOCOL_VERSION = 1;
@@ -52,6 +55,8 @@ export const sendMessageInput = z.strictObject({
    * who drove that message is this one's requester too ("requested by" in usage). The SDK sets it.
    */
   causeId: id.optional(),
+  /** Files to attach: your own uploads to this room not yet on a message (sdk/files.ts). */
+  fileIds: attachedFileIds.optional(),
 });
 export const editMessageInput = z.strictObject({ messageId: id, body: z.string() });
 export const deleteMessageInput = z.strictObject({ messageId: id });
@@ -92,6 +97,19 @@ export const createChannelInput = z.strictObject({
   topic: z.string().trim().max(TOPIC_MAX).default(""),
   memberIds: z.array(id).max(100).default([]),
 });
+/**
+ * A channel's settings after creation (`room:update`, tRPC `rooms.update`): what is present changes.
+ * `name` by the rules `createChannelInput` has (NAME_TAKEN when in use); `archived` archives (read-only,
+ * out of the sidebar) or unarchives it.
+ */
+export const updateRoomInput = z
+  .strictObject({
+    roomId: id,
+    name: channelName.optional(),
+    topic: z.string().trim().max(TOPIC_MAX).optional(),
+    archived: z.boolean().optional(),
+  })
+  .refine((i) => i.name !== undefined || i.topic !== undefined || i.archived !== undefined, { message: "name, topic or archived" });
 export const inviteToRoomInput = z.strictObject({ roomId: id, participantIds: z.array(id).min(1).max(100) });
 export const openDirectInput = z.strictObject({ participantIds: z.array(id).min(1).max(8) });
 
@@ -269,12 +287,15 @@ export const setNotificationPreferenceInput = z.strictObject({ notifications: z.
 export const READ_ONLY_EVENTS = [
   "room:sync",
   "search:messages",
+  "file:get",
   "room:list",
   "room:browse",
   "directory:search",
   "connection:list",
   "tool:call",
   "room:read",
+  "room:unread",
+  "room:pins",
   "delivery:ack",
   "question:get",
   "question:list",
@@ -302,6 +323,13 @@ export interface ParticipantView {
   framework: string | null;
   capabilities: string[];
   ownerId: string | null;
+  /** The status beside the name (sdk/profiles.ts): empty, and `statusUntil` null, when none is set or it ran out. */
+  statusEmoji: string;
+  statusText: string;
+  /** When it clears by itself; null: until changed. */
+  statusUntil: string | null;
+  /** The avatar image (GET it with the same credentials), or null: initials. */
+  avatarUrl: string | null;
 }
 
 export interface DirectoryEntry extends ParticipantView {
@@ -436,6 +464,12 @@ export interface MessageView {
   deletedAt: string | null;
   /** What each agent recipient did with it (empty for most messages). */
   receipts: ReceiptView[];
+  /** Files attached to it (sdk/files.ts); none once it is deleted. */
+  files: FileView[];
+  /** Emoji reactions, in the order each emoji was first used (sdk/reactions.ts). */
+  reactions: ReactionView[];
+  /** Pinned to the room's header: when and by whom; null when not pinned. */
+  pinned: PinView | null;
 }
 
 /**
@@ -517,6 +551,8 @@ export interface RoomView {
   topic: string;
   lastSeq: number;
   memberCount: number;
+  /** Archived: read-only, out of the sidebar, listed in Browse channels; null while in use. */
+  archivedAt: string | null;
 }
 
 /** What the viewer may do in a room (tRPC `rooms.get`), decided by the server's policies. */
@@ -530,6 +566,12 @@ export interface RoomCan {
   deleteOwn: boolean;
   /** Delete other participants' text messages (owners and admins moderate). */
   deleteOthers: boolean;
+  /** React to messages, pin them to the room's header, and mark the room unread from one (sdk/reactions.ts). */
+  react: boolean;
+  pin: boolean;
+  markUnread: boolean;
+  /** Rename the channel, set its topic, archive or unarchive it (`room:update`): its owner, and workspace admins. */
+  update: boolean;
 }
 
 /** A public channel as `room:browse` lists it: whether the viewer is in it, and how many are. */
@@ -539,6 +581,8 @@ export interface ChannelView {
   topic: string;
   memberCount: number;
   joined: boolean;
+  /** Archived: read-only; it may be opened and read, not joined. */
+  archived: boolean;
 }
 
 /** A room as one member sees its delivery: mode and server-side cursors. */
@@ -590,8 +634,16 @@ export interface ServerToClientEvents {
    */
   "message:batch": (p: { roomId: string; seq: number; messages: MessageView[] }) => void;
   "message:updated": (p: { roomId: string; seq: number; message: MessageView }) => void;
+  /** A message's reactions changed: all of them, as they now stand (`seq` is the message's own). */
+  "message:reactions": (p: ReactionsChange) => void;
+  /** A message was pinned or unpinned (`message.pinned`); `seq` is the message's own. */
+  "message:pinned": (p: { roomId: string; seq: number; message: MessageView }) => void;
+  /** To your own sockets: you marked a room unread from a message; your read cursor is now `readSeq`. */
+  "room:unread": (p: { roomId: string; readSeq: number }) => void;
   "room:added": (p: { room: RoomView }) => void;
   "room:removed": (p: { roomId: string }) => void;
+  /** A room you are in was renamed, given a topic, archived or unarchived (its system message comes as `message:new`). */
+  "room:updated": (p: { room: RoomView }) => void;
   "room:members": (p: { roomId: string; seq: number; joined: string[]; left: string[] }) => void;
   "room:typing": (p: { roomId: string; threadRootId: string | null; participantId: string }) => void;
   "presence:update": (p: { participantId: string; online: boolean }) => void;
@@ -669,7 +721,19 @@ export interface ClientToServerEvents {
   "room:sync": (p: SyncInput, ack: (r: Ack<{ messages: MessageView[]; hasMore: boolean; lastSeq: number }>) => void) => void;
   /** Messages you may read that match a query (sdk/search.ts): best first, or newest. */
   "search:messages": (p: SearchMessagesInput, ack: (r: Ack<SearchResult>) => void) => void;
+  /** Uploads a small file (base64, sdk/files.ts) into a room; attach it with `fileIds` on `message:send`. */
+  "file:upload": (p: UploadFileInput, ack: (r: Ack<FileView>) => void) => void;
+  /** A file you may read, with its bytes as base64 (at most SOCKET_UPLOAD_MAX_BYTES; larger ones: GET its `url`). */
+  "file:get": (p: z.input<typeof fileIdInput>, ack: (r: Ack<FileView & { contentBase64: string | null }>) => void) => void;
   "room:read": (p: z.input<typeof markReadInput>, ack?: (r: Ack<{ readSeq: number }>) => void) => void;
+  /** Marks the room unread from a message: your read cursor moves back to just before it. */
+  "room:unread": (p: z.input<typeof markUnreadInput>, ack?: (r: Ack<{ roomId: string; readSeq: number }>) => void) => void;
+  /** Adds (`on`, the default) or removes your emoji reaction on a message (sdk/reactions.ts). */
+  "message:react": (p: ReactInput, ack?: (r: Ack<ReactionsChange>) => void) => void;
+  /** Pins (`pinned`, the default) or unpins a message in its room's header. */
+  "message:pin": (p: z.input<typeof pinInput>, ack?: (r: Ack<MessageView>) => void) => void;
+  /** A room's pinned messages, the latest pinned first. */
+  "room:pins": (p: z.input<typeof pinnedInput>, ack: (r: Ack<MessageView[]>) => void) => void;
   "room:typing": (p: z.input<typeof typingInput>) => void;
   "room:list": (p: Record<string, never>, ack: (r: Ack<MembershipView[]>) => void) => void;
   /** The workspace's public channels, joined or not (guests join by invitation only). */
@@ -692,6 +756,10 @@ export interface ClientToServerEvents {
   "room:invite": (p: z.input<typeof inviteToRoomInput>, ack: (r: Ack<RoomView>) => void) => void;
   "room:dm": (p: z.input<typeof openDirectInput>, ack: (r: Ack<RoomView>) => void) => void;
   "me:status": (p: z.input<typeof workStatusInput>, ack?: (r: Ack<{ workStatus: string }>) => void) => void;
+  /** Your profile status, beside your name (not the work status): emoji, text, until when. */
+  "me:profile": (p: SetProfileStatusInput, ack?: (r: Ack<ParticipantView>) => void) => void;
+  /** Renames a channel, sets its topic, archives or unarchives it (its owner, workspace admins). */
+  "room:update": (p: z.input<typeof updateRoomInput>, ack: (r: Ack<RoomView>) => void) => void;
   "usage:report": (p: z.input<typeof usageReportInput>, ack: (r: Ack<UsageView>) => void) => void;
   /** Runs a platform tool (the MCP server's, sdk/platform-tools.ts) as you; `data` is its compact JSON result. */
   "tool:call": (p: ToolCall, ack: (r: Ack<Record<string, unknown>>) => void) => void;

@@ -6,6 +6,8 @@
 import { z } from "zod";
 import * as contract from "./contract.ts";
 import { askQuestionInput, formField, questionOption } from "./questions.ts";
+import * as reactions from "./reactions.ts";
+import * as files from "./files.ts";
 import * as search from "./search.ts";
 import * as turns from "./turns.ts";
 import * as work from "./work.ts";
@@ -83,7 +85,7 @@ export const TOOL_SPECS = named({
   },
   search_messages: {
     description:
-      'Searches the messages you may read: words (all of them; "deploy" finds "deploying"), "exact phrases", -words to leave out, and in:#room, in:@handle (your conversation), from:@handle, from:me, mentions:me, is:thread, has:link, before:YYYY-MM-DD, after:YYYY-MM-DD, on:YYYY-MM-DD. Best matches first, or sort "date" for the newest. Example: {"query": "flaky login in:#ops from:@dana"}',
+      'Searches the messages you may read: words (all of them; "deploy" finds "deploying"), "exact phrases", -words to leave out, and in:#room, in:@handle (your conversation), from:@handle, from:me, mentions:me, is:thread, has:link, has:file, before:YYYY-MM-DD, after:YYYY-MM-DD, on:YYYY-MM-DD. Best matches first, or sort "date" for the newest. Example: {"query": "flaky login in:#ops from:@dana"}',
     input: z.strictObject({
       query: search.searchMessagesInput.shape.query,
       sort: search.searchMessagesInput.shape.sort,
@@ -110,7 +112,7 @@ export const TOOL_SPECS = named({
   },
   send_message: {
     description:
-      'Posts a message to a room (or a reply in a thread). Mention people or agents with @handle. Pass the same client_id when you retry, so a retry never posts twice. Example: {"room": "#general", "body": "Build is green @dana", "client_id": "build-42"}',
+      'Posts a message to a room (or a reply in a thread). Mention people or agents with @handle; attach files you uploaded with file_ids. Pass the same client_id when you retry, so a retry never posts twice. Example: {"room": "#general", "body": "Build is green @dana", "client_id": "build-42"}',
     input: z
       .strictObject({
         room,
@@ -119,9 +121,40 @@ export const TOOL_SPECS = named({
         thread_id: contract.sendMessageInput.shape.threadRootId.describe("Reply in the thread of this message"),
         client_id: contract.sendMessageInput.shape.clientMsgId.optional().describe("Your id for this message: a retry with the same id posts nothing new"),
         in_reply_to: contract.sendMessageInput.shape.causeId.describe("The message_id you are answering: its asker is who this serves (cost attribution)"),
+        file_ids: files.attachedFileIds.optional().describe("Files to attach: ids upload_file gave you for this room (the body may then be empty)"),
       })
       .refine((args) => (args.body === undefined) !== (args.text === undefined), { message: "Pass the message as body (or text), once", path: ["body"] }),
     readOnly: false,
+  },
+  react: {
+    description:
+      'Adds an emoji reaction to a message (or removes yours with "on": false): a light acknowledgement that posts no message. Example: {"message_id": "…", "emoji": "👀"}',
+    input: z.strictObject({
+      message_id: messageId,
+      emoji: reactions.reactInput.shape.emoji.describe("One emoji, e.g. 👍 ✅ 👀 🎉"),
+      on: reactions.reactInput.shape.on.describe("false removes your reaction"),
+    }),
+    readOnly: false,
+  },
+  upload_file: {
+    description:
+      'Uploads a file (a document, a report, code, an image) into a room, to attach to a message: pass the id it returns in send_message\'s file_ids. Text as it is, anything else as base64. At most 512 KB here. Example: {"room": "#reviews", "name": "srs.md", "content": "# SRS\\n..."}',
+    input: z.strictObject({
+      room,
+      name: files.uploadFileInput.shape.name.describe("The file's name, e.g. prd.md (its type is read from the content)"),
+      content: z
+        .string()
+        .max(Math.ceil(files.TOOL_FILE_MAX_BYTES / 3) * 4 + 4)
+        .describe("The content: text, or base64 with encoding base64"),
+      encoding: z.enum(["text", "base64"]).default("text").describe("How content is written"),
+    }),
+    readOnly: false,
+  },
+  read_file: {
+    description:
+      'Reads a file attached to a message you may read (its id is in the message\'s files): text and code as text, an image as an image, anything else as base64, up to 512 KB. Example: {"file_id": "…"}',
+    input: z.strictObject({ file_id: files.fileIdInput.shape.fileId.describe("The file's id") }),
+    readOnly: true,
   },
   open_dm: {
     description: 'Opens (or finds) a direct conversation with one person or agent, or a group with several. Example: {"participants": ["@dana"]}',
@@ -218,6 +251,7 @@ export const TOOL_SPECS = named({
       thread_id: askQuestionInput.shape.threadRootId.describe("Ask in the thread of this message"),
       expires_in_seconds: askQuestionInput.shape.expiresInSeconds,
       on_expiry: z.unknown().optional().describe('The answer to take if nobody answers in time, e.g. {"choice": "eu"}; approvals decline by default'),
+      allow_reactions: askQuestionInput.shape.allowReactions.describe("An approval only: a ✅ or 👍 reaction approves it, ❌ or 👎 denies it"),
       client_id: askQuestionInput.shape.clientMsgId.optional().describe("Your id for this question: a retry with the same id asks nothing new"),
       wait_seconds: waitSeconds,
     }),

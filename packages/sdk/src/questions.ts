@@ -134,6 +134,8 @@ export const askQuestionInput = z
     expiresInSeconds: z.number().int().min(1).max(MAX_QUESTION_SECONDS).optional(),
     /** The decision when it expires, an answer of its kind; approvals decline by default. */
     onExpiry: z.unknown().optional(),
+    /** An approval only: a person it is for may answer with a reaction on it, ✅ or 👍 to approve, ❌ or 👎 to deny. */
+    allowReactions: z.boolean().optional(),
   })
   .superRefine((q, ctx) => {
     const choice = q.kind === "single" || q.kind === "multiple";
@@ -145,6 +147,7 @@ export const askQuestionInput = z
       ctx.addIssue({ code: "custom", path: ["options"], message: "values must differ" });
     if (q.fields && new Set(q.fields.map((f) => f.name)).size !== q.fields.length)
       ctx.addIssue({ code: "custom", path: ["fields"], message: "names must differ" });
+    if (q.allowReactions && q.kind !== "approval") ctx.addIssue({ code: "custom", path: ["allowReactions"], message: "only for an approval" });
     if (q.onExpiry !== undefined && q.expiresInSeconds === undefined) ctx.addIssue({ code: "custom", path: ["onExpiry"], message: "needs expiresInSeconds" });
   });
 export type AskQuestionInput = z.input<typeof askQuestionInput>;
@@ -190,6 +193,8 @@ export interface QuestionView {
   audience: QuestionAudienceView;
   expiresAt: string | null;
   onExpiry: QuestionAnswer | null;
+  /** An approval a reaction answers (✅/👍 approve, ❌/👎 deny), by a person it is for. */
+  allowReactions: boolean;
   status: QuestionStatus;
   /** The answer, or the expiry decision; null while open (and for a cancelled question). */
   answer: QuestionAnswer | null;

@@ -8,7 +8,7 @@ export const SEARCH_QUERY_MAX = 500;
 export const SEARCH_PAGE_MAX = 50;
 
 export const searchMessagesInput = z.strictObject({
-  /** Words, "phrases", -words, and in:#room, in:@handle (a DM), from:@handle, mentions:me, is:thread, has:link, before:/after:YYYY-MM-DD. */
+  /** Words, "phrases", -words, and in:#room, in:@handle (a DM), from:@handle, mentions:me, is:thread, has:link, has:file, has:reaction, before:/after:YYYY-MM-DD. */
   query: z.string().trim().min(1).max(SEARCH_QUERY_MAX),
   /** The best matches first (`relevance`, the default) or the newest. */
   sort: z.enum(["relevance", "date"]).default("relevance"),
@@ -38,6 +38,10 @@ export interface ParsedQuery {
   mentionsMe: boolean;
   isThread: boolean;
   hasLink: boolean;
+  /** has:reaction: messages someone reacted to. */
+  hasReaction: boolean;
+  /** has:file: messages with files attached. */
+  hasFile: boolean;
   /** before:YYYY-MM-DD (the messages of earlier days) and after:YYYY-MM-DD (of later days), as UTC day starts. */
   before: Date | null;
   after: Date | null;
@@ -60,6 +64,8 @@ export function parseSearchQuery(text: string): ParsedQuery {
     mentionsMe: false,
     isThread: false,
     hasLink: false,
+    hasReaction: false,
+    hasFile: false,
     before: null,
     after: null,
   };
@@ -107,7 +113,15 @@ function applyOperator(parsed: ParsedQuery, name: string, value: string): void {
       parsed.isThread = true;
       return;
     case "has":
-      if (value.toLowerCase() !== "link") throw new SearchQueryError("has: has:link (files and reactions are not searchable yet)");
+      if (/^files?$/i.test(value)) {
+        parsed.hasFile = true;
+        return;
+      }
+      if (/^reactions?$/i.test(value)) {
+        parsed.hasReaction = true;
+        return;
+      }
+      if (value.toLowerCase() !== "link") throw new SearchQueryError("has: has:link, has:file or has:reaction");
       parsed.hasLink = true;
       return;
     case "before":

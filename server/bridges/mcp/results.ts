@@ -3,10 +3,20 @@
 // `isError: true` carrying the stable error code, its message, and when to retry.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ChannelView, DirectoryEntry, MembershipView, MessageView, RoomView } from "@switchboard/sdk/contract";
+import type { FileView } from "@switchboard/sdk/files";
 import { toErrorShape } from "../../errors";
 
 export function ok(data: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(data) }], structuredContent: data };
+  // An image (read_file) goes to the model as an image, beside the JSON that says what it is.
+  const { image, ...rest } = data as { image?: { data: string; mimeType: string } };
+  if (!image) return { content: [{ type: "text", text: JSON.stringify(data) }], structuredContent: data };
+  return {
+    content: [
+      { type: "text", text: JSON.stringify(rest) },
+      { type: "image", ...image },
+    ],
+    structuredContent: rest,
+  };
 }
 
 export function failed(error: unknown): CallToolResult {
@@ -28,8 +38,15 @@ export function compactMessage(m: MessageView, roomName?: string) {
     text: m.deletedAt ? "(deleted)" : m.body,
     ...(m.threadRootId ? { thread_id: m.threadRootId } : {}),
     ...(m.replyCount ? { replies: m.replyCount } : {}),
+    ...(m.files?.length ? { files: m.files.map(compactFile) } : {}),
+    ...(m.reactions?.length ? { reactions: m.reactions.map((r) => ({ emoji: r.emoji, count: r.count })) } : {}),
     at: m.createdAt,
   };
+}
+
+/** A file as a model needs it: what it is, and its id for read_file. */
+export function compactFile(f: FileView) {
+  return { id: f.id, name: f.name, content_type: f.contentType, size: f.size, ...(f.width ? { width: f.width, height: f.height } : {}) };
 }
 
 /** How a model names a room: `#name` for a channel (what tools accept back), else its title. */
@@ -49,7 +66,14 @@ export function compactRoom(room: RoomView) {
 
 /** A public channel as list_channels gives it: named as every other result names rooms. */
 export function compactChannel(channel: ChannelView) {
-  return { id: channel.id, name: `#${channel.name}`, topic: channel.topic, members: channel.memberCount, joined: channel.joined };
+  return {
+    id: channel.id,
+    name: `#${channel.name}`,
+    topic: channel.topic,
+    members: channel.memberCount,
+    joined: channel.joined,
+    ...(channel.archived ? { archived: true } : {}),
+  };
 }
 
 export function compactMembership(m: MembershipView) {

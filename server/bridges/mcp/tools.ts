@@ -15,6 +15,7 @@ import * as messages from "../../services/messaging/messages";
 import { resolveParticipant, resolveParticipants, resolveRoom } from "../../services/rooms/references";
 import { countRequest, EVENT_LIMITS } from "../../services/governance/request-limits";
 import * as questions from "../../services/questions/questions";
+import { react } from "../../services/questions/reaction-answers";
 import * as rooms from "../../services/rooms/rooms";
 import * as search from "../../services/search/search";
 import * as turns from "../../services/work/turns";
@@ -28,7 +29,9 @@ import { touchSession } from "../../services/identity/sessions";
 import { reportUsage } from "../../services/usage/usage";
 import type { Rule } from "../../services/governance/limits";
 import { untilWake } from "../../realtime/wakeups";
-import { compactChannel, compactMembership, compactMessage, compactPeer, compactRoom, roomLabel } from "./results";
+import { compactChannel, compactFile, compactMembership, compactMessage, compactPeer, compactRoom, roomLabel } from "./results";
+import { fileDisplay, TOOL_FILE_MAX_BYTES } from "@switchboard/sdk/files";
+import * as files from "../../services/files/files";
 
 export { MAX_WAIT_SECONDS } from "@switchboard/sdk/platform-tools";
 
@@ -146,9 +149,37 @@ export const RUNS: Runs = {
         clientMsgId: args.client_id ?? crypto.randomUUID(),
         threadRootId: args.thread_id,
         causeId: args.in_reply_to,
+        fileIds: args.file_ids,
       });
       const unreached = message.unreached?.map((u) => ({ participant: `@${u.handle}`, reason: u.reason }));
       return { message: compactMessage(message), ...(unreached ? { unreached } : {}) };
+    },
+  },
+  react: {
+    limit: EVENT_LIMITS["message:react"],
+    run: async (actor, args) => {
+      const change = await react(actor, { messageId: args.message_id, emoji: args.emoji, on: args.on });
+      return { message_id: change.messageId, reactions: change.reactions.map((r) => ({ emoji: r.emoji, count: r.count })) };
+    },
+  },
+  upload_file: {
+    limit: EVENT_LIMITS["file:upload"],
+    run: async (actor, args) => {
+      const roomId = await resolveRoom(actor, args.room);
+      const bytes = Buffer.from(args.content, args.encoding === "base64" ? "base64" : "utf8");
+      const file = await files.uploadBytes(actor, { roomId, name: args.name }, bytes, TOOL_FILE_MAX_BYTES);
+      return { file: compactFile(file), next: "Attach it: send_message with file_ids: [this id]" };
+    },
+  },
+  read_file: {
+    limit: EVENT_LIMITS["file:get"],
+    run: async (actor, args) => {
+      const { file, content } = await files.readSmallFile(actor, args.file_id, TOOL_FILE_MAX_BYTES);
+      if (!content) return { file: compactFile(file), note: `Larger than ${TOOL_FILE_MAX_BYTES} bytes: GET its url with your key` };
+      const display = fileDisplay(file);
+      if (display === "image") return { file: compactFile(file), image: { data: content.toString("base64"), mimeType: file.contentType } };
+      if (display === "download") return { file: compactFile(file), content_base64: content.toString("base64") };
+      return { file: compactFile(file), text: content.toString("utf8") };
     },
   },
   open_dm: {
@@ -225,6 +256,7 @@ export const RUNS: Runs = {
         audience,
         expiresInSeconds: args.expires_in_seconds,
         onExpiry: args.on_expiry,
+        allowReactions: args.allow_reactions,
       });
       if (!parsed.success) throw new AppError("INVALID_PAYLOAD", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
       const asked = await questions.askQuestion(actor, parsed.data);

@@ -2,7 +2,7 @@
 import type { AuditFilter } from "@switchboard/sdk/admin";
 import { getDb, type Prisma } from "../../db";
 import { authorize, type Actor } from "../../policies";
-import { presentAuditEvent } from "../../presenters/audit";
+import { idsToName, presentAuditEvent, subjectLabel, type AuditNames } from "../../presenters/audit";
 import { csvFile } from "../../presenters/csv";
 import { auditHash } from "./audit";
 
@@ -13,6 +13,7 @@ function where(workspaceId: string, f: Omit<AuditFilter, "limit">): Prisma.Audit
     workspaceId,
     ...(f.action ? { action: { startsWith: f.action } } : {}),
     ...(f.actorId ? { actorId: f.actorId } : {}),
+    ...(f.subjectType ? { subjectType: f.subjectType } : {}),
     ...(f.subjectId ? { subjectId: f.subjectId } : {}),
     ...(f.from || f.to ? { createdAt: { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lte: f.to } : {}) } } : {}),
     ...(f.beforeSeq ? { seq: { lt: f.beforeSeq } } : {}),
@@ -26,10 +27,57 @@ export async function listAudit(actor: Actor, filter: AuditFilter) {
     orderBy: { seq: "desc" },
     take: filter.limit,
   });
-  const actorIds = [...new Set(rows.map((r) => r.actorId).filter((x): x is string => !!x))];
-  const actors = await getDb().participant.findMany({ where: { id: { in: actorIds } }, select: { id: true, handle: true, displayName: true, kind: true } });
-  const byId = new Map(actors.map((a) => [a.id, a]));
-  return rows.map((r) => presentAuditEvent(r, byId));
+  const names = await auditNames(actor.workspaceId, idsToName(rows));
+  return rows.map((r) => presentAuditEvent(r, names));
+}
+
+/** The participants and rooms of the workspace among `ids`, by id (another workspace's never name anything). */
+async function auditNames(workspaceId: string, ids: { participants: string[]; rooms: string[] }): Promise<AuditNames> {
+  const db = getDb();
+  // An id in data whose key does not say its table (`createdById`) may be a room's: ask both tables for those.
+  const roomIds = [...new Set([...ids.rooms, ...ids.participants])];
+  const [participants, rooms] = await Promise.all([
+    ids.participants.length
+      ? db.participant.findMany({ where: { workspaceId, id: { in: ids.participants } }, select: { id: true, handle: true, displayName: true, kind: true } })
+      : [],
+    roomIds.length ? db.room.findMany({ where: { workspaceId, id: { in: roomIds } }, select: { id: true, kind: true, name: true } }) : [],
+  ]);
+  return { participants: new Map(participants.map((p) => [p.id, p])), rooms: new Map(rooms.map((r) => [r.id, r])) };
+}
+
+/** At most this many subjects are offered to filter by. */
+const FACET_SUBJECTS = 500;
+
+/**
+ * What the log can be filtered by: every action recorded, and the named subjects (people, agents,
+ * rooms) that entries are about, most written about first.
+ */
+export async function auditFacets(actor: Actor) {
+  authorize(actor, "audit.read", { workspaceId: actor.workspaceId });
+  const db = getDb();
+  const [actions, subjects] = await Promise.all([
+    db.auditEvent.groupBy({ by: ["action"], where: { workspaceId: actor.workspaceId }, orderBy: { action: "asc" } }),
+    db.auditEvent.groupBy({
+      by: ["subjectType", "subjectId"],
+      where: { workspaceId: actor.workspaceId, subjectType: { in: ["participant", "person", "room"] }, subjectId: { not: null } },
+      _count: { _all: true },
+      orderBy: { _count: { subjectId: "desc" } },
+      take: FACET_SUBJECTS,
+    }),
+  ]);
+  const ids = subjects.map((s) => s.subjectId!);
+  const names = await auditNames(actor.workspaceId, {
+    participants: subjects.filter((s) => s.subjectType !== "room").map((s) => s.subjectId!),
+    rooms: subjects.filter((s) => s.subjectType === "room").map((s) => s.subjectId!),
+  });
+  const seen = new Set<string>();
+  const named = ids.flatMap((id, i) => {
+    const label = subjectLabel(subjects[i].subjectType, id, names);
+    if (!label || seen.has(id)) return [];
+    seen.add(id);
+    return [{ id, type: subjects[i].subjectType === "room" ? ("room" as const) : ("participant" as const), label }];
+  });
+  return { actions: actions.map((a) => a.action), subjects: named.sort((a, b) => a.label.localeCompare(b.label)) };
 }
 
 const CSV_COLUMNS = ["seq", "createdAt", "action", "actorHandle", "subjectType", "subjectId", "address", "data", "hash"] as const;

@@ -13,6 +13,14 @@ export const EVENT_LIMITS = {
   "connection:request": { name: "event-connection-request", points: 120, perSeconds: 60 },
   "usage:report": { name: "event-usage", points: 1200, perSeconds: 60 },
   "question:ask": { name: "event-question", points: 60, perSeconds: 60 },
+  // A profile status goes to the whole workspace: a few a minute is plenty.
+  "me:profile": { name: "event-profile", points: 30, perSeconds: 60 },
+  // Reactions and pins: a person clicks a few a minute; an agent reacts to what it handles.
+  "message:react": { name: "event-react", points: 300, perSeconds: 60 },
+  "message:pin": { name: "event-pin", points: 60, perSeconds: 60 },
+  // Files: uploads over HTTP, the socket and MCP together; reads (a timeline's images) many more.
+  "file:upload": { name: "event-file-upload", points: 120, perSeconds: 60 },
+  "file:get": { name: "event-file-get", points: 1200, perSeconds: 60 },
   // Work reports: a status heartbeat every few seconds at most, a todo list or files per tool call.
   "work:status": { name: "event-work-status", points: 240, perSeconds: 60 },
   "work:tasks": { name: "event-work-tasks", points: 600, perSeconds: 60 },

@@ -28,7 +28,7 @@ export async function signUp(input: SignUpInput, address: string | null = null):
     return await db.$transaction(async (tx) => {
       const accountId = newId();
       await tx.account.create({ data: { id: accountId, email, passwordHash } });
-      const { workspaceId, role } = await placeFor(tx, input);
+      const { workspaceId, role, inviteId } = await placeFor(tx, input);
       const participantId = newId();
       await tx.participant.create({
         data: { id: participantId, workspaceId, kind: "human", handle: input.handle, displayName: input.displayName },
@@ -41,7 +41,8 @@ export async function signUp(input: SignUpInput, address: string | null = null):
         action: role === "owner" ? "workspace.created" : "member.joined",
         subjectType: "participant",
         subjectId: participantId,
-        data: { role, email, viaInvite: Boolean(input.inviteToken) },
+        // `inviteId` is how the invite links' list knows who joined through each (services/identity/invites.ts).
+        data: { role, email, viaInvite: Boolean(input.inviteToken), ...(inviteId ? { inviteId } : {}) },
         address,
       });
       return { accountId, workspaceId };
@@ -93,7 +94,7 @@ async function holdFirstRun(tx: Tx): Promise<void> {
 }
 
 /** Where a new account goes: a new workspace it owns, or the one its invite names. */
-async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: string; role: WorkspaceRole }> {
+async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: string; role: WorkspaceRole; inviteId?: string }> {
   if (input.inviteToken) {
     const tokenHash = sha256(input.inviteToken);
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -102,7 +103,7 @@ async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: stri
       // Claim a use only if the link is as we read it: a revoke or another sign-up taking the last
       // use in between makes this match nothing, and we look again.
       const { count } = await tx.invite.updateMany({ where: { id: invite.id, uses: invite.uses, revokedAt: null }, data: { uses: { increment: 1 } } });
-      if (count === 1) return { workspaceId: invite.workspaceId, role: invite.role };
+      if (count === 1) return { workspaceId: invite.workspaceId, role: invite.role, inviteId: invite.id };
     }
     throw new AppError("UNAVAILABLE", "Many people are using this invite link right now; try again");
   }

@@ -6,7 +6,7 @@ import { AppError } from "../../errors";
 import { newId, newSecret, sha256 } from "../../ids";
 import { recordAudit } from "../governance/audit";
 import { authorize, type Actor } from "../../policies";
-import { invitationInclude, invitationState, listedInvitations, presentInviteLink, type InviteLinkView } from "../../presenters/invitation";
+import { invitationInclude, invitationState, listedInvitations, presentInviteLink, type InviteLinkView, type JoinedPerson } from "../../presenters/invitation";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -65,7 +65,42 @@ export async function listInvites(actor: Actor): Promise<InviteLinkView[]> {
   authorize(actor, "invite.manage", { workspaceId: actor.workspaceId });
   const now = new Date();
   const rows = await getDb().invite.findMany(listedInvitations({ workspaceId: actor.workspaceId }, now));
-  return rows.map((row) => presentInviteLink(row, now));
+  const joined = await joinedThrough(actor.workspaceId, rows);
+  return rows.map((row) => presentInviteLink(row, now, joined.get(row.id)));
+}
+
+/**
+ * Who joined through each of `invites`, by invite id. A sign-up's `member.joined` audit entry names the
+ * link it used (accounts.ts), in the same transaction that counted the use, so this is exact for every
+ * join since entries named it; the people are named as they are now.
+ */
+async function joinedThrough(workspaceId: string, invites: { id: string; createdAt: Date; uses: number }[]): Promise<Map<string, JoinedPerson[]>> {
+  const used = invites.filter((i) => i.uses > 0);
+  const byInvite = new Map<string, JoinedPerson[]>();
+  if (used.length === 0) return byInvite;
+  const db = getDb();
+  const since = new Date(Math.min(...used.map((i) => i.createdAt.getTime())));
+  const ids = new Set(used.map((i) => i.id));
+  const entries = await db.auditEvent.findMany({
+    where: { workspaceId, action: "member.joined", createdAt: { gte: since } },
+    select: { subjectId: true, data: true, createdAt: true },
+    orderBy: { seq: "asc" },
+  });
+  const joins = entries.flatMap((e) => {
+    const inviteId = (e.data as { inviteId?: unknown } | null)?.inviteId;
+    return typeof inviteId === "string" && ids.has(inviteId) && e.subjectId ? [{ inviteId, participantId: e.subjectId, at: e.createdAt }] : [];
+  });
+  const people = await db.participant.findMany({
+    where: { workspaceId, id: { in: joins.map((j) => j.participantId) } },
+    select: { id: true, handle: true, displayName: true },
+  });
+  const byId = new Map(people.map((p) => [p.id, p]));
+  for (const j of joins) {
+    const person = byId.get(j.participantId);
+    if (!person) continue;
+    byInvite.set(j.inviteId, [...(byInvite.get(j.inviteId) ?? []), { ...person, joinedAt: j.at.toISOString() }]);
+  }
+  return byInvite;
 }
 
 /**
@@ -88,5 +123,6 @@ export async function revokeInvite(actor: Actor, inviteId: string): Promise<Invi
       subjectId: inviteId,
     });
   });
-  return presentInviteLink(await db.invite.findUniqueOrThrow({ where: { id: inviteId }, include: invitationInclude }));
+  const row = await db.invite.findUniqueOrThrow({ where: { id: inviteId }, include: invitationInclude });
+  return presentInviteLink(row, new Date(), (await joinedThrough(row.workspaceId, [row])).get(row.id));
 }

@@ -74,11 +74,20 @@ export const activeAgents = (d: SqlDialect, ids: string[], at: Date) => query<{ 
 /** Takes the room's row (a write that changes nothing), so nothing else moves the room until commit. */
 export const holdRoom = (roomId: string) => sql`UPDATE ${table("Room")} SET "lastSeq" = "lastSeq" WHERE "id" = ${roomId}`;
 
-/** Moves the room to the batch's last seq if it is still at `afterSeq` and not archived (and `also` holds). */
+/**
+ * Moves the room to the batch's last seq if it is still at `afterSeq` and not archived, and the files it
+ * attaches are still on no message and not deleted (and `also` holds).
+ */
 export function moveRoom(d: SqlDialect, w: BatchWrite, also = Prisma.empty) {
   const paused = w.agentsPausedAt === undefined ? Prisma.empty : sql`, "agentsPausedAt" = ${d.timestamp(w.agentsPausedAt)}`;
+  const files = w.attachments?.length
+    ? sql` AND (SELECT COUNT(*) FROM ${table("StoredFile")} f WHERE ${d.inList(
+        sql`f."id"`,
+        w.attachments.map((a) => a.fileId),
+      )} AND f."roomId" = ${w.roomId} AND f."messageId" IS NULL AND f."deletedAt" IS NULL) = ${w.attachments.length}`
+    : Prisma.empty;
   return sql`UPDATE ${table("Room")} SET "lastSeq" = ${w.afterSeq + w.messages.length}${paused}
-    WHERE "id" = ${w.roomId} AND "lastSeq" = ${w.afterSeq} AND "archivedAt" IS NULL${also}`;
+    WHERE "id" = ${w.roomId} AND "lastSeq" = ${w.afterSeq} AND "archivedAt" IS NULL${files}${also}`;
 }
 
 /**
@@ -160,6 +169,21 @@ export function batchWrites(d: SqlDialect, w: BatchWrite, moved?: Prisma.Sql): [
     sql`UPDATE ${table("RoomMember")} SET "readSeq" = ${cursors.col("seq")} FROM ${cursors.from}
     WHERE "roomId" = ${w.roomId} AND "participantId" = ${cursors.col("author")}${and}`,
   ]);
+  if (w.attachments?.length) {
+    const a = d.values({
+      alias: "a",
+      columns: [
+        ["file", "text"],
+        ["msg", "text"],
+      ],
+      rows: w.attachments.map((x) => [x.fileId, x.messageId]),
+    });
+    writes.push([
+      "files",
+      sql`UPDATE ${table("StoredFile")} SET "messageId" = ${a.col("msg")} FROM ${a.from}
+      WHERE "id" = ${a.col("file")} AND "messageId" IS NULL AND "deletedAt" IS NULL${and}`,
+    ]);
+  }
   if (w.replies.size) {
     const roots = [...w.replies];
     // Each root found by its id (on PostgreSQL a join with the array would be planned as a scan of Message).
@@ -191,14 +215,14 @@ export async function roomRange(d: SqlDialect, run: Run, roomId: string, afterSe
     run,
     query<MessageRow>(
       sql`
-      SELECT "id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "replyCount", "lastReplyAt", "data", "createdAt", "editedAt", "deletedAt"
+      SELECT "id", "roomId", "seq", "authorId", "kind", "body", "clientMsgId", "threadRootId", "replyCount", "lastReplyAt", "data", "createdAt", "editedAt", "deletedAt", "pinnedAt", "pinnedById"
       FROM ${table("Message")} WHERE "roomId" = ${roomId} AND "seq" > ${afterSeq} AND "seq" <= ${throughSeq} ORDER BY "seq" ASC LIMIT ${limit}`,
-      { lastReplyAt: "date", data: "json", createdAt: "date", editedAt: "date", deletedAt: "date" },
+      { lastReplyAt: "date", data: "json", createdAt: "date", editedAt: "date", deletedAt: "date", pinnedAt: "date" },
     ),
   );
-  if (messages.length === 0) return { messages, authors: [], mentions: [], receipts: [] };
+  if (messages.length === 0) return { messages, authors: [], mentions: [], receipts: [], reactions: [], files: [] };
   const [low, high] = [messages[0].seq, messages[messages.length - 1].seq];
-  const [authors, mentions, receipts] = await Promise.all([
+  const [authors, mentions, receipts, reactions, files] = await Promise.all([
     rowsOf(
       d,
       run,
@@ -222,6 +246,26 @@ export async function roomRange(d: SqlDialect, run: Run, roomId: string, afterSe
         { updatedAt: "date" },
       ),
     ),
+    // Reactions carry no room or seq: read through their messages' (roomId, seq) index.
+    rowsOf(
+      d,
+      run,
+      query<MessagePage["reactions"][number]>(sql`
+      SELECT r."messageId", r."participantId", r."emoji" FROM ${table("Reaction")} r JOIN ${table("Message")} m ON m."id" = r."messageId"
+      WHERE m."roomId" = ${roomId} AND m."seq" >= ${low} AND m."seq" <= ${high} ORDER BY r."createdAt" ASC, r."participantId" ASC`),
+    ),
+    // Files too, through their messages' index; a deleted message's are deleted with it.
+    rowsOf(
+      d,
+      run,
+      query<MessagePage["files"][number]>(
+        sql`
+      SELECT f."messageId", f."id", f."name", f."contentType", f."size", f."width", f."height", f."createdAt" FROM ${table("StoredFile")} f
+      JOIN ${table("Message")} m ON m."id" = f."messageId"
+      WHERE m."roomId" = ${roomId} AND m."seq" >= ${low} AND m."seq" <= ${high} AND f."deletedAt" IS NULL ORDER BY f."createdAt" ASC, f."id" ASC`,
+        { createdAt: "date" },
+      ),
+    ),
   ]);
-  return { messages, authors, mentions, receipts };
+  return { messages, authors, mentions, receipts, reactions, files };
 }

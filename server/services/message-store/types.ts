@@ -4,6 +4,7 @@
 // integration test message-store.test.ts holds both to the same contract.
 import type { DeliveryMode, MessageKind, ParticipantKind, ParticipantStatus, ReceiptState, RoomKind, RoomRole, RoomVisibility } from "../../db";
 import type { WorkspaceLimits } from "../../presenters/limits";
+import type { FileRow } from "../../presenters/file";
 
 export type Dialect = "sqlite" | "postgresql";
 
@@ -94,7 +95,15 @@ export interface BatchWrite {
   agentsPausedAt?: Date | null;
   /** The agent authors the batch took as active: each must still be. */
   agents: string[];
+  /** Uploads the messages attach (services/files): each must still be on no message and not deleted. */
+  attachments?: NewAttachment[];
   at: Date;
+}
+
+/** A stored file a new message carries. */
+export interface NewAttachment {
+  fileId: string;
+  messageId: string;
 }
 
 /** A stored message's own columns, as a page of messages reads them. */
@@ -104,6 +113,8 @@ export interface MessageRow extends Omit<NewMessage, "data" | "requesterId" | "c
   data: unknown;
   editedAt: Date | null;
   deletedAt: Date | null;
+  pinnedAt: Date | null;
+  pinnedById: string | null;
 }
 
 /** A page of messages and the rows presenting them needs. */
@@ -112,6 +123,10 @@ export interface MessagePage {
   authors: { id: string; handle: string; displayName: string; kind: ParticipantKind }[];
   mentions: { messageId: string; participantId: string }[];
   receipts: { messageId: string; participantId: string; state: ReceiptState; reason: string | null; updatedAt: Date }[];
+  /** The messages' reactions, oldest first. */
+  reactions: { messageId: string; participantId: string; emoji: string }[];
+  /** The messages' files (not deleted), oldest first. */
+  files: (FileRow & { messageId: string })[];
 }
 
 /** Reads a batch is decided on; outside a transaction they may be a moment stale (the write checks). */
@@ -135,7 +150,7 @@ export interface MessageStore extends FactsReader {
    * room (every path takes them in this order), and commits what it stored.
    */
   holding<T>(roomId: string, agentIds: string[], fn: (held: HeldRoom) => Promise<T>): Promise<T>;
-  /** A room's messages with seq in (`afterSeq`, `throughSeq`], oldest first, at most `limit`, with their authors, mentions and receipts. */
+  /** A room's messages with seq in (`afterSeq`, `throughSeq`], oldest first, at most `limit`, with their authors, mentions, receipts, reactions and files. */
   roomRange(roomId: string, afterSeq: number, throughSeq: number, limit: number): Promise<MessagePage>;
 }
 

@@ -16,6 +16,7 @@ import { mentionedHandles, resolveMentions } from "./mentions";
 import { findMessages, presentedMessages } from "./reads";
 import type { NotifiedPerson } from "../notifications/outbox";
 import { loadMembershipFor, loadRoomFor } from "../access/rooms";
+import { deleteFilesOf, removeBytes } from "../files/files";
 
 export interface AppendInput {
   /** The message's id, when the caller needs it before the message is stored. */
@@ -101,8 +102,9 @@ export interface Mentioned {
   people: NotifiedPerson[];
 }
 
-export function checkBody(body: string): void {
-  if (body.trim().length === 0) throw new AppError("MESSAGE_EMPTY", "A message needs some text");
+/** `withFiles`: a message carrying files may have no text. */
+export function checkBody(body: string, withFiles = false): void {
+  if (body.trim().length === 0 && !withFiles) throw new AppError("MESSAGE_EMPTY", "A message needs some text (or a file)");
   const bytes = Buffer.byteLength(body, "utf8");
   if (bytes > MAX_BODY_BYTES) {
     throw new AppError("MESSAGE_TOO_LARGE", `A message is at most ${MAX_BODY_BYTES} bytes (this one is ${bytes})`);
@@ -156,10 +158,12 @@ export async function deleteMessage(actor: Actor, input: { messageId: string }):
   const subject = await loadMessageFor(actor, input.messageId);
   authorize(actor, "message.delete", subject);
   if (subject.message.deletedAt) return presented(input.messageId); // deleted already: nothing changes
-  const [, committed] = await transaction(async (tx) => {
+  const [files, committed] = await transaction(async (tx) => {
     await tx.messageMention.deleteMany({ where: { messageId: input.messageId } });
     await tx.message.update({ where: { id: input.messageId }, data: { body: "", data: undefined, deletedAt: new Date() } });
+    return deleteFilesOf(tx, input.messageId);
   });
+  await removeBytes(files);
   return publishUpdated(committed, input.messageId);
 }
 

@@ -25,6 +25,8 @@ const messageFields = {
   createdAt: true,
   editedAt: true,
   deletedAt: true,
+  pinnedAt: true,
+  pinnedById: true,
 } as const;
 
 export const authorFields = { id: true, handle: true, displayName: true, kind: true } as const;
@@ -55,7 +57,7 @@ export async function findMessages(
   if (rows.length === 0) return [];
 
   const related = relatedRows(rows);
-  const [authors, mentions, receipts] = await Promise.all([
+  const [authors, mentions, receipts, reactions, files] = await Promise.all([
     db.participant.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.authorId))] } }, select: authorFields }),
     db.messageMention.findMany({ where: related, select: { messageId: true, participantId: true }, orderBy: { participantId: "asc" } }),
     db.messageReceipt.findMany({
@@ -63,21 +65,51 @@ export async function findMessages(
       select: { messageId: true, participantId: true, state: true, reason: true, updatedAt: true },
       orderBy: { participantId: "asc" },
     }),
+    db.reaction.findMany({
+      where: "roomId" in related ? { message: { roomId: related.roomId, seq: related.seq } } : related,
+      select: { messageId: true, participantId: true, emoji: true },
+      orderBy: [{ createdAt: "asc" }, { participantId: "asc" }],
+    }),
+    db.storedFile.findMany({
+      where: { ...("roomId" in related ? { message: { roomId: related.roomId, seq: related.seq } } : related), deletedAt: null },
+      select: fileFields,
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    }),
   ]);
-  return assemble(rows, authors, mentions, receipts);
+  return assemble(rows, authors, mentions, receipts, reactions, files as AttachedFile[]);
 }
 
 type Author = MessagePage["authors"][number];
 type Receipt = MessagePage["receipts"][number];
-type Row = Omit<Parameters<typeof presentMessage>[0], "author" | "mentions" | "receipts"> & { authorId: string };
+type Reaction = MessagePage["reactions"][number];
+type AttachedFile = MessagePage["files"][number];
+type Row = Omit<Parameters<typeof presentMessage>[0], "author" | "mentions" | "receipts" | "reactions" | "files"> & { authorId: string };
+
+const fileFields = { messageId: true, id: true, name: true, contentType: true, size: true, width: true, height: true, createdAt: true } as const;
 
 /** Messages as clients see them, from their rows and the related rows read for them. */
-function assemble(rows: Row[], authors: Author[], mentions: { messageId: string; participantId: string }[], receipts: Receipt[]): MessageView[] {
+function assemble(
+  rows: Row[],
+  authors: Author[],
+  mentions: { messageId: string; participantId: string }[],
+  receipts: Receipt[],
+  reactions: Reaction[],
+  files: AttachedFile[],
+): MessageView[] {
   const authorById = new Map(authors.map((a) => [a.id, a]));
   const mentionsOf = groupBy(mentions, (m) => m.messageId);
   const receiptsOf = groupBy(receipts, (r) => r.messageId);
+  const reactionsOf = groupBy(reactions, (r) => r.messageId);
+  const filesOf = groupBy(files, (f) => f.messageId);
   return rows.map((row) =>
-    presentMessage({ ...row, author: authorById.get(row.authorId)!, mentions: mentionsOf.get(row.id) ?? [], receipts: receiptsOf.get(row.id) ?? [] }),
+    presentMessage({
+      ...row,
+      author: authorById.get(row.authorId)!,
+      mentions: mentionsOf.get(row.id) ?? [],
+      receipts: receiptsOf.get(row.id) ?? [],
+      reactions: reactionsOf.get(row.id) ?? [],
+      files: filesOf.get(row.id) ?? [],
+    }),
   );
 }
 
@@ -92,7 +124,7 @@ export const MAX_SEQ = 2_147_483_647;
 export async function roomRange(roomId: string, afterSeq: number, throughSeq: number, limit: number): Promise<MessageView[]> {
   if (limit <= 0 || throughSeq <= afterSeq) return [];
   const page = await messageStore().roomRange(roomId, afterSeq, throughSeq, limit);
-  return assemble(page.messages, page.authors, page.mentions, page.receipts);
+  return assemble(page.messages, page.authors, page.mentions, page.receipts, page.reactions, page.files);
 }
 
 /** Which mention and receipt rows to read for these messages: a seq range when that is tight. */

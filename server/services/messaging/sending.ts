@@ -32,6 +32,8 @@ import { requesterForSend } from "./requesters";
 import { visibleRoom } from "../access/rooms";
 import { checkThreadRoot } from "./threads";
 import { presentedMessages } from "./reads";
+import { attachable } from "../files/files";
+import type { FileRow } from "../../presenters/file";
 
 export interface SendInput {
   roomId: string;
@@ -39,13 +41,15 @@ export interface SendInput {
   clientMsgId: string;
   threadRootId?: string;
   causeId?: string;
+  /** Uploads to attach (services/files): the sender's own, to this room, on no message yet. */
+  fileIds?: string[];
 }
 
 /**
  * What the checks made on arrival found: the mentions to store (and the people among them) and the
  * person the message serves (services/messaging/requesters.ts), or why the send is refused.
  */
-type Prechecked = (Mentioned & { requesterId: string | null; causeId: string | null }) | { error: unknown };
+type Prechecked = (Mentioned & { requesterId: string | null; causeId: string | null; files: FileRow[] }) | { error: unknown };
 
 interface PendingSend {
   actor: Actor;
@@ -70,6 +74,7 @@ interface Row {
   mentions: string[];
   /** The people mentioned, for the notification outbox. */
   people: Mentioned["people"];
+  files: FileRow[];
   data?: { type: string };
 }
 
@@ -94,7 +99,7 @@ const queues = new Map<string, PendingSend[]>();
  * resolves with the original instead of storing a copy.
  */
 export async function sendMessage(actor: Actor, input: SendInput): Promise<SentMessageView> {
-  checkBody(input.body);
+  checkBody(input.body, !!input.fileIds?.length);
   const queue = queues.get(input.roomId);
   // A room flooded past its bound is refused at once rather than queued: memory stays bounded, and
   // other rooms' batches keep their turn.
@@ -165,11 +170,12 @@ async function gather(queue: PendingSend[]): Promise<void> {
 async function precheck(actor: Actor, input: SendInput): Promise<Prechecked> {
   try {
     if (input.threadRootId) await checkThreadRoot(input.roomId, input.threadRootId);
-    const [mentioned, served] = await Promise.all([
+    const [mentioned, served, files] = await Promise.all([
       input.body.includes("@") ? mentionedIn(actor, input.roomId, input.body) : { mentions: [], people: [] },
       requesterForSend(actor, input.causeId),
+      input.fileIds?.length ? attachable(actor, input.roomId, input.fileIds) : [],
     ]);
-    return { ...mentioned, ...served };
+    return { ...mentioned, ...served, files };
   } catch (error) {
     return { error };
   }
@@ -280,6 +286,7 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
   const rows: Row[] = [];
   const settle: (() => void)[] = [];
   const storing = new Map<string, PendingSend>(); // author + clientMsgId → the send storing it
+  const attaching = new Set<string>(); // the files the batch's sends attach
   const repeats: [repeat: PendingSend, first: PendingSend][] = [];
   for (const pending of batch) {
     const { actor, input } = pending;
@@ -300,6 +307,7 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
       authorize(actor, "room.post", { room: visibleRoom(actor, room), membership });
       const prechecked = await pending.prechecked;
       if ("error" in prechecked) throw prechecked.error;
+      if (prechecked.files.some((f) => attaching.has(f.id))) throw new AppError("CONFLICT", "Another message is attaching the same file");
       if (actor.kind === "agent" && !activeAgents.has(actor.participantId)) throw new AppError("AGENT_SUSPENDED", "This agent is suspended");
       const rate = messageRate(membership!.participant, workspace!);
       if (rate) await countMessage(pending, rate);
@@ -317,6 +325,7 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
             causeId: null,
             mentions: [],
             people: [],
+            files: [],
             data: { type: "loop_guard.paused" },
           });
           throw roomPaused();
@@ -333,8 +342,10 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
         causeId: prechecked.causeId,
         mentions: prechecked.mentions.filter((id) => mentionable.has(id)),
         people: prechecked.people.filter((person) => mentionable.has(person.id)),
+        files: prechecked.files,
       });
       storing.set(key, pending);
+      for (const f of prechecked.files) attaching.add(f.id);
     } catch (error) {
       settle.push(() => pending.reject(error));
     }
@@ -377,6 +388,7 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
     replies,
     agentsPausedAt: pauseChanged ? pausedAt : undefined,
     agents: [...activeAgents],
+    attachments: rows.flatMap((row, i) => row.files.map((f) => ({ fileId: f.id, messageId: messages[i].id }))),
     at,
   };
 
@@ -392,6 +404,7 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
       author: { id, handle, displayName, kind },
       mentions: rows[i].mentions.map((participantId) => ({ participantId })).sort(byParticipant),
       receipts: [],
+      files: rows[i].files,
     });
   });
   const byPending = new Map<PendingSend, MessageView>();

@@ -73,6 +73,7 @@ export async function askQuestion(actor: Actor, input: AskInput, opts: { gate?: 
     audience: target.view,
     expiresAt: input.expiresInSeconds ? new Date(now.getTime() + input.expiresInSeconds * 1000).toISOString() : null,
     onExpiry,
+    allowReactions: input.allowReactions === true,
     status: "open",
     answer: null,
     answeredBy: null,

@@ -86,11 +86,19 @@ async function unreadCounts(actor: Actor, rooms: { roomId: string; readSeq: numb
   return { unread, mentions };
 }
 
-/** Public channels of the workspace, joined or not: for people's browser, and agents over the socket and MCP. */
+/**
+ * Public channels of the workspace, joined or not, and archived ones (with the private archived
+ * channels the actor is in, which the sidebar no longer lists): for people's browser, and agents over
+ * the socket and MCP.
+ */
 export async function browseChannels(actor: Actor): Promise<ChannelView[]> {
   authorize(actor, "channel.browse", undefined);
   const rows = await getDb().room.findMany({
-    where: { workspaceId: actor.workspaceId, kind: "channel", visibility: "public", archivedAt: null },
+    where: {
+      workspaceId: actor.workspaceId,
+      kind: "channel",
+      OR: [{ visibility: "public" }, { archivedAt: { not: null }, members: { some: { participantId: actor.participantId } } }],
+    },
     include: { _count: { select: { members: true } }, members: { where: { participantId: actor.participantId }, select: { participantId: true } } },
     orderBy: { name: "asc" },
   });
@@ -100,6 +108,7 @@ export async function browseChannels(actor: Actor): Promise<ChannelView[]> {
     topic: r.topic,
     memberCount: r._count.members,
     joined: r.members.length > 0,
+    archived: r.archivedAt !== null,
   }));
 }
 

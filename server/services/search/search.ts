@@ -27,7 +27,8 @@ export async function searchMessages(actor: Actor, input: z.output<typeof search
   }
   const text = query.words.length + query.phrases.length > 0;
   if (!text && query.excluded.length > 0) throw new AppError("INVALID_PAYLOAD", "query: say what to find, not only what to leave out");
-  const filtered = query.in || query.from || query.mentionsMe || query.isThread || query.hasLink || query.before || query.after;
+  const filtered =
+    query.in || query.from || query.mentionsMe || query.isThread || query.hasLink || query.hasReaction || query.hasFile || query.before || query.after;
   if (!text && !filtered)
     throw new AppError("INVALID_PAYLOAD", 'query: no words to search for (words as common as "the" find nothing: add a more specific one)');
 
@@ -44,6 +45,8 @@ export async function searchMessages(actor: Actor, input: z.output<typeof search
   if (authorId) filters.push(Prisma.sql`m."authorId" = ${authorId}`);
   if (query.isThread) filters.push(Prisma.sql`m."threadRootId" IS NOT NULL`);
   if (query.hasLink) filters.push(Prisma.sql`(m."body" LIKE '%http://%' OR m."body" LIKE '%https://%')`);
+  if (query.hasFile) filters.push(Prisma.sql`EXISTS (SELECT 1 FROM ${table("StoredFile")} f WHERE f."messageId" = m."id" AND f."deletedAt" IS NULL)`);
+  if (query.hasReaction) filters.push(Prisma.sql`EXISTS (SELECT 1 FROM ${table("Reaction")} r WHERE r."messageId" = m."id")`);
   if (query.mentionsMe)
     filters.push(
       Prisma.sql`EXISTS (SELECT 1 FROM ${table("MessageMention")} mm WHERE mm."messageId" = m."id" AND mm."participantId" = ${actor.participantId})`,

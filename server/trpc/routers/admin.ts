@@ -7,6 +7,8 @@ export const adminRouter = router({
   members: authedProcedure.query(({ ctx }) => members.listMembers(ctx.actor)),
   setRole: authedProcedure.input(setRoleInput).mutation(({ ctx, input }) => members.setRole(ctx.actor, input)),
   audit: authedProcedure.input(listAuditInput).query(({ ctx, input }) => auditLog.listAudit(ctx.actor, input)),
+  /** The actions and the named subjects the audit log can be filtered by. */
+  auditFacets: authedProcedure.query(({ ctx }) => auditLog.auditFacets(ctx.actor)),
   exportAudit: authedProcedure.input(exportAuditInput).query(({ ctx, input }) => {
     const { format, ...filter } = input;
     return auditLog.exportAudit(ctx.actor, filter, format);

@@ -2,6 +2,7 @@ import * as a from "@switchboard/sdk/admin";
 import { agentProfileInput } from "@switchboard/sdk/contract";
 import * as a2aTasks from "../../services/a2a/tasks";
 import * as agents from "../../services/identity/agents";
+import { renameAgent } from "../../services/identity/profiles";
 import * as approvals from "../../services/approvals/approvals";
 import { setDeliveryMode } from "../../services/membership/members";
 import * as limits from "../../services/governance/limits";
@@ -24,6 +25,8 @@ export const agentsRouter = router({
     .mutation(({ ctx, input }) => agents.revokeOnboardingToken(ctx.actor, input.tokenId)),
   /** Every agent of the workspace, with owner, status, keys and last seen (owners and admins). */
   all: authedProcedure.query(({ ctx }) => agents.listAllAgents(ctx.actor)),
+  /** The agent's display name (its owner, admins); its handle stays. */
+  rename: authedProcedure.input(a.renameAgentInput).mutation(({ ctx, input }) => renameAgent(ctx.actor, input)),
   suspend: authedProcedure.input(a.suspendAgentInput).mutation(({ ctx, input }) => agents.suspendAgent(ctx.actor, input.agentId, input.reason)),
   resume: authedProcedure.input(a.agentIdInput).mutation(({ ctx, input }) => agents.resumeAgent(ctx.actor, input.agentId)),
   /** The agent's actions that wait for its owner's approval (dm.open, room.invite, connection.request). */

@@ -1,5 +1,8 @@
 import { deleteMessageInput, editMessageInput, historyInput, markReadInput, sendMessageInput, syncInput, threadInput } from "@switchboard/sdk/contract";
+import { markUnreadInput, pinInput, pinnedInput, reactInput } from "@switchboard/sdk/reactions";
 import * as messages from "../../services/messaging/messages";
+import * as reactions from "../../services/messaging/reactions";
+import { react } from "../../services/questions/reaction-answers";
 import { sendMessage } from "../../services/messaging/sending";
 import { authedProcedure, router } from "../init";
 
@@ -11,4 +14,8 @@ export const messagesRouter = router({
   thread: authedProcedure.input(threadInput).query(({ ctx, input }) => messages.thread(ctx.actor, input)),
   sync: authedProcedure.input(syncInput).query(({ ctx, input }) => messages.sync(ctx.actor, input)),
   markRead: authedProcedure.input(markReadInput).mutation(({ ctx, input }) => messages.markRead(ctx.actor, input)),
+  markUnread: authedProcedure.input(markUnreadInput).mutation(({ ctx, input }) => reactions.markUnread(ctx.actor, input)),
+  react: authedProcedure.input(reactInput).mutation(({ ctx, input }) => react(ctx.actor, input)),
+  pin: authedProcedure.input(pinInput).mutation(({ ctx, input }) => reactions.pinMessage(ctx.actor, input)),
+  pinned: authedProcedure.input(pinnedInput).query(({ ctx, input }) => reactions.pinnedMessages(ctx.actor, input)),
 });

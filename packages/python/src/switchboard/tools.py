@@ -63,6 +63,9 @@ TOOL_SPECS: Dict[str, ToolSpec] = {
     "wait_for_messages": ToolSpec(read_only=True, waits=True),
     "acknowledge": ToolSpec(read_only=True),
     "send_message": ToolSpec(read_only=False),
+    "react": ToolSpec(read_only=False),
+    "upload_file": ToolSpec(read_only=False),
+    "read_file": ToolSpec(read_only=True),
     "open_dm": ToolSpec(read_only=False),
     "create_room": ToolSpec(read_only=False),
     "invite": ToolSpec(read_only=False),
@@ -143,7 +146,7 @@ async def search_messages(
 ) -> JSON:
     """Searches the messages you may read: words (all of them; "deploy" finds "deploying"), "exact
     phrases", -words to leave out, and in:#room, in:@handle (your conversation), from:@handle,
-    from:me, mentions:me, is:thread, has:link, before:YYYY-MM-DD, after:YYYY-MM-DD,
+    from:me, mentions:me, is:thread, has:link, has:file, before:YYYY-MM-DD, after:YYYY-MM-DD,
     on:YYYY-MM-DD. Best matches first, or sort "date" for the newest. Example: {"query": "flaky
     login in:#ops from:@dana"}
 
@@ -189,10 +192,12 @@ async def send_message(
     thread_id: Optional[str] = None,
     client_id: Optional[str] = None,
     in_reply_to: Optional[str] = None,
+    file_ids: Optional[List[str]] = None,
 ) -> JSON:
-    """Posts a message to a room (or a reply in a thread). Mention people or agents with @handle.
-    Pass the same client_id when you retry, so a retry never posts twice. Example: {"room":
-    "#general", "body": "Build is green @dana", "client_id": "build-42"}
+    """Posts a message to a room (or a reply in a thread). Mention people or agents with @handle;
+    attach files you uploaded with file_ids. Pass the same client_id when you retry, so a retry
+    never posts twice. Example: {"room": "#general", "body": "Build is green @dana", "client_id":
+    "build-42"}
 
     :param room: The room: "#name" for a channel, or a room id
     :param body: The message (Markdown; @handle mentions)
@@ -201,6 +206,8 @@ async def send_message(
     :param client_id: Your id for this message: a retry with the same id posts nothing new
     :param in_reply_to: The message_id you are answering: its asker is who this serves (cost
         attribution)
+    :param file_ids: Files to attach: ids upload_file gave you for this room (the body may then be
+        empty)
     """
     return await _call(
         client,
@@ -211,7 +218,52 @@ async def send_message(
         thread_id=thread_id,
         client_id=client_id,
         in_reply_to=in_reply_to,
+        file_ids=file_ids,
     )
+
+
+async def react(
+    client: ToolCaller, message_id: str, emoji: str, on: Optional[bool] = None
+) -> JSON:
+    """Adds an emoji reaction to a message (or removes yours with "on": false): a light
+    acknowledgement that posts no message. Example: {"message_id": "…", "emoji": "👀"}
+
+    :param message_id: The message's id
+    :param emoji: One emoji, e.g. 👍 ✅ 👀 🎉
+    :param on: false removes your reaction
+    """
+    return await _call(client, "react", message_id=message_id, emoji=emoji, on=on)
+
+
+async def upload_file(
+    client: ToolCaller,
+    room: str,
+    name: str,
+    content: str,
+    encoding: Optional[Literal["text", "base64"]] = None,
+) -> JSON:
+    """Uploads a file (a document, a report, code, an image) into a room, to attach to a message:
+    pass the id it returns in send_message's file_ids. Text as it is, anything else as base64. At
+    most 512 KB here. Example: {"room": "#reviews", "name": "srs.md", "content": "# SRS\\n..."}
+
+    :param room: The room: "#name" for a channel, or a room id
+    :param name: The file's name, e.g. prd.md (its type is read from the content)
+    :param content: The content: text, or base64 with encoding base64
+    :param encoding: How content is written ("text", the default, or "base64")
+    """
+    return await _call(
+        client, "upload_file", room=room, name=name, content=content, encoding=encoding
+    )
+
+
+async def read_file(client: ToolCaller, file_id: str) -> JSON:
+    """Reads a file attached to a message you may read (its id is in the message's files): text and
+    code as text, an image as an image, anything else as base64, up to 512 KB. Example:
+    {"file_id": "…"}
+
+    :param file_id: The file's id
+    """
+    return await _call(client, "read_file", file_id=file_id)
 
 
 async def open_dm(client: ToolCaller, participants: List[str]) -> JSON:
@@ -363,6 +415,7 @@ async def ask_human(
     thread_id: Optional[str] = None,
     expires_in_seconds: Optional[int] = None,
     on_expiry: Optional[Dict[str, Any]] = None,
+    allow_reactions: Optional[bool] = None,
     client_id: Optional[str] = None,
     wait_seconds: Optional[int] = None,
 ) -> JSON:
@@ -384,6 +437,7 @@ async def ask_human(
     :param expires_in_seconds: Until it expires
     :param on_expiry: The answer to take if nobody answers in time, e.g. {"choice": "eu"};
         approvals decline by default
+    :param allow_reactions: An approval only: a ✅ or 👍 reaction approves it, ❌ or 👎 denies it
     :param client_id: Your id for this question: a retry with the same id asks nothing new
     :param wait_seconds: How long to wait for the answer in this call (0-50, default 45; call
         get_answer to wait more)
@@ -400,6 +454,7 @@ async def ask_human(
         thread_id=thread_id,
         expires_in_seconds=expires_in_seconds,
         on_expiry=on_expiry,
+        allow_reactions=allow_reactions,
         client_id=client_id,
         wait_seconds=wait_seconds,
     )
