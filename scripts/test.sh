@@ -128,9 +128,10 @@ save_caches() {
 trap 'code=$?; save_caches || true; print_times "$code"; exit "$code"' EXIT
 
 # Every part at once: the machine's two cores are the budget, and a stage that waits for its slowest
-# part leaves one idle. The tests (the integration tests take the most CPU; the end-to-end tests wait for
-# the build) run at normal priority, since their waits have timeouts; typecheck and lint, which have
-# none, run niced, in the time the tests leave.
+# part leaves one idle. The tests (the integration tests take the most CPU, and are the longest part)
+# run at normal priority, since their waits have timeouts; the build, typecheck and lint, which have
+# none, run niced, in the time the tests leave (the end-to-end tests wait for the build, and still end
+# before the integration tests).
 # The end-to-end servers (two, side by side: playwright.config.ts) listen on ports free now, so that two
 # runs on one machine (a CI run beside a session's own) never share a server, a data directory or stored
 # sign-ins.
@@ -145,7 +146,7 @@ fi
 step "every part, side by side (typecheck and lint niced)"
 side_by_side \
   "integration tests" "npx vitest run --project integration" \
-  "production build, then end-to-end tests" "npm run -s build && echo \"build: \$SECONDS s\" && npx playwright test" \
+  "production build, then end-to-end tests" "nice -n 10 npm run -s build && echo \"build: \$SECONDS s\" && npx playwright test" \
   "typecheck" "nice -n 10 npm run -s typecheck" \
   "lint (ESLint, Prettier, layers)" "nice -n 10 npm run -s lint" \
   "unit tests" "npx vitest run --project unit"
