@@ -1,18 +1,32 @@
 // Every read and write path into a room, for every kind of actor, over both transports, against one
-// table of expected outcomes. A non-member never reads a private room by any path.
+// table of expected outcomes. A non-member never reads a private room by any path: not its history,
+// not a search hit in it, not a file shared in it.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ack } from "@switchboard/sdk/contract";
+import type { FileView } from "@switchboard/sdk/files";
 import { closeSockets, createAgent, dialects, emitAck, errorCode, openAgentSocket, type ClientSocket, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 
 type Outcome = "OK" | string;
-type Actor = { name: string; role: "owner" | "admin" | "member" | "guest" | "agent"; person?: Person; socket?: ClientSocket; id: string };
-type Action = "history" | "sync" | "thread" | "members" | "send" | "read-cursor";
-type Transport = "trpc" | "socket";
+type Actor = {
+  name: string;
+  role: "owner" | "admin" | "member" | "guest" | "agent";
+  person?: Person;
+  socket?: ClientSocket;
+  apiKey?: string;
+  id: string;
+};
+type Action = "history" | "sync" | "thread" | "members" | "send" | "read-cursor" | "search" | "file";
+type Transport = "trpc" | "socket" | "http";
 
 /** The rules, written out: what each actor gets for each action, by room visibility and membership. */
 function expected(room: "public" | "private", member: boolean, role: Actor["role"], action: Action): Outcome {
+  // Search and files answer as if what the actor may not read were not there: no hit, no file.
+  if (action === "search" || action === "file") {
+    const readable = expected(room, member, role, "history") === "OK";
+    return readable ? "OK" : action === "search" ? "NO_HIT" : "FILE_NOT_FOUND";
+  }
   if (member) return "OK";
   if (room === "private") return "ROOM_NOT_FOUND";
   const reads: Action[] = ["history", "sync", "thread", "members"];
@@ -55,7 +69,7 @@ function expectedForWorkspace(role: Actor["role"], action: WorkspaceAction): Out
 describe.each(dialects)("policy matrix on %s", (dialect) => {
   let server: TestServer;
   const actors: Actor[] = [];
-  const rooms: Record<"public" | "private", { id: string; members: Set<string>; rootId: string }> = {} as never;
+  const rooms: Record<"public" | "private", { id: string; members: Set<string>; rootId: string; fileUrl: string; needle: string }> = {} as never;
 
   beforeAll(async () => {
     const workspace = await startWorkspace(dialect, { people: { owner: "owner", admin: "admin", insider: "member", outsider: "member", guest: "guest" } });
@@ -72,14 +86,29 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
     ] as const) {
       actors.push({ name, role, person, socket: await person.socket(), id: person.participantId });
     }
-    actors.push({ name: "inagent", role: "agent", socket: await openAgentSocket(server.url, inAgent.apiKey), id: inAgent.id });
-    actors.push({ name: "outagent", role: "agent", socket: await openAgentSocket(server.url, outAgent.apiKey), id: outAgent.id });
+    actors.push({ name: "inagent", role: "agent", socket: await openAgentSocket(server.url, inAgent.apiKey), apiKey: inAgent.apiKey, id: inAgent.id });
+    actors.push({ name: "outagent", role: "agent", socket: await openAgentSocket(server.url, outAgent.apiKey), apiKey: outAgent.apiKey, id: outAgent.id });
 
     for (const visibility of ["public", "private"] as const) {
       const members = [insider.participantId, inAgent.id];
       const room = await insider.api.rooms.createChannel.mutate({ name: `${visibility}-room`, visibility, memberIds: [inAgent.id] });
       const root = await insider.api.messages.send.mutate({ roomId: room.id, body: "root", clientMsgId: randomUUID() });
-      rooms[visibility] = { id: room.id, members: new Set(members), rootId: root.id };
+      // A word only this room's message holds, and a file shared with it (uploaded by the room's agent).
+      const needle = `matrixneedle${visibility}${dialect}`;
+      const uploaded = await fetch(`${server.url}/api/files?roomId=${room.id}&name=notes.txt`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${inAgent.apiKey}` },
+        body: `notes of the ${visibility} room`,
+      });
+      const file = ((await uploaded.json()) as { data: FileView }).data;
+      await insider.api.messages.send.mutate({ roomId: room.id, body: `the ${needle} plan`, clientMsgId: randomUUID() });
+      await emitAck(actors.find((a) => a.name === "inagent")!.socket!, "message:send", {
+        roomId: room.id,
+        body: "notes attached",
+        clientMsgId: randomUUID(),
+        fileIds: [file.id],
+      });
+      rooms[visibility] = { id: room.id, members: new Set(members), rootId: root.id, fileUrl: `${server.url}${file.url}`, needle };
     }
   });
   afterAll(async () => {
@@ -90,10 +119,16 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
   const cases: [string, "public" | "private", Action, Transport][] = [];
   for (const name of ["owner", "admin", "insider", "outsider", "guest", "inagent", "outagent"]) {
     for (const room of ["public", "private"] as const) {
-      for (const action of ["history", "sync", "thread", "members", "send", "read-cursor"] as const) {
-        for (const transport of ["trpc", "socket"] as const) {
+      for (const action of ["history", "sync", "thread", "members", "send", "read-cursor", "search", "file"] as const) {
+        for (const transport of ["trpc", "socket", "http"] as const) {
           const agent = name.endsWith("agent");
-          const socketCan = action === "sync" || action === "send" || action === "read-cursor";
+          // A file is fetched over HTTP (the person's session, the agent's key); nothing else is.
+          if ((action === "file") !== (transport === "http")) continue;
+          if (transport === "http") {
+            cases.push([name, room, action, transport]);
+            continue;
+          }
+          const socketCan = action === "sync" || action === "send" || action === "read-cursor" || action === "search";
           if ((agent && transport === "trpc") || (transport === "socket" && !socketCan)) continue;
           cases.push([name, room, action, transport]);
         }
@@ -106,7 +141,17 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
     const room = rooms[visibility];
     const want = expected(visibility, room.members.has(actor.id), actor.role, action);
     let got: Outcome;
-    if (transport === "trpc") {
+    if (action === "file") {
+      const headers: Record<string, string> = actor.apiKey ? { authorization: `Bearer ${actor.apiKey}` } : { cookie: actor.person!.cookie };
+      const res = await fetch(room.fileUrl, { headers });
+      got = res.ok ? "OK" : ((await res.json()) as { error: { code: string } }).error.code;
+    } else if (action === "search") {
+      const hits =
+        transport === "trpc"
+          ? (await actor.person!.api.search.messages.query({ query: room.needle })).hits
+          : await emitAck<Ack<{ hits: unknown[] }>>(actor.socket!, "search:messages", { query: room.needle }).then((r) => (r.ok ? r.data.hits : []));
+      got = hits.length === 1 ? "OK" : hits.length === 0 ? "NO_HIT" : `${hits.length} hits`;
+    } else if (transport === "trpc") {
       const api = actor.person!.api;
       const call = {
         history: () => api.messages.history.query({ roomId: room.id, limit: 5 }),
