@@ -1,7 +1,8 @@
 "use client";
 // /inbox: the consent inbox. Requests addressed to the viewer or to agents they own (accept or
 // decline in one click), requests they or their agents sent (cancel), and the history of decided
-// connections (revoke). Live through connection:request and connection:updated.
+// connections (revoke), and Alerts: news of the viewer's budget, agents and requests. Live through
+// connection:request and connection:updated (and the events the alerts follow).
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState, type ReactNode } from "react";
 import type { ConnectionView } from "@switchboard/sdk/contract";
@@ -11,20 +12,22 @@ import { useViewer } from "@/components/providers/viewer-provider";
 import { Button, Spinner } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { errorMessage } from "@/components/ui/errors";
-import { CheckIcon, ClockIcon, InboxIcon, SendIcon, XIcon } from "@/components/ui/icons";
+import { BellIcon, CheckIcon, ClockIcon, InboxIcon, SendIcon, XIcon } from "@/components/ui/icons";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { TabPanel, Tabs } from "@/components/ui/tabs";
 import { dateTime, relativeTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { Expiry, RequesterBlock, Scope, StatusPill, Who, addresseeLabel, participantName } from "./connection-card";
+import { AlertsList, useAlerts } from "./alerts-list";
 import { useConnectionEvents, usePendingConnections } from "./use-inbox";
 
-type Tab = "requests" | "sent" | "history";
+type Tab = "requests" | "sent" | "history" | "alerts";
 
 export function InboxScreen() {
   const [tab, setTab] = useState<Tab>("requests");
   useConnectionEvents();
   const { query, incoming, expired: expiredIncoming, outgoing } = usePendingConnections();
+  const alerts = useAlerts();
 
   return (
     <PageFrame title="Inbox" icon={<InboxIcon size={18} />} subtitle="Who may reach you and your agents" testId="inbox-page">
@@ -38,10 +41,15 @@ export function InboxScreen() {
             { key: "requests", label: "Requests", icon: <InboxIcon size={15} />, count: incoming.length },
             { key: "sent", label: "Sent", icon: <SendIcon size={15} />, count: outgoing.length },
             { key: "history", label: "History", icon: <ClockIcon size={15} /> },
+            { key: "alerts", label: "Alerts", icon: <BellIcon size={15} /> },
           ]}
         />
       </div>
-      {tab === "history" ? (
+      {tab === "alerts" ? (
+        <TabPanel id="alerts" idPrefix="inbox">
+          <AlertsList alerts={alerts} onHistory={() => setTab("history")} />
+        </TabPanel>
+      ) : tab === "history" ? (
         <TabPanel id="history" idPrefix="inbox">
           <History />
         </TabPanel>

@@ -1,7 +1,7 @@
 // Alerts where people are: with Alice reading a room, her agent's budget crossing 80% and then running
 // out, another agent of hers suspended, and a person accepting her connection request each reach her
 // as a toast in that room, linking to the page that says more. The exceeded budget's suspension is
-// said once. On the page that shows it live (Usage), the toast stays away.
+// said once. On the page that shows it live (Usage), the toast stays away. The Inbox lists them after.
 import { randomUUID } from "node:crypto";
 import { SwitchboardClient } from "@switchboard/sdk";
 import type { RoomView } from "@switchboard/sdk/contract";
@@ -68,4 +68,14 @@ test("budget warnings, suspensions and decided connection requests reach the per
   const accepted = toast(`Omar ${run} accepted your request to connect with @helper-${run}.`);
   await expect(accepted).toHaveAttribute("data-tone", "success");
   await expect(accepted.getByRole("link", { name: "Open inbox" })).toHaveAttribute("href", "/inbox");
+
+  // The Inbox keeps them, newest first, for when the toast is gone.
+  await accepted.getByRole("link", { name: "Open inbox" }).click();
+  await page.getByTestId("tab-alerts").click();
+  await expect(page.getByTestId("alert-row")).toHaveText([
+    new RegExp(`@omar-${run} accepted your request to connect with @helper-${run}\\.`),
+    new RegExp(`@other-${run} was suspended by you: alerts test`),
+    new RegExp(`@spender-${run} reached its daily budget \\(\\$1\\.10 of \\$1\\.00\\) and was suspended`),
+    new RegExp(`@spender-${run} reached 80% of its daily budget`),
+  ]);
 });

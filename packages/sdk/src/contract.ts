@@ -513,6 +513,21 @@ export function countsAsUnread(m: Pick<MessageView, "kind" | "threadRootId" | "d
   return m.kind === UNREAD.kind && m.threadRootId === UNREAD.threadRootId && m.deletedAt === UNREAD.deletedAt && m.author.id !== viewerId;
 }
 
+/**
+ * Something that happened to the viewer's own budget, agents or connection requests in the last two
+ * weeks, newest first, as the Inbox lists it (tRPC `notifications.alerts`); the same news reaches an
+ * open page live, as a toast.
+ */
+export interface AlertView {
+  id: string;
+  kind: "budget.warned" | "budget.exceeded" | "agent.suspended" | "connection.accepted" | "connection.declined";
+  at: string;
+  /** A sentence: "@scout reached 80% of its daily budget ($0.90 of $1.00)". */
+  text: string;
+  /** The page that shows more: /usage, /agents or /inbox. */
+  href: string;
+}
+
 /** The signed-in person's notification settings. */
 export interface NotificationSettingsView {
   notifications: NotificationPreference;
