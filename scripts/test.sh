@@ -108,10 +108,12 @@ side_by_side() {
 
 # What the tools are documented to reuse safely between runs, kept on this machine as npm keeps its cache:
 # TypeScript's incremental state (it checks again whatever changed and what depends on it), Prettier's
-# cache (by each file's content) and Next.js's build cache (which Next.js asks CI to keep). A clean clone
-# starts from them; SWITCHBOARD_NO_CACHE=1 runs without them.
+# cache (by each file's content), Next.js's build cache (which Next.js asks CI to keep) and Vitest's
+# results (each file's last duration: it starts the longest files first, so that the two workers end
+# together, where a clean clone would start the largest). A clean clone starts from them;
+# SWITCHBOARD_NO_CACHE=1 runs without them.
 CACHE="${SWITCHBOARD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/switchboard/build}"
-CACHED=(tsconfig.tsbuildinfo node_modules/.cache/prettier .next/cache)
+CACHED=(tsconfig.tsbuildinfo node_modules/.cache/prettier .next/cache node_modules/.vite/vitest)
 if [ "${SWITCHBOARD_NO_CACHE:-}" != "1" ]; then
   for item in "${CACHED[@]}"; do
     if [ -e "$CACHE/$item" ] && [ ! -e "$item" ]; then mkdir -p "$(dirname "$item")" && cp -a "$CACHE/$item" "$item"; fi
