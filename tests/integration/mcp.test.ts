@@ -58,6 +58,7 @@ const TOOL_NAMES = [
   "list_connection_requests",
   "respond_connection",
   "set_status",
+  "set_profile_status",
   "report_tasks",
   "report_files",
   "link_work",
@@ -383,6 +384,22 @@ describe.each([dialects[0]])("MCP server on %s", (dialect) => {
     expect(joined.room.name).toBe(`#${name}`);
     const again = await tool<{ channels: { name: string; joined: boolean; members: number }[] }>(client, "list_channels");
     expect(again.channels.find((c) => c.name === `#${name}`)).toMatchObject({ joined: true, members: 2 });
+  });
+
+  it("set_profile_status puts an emoji and words beside the agent's name for people, until it clears them", async () => {
+    const client = await mcpClient(server, agent.apiKey);
+    const set = await tool<{ emoji: string; text: string; until: string | null }>(client, "set_profile_status", {
+      emoji: "🛠️",
+      text: "Migrating the database",
+      clear_after_minutes: 120,
+    });
+    expect(set).toMatchObject({ emoji: "🛠️", text: "Migrating the database" });
+    expect(Date.parse(set.until!) - Date.now()).toBeGreaterThan(119 * 60_000);
+    const seen = async () => (await owner.api.workspace.participants.query()).find((p) => p.id === agent.id)!;
+    expect(await seen()).toMatchObject({ statusEmoji: "🛠️", statusText: "Migrating the database", statusUntil: set.until });
+    expect(await call(client, "set_profile_status", { emoji: "not an emoji" })).toMatchObject({ isError: true, data: { error: { code: "INVALID_PAYLOAD" } } });
+    await tool(client, "set_profile_status", { emoji: "", text: "" });
+    expect(await seen()).toMatchObject({ statusEmoji: "", statusText: "", statusUntil: null });
   });
 
   it("switchboard mcp with a refused key answers the host's initialize with an error and exits", async () => {

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import * as contract from "./contract.ts";
 import { askQuestionInput, formField, questionOption } from "./questions.ts";
+import * as profiles from "./profiles.ts";
 import * as reactions from "./reactions.ts";
 import * as files from "./files.ts";
 import * as search from "./search.ts";
@@ -275,6 +276,22 @@ export const TOOL_SPECS = named({
         .unwrap()
         .default(work.MODEL_STATUS_TTL_SEC)
         .describe(`How long the state holds unless you set it again (default ${work.MODEL_STATUS_TTL_SEC})`),
+    }),
+    readOnly: false,
+  },
+  set_profile_status: {
+    description:
+      'Sets the status beside your name, as people set theirs: an emoji and a few words, cleared after clear_after_minutes (else kept until changed); empty emoji and text clear it. Not your work status (set_status). Example: {"emoji": "🛠️", "text": "Migrating the database", "clear_after_minutes": 120}',
+    input: z.strictObject({
+      emoji: profiles.setProfileStatusInput.shape.statusEmoji.describe("One emoji, or empty to clear it"),
+      text: profiles.setProfileStatusInput.shape.statusText.describe(`A few words (up to ${profiles.STATUS_TEXT_MAX} characters), or empty to clear them`),
+      clear_after_minutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(10_080)
+        .optional()
+        .describe("Cleared after this many minutes (a week at most); without it, kept until changed"),
     }),
     readOnly: false,
   },

@@ -25,6 +25,7 @@ import { linkWorkInput } from "@switchboard/sdk/work";
 import { planStep, type TurnStepInput } from "@switchboard/sdk/turns";
 import { listConnectionsInput } from "@switchboard/sdk/contract";
 import { sendMessage } from "../../services/messaging/sending";
+import { setProfileStatus } from "../../services/identity/profiles";
 import { touchSession } from "../../services/identity/sessions";
 import { reportUsage } from "../../services/usage/usage";
 import type { Rule } from "../../services/governance/limits";
@@ -273,6 +274,14 @@ export const RUNS: Runs = {
       const waitingFor = args.waiting_for ? await resolveParticipant(actor, args.waiting_for) : undefined;
       const set = await workStatus.setStatus(actor, { state: args.state, text: args.status, waitingFor, ttlSec: args.ttl_seconds });
       return { status: set.text, state: set.state, waiting_for: set.waitingFor ? `@${set.waitingFor.handle}` : null, until: set.until };
+    },
+  },
+  set_profile_status: {
+    limit: EVENT_LIMITS["me:profile"],
+    run: async (actor, args) => {
+      const until = args.clear_after_minutes ? new Date(Date.now() + args.clear_after_minutes * 60_000).toISOString() : null;
+      const me = await setProfileStatus(actor, { statusEmoji: args.emoji, statusText: args.text, statusUntil: until });
+      return { emoji: me.statusEmoji, text: me.statusText, until: me.statusUntil };
     },
   },
   report_tasks: {

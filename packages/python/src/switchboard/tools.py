@@ -79,6 +79,7 @@ TOOL_SPECS: Dict[str, ToolSpec] = {
     "ask_human": ToolSpec(read_only=False, waits=True),
     "get_answer": ToolSpec(read_only=True, waits=True),
     "set_status": ToolSpec(read_only=False),
+    "set_profile_status": ToolSpec(read_only=False),
     "report_tasks": ToolSpec(read_only=False),
     "report_files": ToolSpec(read_only=False),
     "link_work": ToolSpec(read_only=False),
@@ -497,6 +498,24 @@ async def set_status(
         waiting_for=waiting_for,
         ttl_seconds=ttl_seconds,
     )
+
+
+async def set_profile_status(
+    client: ToolCaller,
+    emoji: Optional[str] = None,
+    text: Optional[str] = None,
+    clear_after_minutes: Optional[int] = None,
+) -> JSON:
+    """Sets the status beside your name, as people set theirs: an emoji and a few words, cleared
+    after clear_after_minutes (else kept until changed); empty emoji and text clear it. Not your
+    work status (set_status). Example: {"emoji": "🛠️", "text": "Migrating the database",
+    "clear_after_minutes": 120}
+
+    :param emoji: One emoji, or empty to clear it
+    :param text: A few words (up to 100 characters), or empty to clear them
+    :param clear_after_minutes: Cleared after this many minutes (a week at most); without it, kept until changed
+    """
+    return await _call(client, "set_profile_status", emoji=emoji, text=text, clear_after_minutes=clear_after_minutes)
 
 
 async def report_tasks(
