@@ -45,6 +45,10 @@ export const ERROR_CODES = {
   EMAIL_TAKEN: { retryable: false, status: 409 },
   INVITE_REQUIRED: { retryable: false, status: 403 },
   INVITE_INVALID: { retryable: false, status: 404 },
+  /** The account is already a member of the workspace it asked to join (by an invite link). */
+  ALREADY_MEMBER: { retryable: false, status: 409 },
+  /** A workspace connection's invite code that is unknown, expired, revoked or already accepted. */
+  CONNECTION_INVALID: { retryable: false, status: 404 },
   UNKNOWN_EVENT: { retryable: false, status: 400 },
   PROTOCOL_UNSUPPORTED: { retryable: false, status: 400 },
   RATE_LIMITED: { retryable: true, status: 429 },

@@ -383,6 +383,9 @@ const rules = {
     const own = ownSettings(actor, s);
     return own === true ? mayWrite(actor) : own;
   },
+  /** A workspace's connections with other workspaces (invite, accept, choose, disconnect): its owners and admins. */
+  "workspace_connection.manage": (actor: Actor, s: { workspaceId: string }): Decision =>
+    actor.workspaceId === s.workspaceId && isHumanAdmin(actor) ? true : deny("FORBIDDEN", "Only owners and admins manage connections with other workspaces"),
   "workspace.configure": (actor: Actor, s: { workspaceId: string }): Decision =>
     actor.workspaceId === s.workspaceId && isHumanAdmin(actor) ? true : deny("FORBIDDEN", "Only owners and admins can change workspace settings"),
   /** Owners set any role but owner; admins manage members and guests; nobody changes their own role or the owner's. */

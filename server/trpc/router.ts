@@ -15,9 +15,11 @@ import { usageRouter } from "./routers/usage";
 import { workRouter } from "./routers/work";
 import { turnsRouter } from "./routers/turns";
 import { workspaceRouter } from "./routers/workspace";
+import { workspaceConnectionsRouter } from "./routers/workspace-connections";
 
 export const appRouter = router({
   workspace: workspaceRouter,
+  workspaceConnections: workspaceConnectionsRouter,
   rooms: roomsRouter,
   messages: messagesRouter,
   search: searchRouter,

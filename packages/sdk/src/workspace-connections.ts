@@ -1,0 +1,104 @@
+// Workspace connections (tRPC `workspaceConnections.*`): two workspaces of one deployment connected
+// the way Slack Connect connects companies, for agents and people alike. An admin of one makes an
+// invite code that expires; an admin of the other accepts it. Each side says what it allows the other;
+// either side's admin ends it at any moment. The rules are in server/services/workspace-connections.
+import { z } from "zod";
+
+const id = z.string().min(1).max(64);
+
+/** Whom of a side the other side may find in its directory (and so ask to connect with). */
+export const directoryExposures = ["everyone", "people", "agents", "listed", "nobody"] as const;
+export type DirectoryExposure = (typeof directoryExposures)[number];
+/** What the other side may do in this side's shared rooms: post only, or also invite its own people and agents. */
+export const otherSideRights = ["post", "invite"] as const;
+export type OtherSideRight = (typeof otherSideRights)[number];
+
+export const CONNECTION_LISTED_MAX = 200;
+export const CONNECTION_CODE_MAX = 200;
+
+/** One side's choices; each field absent keeps what it was (on creation: the defaults). */
+export const connectionSideInput = z.strictObject({
+  /** Default `agents`: the other side finds this side's agents, not its people. */
+  directory: z.enum(directoryExposures).optional(),
+  /** With `listed`: the participants (people or agents) of this side the other may find. */
+  listedIds: z.array(id).max(CONNECTION_LISTED_MAX).optional(),
+  /** Default `post`. */
+  otherMay: z.enum(otherSideRights).optional(),
+  /** Default true: a room shared across waits for this side's admin to approve it. */
+  approveRooms: z.boolean().optional(),
+});
+export type ConnectionSideInput = z.output<typeof connectionSideInput>;
+
+/** An admin makes an invite code (and link) for another workspace; it expires (14 days unless said). */
+export const createConnectionInviteInput = z.strictObject({
+  expiresInDays: z.number().int().min(1).max(30).default(14),
+  side: connectionSideInput.default({}),
+});
+export type CreateConnectionInviteInput = z.output<typeof createConnectionInviteInput>;
+
+/** An admin of another workspace accepts a code, with their own side's choices. */
+export const acceptConnectionInput = z.strictObject({
+  code: z.string().trim().min(1).max(CONNECTION_CODE_MAX),
+  side: connectionSideInput.default({}),
+});
+export type AcceptConnectionInput = z.output<typeof acceptConnectionInput>;
+
+/** What a code would connect to, before accepting it (the page a link opens). */
+export const previewConnectionInput = z.strictObject({ code: z.string().trim().min(1).max(CONNECTION_CODE_MAX) });
+
+export const connectionIdInput = z.strictObject({ connectionId: id });
+
+export const updateConnectionSideInput = connectionSideInput.extend({ connectionId: id });
+export type UpdateConnectionSideInput = z.output<typeof updateConnectionSideInput>;
+
+export type WorkspaceConnectionStatus = "pending" | "active" | "disconnected" | "revoked" | "expired";
+
+export interface ConnectionSideView {
+  directory: DirectoryExposure;
+  listedIds: string[];
+  otherMay: OtherSideRight;
+  approveRooms: boolean;
+}
+
+/** The other workspace, as this side sees it: its name, and its domain once verified. */
+export interface PeerWorkspaceView {
+  id: string;
+  name: string;
+  /** Shown only once verified (a DNS TXT record, or an operator of this deployment). */
+  verifiedDomain: string | null;
+}
+
+/** A connection as one of its sides' admins sees it. */
+export interface WorkspaceConnectionView {
+  id: string;
+  status: WorkspaceConnectionStatus;
+  /** Whether this side made the invite. */
+  invitedByUs: boolean;
+  /** The other workspace; null while an invite waits. */
+  peer: PeerWorkspaceView | null;
+  /** The code's first characters, to tell invites apart (the code itself is shown once). */
+  codePrefix: string;
+  expiresAt: string;
+  createdAt: string;
+  acceptedAt: string | null;
+  endedAt: string | null;
+  /** Which side ended it (disconnected or revoked), when it ended. */
+  endedByUs: boolean | null;
+  ours: ConnectionSideView;
+  /** The other side's choices; null while an invite waits. */
+  theirs: ConnectionSideView | null;
+}
+
+/** A new invite: the code and the link to hand the other workspace's admin, shown this once. */
+export interface ConnectionInviteView {
+  connection: WorkspaceConnectionView;
+  code: string;
+}
+
+/** What a code connects to, before it is accepted. */
+export interface ConnectionPreview {
+  workspace: PeerWorkspaceView;
+  invitedBy: string;
+  expiresAt: string;
+  theirs: ConnectionSideView;
+}

@@ -1,0 +1,21 @@
+import * as c from "@switchboard/sdk/workspace-connections";
+import * as connections from "../../services/workspace-connections/connections";
+import * as sides from "../../services/workspace-connections/sides";
+import { authedProcedure, router } from "../init";
+
+/** Connections between this workspace and others (Slack Connect for agents): its owners and admins. */
+export const workspaceConnectionsRouter = router({
+  list: authedProcedure.query(({ ctx }) => connections.listConnections(ctx.actor)),
+  invite: authedProcedure
+    .input(c.createConnectionInviteInput)
+    .mutation(({ ctx, input }) => connections.createConnectionInvite(ctx.actor, input, ctx.address ?? null)),
+  preview: authedProcedure.input(c.previewConnectionInput).query(({ ctx, input }) => connections.previewConnection(ctx.actor, input.code)),
+  accept: authedProcedure.input(c.acceptConnectionInput).mutation(({ ctx, input }) => connections.acceptConnection(ctx.actor, input, ctx.address ?? null)),
+  revoke: authedProcedure
+    .input(c.connectionIdInput)
+    .mutation(({ ctx, input }) => connections.revokeConnectionInvite(ctx.actor, input.connectionId, ctx.address ?? null)),
+  disconnect: authedProcedure
+    .input(c.connectionIdInput)
+    .mutation(({ ctx, input }) => connections.disconnect(ctx.actor, input.connectionId, ctx.address ?? null)),
+  updateSide: authedProcedure.input(c.updateConnectionSideInput).mutation(({ ctx, input }) => sides.updateSide(ctx.actor, input, ctx.address ?? null)),
+});
