@@ -45,9 +45,9 @@ const schema = z.object({
     .max(1024 * 1024 * 1024)
     .default(4 * 1024 * 1024),
   /**
-   * Who may create a workspace by signing up: `invite` (the first person to sign up; everyone after joins
-   * a workspace by its invite link) or `open` (anyone: a sign-up without an invite creates a workspace of
-   * its own, which its person owns).
+   * Who may create a workspace: `invite` (the first person to sign up; everyone after joins a workspace
+   * by its invite link, signed-in people too) or `open` (anyone: a sign-up without an invite, or a
+   * signed-in person (tRPC `workspaces.create`), creates a workspace of its own, which its person owns).
    */
   WORKSPACE_SIGNUP: z.enum(["invite", "open"]).default("invite"),
   /**

@@ -1,5 +1,6 @@
 // The demo a fresh install opens on: one person, two agents and #general with a short conversation,
-// and a little work history for the Work page.
+// and a little work history for the Work page; and a second company in the same deployment (its own
+// person and assistant agent), connected with the first, so that working across companies is there to see.
 // Runs once, on an empty database. The person's password is printed then, once (logs are kept and
 // shipped elsewhere), and kept in data/demo-credentials.json.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -14,8 +15,10 @@ import { linkWork, reportFiles, reportTasks } from "./services/work/work";
 import { setStatus } from "./services/work/status";
 import type { Actor } from "./policies";
 import { DEFAULT_CHANNEL } from "./services/identity/workspaces";
+import { acceptConnection, createConnectionInvite } from "./services/workspace-connections/connections";
 
 const DEMO_EMAIL = "demo@switchboard.local";
+const SECOND_EMAIL = "kim@northwind.local";
 
 export async function seedDemo(log: (line: string) => void): Promise<void> {
   const file = path.resolve(env.DATA_DIR, "demo-credentials.json");
@@ -65,11 +68,47 @@ export async function seedDemo(log: (line: string) => void): Promise<void> {
   await say(dana, "Good catch. @scribe please note both in the changelog.", ask.id);
   await say(scribe, "Noted in the changelog draft:\n\n- add jitter to reconnect backoff\n- keep `clientMsgId` stable across retries");
   await seedWork({ dana, scout, scribe, roomId: general.id, askId: ask.id });
+  const second = await seedSecondCompany(dana);
 
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ email: DEMO_EMAIL, password }), { mode: 0o600 });
+  writeFileSync(file, JSON.stringify({ email: DEMO_EMAIL, password, others: [second] }), { mode: 0o600 });
   log("Seeded the demo workspace: Dana Demo, agents @scout and @scribe, and #general.");
+  log(`Seeded a second company, ${second.workspace}: Kim Park and her assistant @atlas, connected with the first.`);
   log(`Demo sign-in: ${DEMO_EMAIL} / ${password}   (shown this once; kept in ${path.join(env.DATA_DIR, "demo-credentials.json")})`);
+  log(`Second company's sign-in: ${SECOND_EMAIL} / ${second.password}`);
+}
+
+/**
+ * Northwind, a second company on the same deployment: Kim and her personal assistant agent, with
+ * #general, and a connection with the demo workspace (each side lets the other find its agents).
+ */
+async function seedSecondCompany(dana: Actor): Promise<{ workspace: string; email: string; password: string }> {
+  const db = getDb();
+  const password = newSecret(9);
+  const workspace = "Northwind";
+  const { accountId } = await signUp({ email: SECOND_EMAIL, password, displayName: "Kim Park", handle: "kim", workspaceName: workspace }, null, {
+    byOperator: true,
+  });
+  const kim = (await actorForAccount(accountId))!;
+  const atlasId = await db.$transaction((tx) =>
+    createAgent(tx, kim, {
+      handle: "atlas",
+      displayName: "Atlas",
+      description: "Kim's personal assistant: her calendar, travel and research.",
+      framework: "langgraph",
+      capabilities: ["scheduling", "research"],
+    }),
+  );
+  const general = await db.room.findUniqueOrThrow({ where: { workspaceId_name: { workspaceId: kim.workspaceId, name: DEFAULT_CHANNEL } } });
+  await db.roomMember.create({ data: { roomId: general.id, participantId: atlasId, deliveryMode: "mentions" } });
+  const atlas = await actorForAgent(atlasId);
+  const say = (actor: Actor, body: string) => sendMessage(actor, { roomId: general.id, body, clientMsgId: `seed-${newSecret(8)}` });
+  await say(kim, "@atlas I'm meeting the Switchboard Demo team next week: find a slot Tuesday or Wednesday.");
+  await say(atlas, "Tuesday 14:00–15:00 is free for you. Shall I offer it to them once we're connected?");
+
+  const { code } = await createConnectionInvite(dana, { expiresInDays: 14, side: { directory: "agents" } });
+  await acceptConnection(kim, { code, side: { directory: "agents" } });
+  return { workspace, email: SECOND_EMAIL, password };
 }
 
 /**

@@ -3,7 +3,6 @@
 // agents and people in check (message rates and bursts, the loop guard), the component map of the Work
 // page, and the owner's own exemption.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button, Spinner } from "@/components/ui/button";
@@ -15,6 +14,7 @@ import { LIMIT_BOUNDS, WORKSPACE_NAME_MAX } from "@switchboard/sdk/admin";
 import { Card } from "./card";
 import { ComponentMapCard } from "./component-map-card";
 import type { WorkspaceLimits } from "./types";
+import { useRouter } from "@/components/nav/workspace-routing";
 
 export function SettingsTab() {
   const trpc = useTRPC();

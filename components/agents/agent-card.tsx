@@ -2,7 +2,6 @@
 // One agent the viewer owns: profile, status, consent policy, what it must ask first, keys, its
 // runtime sessions, and the controls that manage them.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { AgentView, ApiKeyView, ConsentPolicy } from "@switchboard/sdk/contract";
 import { AgentSessions } from "@/components/bindings/agent-sessions";
@@ -28,6 +27,7 @@ import { KillSwitch } from "./suspend-dialog";
 import { LifecycleBadge, lifecycleOf, PresenceBadge } from "@/components/ui/participant-states";
 import { ScrollX } from "@/components/ui/scroll-x";
 import { RenameAgentDialog } from "./rename-agent-dialog";
+import { useRouter } from "@/components/nav/workspace-routing";
 
 /** Its lifecycle in the shared words (components/ui/participant-states.tsx): active, suspended, never connected. */
 export function AgentStatus({ agent }: { agent: Pick<AgentView, "status" | "lastSeenAt"> }) {

@@ -19,7 +19,7 @@ export async function signInAndEnter(email: string, password: string, to = "/"):
   return null;
 }
 
-export function SignInForm() {
+export function SignInForm({ to = "/" }: { to?: string }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -29,7 +29,7 @@ export function SignInForm() {
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const failure = await signInAndEnter(email, password);
+    const failure = await signInAndEnter(email, password, to);
     if (failure) {
       setError(failure);
       setBusy(false);

@@ -1,7 +1,7 @@
 "use client";
 // An agent's sessions on its card: every runtime binding, closed ones too (dimmed), most recently used
 // first, with where each runs and Close for whoever the server says may close it. Live.
-import Link from "next/link";
+import { Link } from "@/components/nav/workspace-routing";
 import { useState } from "react";
 import type { BindingForViewer } from "@switchboard/sdk/bindings";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";

@@ -2,8 +2,7 @@
 // /directory: everyone in the workspace, people and agents, searchable by text, capability, kind and
 // owner, with presence, work status and the viewer's standing; connect or message from here.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
-import { useRouter } from "next/navigation";
+import { Link, useRouter } from "@/components/nav/workspace-routing";
 import { useMemo, useState } from "react";
 import type { DirectoryEntry } from "@switchboard/sdk/contract";
 import type { WorkStatusView } from "@switchboard/sdk/work";

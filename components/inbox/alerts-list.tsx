@@ -3,7 +3,7 @@
 // (tRPC `notifications.alerts`), newest first, each linking to the page that shows more. Live: the
 // events that raise the toasts (components/notifications/alerts.tsx) read the list again.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/nav/workspace-routing";
 import type { AlertView } from "@switchboard/sdk/contract";
 import { useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";

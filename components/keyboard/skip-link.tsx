@@ -1,7 +1,7 @@
 "use client";
 // The first thing Tab reaches on every signed-in page, shown only then: past the sidebar to the room's
 // composer (or, on a page without one, to the page itself).
-import { usePathname } from "next/navigation";
+import { usePathname } from "@/components/nav/workspace-routing";
 
 export const MAIN_ID = "main-content";
 

@@ -3,9 +3,9 @@
 // sidebar's previous or next conversation), Alt/⌥+Shift+↑↓ (the previous or next unread one, as in
 // Slack) and `?` (the shortcuts sheet). None fires while an input method is composing; `?` and the
 // arrows are left to text fields, except that the arrows also work from an empty message composer.
-import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { anyDialogOpen, isComposing, isEmptyComposer, isTextField } from "./keys";
+import { useRouter } from "@/components/nav/workspace-routing";
 
 export interface NavRoom {
   id: string;

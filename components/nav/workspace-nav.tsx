@@ -2,8 +2,6 @@
 // The sidebar's workspace pages: Search (messages; Ctrl/⌘+Shift+F), Needs you (open questions the viewer may answer, live; Ctrl/⌘+Shift+Y),
 // Work (what agents are doing, live), Agents, Directory, Inbox (with the number of requests waiting for the viewer's decision, live) and
 // Admin (owners and admins).
-import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
 import { useEffect, type ReactNode } from "react";
 import { useViewer } from "@/components/providers/viewer-provider";
 import { BotIcon, CompassIcon, HandIcon, InboxIcon, SearchIcon, ShieldIcon } from "@/components/ui/icons";
@@ -12,6 +10,7 @@ import { useConnectionEvents, usePendingConnections } from "@/components/inbox/u
 import { useOpenQuestionCount, useQuestionEvents } from "@/components/questions/use-questions";
 import { useWorkStatusEvents } from "@/components/work/use-work-statuses";
 import { LayersIcon } from "@/components/work/work-icons";
+import { Link, usePathname, useRouter } from "@/components/nav/workspace-routing";
 
 export function WorkspaceNav() {
   const { can } = useViewer();

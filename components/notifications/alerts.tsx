@@ -3,13 +3,13 @@
 // budget) crossing 80% or running out, an agent of theirs suspended, a connection they asked for
 // accepted or declined. Each is a toast linking to the page that says more; the page that already
 // shows it live (Usage, Agents, the inbox) shows it there instead.
-import { usePathname } from "next/navigation";
 import { useRef } from "react";
 import { useDirectory } from "@/components/providers/directory";
 import { useSocketEvent } from "@/components/providers/socket-provider";
 import { useViewer } from "@/components/providers/viewer-provider";
 import { toast } from "@/components/ui/toast";
 import { alertText } from "@/components/usage/budgets";
+import { usePathname } from "@/components/nav/workspace-routing";
 
 /** A suspension right after an exceeded budget is the same news: the budget's alert already said so. */
 const SAME_NEWS_MS = 10_000;

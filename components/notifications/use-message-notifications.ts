@@ -3,12 +3,12 @@
 // (a mention; under `all`, every dm and group message), never their own, and questions asked of them.
 // A visible tab shows these itself, so it raises nothing.
 import { useQuery } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { excerptOf, notificationFor, type MessageView } from "@switchboard/sdk/contract";
 import { useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";
 import { notifyInBrowser } from "./browser-notifications";
+import { useRouter } from "@/components/nav/workspace-routing";
 
 export function useMessageNotifications(): void {
   const trpc = useTRPC();

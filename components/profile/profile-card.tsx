@@ -3,8 +3,6 @@
 // kind, status, the owner of an agent, and "Message" (a direct conversation). One card for the tab
 // (`ProfileCardHost`, mounted by the sidebar); `ProfileTrigger` opens it from anywhere.
 import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useSyncExternalStore, type ReactNode } from "react";
 import { useDirectory } from "@/components/providers/directory";
 import { useSocket } from "@/components/providers/socket-provider";
@@ -16,6 +14,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { MessageIcon, SettingsIcon } from "@/components/ui/icons";
 import { currentStatus, EMOJI_FONT, untilLabel } from "./status-emoji";
+import { Link, useRouter } from "@/components/nav/workspace-routing";
 
 let openId: string | null = null;
 const listeners = new Set<() => void>();

@@ -25,7 +25,11 @@ function makeQueryClient() {
   });
 }
 
-export function QueryProvider({ children }: { children: ReactNode }) {
+/**
+ * `workspaceId`: the workspace a page is in, said in every request (`x-switchboard-workspace`), since
+ * a person may belong to several. The workspace's layout gives each workspace a provider of its own.
+ */
+export function QueryProvider({ workspaceId, children }: { workspaceId?: string; children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
@@ -36,6 +40,7 @@ export function QueryProvider({ children }: { children: ReactNode }) {
           // A page that asks many queries at once (the Agents page: two per agent) would put them all in
           // one GET's URL, and past Node's 16 KiB of headers the server answers 431: split the batch.
           maxURLLength: 8000,
+          headers: () => (workspaceId ? { "x-switchboard-workspace": workspaceId } : {}),
           fetch: (url, init) => fetch(url, { ...init, credentials: "same-origin" }),
         }),
       ],

@@ -6,6 +6,7 @@
 // started at mere transport connect could finish before the subscription and miss what came between.
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { io, type Socket } from "socket.io-client";
+import { useWorkspaceId } from "./viewer-provider";
 import { SOCKET_PATH, type ClientToServerEvents, type Feature, type ServerToClientEvents } from "@switchboard/sdk/contract";
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -23,6 +24,7 @@ interface SocketContextValue {
 const SocketContext = createContext<SocketContextValue>({ socket: null, status: "connecting", readyEpoch: 0, presence: new Map() });
 
 export function SocketProvider({ children }: { children: ReactNode }) {
+  const workspaceId = useWorkspaceId();
   const [socket, setSocket] = useState<AppSocket | null>(null);
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
   const [readyEpoch, setReadyEpoch] = useState(0);
@@ -31,7 +33,13 @@ export function SocketProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     // WebSocket first (no sticky sessions needed behind several processes); long-polling if it is blocked.
     const features: Feature[] = ["message:batch"];
-    const s: AppSocket = io({ path: SOCKET_PATH, withCredentials: true, transports: ["websocket", "polling"], tryAllTransports: true, auth: { features } });
+    const s: AppSocket = io({
+      path: SOCKET_PATH,
+      withCredentials: true,
+      transports: ["websocket", "polling"],
+      tryAllTransports: true,
+      auth: { features, workspaceId },
+    });
     let everConnected = false;
     s.on("disconnect", () => setStatus(everConnected ? "reconnecting" : "connecting"));
     s.on("session:ready", (p) => {
@@ -52,7 +60,7 @@ export function SocketProvider({ children }: { children: ReactNode }) {
       s.disconnect();
       setSocket(null);
     };
-  }, []);
+  }, [workspaceId]);
 
   const value = useMemo(() => ({ socket, status, readyEpoch, presence }), [socket, status, readyEpoch, presence]);
   return <SocketContext.Provider value={value}>{children}</SocketContext.Provider>;

@@ -22,3 +22,8 @@ export function useViewer(): Viewer {
   if (!viewer) throw new Error("useViewer outside ViewerProvider");
   return viewer;
 }
+
+/** The workspace the page is in, or null outside a workspace's pages (sign-in, an invite). */
+export function useWorkspaceId(): string | null {
+  return useContext(ViewerContext)?.workspace.id ?? null;
+}

@@ -3,7 +3,7 @@
 // same card as in the room. Questions answered here stay below as "Done" for the visit, so the answer
 // is seen to land; the queue refetches live (useQuestionEvents, mounted with the sidebar).
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/nav/workspace-routing";
 import { useEffect, useMemo, useState } from "react";
 import type { QuestionForViewer } from "@switchboard/sdk/questions";
 import { PageFrame } from "@/components/nav/page-frame";

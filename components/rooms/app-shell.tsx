@@ -1,7 +1,6 @@
 "use client";
 // The signed-in frame: one socket for the tab, the sidebar, and the page beside it. On narrow
 // screens the sidebar slides over the page and closes on navigation.
-import { usePathname } from "next/navigation";
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
 import { Alerts } from "@/components/notifications/alerts";
 import { DesktopNotifications } from "@/components/notifications/desktop-prompt";
@@ -9,8 +8,11 @@ import { SocketProvider, useSocket } from "@/components/providers/socket-provide
 import { ViewerProvider, type Viewer } from "@/components/providers/viewer-provider";
 import { MAIN_ID, SkipLink } from "@/components/keyboard/skip-link";
 import { Toaster } from "@/components/ui/toast";
+import { LAST_WORKSPACE_COOKIE } from "@/components/nav/workspace-paths";
+import { WorkspaceRail } from "@/components/nav/workspace-rail";
 import { Sidebar } from "./sidebar";
 import { useAppHeight } from "./use-app-height";
+import { usePathname } from "@/components/nav/workspace-routing";
 
 const NavContext = createContext<() => void>(() => {});
 
@@ -22,6 +24,7 @@ export function AppShell({ viewer, children }: { viewer: Viewer; children: React
   const pathname = usePathname();
   useEffect(() => setNavOpen(false), [pathname]);
   useAppHeight();
+  useRememberWorkspace(viewer.workspace.id);
 
   return (
     <ViewerProvider viewer={viewer}>
@@ -30,10 +33,11 @@ export function AppShell({ viewer, children }: { viewer: Viewer; children: React
           <SkipLink />
           <div className="flex h-[var(--app-height,100dvh)] overflow-hidden bg-white">
             <div
-              className={`h-full shrink-0 max-md:fixed max-md:inset-y-0 max-md:left-0 max-md:z-40 max-md:transition-transform ${
+              className={`flex h-full shrink-0 max-md:fixed max-md:inset-y-0 max-md:left-0 max-md:z-40 max-md:transition-transform ${
                 navOpen ? "max-md:shadow-2xl" : "max-md:-translate-x-full"
               }`}
             >
+              <WorkspaceRail />
               <Sidebar />
             </div>
             {navOpen && <div className="fixed inset-0 z-30 bg-zinc-950/40 md:hidden" onClick={() => setNavOpen(false)} aria-hidden="true" />}
@@ -50,6 +54,13 @@ export function AppShell({ viewer, children }: { viewer: Viewer; children: React
       </SocketProvider>
     </ViewerProvider>
   );
+}
+
+/** "/" (and a link without a workspace) opens the workspace this browser was last in (app/_lib/viewer.ts). */
+function useRememberWorkspace(workspaceId: string): void {
+  useEffect(() => {
+    document.cookie = `${LAST_WORKSPACE_COOKIE}=${encodeURIComponent(workspaceId)}; path=/; max-age=31536000; samesite=lax`;
+  }, [workspaceId]);
 }
 
 function ConnectionBanner() {

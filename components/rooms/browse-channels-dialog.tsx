@@ -2,7 +2,6 @@
 // Every public channel in the workspace, with a filter; open one to preview it, or join it here.
 // Archived channels (and private archived ones the viewer is in) come last, to read, not to join.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button, Spinner } from "@/components/ui/button";
@@ -11,6 +10,7 @@ import { errorMessage } from "@/components/ui/errors";
 import { inputClass } from "@/components/ui/field";
 import { CheckIcon, HashIcon, SearchIcon } from "@/components/ui/icons";
 import { Pill } from "@/components/ui/pill";
+import { useRouter } from "@/components/nav/workspace-routing";
 
 export function BrowseChannelsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (

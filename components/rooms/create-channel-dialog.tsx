@@ -1,7 +1,6 @@
 "use client";
 // A new channel: name, public or private, topic, and its first members (people and agents).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";
@@ -12,6 +11,7 @@ import { Field, FormError, TextInput } from "@/components/ui/field";
 import { HashIcon, LockIcon } from "@/components/ui/icons";
 import { ParticipantPicker } from "./participant-picker";
 import { TOPIC_MAX } from "@switchboard/sdk/contract";
+import { useRouter } from "@/components/nav/workspace-routing";
 
 /** What a channel name may hold, as it is typed (the server checks the same rule). */
 export const toChannelName = (raw: string) =>

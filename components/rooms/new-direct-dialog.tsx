@@ -1,7 +1,6 @@
 "use client";
 // Start (or reopen) a direct message with one participant, or a group with several.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";
@@ -10,6 +9,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { FormError } from "@/components/ui/field";
 import { ParticipantPicker } from "./participant-picker";
+import { useRouter } from "@/components/nav/workspace-routing";
 
 export function NewDirectDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (

@@ -2,7 +2,6 @@
 // The room header's pins: how many messages are pinned, and a list of them that jumps to each (its
 // link, as a copied link or a search result opens it). Fetched once, then kept by `message:pinned`.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useEffect, useState } from "react";
 import type { MessageView } from "@switchboard/sdk/contract";
 import { useSocket } from "@/components/providers/socket-provider";
@@ -11,6 +10,7 @@ import { excerptOf } from "@switchboard/sdk/contract";
 import { fullTimeLabel, timeLabel } from "./format";
 import { messageHref } from "./message-href";
 import { PinIcon, Popover } from "./reactions";
+import { Link } from "@/components/nav/workspace-routing";
 
 export function PinnedMenu({ roomId, nameOf }: { roomId: string; nameOf: (id: string) => string }) {
   const trpc = useTRPC();

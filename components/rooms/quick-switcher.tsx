@@ -1,7 +1,6 @@
 "use client";
 // Ctrl/Cmd+K: type a few letters, arrow to a room or a person, Enter to go.
 import { useMutation } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
 import type { RoomView } from "@switchboard/sdk/contract";
 import { useDirectory } from "@/components/providers/directory";
@@ -10,6 +9,7 @@ import { useViewer } from "@/components/providers/viewer-provider";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { Dialog } from "@/components/ui/dialog";
 import { HashIcon, LockIcon, SearchIcon } from "@/components/ui/icons";
+import { useRouter } from "@/components/nav/workspace-routing";
 
 const optionId = (index: number) => `switcher-option-${index}`;
 

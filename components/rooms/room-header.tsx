@@ -2,7 +2,6 @@
 // Title (#name, or the other people's names), topic, the agent sessions bound here, the room's work
 // timeline, member count (toggles the members panel), leave.
 import { ActivityMenu } from "@/components/turns/turn-block";
-import Link from "next/link";
 import { useState } from "react";
 import type { RoomMemberView, RoomView } from "@switchboard/sdk/contract";
 import { RoomBindings } from "@/components/bindings/room-bindings";
@@ -16,6 +15,7 @@ import { ChannelSettingsDialog } from "./channel-settings-dialog";
 import { timelineHref } from "@/components/work/work-hrefs";
 import { LayersIcon } from "@/components/work/work-icons";
 import { useOpenNav } from "./app-shell";
+import { Link } from "@/components/nav/workspace-routing";
 
 export function RoomHeader({
   room,

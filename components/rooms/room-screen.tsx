@@ -1,8 +1,6 @@
 "use client";
 // /r/[roomId]: the header, the timeline, the composer and the side panels (thread, members).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { countsAsUnread, type MessageView, type RoomCan, type RoomView } from "@switchboard/sdk/contract";
 import { useDirectory } from "@/components/providers/directory";
@@ -31,6 +29,7 @@ import { ThreadPanel } from "./thread-panel";
 import { useRevealMessage } from "./reveal-message";
 import { TypingLine } from "./typing-line";
 import { UnreachedNotice } from "./unreached-notice";
+import { Link, useRouter } from "@/components/nav/workspace-routing";
 
 type RoomDetails = RoomView & { joined: boolean; readSeq: number; can: RoomCan };
 

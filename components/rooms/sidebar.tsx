@@ -3,8 +3,6 @@
 // move live with socket events (message:new bumps, room:added / room:removed refetch).
 import { useQuery } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
-import Link from "next/link";
-import { usePathname } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { countsAsUnread, type MessageView, type RoomView } from "@switchboard/sdk/contract";
 import type { WorkStatusView } from "@switchboard/sdk/work";
@@ -31,6 +29,7 @@ import {
 import { BrowseChannelsDialog } from "./browse-channels-dialog";
 import { CreateChannelDialog } from "./create-channel-dialog";
 import { InviteDialog } from "./invite-dialog";
+import { CreateWorkspaceDialog } from "@/components/workspace/create-workspace-dialog";
 import { NewDirectDialog } from "./new-direct-dialog";
 import { QuickSwitcher } from "./quick-switcher";
 import { useSidebarCache, useSidebarReconciler } from "./sidebar-cache";
@@ -44,9 +43,10 @@ import { ShortcutsSheet } from "@/components/keyboard/shortcuts-sheet";
 import { useWorkspaceShortcuts } from "@/components/keyboard/use-workspace-shortcuts";
 import { useWorkStatuses } from "@/components/work/use-work-statuses";
 import { WorkStateDot } from "@/components/work/work-state";
+import { Link, usePathname } from "@/components/nav/workspace-routing";
 
 type SidebarRoom = RoomView & { unread: number; mentions: number; readSeq: number };
-type DialogName = "browse" | "create" | "direct" | "invite" | "switcher" | "shortcuts" | null;
+type DialogName = "browse" | "create" | "direct" | "invite" | "switcher" | "shortcuts" | "workspace" | null;
 
 export function Sidebar() {
   const trpc = useTRPC();
@@ -57,6 +57,8 @@ export function Sidebar() {
   const pathname = usePathname();
   const activeRoomId = pathname.startsWith("/r/") ? pathname.slice(3).split("/")[0] : null;
   const rooms = useQuery(trpc.rooms.mine.queryOptions());
+  // Whether this deployment lets anyone create a workspace (WORKSPACE_SIGNUP=open).
+  const mayCreateWorkspace = useQuery(trpc.workspace.signUpOptions.queryOptions()).data?.mayCreate ?? false;
   const cache = useSidebarCache();
   useSidebarReconciler();
   useUnreadMarks();
@@ -126,6 +128,7 @@ export function Sidebar() {
           onInvite={can.invite ? () => setDialog("invite") : undefined}
           onCreate={can.createChannel ? () => setDialog("create") : undefined}
           onBrowse={can.browseChannels ? () => setDialog("browse") : undefined}
+          onCreateWorkspace={mayCreateWorkspace ? () => setDialog("workspace") : undefined}
         />
         <span
           className={`ml-auto h-2 w-2 shrink-0 rounded-full ${status === "connected" ? "bg-emerald-400" : "animate-pulse bg-amber-400"}`}
@@ -202,6 +205,7 @@ export function Sidebar() {
       <CreateChannelDialog open={dialog === "create"} onClose={() => setDialog(null)} />
       <NewDirectDialog open={dialog === "direct"} onClose={() => setDialog(null)} />
       <InviteDialog open={dialog === "invite"} onClose={() => setDialog(null)} />
+      <CreateWorkspaceDialog open={dialog === "workspace"} onClose={() => setDialog(null)} />
       <QuickSwitcher open={dialog === "switcher"} onClose={() => setDialog(null)} rooms={ordered} />
       <ShortcutsSheet open={dialog === "shortcuts"} onClose={() => setDialog(null)} />
       <ProfileCardHost />
@@ -384,7 +388,19 @@ function useDismiss(open: boolean, close: () => void) {
 }
 
 /** The workspace's menu; an action the viewer may not take is absent. */
-function WorkspaceMenu({ name, onInvite, onCreate, onBrowse }: { name: string; onInvite?: () => void; onCreate?: () => void; onBrowse?: () => void }) {
+function WorkspaceMenu({
+  name,
+  onInvite,
+  onCreate,
+  onBrowse,
+  onCreateWorkspace,
+}: {
+  name: string;
+  onInvite?: () => void;
+  onCreate?: () => void;
+  onBrowse?: () => void;
+  onCreateWorkspace?: () => void;
+}) {
   const [open, setOpen] = useState(false);
   const ref = useDismiss(open, () => setOpen(false));
   const pick = (fn: () => void) => () => {
@@ -429,6 +445,14 @@ function WorkspaceMenu({ name, onInvite, onCreate, onBrowse }: { name: string; o
             <MenuItem onClick={pick(onBrowse)} icon={<CompassIcon size={15} />}>
               Browse channels
             </MenuItem>
+          )}
+          {onCreateWorkspace && (
+            <>
+              <div className="my-1 border-t border-zinc-100" role="separator" />
+              <MenuItem onClick={pick(onCreateWorkspace)} icon={<PlusIcon size={15} />} testId="menu-create-workspace">
+                Create a workspace
+              </MenuItem>
+            </>
           )}
         </div>
       )}

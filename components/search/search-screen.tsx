@@ -4,8 +4,7 @@
 // order are in the URL (a search is a link); each hit shows where its words matched, in its room and
 // thread, and opens there with the message highlighted.
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
-import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import type { SearchHit } from "@switchboard/sdk/contract";
 import { PageFrame } from "@/components/nav/page-frame";
@@ -20,6 +19,7 @@ import { dateTime, relativeTime } from "@/components/ui/time";
 import { useDebounced } from "@/components/ui/use-debounced";
 import { excerpt } from "./excerpt";
 import { messageHref } from "@/components/rooms/message-href";
+import { Link, usePathname, useRouter } from "@/components/nav/workspace-routing";
 
 type Sort = "relevance" | "date";
 

@@ -2,7 +2,6 @@
 // The person's profile in Settings: avatar, display name and handle, and the status beside their name
 // (an emoji, a few words, and when it clears). Saved with tRPC `profile.*`; everyone sees it live.
 import { useMutation } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { DISPLAY_NAME_MAX, HANDLE_MAX, HANDLE_PATTERN, HANDLE_RULE } from "@switchboard/sdk/contract";
 import { AVATAR_MAX_BYTES, STATUS_DURATIONS, STATUS_EMOJI_MAX, STATUS_TEXT_MAX, statusUntilFor, type StatusDuration } from "@switchboard/sdk/profiles";
@@ -14,6 +13,7 @@ import { Button, Spinner } from "@/components/ui/button";
 import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, inputClass, TextInput } from "@/components/ui/field";
 import { toast } from "@/components/ui/toast";
+import { useRouter } from "@/components/nav/workspace-routing";
 
 const DURATION_LABELS: Record<StatusDuration, string> = {
   "30m": "30 minutes",

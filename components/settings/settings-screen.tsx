@@ -1,11 +1,11 @@
 "use client";
 // /settings: the person's own settings in one place: profile and status, notifications; access tokens
 // on their own page.
-import Link from "next/link";
 import { PageFrame } from "@/components/nav/page-frame";
 import { KeyIcon, SettingsIcon } from "@/components/ui/icons";
 import { NotificationSettings } from "./notification-settings";
 import { ProfileSettings } from "./profile-settings";
+import { Link } from "@/components/nav/workspace-routing";
 
 export function SettingsScreen() {
   return (

@@ -20,6 +20,9 @@ const PALETTE = [
 ];
 const AGENT_PALETTE = ["bg-violet-600", "bg-sky-700", "bg-amber-700", "bg-rose-700", "bg-emerald-700", "bg-indigo-600", "bg-fuchsia-700", "bg-slate-700"];
 
+/** A stable colour for any id (a workspace's tile too), from the palette people's avatars use. */
+export const colorFor = (id: string): string => PALETTE[hash(id) % PALETTE.length];
+
 /** FNV-1a: a stable colour per participant id. */
 function hash(text: string): number {
   let h = 0x811c9dc5;

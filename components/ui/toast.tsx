@@ -3,9 +3,9 @@
 // (a budget warning, a suspension, a decided connection request: components/notifications/alerts.tsx):
 // a module-level queue any component can push to and one <Toaster /> that shows it. Polite live region;
 // errors are assertive. An alert may link to the page that says more.
-import Link from "next/link";
 import { useSyncExternalStore } from "react";
 import { AlertIcon, CheckIcon, XIcon } from "./icons";
+import { Link } from "@/components/nav/workspace-routing";
 
 type Tone = "success" | "warning" | "error";
 interface Toast {

@@ -1,10 +1,11 @@
 "use client";
 // The dashboard's view (range, bucket, filters) lives in the URL, so a manager can share or bookmark
 // exactly what they are looking at, and the back button undoes a filter.
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
 import { USAGE_BUCKETS, type UsageQuery } from "@switchboard/sdk/usage";
 import { isDay, resolveRange, type Bucket, type Range, type RangePreset } from "./format";
+import { usePathname, useRouter } from "@/components/nav/workspace-routing";
 
 // `person` filters by the agents' owner ("owned by"), `requester` by who drove the calls ("requested by").
 export const FILTER_KEYS = ["agent", "person", "requester", "room", "task", "model"] as const;

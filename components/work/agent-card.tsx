@@ -2,7 +2,7 @@
 // One agent on the Work page: who it is (framework, owner), its status line (state, words, since
 // when, whom it waits for), its tasks with progress, the files and components it touched, what its work
 // shipped (branch, commit, pull request) and when it last did anything.
-import Link from "next/link";
+import { Link } from "@/components/nav/workspace-routing";
 import { frameworkLabel } from "@/components/agents/labels";
 import { Avatar } from "@/components/ui/avatar";
 import { ClockIcon, HashIcon, UsersIcon } from "@/components/ui/icons";

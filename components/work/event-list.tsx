@@ -2,7 +2,7 @@
 // A piece of work's events in time order, as the involvement page and the timelines show them: when,
 // who, what kind, what, and where (a link to the room). People's interventions (their messages,
 // answers and approvals) stand out; the files one report touched at one instant read as one entry.
-import Link from "next/link";
+import { Link } from "@/components/nav/workspace-routing";
 import type { ReactNode } from "react";
 import { Markdown } from "@/components/rooms/markdown";
 import { Avatar } from "@/components/ui/avatar";

@@ -1,5 +1,5 @@
 // The Work page before any agent reported anything: how work gets in.
-import Link from "next/link";
+import { Link } from "@/components/nav/workspace-routing";
 import { EmptyState } from "@/components/ui/states";
 import { LayersIcon } from "./work-icons";
 

@@ -4,7 +4,7 @@
 // agent's part, the timeline, and the conversations the viewer may not read (counted, never shown).
 // "Export CSV" saves the parts as the server renders them (work.involvementCsv).
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/nav/workspace-routing";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { PageFrame } from "@/components/nav/page-frame";

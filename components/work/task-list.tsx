@@ -1,7 +1,7 @@
 "use client";
 // An agent's tasks: progress (completed of those not dropped), steps indented under their task, the
 // one in progress highlighted, completed ones struck through; dropped ones behind a toggle.
-import Link from "next/link";
+import { Link } from "@/components/nav/workspace-routing";
 import { useState } from "react";
 import type { TaskView } from "@switchboard/sdk/work";
 import { CheckIcon, ClockIcon, UsersIcon } from "@/components/ui/icons";

@@ -3,7 +3,7 @@
 // or for a task, in time order: tasks made and finished, files touched, what shipped, the messages,
 // and people's interventions. Newest page first, earlier pages on demand; live as agents report.
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/nav/workspace-routing";
 import { useSearchParams } from "next/navigation";
 import { PageFrame } from "@/components/nav/page-frame";
 import { useTRPC } from "@/components/providers/trpc";

@@ -52,7 +52,9 @@ async function authenticate({ auth, headers, address }: Handshake, opts: Handsha
   }
   assertOwnOrigin(headers, opts.publicUrl);
   const accountId = await accountIdFromCookies(headers.cookie, opts.secret);
-  const actor = accountId ? await actorForAccount(accountId) : null;
+  // A person in several workspaces connects to one: `auth.workspaceId`, the workspace of the page.
+  const workspaceId = typeof auth.workspaceId === "string" ? auth.workspaceId : null;
+  const actor = accountId ? await actorForAccount(accountId, workspaceId) : null;
   if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in first, or connect with an API key or an access token");
   return { actor, credential: null };
 }

@@ -17,7 +17,8 @@ import { accountIdFromCookies } from "../auth/session";
 import { env } from "../env";
 import { AppError, ERROR_CODES, toErrorShape } from "../errors";
 import { assertMayWrite, type Actor } from "../policies";
-import { openFile, uploadFile } from "../services/files/files";
+import { openFile, uploadFile, workspaceOfFile } from "../services/files/files";
+import { workspaceOfRoom } from "../services/rooms/references";
 import { countRequest, EVENT_LIMITS } from "../services/governance/request-limits";
 import { actorForAccount } from "../services/identity/accounts";
 import { stampedAddress } from "./client-address";
@@ -58,10 +59,10 @@ export async function serveFiles(req: IncomingMessage, res: ServerResponse): Pro
 }
 
 async function upload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  const actor = await actorOf(req, true);
+  const query = uploadQuery.safeParse(Object.fromEntries(url.searchParams));
+  const actor = await actorOf(req, true, query.success ? () => workspaceOfRoom(query.data.roomId) : null);
   assertMayWrite(actor);
   await countRequest(EVENT_LIMITS["file:upload"], actor, "file:upload");
-  const query = uploadQuery.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) throw new AppError("INVALID_PAYLOAD", `Upload to ${FILES_PATH}?roomId=<room id>&name=<file name>, the file as the body`);
   const length = req.headers["content-length"] === undefined ? null : Number(req.headers["content-length"]);
   const file = await uploadFile(actor, query.data, req, Number.isFinite(length) ? length : null);
@@ -71,7 +72,7 @@ async function upload(req: IncomingMessage, res: ServerResponse, url: URL): Prom
 }
 
 async function download(req: IncomingMessage, res: ServerResponse, fileId: string): Promise<void> {
-  const actor = await actorOf(req, false);
+  const actor = await actorOf(req, false, () => workspaceOfFile(fileId));
   await countRequest(EVENT_LIMITS["file:get"], actor, "file:get");
   const { file, body } = await openFile(actor, fileId);
   const served = servedAs(file);
@@ -104,12 +105,13 @@ function contentDisposition(kind: "inline" | "attachment", name: string): string
 
 /**
  * Who asks: a bearer credential, else the session cookie. A cookie uploads only from the app's own
- * pages (the `Origin` a browser sends), so no other site can post files as its visitor.
+ * pages (the `Origin` a browser sends), so no other site can post files as its visitor. A person in
+ * several workspaces acts as their participant in the workspace the file (or the room) belongs to.
  */
-async function actorOf(req: IncomingMessage, writes: boolean): Promise<Actor> {
+async function actorOf(req: IncomingMessage, writes: boolean, workspaceOf: (() => Promise<string | null>) | null): Promise<Actor> {
   if (req.headers.authorization !== undefined) return (await authenticateAuthorization(req.headers.authorization, stampedAddress(req))).actor;
   const accountId = await accountIdFromCookies(req.headers.cookie, env.AUTH_SECRET);
-  const actor = accountId ? await actorForAccount(accountId) : null;
+  const actor = accountId ? await actorForAccount(accountId, workspaceOf ? await workspaceOf() : null) : null;
   if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in first, or send Authorization: Bearer <an agent's API key or a person's access token>");
   if (writes && req.headers.origin !== undefined && !ownOrigin(req.headers.origin, req.headers.host)) {
     throw new AppError("FORBIDDEN", "Files are uploaded with a session cookie only from the app's own pages");

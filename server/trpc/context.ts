@@ -30,7 +30,17 @@ export async function createContext(req: IncomingMessage, secret: string): Promi
     }
   }
   const accountId = await accountIdFromCookies(req.headers.cookie, secret);
-  return { accountId, actor: accountId ? await actorForAccount(accountId) : null, address };
+  return { accountId, actor: accountId ? await actorForAccount(accountId, workspaceOf(req.headers[WORKSPACE_HEADER])) : null, address };
+}
+
+/**
+ * A person in several workspaces says which one a request acts in (the browser sends the workspace
+ * its page is in); an account that is no member there acts as nobody. Absent: their first workspace.
+ */
+export const WORKSPACE_HEADER = "x-switchboard-workspace";
+
+function workspaceOf(header: string | string[] | undefined): string | null {
+  return typeof header === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(header) ? header : null;
 }
 
 function bearerOf(header: string | undefined): string | null {

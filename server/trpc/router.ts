@@ -15,10 +15,12 @@ import { usageRouter } from "./routers/usage";
 import { workRouter } from "./routers/work";
 import { turnsRouter } from "./routers/turns";
 import { workspaceRouter } from "./routers/workspace";
+import { workspacesRouter } from "./routers/workspaces";
 import { workspaceConnectionsRouter } from "./routers/workspace-connections";
 
 export const appRouter = router({
   workspace: workspaceRouter,
+  workspaces: workspacesRouter,
   workspaceConnections: workspaceConnectionsRouter,
   rooms: roomsRouter,
   messages: messagesRouter,

@@ -37,4 +37,19 @@ describe("the demo seed", () => {
     expect(scout.links.map((l) => l.kind).sort()).toEqual(["branch", "pull_request"]);
     expect(board.components.map((c) => c.name).sort()).toEqual(["(root)", "docs", "sdk", "server"]);
   });
+
+  it("seeds a second company with its own person and assistant, connected with the demo workspace", async () => {
+    const { others } = JSON.parse(readFileSync(path.join(server.dataDir, "demo-credentials.json"), "utf8")) as {
+      others: { workspace: string; email: string; password: string }[];
+    };
+    expect(others).toEqual([{ workspace: "Northwind", email: "kim@northwind.local", password: expect.any(String) }]);
+    expect(server.output()).toContain(others[0].password);
+    const [account] = await queryDb<{ id: string }>(server, `SELECT "id" FROM "Account" WHERE "email" = $1`, ["kim@northwind.local"]);
+    const kim = apiClient(server.url, await sessionCookie(account.id));
+    const { workspace } = (await kim.workspace.me.query())!;
+    expect(workspace.name).toBe("Northwind");
+    expect((await kim.workspace.participants.query()).map((p) => p.handle).sort()).toEqual(["atlas", "kim"]);
+    const [connection] = await kim.workspaceConnections.list.query();
+    expect(connection).toMatchObject({ status: "active", peer: { name: "Switchboard Demo" }, ours: { directory: "agents" }, theirs: { directory: "agents" } });
+  });
 });

@@ -46,12 +46,17 @@ const servers = new Map<Dialect, Promise<TestServer>>();
 
 /** This worker's shared server of `dialect`, started on first use (again if it died). */
 export async function sharedServer(dialect: Dialect): Promise<TestServer> {
-  const running = await servers.get(dialect)?.catch(() => null);
+  // Written down before anything is awaited: two calls at once (a file's two workspaces started
+  // together) share the one server that starts.
+  let entry = servers.get(dialect);
+  if (!entry) servers.set(dialect, (entry = startShared(dialect)));
+  const running = await entry.catch(() => null);
   if (running?.pid()) return shareable(running);
-  if (running) console.error(`The shared ${dialect} server stopped; starting another. Its output:\n${running.output().slice(-4000)}`);
-  const starting = startShared(dialect);
-  servers.set(dialect, starting);
-  return shareable(await starting);
+  if (servers.get(dialect) === entry) {
+    if (running) console.error(`The shared ${dialect} server stopped; starting another. Its output:\n${running.output().slice(-4000)}`);
+    servers.set(dialect, startShared(dialect));
+  }
+  return shareable(await servers.get(dialect)!);
 }
 
 async function startShared(dialect: Dialect): Promise<TestServer> {

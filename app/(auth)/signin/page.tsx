@@ -7,11 +7,16 @@ import { getViewer } from "../../_lib/viewer";
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage() {
-  if (await getViewer()) redirect("/");
+/** Where sign-in may lead back to: an invite link (`/invite/<token>`) or a workspace connection's (`/connect/<code>`), accepted signed in. */
+const RETURN_TO = /^\/(invite|connect)\/[A-Za-z0-9_-]{1,200}$/;
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
+  const { next } = await searchParams;
+  const to = typeof next === "string" && RETURN_TO.test(next) ? next : "/";
+  if (await getViewer()) redirect(to);
   return (
-    <AuthCard title="Sign in to Switchboard" subtitle="Welcome back.">
-      <SignInForm />
+    <AuthCard title="Sign in to Switchboard" subtitle={to === "/" ? "Welcome back." : "Sign in to accept your invite."}>
+      <SignInForm to={to} />
     </AuthCard>
   );
 }

@@ -191,3 +191,8 @@ export async function sweepFiles(storage: FileStorage = fileStorage(), now = new
   }
   return removed;
 }
+
+/** The workspace a file belongs to, or null: which of a person's participants a cookie download acts as. */
+export async function workspaceOfFile(fileId: string): Promise<string | null> {
+  return (await getDb().storedFile.findUnique({ where: { id: fileId }, select: { workspaceId: true } }))?.workspaceId ?? null;
+}

@@ -83,6 +83,11 @@ export function countRequest(rule: Rule, actor: Actor, what: string): Promise<vo
   return consume(rule, actor.participantId, `${what}: at most ${rule.points} per ${rule.perSeconds} s`);
 }
 
+/** Counts one request of a signed-in account that acts as no participant (joining or creating a workspace), as countRequest does. */
+export function countAccountRequest(rule: Rule, accountId: string, what: string): Promise<void> {
+  return consume(rule, `account:${accountId}`, `${what}: at most ${rule.points} per ${rule.perSeconds} s`);
+}
+
 /**
  * A connection whose buffer is full and that keeps sending anyway: refused for a full buffer more than
  * CUT_OFF_REFUSALS times within CUT_OFF_WINDOW_MS, it is cut off (what waits in its buffer and what

@@ -53,12 +53,14 @@ export function createAccessToken(actor: Actor, input: NewAccessToken, address: 
  * failures, the same time for unknown emails, and the attempt audited.
  */
 export async function createAccessTokenWithPassword(
-  input: NewAccessToken & { email: string; password: string },
+  input: NewAccessToken & { email: string; password: string; workspaceId?: string },
   address: string | null = null,
 ): Promise<IssuedAccessToken> {
-  const { email, password, ...token } = input;
+  const { email, password, workspaceId, ...token } = input;
   const account = await checkCredentials(email, password, address);
-  const actor = account ? await actorForAccount(account.id) : null;
+  if (!account) throw new AppError("UNAUTHENTICATED", "Wrong email or password");
+  const actor = await actorForAccount(account.id, workspaceId);
+  if (!actor && workspaceId) throw new AppError("FORBIDDEN", "You are not an active member of that workspace");
   if (!actor) throw new AppError("UNAUTHENTICATED", "Wrong email or password");
   return issue(actor, token, address, "password");
 }

@@ -8,7 +8,7 @@ import { newId, sha256 } from "../../ids";
 import type { Actor, WorkspaceRole } from "../../policies";
 import { countFailedSignUp, countSignIn, countSignUp, refuseIfSignUpsUsedUp } from "../governance/address-limits";
 import { recordAudit } from "../governance/audit";
-import { isUsable } from "./invites";
+import { claimInviteUse, inviteInvalid, isUsable } from "./invites";
 import { recordFailedSignIn, signInBlocked } from "../governance/limits";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "./passwords";
 import { addToDefaultChannels, createWorkspace } from "./workspaces";
@@ -19,16 +19,21 @@ import { addToDefaultChannels, createWorkspace } from "./workspaces";
  * `address`: the client's, for its limit; null for the server's own calls (the demo seed).
  * Nothing is written unless the account is: the invite's use is claimed in the same transaction.
  */
-export async function signUp(input: SignUpInput, address: string | null = null): Promise<{ accountId: string; workspaceId: string }> {
+export async function signUp(
+  input: SignUpInput,
+  address: string | null = null,
+  opts: { byOperator?: boolean } = {},
+): Promise<{ accountId: string; workspaceId: string }> {
   const db = getDb();
   const email = input.email.trim().toLowerCase();
-  await assertMayJoin(db, input, address);
+  // The server's own sign-ups (the demo's companies) create their workspaces whatever WORKSPACE_SIGNUP says.
+  if (!opts.byOperator) await assertMayJoin(db, input, address);
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.$transaction(async (tx) => {
       const accountId = newId();
       await tx.account.create({ data: { id: accountId, email, passwordHash } });
-      const { workspaceId, role, inviteId } = await placeFor(tx, input);
+      const { workspaceId, role, inviteId } = await placeFor(tx, input, opts.byOperator ?? false);
       const participantId = newId();
       await tx.participant.create({
         data: { id: participantId, workspaceId, kind: "human", handle: input.handle, displayName: input.displayName },
@@ -60,7 +65,6 @@ export async function signUp(input: SignUpInput, address: string | null = null):
   }
 }
 
-const inviteInvalid = () => new AppError("INVITE_INVALID", "This invite link is invalid, revoked, used up or expired");
 const inviteRequired = () => new AppError("INVITE_REQUIRED", "This workspace is invite-only: ask an admin for an invite link");
 
 /**
@@ -77,11 +81,22 @@ async function assertMayJoin(db: Db, input: SignUpInput, address: string | null)
     if (!(await mayCreateWorkspace())) throw inviteRequired();
     return;
   }
+  await assertInviteAdmits(db, input.inviteToken, address);
+}
+
+/**
+ * A join by an invite link (a sign-up's, or a signed-in account's into another workspace) could succeed:
+ * the link is usable; returns the workspace it leads to. Past its address's sign-ups it is refused, a
+ * good link too (see assertMayJoin); a link that is not usable counts against the address.
+ */
+export async function assertInviteAdmits(db: Db, token: string, address: string | null): Promise<{ workspaceId: string }> {
   await refuseIfSignUpsUsedUp(address);
-  if (!isUsable(await db.invite.findUnique({ where: { tokenHash: sha256(input.inviteToken) } }))) {
+  const invite = await db.invite.findUnique({ where: { tokenHash: sha256(token) } });
+  if (!isUsable(invite)) {
     await countSignUp(address); // RATE_LIMITED rather than INVITE_INVALID when this one is past the limit
     throw inviteInvalid();
   }
+  return { workspaceId: invite.workspaceId };
 }
 
 /**
@@ -94,20 +109,9 @@ async function holdFirstRun(tx: Tx): Promise<void> {
 }
 
 /** Where a new account goes: a new workspace it owns, or the one its invite names. */
-async function placeFor(tx: Tx, input: SignUpInput): Promise<{ workspaceId: string; role: WorkspaceRole; inviteId?: string }> {
-  if (input.inviteToken) {
-    const tokenHash = sha256(input.inviteToken);
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const invite = await tx.invite.findUnique({ where: { tokenHash } });
-      if (!invite || !isUsable(invite)) throw inviteInvalid();
-      // Claim a use only if the link is as we read it: a revoke or another sign-up taking the last
-      // use in between makes this match nothing, and we look again.
-      const { count } = await tx.invite.updateMany({ where: { id: invite.id, uses: invite.uses, revokedAt: null }, data: { uses: { increment: 1 } } });
-      if (count === 1) return { workspaceId: invite.workspaceId, role: invite.role, inviteId: invite.id };
-    }
-    throw new AppError("UNAVAILABLE", "Many people are using this invite link right now; try again");
-  }
-  if (env.WORKSPACE_SIGNUP === "invite") {
+async function placeFor(tx: Tx, input: SignUpInput, byOperator: boolean): Promise<{ workspaceId: string; role: WorkspaceRole; inviteId?: string }> {
+  if (input.inviteToken) return claimInviteUse(tx, input.inviteToken);
+  if (env.WORKSPACE_SIGNUP === "invite" && !byOperator) {
     await holdFirstRun(tx);
     if ((await tx.workspace.count()) > 0) throw inviteRequired();
   }
@@ -162,9 +166,14 @@ export async function signUpOptions(): Promise<{ firstRun: boolean; mayCreate: b
   return { firstRun, mayCreate: firstRun || env.WORKSPACE_SIGNUP === "open" };
 }
 
-/** The participant an account acts as (its first workspace), or null. */
-export async function actorForAccount(accountId: string): Promise<Actor | null> {
-  return actorOf(await getDb().member.findFirst({ where: { accountId }, orderBy: { createdAt: "asc" }, include: { participant: true } }));
+/**
+ * The participant an account acts as in a workspace, or null when it is not a member there (or its
+ * member there is suspended). Without a workspace: its first, for callers that name none (an old
+ * client, the CLI's login without --workspace).
+ */
+export async function actorForAccount(accountId: string, workspaceId?: string | null): Promise<Actor | null> {
+  const where = workspaceId ? { accountId, workspaceId } : { accountId };
+  return actorOf(await getDb().member.findFirst({ where, orderBy: { createdAt: "asc" }, include: { participant: true } }));
 }
 
 /** A person's actor by their participant id (a socket's rights read again), or null. */

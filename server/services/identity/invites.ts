@@ -1,7 +1,7 @@
 // Invite links: the way people join a workspace after its first member. The token is shown once in
 // the link; only its hash is stored. Owners and admins list and revoke them.
 import type { CreateInviteInput } from "@switchboard/sdk/admin";
-import { getDb } from "../../db";
+import { getDb, type Tx } from "../../db";
 import { AppError } from "../../errors";
 import { newId, newSecret, sha256 } from "../../ids";
 import { recordAudit } from "../governance/audit";
@@ -19,6 +19,34 @@ interface InviteState {
 
 export function isUsable(invite: InviteState | null): invite is InviteState {
   return !!invite && invitationState(invite) === "active";
+}
+
+export const inviteInvalid = () => new AppError("INVITE_INVALID", "This invite link is invalid, revoked, used up or expired");
+
+/** The invite a link's token names, with its workspace's and its creator's names, if it is usable now; else null (never why). */
+export async function usableInvite(token: string) {
+  const invite = await getDb().invite.findUnique({
+    where: { tokenHash: sha256(token) },
+    include: { workspace: { select: { name: true } }, createdBy: { select: { displayName: true } } },
+  });
+  return isUsable(invite) ? invite : null;
+}
+
+/**
+ * Takes one use of the invite a token names, in `tx`, for a person joining its workspace (a sign-up,
+ * or a signed-in account joining another workspace): INVITE_INVALID if it is not usable. The use is
+ * claimed only if the link is as it was read: a revoke or another join taking the last use in between
+ * matches nothing, and it is read again.
+ */
+export async function claimInviteUse(tx: Tx, token: string) {
+  const tokenHash = sha256(token);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const invite = await tx.invite.findUnique({ where: { tokenHash } });
+    if (!invite || !isUsable(invite)) throw inviteInvalid();
+    const { count } = await tx.invite.updateMany({ where: { id: invite.id, uses: invite.uses, revokedAt: null }, data: { uses: { increment: 1 } } });
+    if (count === 1) return { inviteId: invite.id, workspaceId: invite.workspaceId, role: invite.role };
+  }
+  throw new AppError("UNAVAILABLE", "Many people are using this invite link right now; try again");
 }
 
 export async function createInvite(actor: Actor, input: CreateInviteInput): Promise<{ id: string; token: string; expiresAt: string }> {
@@ -52,11 +80,8 @@ export async function createInvite(actor: Actor, input: CreateInviteInput): Prom
 
 /** What the invite page shows before sign-up. Never says why an invalid link is invalid. */
 export async function describeInvite(token: string) {
-  const invite = await getDb().invite.findUnique({
-    where: { tokenHash: sha256(token) },
-    include: { workspace: { select: { name: true } }, createdBy: { select: { displayName: true } } },
-  });
-  if (!invite || !isUsable(invite)) return { valid: false as const };
+  const invite = await usableInvite(token);
+  if (!invite) return { valid: false as const };
   return { valid: true as const, workspaceName: invite.workspace.name, invitedBy: invite.createdBy.displayName, role: invite.role };
 }
 

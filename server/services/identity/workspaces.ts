@@ -1,4 +1,5 @@
 import { PARTICIPANTS_PAGE, type UpdateSettingsInput } from "@switchboard/sdk/admin";
+import type { MessageView } from "@switchboard/sdk/contract";
 import { getDb, type Tx } from "../../db";
 import { newId } from "../../ids";
 import { authorize, type Actor } from "../../policies";
@@ -21,8 +22,13 @@ export async function createWorkspace(tx: Tx, name: string): Promise<string> {
 
 /**
  * Everyone who joins lands in #general. The first person creates it; its creation is its first event.
+ * Returns the room and its event (the room created, or the person joined), for the caller to publish.
  */
-export async function addToDefaultChannels(tx: Tx, workspaceId: string, participantId: string): Promise<void> {
+export async function addToDefaultChannels(
+  tx: Tx,
+  workspaceId: string,
+  participantId: string,
+): Promise<{ roomId: string; event: MessageView; created: boolean }> {
   let room = await tx.room.findUnique({ where: { workspaceId_name: { workspaceId, name: DEFAULT_CHANNEL } } });
   if (!room) {
     room = await tx.room.create({
@@ -37,11 +43,12 @@ export async function addToDefaultChannels(tx: Tx, workspaceId: string, particip
       },
     });
     await tx.roomMember.create({ data: { roomId: room.id, participantId, role: "owner" } });
-    await bumpRoomVersion(tx, room.id, participantId, { type: "room.created", name: DEFAULT_CHANNEL, visibility: "public" });
-    return;
+    const event = await bumpRoomVersion(tx, room.id, participantId, { type: "room.created", name: DEFAULT_CHANNEL, visibility: "public" });
+    return { roomId: room.id, event, created: true };
   }
   await tx.roomMember.create({ data: { roomId: room.id, participantId } });
-  await bumpRoomVersion(tx, room.id, participantId, { type: "member.joined", participantIds: [participantId] });
+  const event = await bumpRoomVersion(tx, room.id, participantId, { type: "member.joined", participantIds: [participantId] });
+  return { roomId: room.id, event, created: false };
 }
 
 export async function describeWorkspace(actor: Actor) {

@@ -25,3 +25,11 @@ export async function resolveParticipant(actor: Actor, ref: string): Promise<str
 }
 
 export const resolveParticipants = (actor: Actor, refs: string[]): Promise<string[]> => Promise.all(refs.map((ref) => resolveParticipant(actor, ref)));
+
+/**
+ * The workspace a room belongs to, or null: which of a person's participants acts on it when the
+ * request names no workspace (a cookie upload, a link to a room from before workspaces).
+ */
+export async function workspaceOfRoom(roomId: string): Promise<string | null> {
+  return (await getDb().room.findUnique({ where: { id: roomId }, select: { workspaceId: true } }))?.workspaceId ?? null;
+}

@@ -1,6 +1,6 @@
 // Rooms: channels, direct messages and group conversations, and who is in them. Membership changes
 // are room events: they go through the same write path as messages and carry the room's seq.
-import { UNREAD, type ChannelView, type RoomMemberView, type RoomView } from "@switchboard/sdk/contract";
+import { type ChannelView, type RoomMemberView, type RoomView } from "@switchboard/sdk/contract";
 import { getDb } from "../../db";
 import { AppError, isUniqueViolation } from "../../errors";
 import { newId } from "../../ids";
@@ -20,6 +20,7 @@ import { resolveRoom } from "./references";
 import { roomView, roomViews, withMemberCount } from "../access/views";
 import { openDirectRoom } from "../membership/direct";
 import { addMembers, announceJoined, auditRoom, workspaceParticipants } from "../membership/members";
+import { unreadCounts } from "./unread";
 
 export interface SidebarRoom extends RoomView {
   unread: number;
@@ -39,7 +40,7 @@ export async function listMine(actor: Actor): Promise<SidebarRoom[]> {
       actor.participantId,
     ),
     unreadCounts(
-      actor,
+      [actor.participantId],
       memberships.map((m) => ({ roomId: m.roomId, readSeq: m.readSeq, lastSeq: m.room.lastSeq })),
     ),
   ]);
@@ -49,41 +50,6 @@ export async function listMine(actor: Actor): Promise<SidebarRoom[]> {
     mentions: counts.mentions.get(m.roomId) ?? 0,
     readSeq: m.readSeq,
   }));
-}
-
-/** Rooms per grouped query: well inside SQLite's expression depth (1000) and bound-variable limits. */
-const ROOMS_PER_COUNT_QUERY = 200;
-
-/**
- * Unread messages (`UNREAD` in the contract: others' top-level text, not deleted), and mentions of
- * the actor, after each room's read cursor and up to the `lastSeq` read with it, so the counts and
- * `lastSeq` describe the same moment (the browser re-applies anything newer that reached it over the
- * socket meanwhile, by the same rule).
- * Two grouped queries, not two per room; rooms read up to their last seq are not asked about at all.
- */
-async function unreadCounts(actor: Actor, rooms: { roomId: string; readSeq: number; lastSeq: number }[]) {
-  const db = getDb();
-  const unread = new Map<string, number>();
-  const mentions = new Map<string, number>();
-  const behind = rooms.filter((r) => r.lastSeq > r.readSeq);
-  for (let i = 0; i < behind.length; i += ROOMS_PER_COUNT_QUERY) {
-    const afterCursor = behind.slice(i, i + ROOMS_PER_COUNT_QUERY).map((r) => ({ roomId: r.roomId, seq: { gt: r.readSeq, lte: r.lastSeq } }));
-    const [messages, mentioned] = await Promise.all([
-      db.message.groupBy({
-        by: ["roomId"],
-        where: { OR: afterCursor, ...UNREAD, authorId: { not: actor.participantId } },
-        _count: { _all: true },
-      }),
-      db.messageMention.groupBy({
-        by: ["roomId"],
-        where: { participantId: actor.participantId, OR: afterCursor },
-        _count: { _all: true },
-      }),
-    ]);
-    for (const g of messages) unread.set(g.roomId, g._count._all);
-    for (const g of mentioned) mentions.set(g.roomId, g._count._all);
-  }
-  return { unread, mentions };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { JoinWorkspaceForm } from "@/components/auth/join-workspace-form";
 import { SignUpForm } from "@/components/auth/signup-form";
 import { AlertIcon } from "@/components/ui/icons";
 import { getViewer, publicApi } from "../../../_lib/viewer";
@@ -31,18 +32,42 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     );
   }
 
+  // Someone signed in joins with the account they have: a new person in that workspace, beside their others.
   const viewer = await getViewer();
   if (viewer) {
-    return (
-      <AuthCard title={`You're already signed in`} subtitle={`You were invited to ${invite.workspaceName}.`}>
-        <div className="space-y-3">
-          <Link href="/" className="flex h-10 w-full items-center justify-center rounded-md bg-indigo-600 text-sm font-medium text-white hover:bg-indigo-500">
-            Open Switchboard
-          </Link>
-          <SignOutButton to={`/invite/${token}`} label="Sign out to create a new account with this invite" />
-        </div>
-      </AuthCard>
-    );
+    const mine = await viewer.api.workspaces.invite({ token });
+    if (mine.valid && mine.memberOf) {
+      return (
+        <AuthCard title={`You're already in ${mine.workspaceName}`} subtitle="This invite link leads to a workspace you are a member of.">
+          <div className="space-y-3" data-testid="invite-already-member">
+            <Link
+              href={`/w/${encodeURIComponent(mine.memberOf)}`}
+              className="flex h-10 w-full items-center justify-center rounded-md bg-indigo-600 text-sm font-medium text-white hover:bg-indigo-500"
+              data-testid="invite-open-workspace"
+            >
+              Open {mine.workspaceName}
+            </Link>
+            <SignOutButton to={`/invite/${token}`} label="Sign out to create a new account with this invite" />
+          </div>
+        </AuthCard>
+      );
+    }
+    if (mine.valid) {
+      return (
+        <AuthCard
+          title={`Join ${mine.workspaceName}`}
+          subtitle={
+            <span data-testid="invite-details">
+              <b className="font-semibold text-zinc-700">{mine.invitedBy}</b> invited you to <b className="font-semibold text-zinc-700">{mine.workspaceName}</b>
+              . You join with the account you are signed in with, and keep your other workspaces.
+            </span>
+          }
+          footer={<SignOutButton to={`/invite/${token}`} label="Not you? Sign out to create a new account with this invite" />}
+        >
+          <JoinWorkspaceForm token={token} workspaceName={mine.workspaceName} suggested={mine.suggested} handleTaken={mine.handleTaken} />
+        </AuthCard>
+      );
+    }
   }
 
   return (
@@ -57,7 +82,11 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       footer={
         <>
           Already have an account?{" "}
-          <Link href="/signin" className="font-medium text-indigo-600 hover:underline">
+          <Link
+            href={`/signin?next=${encodeURIComponent(`/invite/${token}`)}`}
+            className="font-medium text-indigo-600 hover:underline"
+            data-testid="invite-signin"
+          >
             Sign in
           </Link>
         </>

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Member_accountId_createdAt_idx" ON "Member"("accountId", "createdAt");
