@@ -11,10 +11,14 @@ import { e2eDataDir } from "./tests/e2e/data-dir";
 // Measured in CI (2026-12-07): the first server's specs about 7.8 min, the second's 3.6 min before the
 // last three moved over (turns, turns-frameworks, xss: about 55 s; they make their own people and rooms,
 // and run after the second server's other specs, which look at whole pages).
-const SECOND = ["accessibility", "alerts", "files", "phone", "profile", "reactions", "turns", "turns-frameworks", "xss"].map((name) => `**/${name}.spec.ts`);
+const SECOND = ["accessibility", "alerts", "files", "phone", "profile", "reactions", "turns", "turns-frameworks", "xss", "workspaces"].map(
+  (name) => `**/${name}.spec.ts`,
+);
+// The second server lets anyone create a workspace (WORKSPACE_SIGNUP=open), for workspaces.spec.ts; its
+// other specs share the workspace its first sign-up creates, as the first server's do.
 const servers = [
-  { name: "chromium", port: Number(process.env.E2E_PORT ?? 3199), match: { testIgnore: SECOND } },
-  { name: "chromium-2", port: Number(process.env.E2E_PORT_2 ?? 3198), match: { testMatch: SECOND } },
+  { name: "chromium", port: Number(process.env.E2E_PORT ?? 3199), match: { testIgnore: SECOND }, signUp: "invite" },
+  { name: "chromium-2", port: Number(process.env.E2E_PORT_2 ?? 3198), match: { testMatch: SECOND }, signUp: "open" },
 ].map((server) => ({ ...server, baseURL: `http://127.0.0.1:${server.port}`, dataDir: e2eDataDir(server.port) }));
 
 export default defineConfig({
@@ -42,7 +46,7 @@ export default defineConfig({
     workers: 1,
     use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, baseURL: server.baseURL },
   })),
-  webServer: servers.map(({ port, baseURL, dataDir }) => ({
+  webServer: servers.map(({ port, baseURL, dataDir, signUp }) => ({
     // A fresh database and data directory on every run; the first sign-up creates the workspace.
     command: `rm -rf "${dataDir}" && mkdir -p "${dataDir}" && exec node node_modules/.bin/tsx server/index.ts`,
     url: `${baseURL}/healthz`,
@@ -57,6 +61,7 @@ export default defineConfig({
       DATABASE_URL: `file:${path.join(dataDir, "e2e.db")}`,
       DATA_DIR: dataDir,
       SEED_DEMO: "false",
+      WORKSPACE_SIGNUP: signUp,
       AUTH_URL: baseURL,
     },
   })),

@@ -1,19 +1,21 @@
 "use client";
-// /admin: the workspace console for owners and admins: members and roles, invite links, every agent
+// /admin: the workspace console for owners and admins: members and roles, invite links, connections
+// with other workspaces, every agent
 // with its kill switch, settings and limits, and the audit log. Others see a clean "not allowed".
 import { useEffect, useState } from "react";
 import { PageFrame } from "@/components/nav/page-frame";
 import { useViewer } from "@/components/providers/viewer-provider";
-import { BotIcon, LinkIcon, ListIcon, SettingsIcon, ShieldIcon, UsersIcon } from "@/components/ui/icons";
+import { BotIcon, HandshakeIcon, LinkIcon, ListIcon, SettingsIcon, ShieldIcon, UsersIcon } from "@/components/ui/icons";
 import { EmptyState } from "@/components/ui/states";
 import { TabPanel, Tabs } from "@/components/ui/tabs";
 import { AgentsTab } from "./agents-tab";
 import { AuditTab } from "./audit-tab";
+import { ConnectionsTab } from "./connections-tab";
 import { InvitesTab } from "./invites-tab";
 import { MembersTab } from "./members-tab";
 import { SettingsTab } from "./settings-tab";
 
-const TABS = ["members", "invites", "agents", "settings", "audit"] as const;
+const TABS = ["members", "invites", "connections", "agents", "settings", "audit"] as const;
 type Tab = (typeof TABS)[number];
 
 export function AdminScreen() {
@@ -60,6 +62,7 @@ export function AdminScreen() {
           tabs={[
             { key: "members", label: "Members", icon: <UsersIcon size={15} /> },
             { key: "invites", label: "Invite links", icon: <LinkIcon size={15} /> },
+            { key: "connections", label: "Connections", icon: <HandshakeIcon size={15} /> },
             { key: "agents", label: "Agents", icon: <BotIcon size={15} /> },
             { key: "settings", label: "Settings", icon: <SettingsIcon size={15} /> },
             { key: "audit", label: "Audit log", icon: <ListIcon size={15} /> },
@@ -69,6 +72,7 @@ export function AdminScreen() {
       <TabPanel id={tab} idPrefix="admin">
         {tab === "members" && <MembersTab />}
         {tab === "invites" && <InvitesTab />}
+        {tab === "connections" && <ConnectionsTab />}
         {tab === "agents" && <AgentsTab />}
         {tab === "settings" && <SettingsTab />}
         {tab === "audit" && <AuditTab />}
