@@ -1,6 +1,7 @@
 "use client";
-// On an invite-only workspace's sign-up page: where an invite comes from, and a field to paste one into
-// (a whole link or just its token), which opens the invite's own sign-up form.
+// On the sign-up page: a field to paste an invite link into (a whole link or just its token), which
+// opens the invite's own sign-up form. Where sign-up is invite-only, with where an invite comes from;
+// where anyone may create a workspace (`compact`), under that form, for those joining one instead.
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
@@ -14,7 +15,7 @@ export function inviteTokenOf(pasted: string): string | null {
   return /^[A-Za-z0-9_-]{16,200}$/.test(text) ? text : null;
 }
 
-export function InviteLinkForm() {
+export function InviteLinkForm({ compact = false }: { compact?: boolean }) {
   const router = useRouter();
   const [link, setLink] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -25,14 +26,16 @@ export function InviteLinkForm() {
     router.push(`/invite/${encodeURIComponent(token)}`);
   };
   return (
-    <div className="space-y-5" data-testid="invite-only">
-      <ol className="list-decimal space-y-1.5 pl-5 text-sm text-zinc-600">
-        <li>Ask an owner or admin of this workspace for an invite link. They create one under Admin → Invite links, or with “Invite people” in any room.</li>
-        <li>Open the link they send you, or paste it below, and create your account there.</li>
-      </ol>
+    <div className="space-y-5" data-testid={compact ? "invite-link-join" : "invite-only"}>
+      {!compact && (
+        <ol className="list-decimal space-y-1.5 pl-5 text-sm text-zinc-600">
+          <li>Ask an owner or admin of this workspace for an invite link. They create one under Admin → Invite links, or with “Invite people” in any room.</li>
+          <li>Open the link they send you, or paste it below, and create your account there.</li>
+        </ol>
+      )}
       <form onSubmit={submit} className="space-y-3">
         <FormError message={error} />
-        <Field label="Invite link">
+        <Field label={compact ? "Joining a workspace instead? Paste its invite link" : "Invite link"}>
           <TextInput
             value={link}
             onChange={(e) => {
@@ -45,7 +48,7 @@ export function InviteLinkForm() {
             data-testid="invite-link-paste"
           />
         </Field>
-        <Button type="submit" className="w-full" data-testid="invite-link-open">
+        <Button type="submit" variant={compact ? "secondary" : "primary"} className="w-full" data-testid="invite-link-open">
           Open the invite
         </Button>
       </form>

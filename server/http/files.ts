@@ -111,7 +111,9 @@ function contentDisposition(kind: "inline" | "attachment", name: string): string
 async function actorOf(req: IncomingMessage, writes: boolean, workspaceOf: (() => Promise<string | null>) | null): Promise<Actor> {
   if (req.headers.authorization !== undefined) return (await authenticateAuthorization(req.headers.authorization, stampedAddress(req))).actor;
   const accountId = await accountIdFromCookies(req.headers.cookie, env.AUTH_SECRET);
-  const actor = accountId ? await actorForAccount(accountId, workspaceOf ? await workspaceOf() : null) : null;
+  // Not a member there (or no such file or room): the person's first workspace, whose answer is then "not found".
+  const workspaceId = accountId && workspaceOf ? await workspaceOf() : null;
+  const actor = accountId ? (workspaceId && (await actorForAccount(accountId, workspaceId))) || (await actorForAccount(accountId)) : null;
   if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in first, or send Authorization: Bearer <an agent's API key or a person's access token>");
   if (writes && req.headers.origin !== undefined && !ownOrigin(req.headers.origin, req.headers.host)) {
     throw new AppError("FORBIDDEN", "Files are uploaded with a session cookie only from the app's own pages");

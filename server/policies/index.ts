@@ -11,6 +11,13 @@ interface RoomFacts {
   kind: string;
   visibility: string;
   archivedAt: Date | null;
+  /**
+   * The room is a channel shared with the actor's workspace now (a workspace connection), so its
+   * people may find and join it as their own workspace's. Loaders set it for such actors only.
+   */
+  sharedWithActor?: boolean;
+  /** In a room shared with the actor's workspace: whether the room's side lets the actor's side invite. */
+  guestsMayInvite?: boolean;
 }
 interface MembershipFacts {
   role: string;
@@ -29,7 +36,8 @@ interface Side {
 }
 /** A connection's two sides; for a block, the requester is the blocker. */
 interface ConnectionSides {
-  workspaceId: string;
+  /** The workspaces of its two sides: one, or two connected workspaces'. */
+  workspaceIds: string[];
   requester: Side;
   addressee: Side;
 }
@@ -52,6 +60,11 @@ interface Pair {
   peopleTalkFreely: boolean;
   /** Their live connection (pending, accepted or blocked), if any. */
   edge: Edge | null;
+  /**
+   * When `other` belongs to another workspace: whether the two workspaces are connected now, and
+   * whether the other side lets this one find them (its connection's choices). Null within one workspace.
+   */
+  across?: { linked: boolean; findable: boolean } | null;
 }
 
 /** The actor is this side, or the person who owns it. */
@@ -63,6 +76,12 @@ type Decision = true | Denial;
 const deny = (code: ErrorCode, message: string): Denial => ({ code, message });
 
 const sameWorkspace = (actor: Actor, room: RoomFacts): boolean => actor.workspaceId === room.workspaceId;
+/**
+ * The room is the actor's workspace's, or the actor of another workspace is in it: a member (which
+ * they are only while the two workspaces are connected: ending the connection removes them), or the
+ * room is a channel shared with their workspace.
+ */
+const seesRoom = (actor: Actor, { room, membership }: RoomSubject): boolean => sameWorkspace(actor, room) || !!membership || !!room.sharedWithActor;
 
 /** Admins manage members and guests; admins themselves are the owner's to make (by role or by invite). */
 const managesRole = (actor: Actor, role: string): Decision =>
@@ -70,7 +89,18 @@ const managesRole = (actor: Actor, role: string): Decision =>
 
 /** Pairs that need no connection: an owner and their agent, and people when the workspace allows. */
 const needsNoRequest = ({ me, other, peopleTalkFreely }: Pair): boolean =>
-  me.ownerId === other.id || other.ownerId === me.id || (me.kind === "human" && other.kind === "human" && peopleTalkFreely);
+  me.ownerId === other.id ||
+  other.ownerId === me.id ||
+  (me.kind === "human" && other.kind === "human" && peopleTalkFreely && me.workspaceId === other.workspaceId);
+
+/**
+ * Someone of another workspace exists, for the actor, only while the two workspaces are connected
+ * and (to be found and asked) while the other side lets the actor's side find them.
+ */
+const seesAcross = (actor: Actor, s: Pair, toFind: boolean): boolean =>
+  s.other.workspaceId === actor.workspaceId || (!!s.across?.linked && (!toFind || s.across.findable));
+
+const onASide = (actor: Actor, s: ConnectionSides): boolean => s.workspaceIds.includes(actor.workspaceId);
 
 /**
  * An accepted connection, unexpired, whose scope (if it names rooms) covers `roomId` (a DM has none),
@@ -103,7 +133,7 @@ const ownSettings = (actor: Actor, s: { workspaceId: string; participantId: stri
 
 /** A private room's existence is not revealed to outsiders: they get ROOM_NOT_FOUND. */
 function member({ room, membership }: RoomSubject, actor: Actor): Decision {
-  if (!sameWorkspace(actor, room)) return deny("ROOM_NOT_FOUND", "No such room");
+  if (!seesRoom(actor, { room, membership })) return deny("ROOM_NOT_FOUND", "No such room");
   if (membership) return true;
   if (room.visibility === "private") return deny("ROOM_NOT_FOUND", "No such room");
   return deny("NOT_A_MEMBER", "Join the room first");
@@ -111,8 +141,8 @@ function member({ room, membership }: RoomSubject, actor: Actor): Decision {
 
 /** Members read; anyone but a guest may preview a public channel before joining. */
 function readsRoom(actor: Actor, s: RoomSubject): Decision {
-  if (s.membership && sameWorkspace(actor, s.room)) return true;
-  if (sameWorkspace(actor, s.room) && s.room.kind === "channel" && s.room.visibility === "public" && actor.role !== "guest") {
+  if (s.membership) return true;
+  if ((sameWorkspace(actor, s.room) || s.room.sharedWithActor) && s.room.kind === "channel" && s.room.visibility === "public" && actor.role !== "guest") {
     return true;
   }
   return member(s, actor);
@@ -165,7 +195,7 @@ const rules = {
     return true;
   },
   "room.join": (actor: Actor, s: RoomSubject): Decision => {
-    if (!sameWorkspace(actor, s.room)) return deny("ROOM_NOT_FOUND", "No such room");
+    if (!seesRoom(actor, s)) return deny("ROOM_NOT_FOUND", "No such room");
     if (s.membership) return true;
     if (s.room.kind !== "channel" || s.room.visibility !== "public") return deny("ROOM_NOT_FOUND", "No such room");
     if (actor.role === "guest") return deny("FORBIDDEN", "Guests join channels by invitation");
@@ -178,6 +208,7 @@ const rules = {
     if (s.room.archivedAt) return deny("ROOM_ARCHIVED", "The room is archived: it is read-only");
     if (s.room.kind === "dm") return deny("FORBIDDEN", "A direct message has fixed members; start a group instead");
     if (actor.role === "guest") return deny("FORBIDDEN", "Guests cannot invite");
+    if (!sameWorkspace(actor, s.room) && !s.room.guestsMayInvite) return deny("FORBIDDEN", "The room's workspace lets yours post here, not invite");
     return true;
   },
   "room.leave": (actor: Actor, s: RoomSubject): Decision => {
@@ -188,7 +219,8 @@ const rules = {
   },
   /** A room's settings (who may stop agents' turns there): the member who owns the room, or an admin. */
   "room.configure": (actor: Actor, s: RoomSubject): Decision => {
-    if (!sameWorkspace(actor, s.room)) return deny("ROOM_NOT_FOUND", "No such room");
+    if (!seesRoom(actor, s)) return deny("ROOM_NOT_FOUND", "No such room");
+    if (!sameWorkspace(actor, s.room)) return deny("FORBIDDEN", "Only the room's own workspace changes its settings");
     if (actor.kind === "human" && (isAdmin(actor) || s.membership?.role === "owner")) return true;
     return deny("FORBIDDEN", "Only the room's owner or an admin can change its settings");
   },
@@ -197,7 +229,8 @@ const rules = {
    * agent), and the workspace's owners and admins. A private channel stays hidden from non-members.
    */
   "room.update": (actor: Actor, s: RoomSubject): Decision => {
-    if (!sameWorkspace(actor, s.room) || (!s.membership && s.room.visibility === "private")) return deny("ROOM_NOT_FOUND", "No such room");
+    if (!seesRoom(actor, s) || (!s.membership && s.room.visibility === "private")) return deny("ROOM_NOT_FOUND", "No such room");
+    if (!sameWorkspace(actor, s.room)) return deny("FORBIDDEN", "Only the room's own workspace renames or archives it");
     if (s.room.kind !== "channel") return deny("FORBIDDEN", "Only channels have a name, a topic and an archive");
     if (s.membership?.role === "owner" || isHumanAdmin(actor)) return true;
     return deny("FORBIDDEN", "Only the channel's owner or a workspace admin can change its settings");
@@ -209,9 +242,10 @@ const rules = {
    * Steering an agent in a room (Stop on its running turn, pausing it there, resuming it): the agent's
    * owner, an admin, and any member of the room where the room's setting says so. People only.
    */
-  "agent.steer": (actor: Actor, s: { agent: Side; membersMayStop: boolean; member: boolean }): Decision => {
+  "agent.steer": (actor: Actor, s: { agent: Side; membersMayStop: boolean; member: boolean; roomWorkspaceId: string }): Decision => {
     if (actor.kind !== "human") return deny("FORBIDDEN", "Only people stop or pause agents");
-    if (s.agent.ownerId === actor.participantId || isAdmin(actor)) return true;
+    // An admin steers in their own workspace's rooms; in a room shared from another, as a member.
+    if (s.agent.ownerId === actor.participantId || (isAdmin(actor) && s.roomWorkspaceId === actor.workspaceId)) return true;
     if (s.membersMayStop && s.member) return true;
     return deny("FORBIDDEN", "Only the agent's owner or an admin can stop or pause it in this room");
   },
@@ -226,7 +260,8 @@ const rules = {
     const m = member(s, actor);
     if (m !== true) return m;
     if (s.message.kind !== "text") return deny("FORBIDDEN", "This message cannot be deleted");
-    if (s.message.authorId !== actor.participantId && !isAdmin(actor)) {
+    // An admin deletes others' messages in their own workspace's rooms only.
+    if (s.message.authorId !== actor.participantId && !(isAdmin(actor) && sameWorkspace(actor, s.room))) {
       return deny("FORBIDDEN", "Only the author or an admin can delete a message");
     }
     return true;
@@ -254,8 +289,8 @@ const rules = {
    */
   "file.read": (actor: Actor, s: { file: { workspaceId: string; uploaderId: string; messageId: string | null }; room: RoomSubject | null }): Decision => {
     const none = deny("FILE_NOT_FOUND", "No such file");
-    if (s.file.workspaceId !== actor.workspaceId) return none;
-    if (!s.room) return true;
+    // A file of no room is its workspace's; one in a room, its readers' (those of a shared room's other workspace too).
+    if (!s.room) return s.file.workspaceId === actor.workspaceId ? true : none;
     if (!s.file.messageId) return s.file.uploaderId === actor.participantId ? true : none;
     return readsRoom(actor, s.room) === true ? true : none;
   },
@@ -302,32 +337,35 @@ const rules = {
   // Connections: a person decides for themselves and for the agents they own. An agent may decline
   // or withdraw on its own but never accept: its owner (or its consent policy) does that.
   "connection.accept": (actor: Actor, s: ConnectionSides): Decision =>
-    actor.workspaceId === s.workspaceId && actor.kind === "human" && speaksFor(actor, s.addressee)
+    onASide(actor, s) && actor.kind === "human" && speaksFor(actor, s.addressee)
       ? true
       : deny("FORBIDDEN", "Only the addressee, or the agent's owner, can accept"),
   "connection.decline": (actor: Actor, s: ConnectionSides): Decision =>
-    actor.workspaceId === s.workspaceId && speaksFor(actor, s.addressee) ? true : deny("FORBIDDEN", "Only the addressee, or the agent's owner, can decline"),
+    onASide(actor, s) && speaksFor(actor, s.addressee) ? true : deny("FORBIDDEN", "Only the addressee, or the agent's owner, can decline"),
   "connection.cancel": (actor: Actor, s: ConnectionSides): Decision =>
-    actor.workspaceId === s.workspaceId && speaksFor(actor, s.requester) ? true : deny("FORBIDDEN", "Only the asker can cancel a request"),
+    onASide(actor, s) && speaksFor(actor, s.requester) ? true : deny("FORBIDDEN", "Only the asker can cancel a request"),
   "connection.revoke": (actor: Actor, s: ConnectionSides): Decision =>
-    actor.workspaceId === s.workspaceId && (speaksFor(actor, s.requester) || speaksFor(actor, s.addressee))
+    onASide(actor, s) && (speaksFor(actor, s.requester) || speaksFor(actor, s.addressee))
       ? true
       : deny("FORBIDDEN", "Only either side can revoke a connection"),
   /** A block is the blocker's: it, its owner or an admin lifts it; the blocked side never does. */
   "connection.unblock": (actor: Actor, s: ConnectionSides): Decision => {
-    if (actor.workspaceId !== s.workspaceId) return deny("FORBIDDEN", "Only the side that blocked can lift a block");
+    if (!onASide(actor, s)) return deny("FORBIDDEN", "Only the side that blocked can lift a block");
     if (speaksFor(actor, s.requester)) return true;
-    if (!speaksFor(actor, s.addressee) && isHumanAdmin(actor)) return true;
+    // An admin lifts a block made in their own workspace (the blocker's).
+    if (!speaksFor(actor, s.addressee) && isHumanAdmin(actor) && s.workspaceIds[0] === actor.workspaceId) return true;
     return deny("FORBIDDEN", "Only the side that blocked (its owner, or an admin) can lift a block");
   },
-  "connection.block": (actor: Actor, s: { blocker: Party; target: Party }): Decision => {
-    if (s.blocker.workspaceId !== actor.workspaceId || s.target.workspaceId !== actor.workspaceId) return deny("PARTICIPANT_NOT_FOUND", "No such participant");
+  /** `targetLinked`: the target belongs to a workspace connected with the actor's now. */
+  "connection.block": (actor: Actor, s: { blocker: Party; target: Party; targetLinked?: boolean }): Decision => {
+    if (s.blocker.workspaceId !== actor.workspaceId || (s.target.workspaceId !== actor.workspaceId && !s.targetLinked))
+      return deny("PARTICIPANT_NOT_FOUND", "No such participant");
     if (s.blocker.id === s.target.id) return deny("INVALID_PAYLOAD", "You cannot block yourself");
     return speaksFor(actor, s.blocker) ? true : deny("FORBIDDEN", "You can block only for yourself or an agent you own");
   },
   /** Asking `other` to connect: not oneself, not across a block, not when no connection is needed. */
   "connection.request": (actor: Actor, s: Pair): Decision => {
-    if (s.other.workspaceId !== actor.workspaceId) return deny("PARTICIPANT_NOT_FOUND", "No such participant");
+    if (!seesAcross(actor, s, true)) return deny("PARTICIPANT_NOT_FOUND", "No such participant");
     if (s.other.id === s.me.id) return deny("INVALID_PAYLOAD", "You cannot connect to yourself");
     if (s.edge?.status === "blocked") return deny("FORBIDDEN", "This connection is blocked");
     if (needsNoRequest(s)) return deny("CONFLICT", "You can already talk to each other");
@@ -340,7 +378,7 @@ const rules = {
    * unexpired connection whose scope covers the room.
    */
   "connection.reach": (actor: Actor, s: Pair & { roomId?: string }): Decision => {
-    if (s.other.workspaceId !== actor.workspaceId) return deny("PARTICIPANT_NOT_FOUND", "No such participant");
+    if (!seesAcross(actor, s, false)) return deny("PARTICIPANT_NOT_FOUND", "No such participant");
     if (s.other.id === s.me.id) return true;
     if (s.edge?.status === "blocked") return deny("NOT_CONNECTED", `You cannot reach @${s.other.handle}: the connection is blocked`);
     if (needsNoRequest(s) || connected(s.edge, s.roomId)) return true;

@@ -1,8 +1,15 @@
-import type { ConnectionStatus, ConnectionView } from "@switchboard/sdk/contract";
+import type { ConnectionSide, ConnectionStatus, ConnectionView } from "@switchboard/sdk/contract";
 import { can, speaksFor, type Actor } from "../policies";
 import { participantSelect, presentParticipant } from "./participant";
+import { presentPeer } from "./workspace-connection";
 
-const sideSelect = { ...participantSelect, workspaceId: true, consentPolicy: true, owner: { select: { id: true, displayName: true } } } as const;
+const sideSelect = {
+  ...participantSelect,
+  workspaceId: true,
+  consentPolicy: true,
+  owner: { select: { id: true, displayName: true } },
+  workspace: { select: { id: true, name: true, domain: true, domainVerifiedAt: true } },
+} as const;
 
 /** The relations a presented connection needs, for Prisma `include`. */
 export const connectionInclude = {
@@ -10,7 +17,11 @@ export const connectionInclude = {
   addressee: { select: sideSelect },
 } as const;
 
-type Side = Parameters<typeof presentParticipant>[0] & { owner: { id: string; displayName: string } | null };
+type Side = Parameters<typeof presentParticipant>[0] & {
+  workspaceId: string;
+  owner: { id: string; displayName: string } | null;
+  workspace: Parameters<typeof presentPeer>[0];
+};
 
 interface ConnectionRow {
   id: string;
@@ -40,13 +51,13 @@ const ENDED: ReadonlySet<string> = new Set<ConnectionStatus>(["cancelled", "revo
  */
 export function presentConnection(row: ConnectionRow, deciders: ReadonlyMap<string, { id: string; displayName: string }>, viewer: Actor): ConnectionView {
   const ended = ENDED.has(row.status);
-  const sides = { workspaceId: row.workspaceId, requester: row.requester, addressee: row.addressee };
+  const sides = { workspaceIds: [...new Set([row.requester.workspaceId, row.addressee.workspaceId])], requester: row.requester, addressee: row.addressee };
   const open = row.status === "pending" && !(row.expiresAt && row.expiresAt <= new Date());
   return {
     id: row.id,
     status: row.status,
-    requester: { ...presentParticipant(row.requester), owner: row.requester.owner },
-    addressee: { ...presentParticipant(row.addressee), owner: row.addressee.owner },
+    requester: presentSide(row.requester, viewer),
+    addressee: presentSide(row.addressee, viewer),
     message: row.message,
     scope: (row.scope as ConnectionView["scope"]) ?? null,
     expiresAt: row.expiresAt?.toISOString() ?? null,
@@ -64,4 +75,9 @@ export function presentConnection(row: ConnectionRow, deciders: ReadonlyMap<stri
     },
     viewerSides: { requester: speaksFor(viewer, row.requester), addressee: speaksFor(viewer, row.addressee) },
   };
+}
+
+/** A side as the viewer sees it: with its workspace when that is another than the viewer's. */
+function presentSide(side: Side, viewer: Actor): ConnectionSide {
+  return { ...presentParticipant(side), owner: side.owner, workspace: side.workspaceId === viewer.workspaceId ? null : presentPeer(side.workspace) };
 }

@@ -67,7 +67,7 @@ test("budget warnings, suspensions and decided connection requests reach the per
   await trpc(omarPage, "connections.respond", { connectionId: request.id, decision: "accept" });
   const accepted = toast(`Omar ${run} accepted your request to connect with @helper-${run}.`);
   await expect(accepted).toHaveAttribute("data-tone", "success");
-  await expect(accepted.getByRole("link", { name: "Open inbox" })).toHaveAttribute("href", "/inbox");
+  await expect(accepted.getByRole("link", { name: "Open inbox" })).toHaveAttribute("href", /^\/w\/[^/]+\/inbox$/);
 
   // The Inbox keeps them, newest first, for when the toast is gone.
   await accepted.getByRole("link", { name: "Open inbox" }).click();

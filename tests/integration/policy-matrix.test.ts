@@ -1,6 +1,8 @@
 // Every read and write path into a room, for every kind of actor, over both transports, against one
 // table of expected outcomes. A non-member never reads a private room by any path: not its history,
-// not a search hit in it, not a file shared in it.
+// not a search hit in it, not a file shared in it. An actor of another workspace on the same server (an
+// admin there, and an agent there) gets for every room of this one what an id nobody has gets: nothing
+// that tells it the room, the message or the file exists.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ack } from "@switchboard/sdk/contract";
@@ -16,7 +18,10 @@ type Actor = {
   socket?: ClientSocket;
   apiKey?: string;
   id: string;
+  /** Of another workspace on the same server (its role is the one it has there). */
+  foreign?: boolean;
 };
+type Room = { id: string; members: Set<string>; rootId: string; fileUrl: string; needle: string };
 type Action = "history" | "sync" | "thread" | "members" | "send" | "read-cursor" | "search" | "file";
 type Transport = "trpc" | "socket" | "http";
 
@@ -28,7 +33,8 @@ function expected(room: "public" | "private", member: boolean, role: Actor["role
     return readable ? "OK" : action === "search" ? "NO_HIT" : "FILE_NOT_FOUND";
   }
   if (member) return "OK";
-  if (room === "private") return "ROOM_NOT_FOUND";
+  // A thread is named by its root message's id: in a room the actor may not see, no such message.
+  if (room === "private") return action === "thread" ? "MESSAGE_NOT_FOUND" : "ROOM_NOT_FOUND";
   const reads: Action[] = ["history", "sync", "thread", "members"];
   if (reads.includes(action)) return role === "guest" ? "NOT_A_MEMBER" : "OK";
   return "NOT_A_MEMBER";
@@ -69,7 +75,11 @@ function expectedForWorkspace(role: Actor["role"], action: WorkspaceAction): Out
 describe.each(dialects)("policy matrix on %s", (dialect) => {
   let server: TestServer;
   const actors: Actor[] = [];
-  const rooms: Record<"public" | "private", { id: string; members: Set<string>; rootId: string; fileUrl: string; needle: string }> = {} as never;
+  const rooms: Record<"public" | "private", Room> = {} as never;
+  /** A room, root and file nobody has: what a foreign actor's answers are compared with. */
+  let phantom: Room;
+  /** Another workspace's invite and onboarding token, for the foreign admin to try to revoke. */
+  const links: { inviteId: string; tokenId: string } = {} as never;
 
   beforeAll(async () => {
     const workspace = await startWorkspace(dialect, { people: { owner: "owner", admin: "admin", insider: "member", outsider: "member", guest: "guest" } });
@@ -88,6 +98,20 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
     }
     actors.push({ name: "inagent", role: "agent", socket: await openAgentSocket(server.url, inAgent.apiKey), apiKey: inAgent.apiKey, id: inAgent.id });
     actors.push({ name: "outagent", role: "agent", socket: await openAgentSocket(server.url, outAgent.apiKey), apiKey: outAgent.apiKey, id: outAgent.id });
+    // Another workspace on the same server: its admin, and its admin's agent.
+    const other = await startWorkspace(dialect, { people: { otherowner: "owner", foreigner: "admin" } });
+    expect(other.server.url).toBe(server.url);
+    const foreigner = other.people.foreigner;
+    const foreignAgent = await createAgent(foreigner, "foreignagent");
+    actors.push({ name: "foreigner", role: "admin", person: foreigner, socket: await foreigner.socket(), id: foreigner.participantId, foreign: true });
+    actors.push({
+      name: "foreignagent",
+      role: "agent",
+      socket: await openAgentSocket(server.url, foreignAgent.apiKey),
+      apiKey: foreignAgent.apiKey,
+      id: foreignAgent.id,
+      foreign: true,
+    });
 
     for (const visibility of ["public", "private"] as const) {
       const members = [insider.participantId, inAgent.id];
@@ -110,6 +134,16 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
       });
       rooms[visibility] = { id: room.id, members: new Set(members), rootId: root.id, fileUrl: `${server.url}${file.url}`, needle };
     }
+    const none = () => `nobody${randomUUID().replaceAll("-", "")}`.slice(0, 36);
+    phantom = {
+      id: none(),
+      members: new Set(),
+      rootId: none(),
+      fileUrl: `${server.url}/api/files/${none()}/notes.txt`,
+      needle: `matrixneedlenobody${dialect}`,
+    };
+    links.inviteId = (await owner.api.workspace.createInvite.mutate({})).id;
+    links.tokenId = (await insider.api.agents.createOnboardingToken.mutate({ label: "for the foreigner" })).id;
   });
   afterAll(async () => {
     closeSockets();
@@ -117,7 +151,7 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
   });
 
   const cases: [string, "public" | "private", Action, Transport][] = [];
-  for (const name of ["owner", "admin", "insider", "outsider", "guest", "inagent", "outagent"]) {
+  for (const name of ["owner", "admin", "insider", "outsider", "guest", "inagent", "outagent", "foreigner", "foreignagent"]) {
     for (const room of ["public", "private"] as const) {
       for (const action of ["history", "sync", "thread", "members", "send", "read-cursor", "search", "file"] as const) {
         for (const transport of ["trpc", "socket", "http"] as const) {
@@ -136,10 +170,9 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
     }
   }
 
-  it.each(cases)("%s in the %s room: %s over %s", async (name, visibility, action, transport) => {
-    const actor = actors.find((a) => a.name === name)!;
-    const room = rooms[visibility];
-    const want = expected(visibility, room.members.has(actor.id), actor.role, action);
+  /** What `actor` gets for `action` on `room` over `transport`. */
+  async function attempt(actor: Actor, room: Room, action: Action, transport: Transport): Promise<Outcome> {
+    const name = actor.name;
     let got: Outcome;
     if (action === "file") {
       const headers: Record<string, string> = actor.apiKey ? { authorization: `Bearer ${actor.apiKey}` } : { cookie: actor.person!.cookie };
@@ -174,7 +207,17 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
       const reply = await emitAck<Ack<unknown>>(actor.socket!, event, payload);
       got = reply.ok ? "OK" : reply.error.code;
     }
-    expect(got).toBe(want);
+    return got;
+  }
+
+  it.each(cases)("%s in the %s room: %s over %s", async (name, visibility, action, transport) => {
+    const actor = actors.find((a) => a.name === name)!;
+    const room = rooms[visibility];
+    // Another workspace's actor: what ids nobody has get (never NOT_A_MEMBER, which says the room is there).
+    const want = actor.foreign ? await attempt(actor, phantom, action, transport) : expected(visibility, room.members.has(actor.id), actor.role, action);
+    if (actor.foreign) expect(want).toMatch(/NOT_FOUND|NO_HIT/);
+    const got = await attempt(actor, room, action, transport);
+    expect(got, actor.foreign ? "another workspace's actor gets what an id nobody has gets (anything else tells it the thing exists)" : undefined).toBe(want);
   });
 
   // Invite links and onboarding tokens are managed over tRPC only, by people.
@@ -217,6 +260,16 @@ describe.each(dialects)("policy matrix on %s", (dialect) => {
       (error: unknown) => errorCode(Promise.reject(error)),
     );
     expect(got).toBe(expectedForLinks(actor.role, action));
+  });
+
+  // The other workspace's admin revokes this one's invite link and onboarding token: as ids nobody has.
+  it.each(["invites.revoke", "tokens.revoke"] as const)("foreigner: %s of this workspace", async (action) => {
+    const api = actors.find((a) => a.name === "foreigner")!.person!.api;
+    const revoke = (id: string) =>
+      action === "invites.revoke" ? api.workspace.revokeInvite.mutate({ inviteId: id }) : api.agents.revokeOnboardingToken.mutate({ tokenId: id });
+    const nobody = await errorCode(revoke(`nobody${randomUUID()}`.slice(0, 36)));
+    expect(nobody).toMatch(/NOT_FOUND/);
+    expect(await errorCode(revoke(action === "invites.revoke" ? links.inviteId : links.tokenId))).toBe(nobody);
   });
 
   const workspaceCases: [string, WorkspaceAction][] = [];

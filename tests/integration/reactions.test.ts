@@ -78,7 +78,7 @@ describe.each(dialects)("reactions, pins and mark unread (%s)", (dialect) => {
   it("refuses non-members, bad emoji and a message's 21st kind of emoji, with stable codes", async () => {
     const message = await send(dana, "React to me");
     const secret = await send(dana, "Nobody else sees this", hidden.id);
-    expect(await errorCode(fay.api.messages.react.mutate({ messageId: secret.id, emoji: "👍" }))).toBe("ROOM_NOT_FOUND");
+    expect(await errorCode(fay.api.messages.react.mutate({ messageId: secret.id, emoji: "👍" }))).toBe("MESSAGE_NOT_FOUND");
     expect(await errorCode(fay.api.messages.react.mutate({ messageId: message.id, emoji: "👍" }))).toBe("NOT_A_MEMBER"); // a public channel she has not joined
     expect(await errorCode(erin.api.messages.react.mutate({ messageId: "no-such-message", emoji: "👍" }))).toBe("MESSAGE_NOT_FOUND");
     for (const bad of ["", "a", "ok", "👍👍", "👍 x", "🙂x", "1", "x".repeat(40), "<b>"]) {

@@ -3,7 +3,7 @@
 // choices, and either ends it. Each side's audit log records what touched it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceConnectionView } from "@switchboard/sdk/workspace-connections";
-import { dialects, errorCode, queryDb, sqlDate, type Person, type TestServer } from "./harness";
+import { createAgent, dialects, errorCode, queryDb, sqlDate, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 
 describe.each(dialects)("workspace connections (%s)", (dialect) => {
@@ -118,6 +118,69 @@ describe.each(dialects)("workspace connections (%s)", (dialect) => {
     // Ended, the two may connect again with a new code.
     const { code } = await ana.api.workspaceConnections.invite.mutate({});
     expect((await gus.api.workspaceConnections.accept.mutate({ code })).status).toBe("active");
+  });
+});
+
+describe.each(dialects)("consent across connected workspaces (%s)", (dialect) => {
+  let server: TestServer;
+  let ana: Person; // Acme's owner, who owns the agent @codex
+  let gus: Person; // Globex's owner, who owns the assistant @atlas
+  let atlas: Awaited<ReturnType<typeof createAgent>>;
+  let connectionId: string;
+
+  beforeAll(async () => {
+    const acme = await startWorkspace(dialect, { people: { ana: "owner" } });
+    ({ server } = acme);
+    ana = acme.people.ana;
+    gus = (await startWorkspace(dialect, { people: { gus: "owner" } })).people.gus;
+    await createAgent(ana, "codex", { capabilities: ["code"] });
+    atlas = await createAgent(gus, "atlas", { capabilities: ["scheduling"] });
+  });
+  afterAll(() => server.dispose());
+
+  const found = async (person: Person, text: string) => (await person.api.directory.search.query({ text })).map((e) => [e.handle, e.workspace?.name ?? null]);
+
+  it("shows nobody of another workspace until the two are connected", async () => {
+    expect(await found(ana, "atlas")).toEqual([]);
+    expect(await errorCode(ana.api.connections.request.mutate({ participantId: atlas.id }))).toBe("PARTICIPANT_NOT_FOUND");
+  });
+
+  it("lets each side find whom the other side allows, named with its workspace", async () => {
+    const { code } = await ana.api.workspaceConnections.invite.mutate({ side: { directory: "agents" } });
+    connectionId = (await gus.api.workspaceConnections.accept.mutate({ code, side: { directory: "agents" } })).id;
+    const globex = (await gus.api.workspace.me.query())!.workspace.name;
+    expect(await found(ana, "atlas")).toEqual([["atlas", globex]]);
+    expect(await found(ana, "gus")).toEqual([]); // Globex lets Acme find its agents, not its people
+    expect(await found(gus, "codex")).toEqual([["codex", (await ana.api.workspace.me.query())!.workspace.name]]);
+    // A person of another workspace is not asked either: not found, as before.
+    expect(await errorCode(ana.api.connections.request.mutate({ participantId: gus.participantId }))).toBe("PARTICIPANT_NOT_FOUND");
+  });
+
+  it("asks the other workspace's owner of the agent, who decides in their inbox; both audit logs say so", async () => {
+    const asked = await ana.api.connections.request.mutate({ participantId: atlas.id, message: "Codex would like Atlas's calendar" });
+    expect(asked.status).toBe("pending");
+    const inbox = await gus.api.connections.list.query({ status: "pending" });
+    const request = inbox.connections.find((c) => c.id === asked.id)!;
+    expect(request.requester.workspace?.name).toBe((await ana.api.workspace.me.query())!.workspace.name);
+    expect(request.addressee.workspace).toBeNull();
+    expect(request.can.accept).toBe(true);
+    const accepted = await gus.api.connections.respond.mutate({ connectionId: asked.id, decision: "accept" });
+    expect(accepted.status).toBe("accepted");
+    expect((await ana.api.directory.search.query({ text: "atlas" }))[0].connection).toBe("connected");
+    for (const person of [ana, gus]) {
+      const actions = await queryDb<{ action: string }>(
+        server,
+        `SELECT e."action" FROM "AuditEvent" e JOIN "Participant" p ON p."workspaceId" = e."workspaceId" WHERE p."id" = $1 AND e."subjectId" = $2 ORDER BY e."seq"`,
+        [person.participantId, asked.id],
+      );
+      expect(actions.map((a) => a.action)).toEqual(["connection.requested", "connection.accepted"]);
+    }
+  });
+
+  it("hides the other side again once disconnected: not found, not askable", async () => {
+    await gus.api.workspaceConnections.disconnect.mutate({ connectionId });
+    expect(await found(ana, "atlas")).toEqual([]);
+    expect(await errorCode(ana.api.connections.request.mutate({ participantId: atlas.id }))).toBe("PARTICIPANT_NOT_FOUND");
   });
 });
 

@@ -154,7 +154,7 @@ const who: Record<string, Actor> = {
   "guest stranger": personActor("gst", "guest"),
   "agent stranger": agentActor("x"),
 };
-const sides = { workspaceId: "w1", requester: { id: "r", ownerId: "ro" }, addressee: { id: "a", ownerId: "ao" } };
+const sides = { workspaceIds: ["w1"], requester: { id: "r", ownerId: "ro" }, addressee: { id: "a", ownerId: "ao" } };
 const connectionRows: Record<"connection.accept" | "connection.decline" | "connection.cancel" | "connection.revoke" | "connection.unblock", string[]> = {
   // An agent never accepts for itself; its owner (or its consent policy) does.
   "connection.accept": ["addressee's owner"],
@@ -179,8 +179,8 @@ describe("connection policies", () => {
   });
 
   it("refuses connection decisions across workspaces", () => {
-    expect(can(who["admin stranger"], "connection.unblock", { ...sides, workspaceId: "w2" })).toBe(false);
-    expect(can(who["requester"], "connection.cancel", { ...sides, workspaceId: "w2" })).toBe(false);
+    expect(can(who["admin stranger"], "connection.unblock", { ...sides, workspaceIds: ["w2"] })).toBe(false);
+    expect(can(who["requester"], "connection.cancel", { ...sides, workspaceIds: ["w2"] })).toBe(false);
   });
 
   const party = (id: string, over: Partial<{ kind: string; ownerId: string | null; workspaceId: string }> = {}) => ({
@@ -449,8 +449,19 @@ describe("steering agents in a room: Stop, pause, resume (agent.steer), and who 
     ["admin", "agent", false, true, true, "FORBIDDEN"],
   ];
   it.each(table)("%s (%s), owner %s, members may stop %s, in the room %s: %s", (role, kind, owns, membersMayStop, inRoom, expected) => {
-    const decision = decide(actor(role, { kind }), "agent.steer", { agent: agentOf(owns ? "me" : "dana"), membersMayStop, member: inRoom });
+    const decision = decide(actor(role, { kind }), "agent.steer", {
+      agent: agentOf(owns ? "me" : "dana"),
+      membersMayStop,
+      member: inRoom,
+      roomWorkspaceId: "w1",
+    });
     expect(decision === true ? "OK" : decision.code).toBe(expected);
+  });
+  it("gives an admin no steering in a room shared from another workspace: there they are a member like any other", () => {
+    const steer = (membersMayStop: boolean) =>
+      decide(actor("admin"), "agent.steer", { agent: agentOf("dana"), membersMayStop, member: true, roomWorkspaceId: "w2" });
+    expect(steer(false)).toMatchObject({ code: "FORBIDDEN" });
+    expect(steer(true)).toBe(true);
   });
   it("only the agent itself starts, reports and ends its turns; only a room's owner or an admin says whether members may stop them", () => {
     expect(can(actor("member", { kind: "agent", participantId: "scout" }), "turn.run", { agentId: "scout" })).toBe(true);

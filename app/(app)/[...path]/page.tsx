@@ -10,8 +10,12 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ path: string[] }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
+/** The first segments of a workspace's pages (app/(app)/w/[workspaceId]/…); anything else is a 404, not a redirect. */
+const WORKSPACE_PAGES = new Set(["admin", "agents", "directory", "inbox", "needs-you", "r", "search", "settings", "usage", "work"]);
+
 export default async function WithoutWorkspace({ params, searchParams }: Props) {
   const { path } = await params;
+  if (!WORKSPACE_PAGES.has(path[0])) notFound();
   if (!(await getAccountId())) redirect("/signin");
   const roomWorkspace = path[0] === "r" && path[1] ? await workspaceOfRoom(path[1]) : null;
   const workspaceId = roomWorkspace && (await getViewer(roomWorkspace)) ? roomWorkspace : await defaultWorkspaceId();

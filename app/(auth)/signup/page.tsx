@@ -45,6 +45,11 @@ export default async function SignUpPage() {
       }
     >
       <SignUpForm mode="first-run" />
+      {!firstRun && (
+        <div className="mt-6 border-t border-zinc-100 pt-5">
+          <InviteLinkForm compact />
+        </div>
+      )}
     </AuthCard>
   );
 }

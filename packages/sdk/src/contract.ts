@@ -336,6 +336,8 @@ export interface ParticipantView {
 
 export interface DirectoryEntry extends ParticipantView {
   owner: { id: string; displayName: string; handle: string } | null;
+  /** Set for someone of another, connected workspace (its side lets yours find them); null: your own workspace. */
+  workspace: OtherWorkspace | null;
   online: boolean;
   workStatus: string;
   /** While it waits for an answer to a question it asked: whom ("@dana", "anyone in #deploys", "admins"). */
@@ -346,11 +348,24 @@ export interface DirectoryEntry extends ParticipantView {
 
 export type ConnectionStatus = "pending" | "accepted" | "declined" | "cancelled" | "revoked" | "blocked";
 
+/**
+ * Another workspace of the deployment, connected with the viewer's (sdk/workspace-connections.ts):
+ * its name, and its domain once verified. Shown beside the name of someone who belongs to it.
+ */
+export interface OtherWorkspace {
+  id: string;
+  name: string;
+  verifiedDomain: string | null;
+}
+
+/** A side of a connection; `workspace` is set when it belongs to another workspace than the viewer's. */
+export type ConnectionSide = ParticipantView & { owner: { id: string; displayName: string } | null; workspace: OtherWorkspace | null };
+
 export interface ConnectionView {
   id: string;
   status: ConnectionStatus;
-  requester: ParticipantView & { owner: { id: string; displayName: string } | null };
-  addressee: ParticipantView & { owner: { id: string; displayName: string } | null };
+  requester: ConnectionSide;
+  addressee: ConnectionSide;
   message: string;
   scope: { roomIds?: string[]; purposes?: string[] } | null;
   expiresAt: string | null;

@@ -1,11 +1,12 @@
 // Who may reach whom: the `connection.reach` rule's inputs, loaded for the actor and each target in
-// at most three queries. A block stops it; a person and their own agents, and (by workspace setting)
+// at most three queries (four with someone of another workspace: whether the two are connected). A block stops it; a person and their own agents, and (by workspace setting)
 // people of one workspace, need no connection; everyone else an accepted, unexpired one. Used by
 // everything that addresses someone (DMs, invitations, mentions, A2A calls); consent/ writes the
 // connections this reads.
 import { getDb, type Prisma } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, can, connectionStanding, type Actor } from "../../policies";
+import { acrossFacts } from "../workspace-connections/links";
 
 export const pairKey = (a: string, b: string) => [a, b].sort().join(":");
 
@@ -31,11 +32,14 @@ export async function pairsWith(actor: Actor, ids: string[]) {
   const people = me.kind === "human" && parties.some((p) => p.id !== me.id && p.kind === "human");
   const ws = people ? await db.workspace.findUnique({ where: { id: actor.workspaceId }, select: { peopleTalkFreely: true } }) : null;
   const edgeOf = new Map(edges.map((e) => [e.liveKey!, e]));
+  // Someone of another workspace: whether the two are connected, and the other side lets this one find them.
+  const across = await acrossFacts(actor.workspaceId, parties);
   const pairs = new Map(
     others.flatMap((id) => {
       const other = byId.get(id);
       if (!other) return [];
-      return [[id, { me, other, peopleTalkFreely: ws?.peopleTalkFreely ?? false, edge: edgeOf.get(pairKey(me.id, id)) ?? null }] as const];
+      const pair = { me, other, peopleTalkFreely: ws?.peopleTalkFreely ?? false, edge: edgeOf.get(pairKey(me.id, id)) ?? null, across: across.get(id) ?? null };
+      return [[id, pair] as const];
     }),
   );
   return { me, pairs };

@@ -12,6 +12,7 @@ import { transaction } from "../../transaction";
 import { gate } from "../approvals/approvals";
 import { pairKey, pairsWith, partySelect, type Party } from "../access/reach";
 import { recordAudit } from "../governance/audit";
+import { linkedWorkspaces } from "../workspace-connections/links";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -64,13 +65,16 @@ async function announce(committed: Committed, row: Row, event: "connection:reque
 
 /** The sides of a connection, as the connection rules take them. */
 const sidesOf = (row: Row) => ({
-  workspaceId: row.workspaceId,
+  workspaceIds: [...new Set([row.requester.workspaceId, row.addressee.workspaceId])],
   requester: { id: row.requesterId, ownerId: row.requester.ownerId },
   addressee: { id: row.addresseeId, ownerId: row.addressee.ownerId },
 });
 
-async function audit(tx: Tx, actor: Actor, action: string, connectionId: string, data: Record<string, unknown>) {
-  await recordAudit(tx, { workspaceId: actor.workspaceId, actorId: actor.participantId, action, subjectType: "connection", subjectId: connectionId, data });
+/** Recorded in the actor's workspace, and in the other side's too when the connection crosses workspaces. */
+async function audit(tx: Tx, actor: Actor, action: string, connectionId: string, data: Record<string, unknown>, workspaceIds: string[] = []) {
+  for (const workspaceId of new Set([actor.workspaceId, ...workspaceIds])) {
+    await recordAudit(tx, { workspaceId, actorId: actor.participantId, action, subjectType: "connection", subjectId: connectionId, data });
+  }
 }
 
 export async function requestConnection(
@@ -116,7 +120,9 @@ export async function requestConnection(
       if (isUniqueViolation(error)) return null; // a concurrent request for the same pair won
       throw error;
     }
-    await audit(tx, actor, "connection.requested", id, { requesterId: me.id, addresseeId: target.id, message: input.message, scope: input.scope ?? null });
+    await audit(tx, actor, "connection.requested", id, { requesterId: me.id, addresseeId: target.id, message: input.message, scope: input.scope ?? null }, [
+      target.workspaceId,
+    ]);
     return id;
   });
   if (!created) {
@@ -128,6 +134,12 @@ export async function requestConnection(
   const automatic = autoDecision(row.addressee.consentPolicy, me, target);
   if (automatic) return decide(row, automatic, null, actor);
   return announce(committed, row, "connection:request", actor);
+}
+
+/** A connection within one workspace, or across two that are still connected. */
+async function stillLinked(row: Row): Promise<boolean> {
+  if (row.requester.workspaceId === row.addressee.workspaceId) return true;
+  return (await linkedWorkspaces(row.addressee.workspaceId)).has(row.requester.workspaceId);
 }
 
 /** What an agent's consent policy decides by itself, or null to ask its owner. */
@@ -163,23 +175,26 @@ async function decide(row: Row, decision: "accept" | "decline", decider: Actor |
       },
     });
     if (count === 0) return false;
-    await recordAudit(tx, {
-      workspaceId: row.workspaceId,
-      actorId: decider?.participantId ?? null,
-      action: decision === "accept" ? "connection.accepted" : "connection.declined",
-      subjectType: "connection",
-      subjectId: row.id,
-      data: { automatic: decider === null, policy: decider ? null : row.addressee.consentPolicy },
-    });
+    for (const workspaceId of sidesOf(row).workspaceIds) {
+      await recordAudit(tx, {
+        workspaceId,
+        actorId: decider?.participantId ?? null,
+        action: decision === "accept" ? "connection.accepted" : "connection.declined",
+        subjectType: "connection",
+        subjectId: row.id,
+        data: { automatic: decider === null, policy: decider ? null : row.addressee.consentPolicy },
+      });
+    }
     return true;
   });
   if (!won) throw new AppError("CONFLICT", "This request was already decided");
   return announce(committed, await loadRow(row.id), "connection:updated", viewer);
 }
 
+/** A connection one of whose sides is in the actor's workspace; to anyone else it does not exist. */
 async function load(connectionId: string, actor: Actor): Promise<Row> {
   const row = await getDb().connection.findUnique({ where: { id: connectionId }, include: connectionInclude });
-  if (!row || row.workspaceId !== actor.workspaceId) throw new AppError("NOT_FOUND", "No such connection");
+  if (!row || !sidesOf(row).workspaceIds.includes(actor.workspaceId)) throw new AppError("NOT_FOUND", "No such connection");
   return row;
 }
 
@@ -188,6 +203,7 @@ export async function respondToConnection(actor: Actor, input: { connectionId: s
   authorize(actor, input.decision === "accept" ? "connection.accept" : "connection.decline", sidesOf(row));
   if (row.status !== "pending") throw new AppError("CONFLICT", "This request was already decided");
   if (row.expiresAt && row.expiresAt <= new Date()) throw new AppError("CONFLICT", "This request has expired");
+  if (input.decision === "accept" && !(await stillLinked(row))) throw new AppError("CONFLICT", "The two workspaces are no longer connected");
   return decide(row, input.decision, actor, actor);
 }
 
@@ -211,7 +227,7 @@ async function end(actor: Actor, row: Row, action: keyof typeof ENDINGS): Promis
       data: { status: to, liveKey: null, endedById: actor.participantId, updatedAt: now },
     });
     if (count === 0) return false;
-    await audit(tx, actor, audited, row.id, {});
+    await audit(tx, actor, audited, row.id, {}, sidesOf(row).workspaceIds);
     return true;
   });
   if (!ok) throw new AppError("CONFLICT", `Only a ${from} connection can be ${to}`);
@@ -239,7 +255,8 @@ export async function blockParticipant(actor: Actor, input: { participantId: str
   const blocker = parties.find((p) => p.id === blockerId);
   const target = parties.find((p) => p.id === input.participantId);
   if (!blocker || !target) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
-  authorize(actor, "connection.block", { blocker, target });
+  const targetLinked = target.workspaceId !== actor.workspaceId && (await linkedWorkspaces(actor.workspaceId)).has(target.workspaceId);
+  authorize(actor, "connection.block", { blocker, target, targetLinked });
   const key = pairKey(blocker.id, target.id);
   const id = newId();
   const now = new Date();
@@ -260,7 +277,7 @@ export async function blockParticipant(actor: Actor, input: { participantId: str
         decidedAt: now,
       },
     });
-    await audit(tx, actor, "connection.blocked", id, { blockerId: blocker.id, blockedId: target.id });
+    await audit(tx, actor, "connection.blocked", id, { blockerId: blocker.id, blockedId: target.id }, [target.workspaceId]);
     return { id, fresh: true };
   });
   if (!result) throw new AppError("CONFLICT", "This connection is already blocked");
@@ -289,7 +306,8 @@ export async function listConnections(
     ? { OR: [{ updatedAt: { lt: after.updatedAt } }, { updatedAt: after.updatedAt, id: { lt: after.id } }] }
     : {};
   const rows = await getDb().connection.findMany({
-    where: { workspaceId: actor.workspaceId, AND: [{ OR: [{ requesterId: { in: mine } }, { addresseeId: { in: mine } }] }, older], ...status },
+    // By participant, not workspace: a request from another, connected workspace is in the inbox too.
+    where: { AND: [{ OR: [{ requesterId: { in: mine } }, { addresseeId: { in: mine } }] }, older], ...status },
     include: connectionInclude,
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: input.limit + 1,

@@ -9,6 +9,11 @@ import { getDb, isPostgres, Prisma, sqlTable } from "../../db";
 
 export interface ParticipantFilter {
   workspaceId: string;
+  /**
+   * Connected workspaces whose participants may be found too, each as far as its side allows: all of
+   * them, one kind, or the listed ids (the directory; sdk/workspace-connections.ts).
+   */
+  alsoFrom?: { workspaceId: string; kind?: "human" | "agent"; ids?: string[] }[];
   text?: string;
   /** Where the text is looked for: the names (pickers), or the whole profile (the directory). */
   textIn: "names" | "profile";
@@ -27,7 +32,14 @@ export async function searchParticipants(filter: ParticipantFilter, limit: numbe
   const handle = Prisma.sql`"p"."handle"`;
   const name = Prisma.sql`"p"."displayName"`;
 
-  const conditions = [Prisma.sql`"p"."workspaceId" = ${filter.workspaceId}`];
+  const scopes = [Prisma.sql`"p"."workspaceId" = ${filter.workspaceId}`];
+  for (const other of filter.alsoFrom ?? []) {
+    const scope = [Prisma.sql`"p"."workspaceId" = ${other.workspaceId}`];
+    if (other.kind) scope.push(Prisma.sql`"p"."kind" = ${other.kind}`);
+    if (other.ids) scope.push(other.ids.length ? Prisma.sql`"p"."id" IN (${Prisma.join(other.ids)})` : Prisma.sql`1 = 0`);
+    scopes.push(Prisma.sql`(${Prisma.join(scope, " AND ")})`);
+  }
+  const conditions = [scopes.length === 1 ? scopes[0] : Prisma.sql`(${Prisma.join(scopes, " OR ")})`];
   if (filter.kind) conditions.push(Prisma.sql`"p"."kind" = ${filter.kind}`);
   if (filter.ownerId) conditions.push(Prisma.sql`"p"."ownerId" = ${filter.ownerId}`);
   if (capability) conditions.push(anyCapability((c) => Prisma.sql`lower(${c}) = ${capability}`));

@@ -30,6 +30,7 @@ export async function setAgentPaused(actor: Actor, input: { roomId: string; agen
     agent: { id: input.agentId, ownerId: member.participant.ownerId },
     membersMayStop: subject.room.membersMayStopTurns,
     member: subject.membership !== null,
+    roomWorkspaceId: subject.room.workspaceId,
   });
   if ((member.pausedAt !== null) === input.paused) return pauseOf(member.pausedAt, member.pausedById);
 

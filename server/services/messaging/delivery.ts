@@ -15,7 +15,7 @@ import { transaction } from "../../transaction";
 import { roomChanged } from "../../realtime/wakeups";
 import { addressing } from "./addressed";
 import { presentedMessages, roomRange } from "./reads";
-import { loadMembershipFor, loadRoomFor } from "../access/rooms";
+import { loadMembershipFor, loadRoomOfMessage } from "../access/rooms";
 import { roomViews, withMemberCount } from "../access/views";
 
 export const REPLAY_PAGE = 500;
@@ -236,7 +236,7 @@ export async function recordReceipt(actor: Actor, input: { messageId: string; st
   const db = getDb();
   const message = await db.message.findUnique({ where: { id: input.messageId }, select: { roomId: true, seq: true } });
   if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
-  const subject = await loadRoomFor(actor, message.roomId);
+  const subject = await loadRoomOfMessage(actor, message.roomId);
   authorize(actor, "room.post", subject);
   const data = { state: input.state, reason: input.state === "failed" ? (input.reason ?? "") : null, updatedAt: new Date() };
   const [row, committed] = await transaction(async (tx) => {

@@ -15,7 +15,7 @@ import { selectPage, syncSelected } from "./delivery";
 import { mentionedHandles, resolveMentions } from "./mentions";
 import { findMessages, presentedMessages } from "./reads";
 import type { NotifiedPerson } from "../notifications/outbox";
-import { loadMembershipFor, loadRoomFor } from "../access/rooms";
+import { loadMembershipFor, loadRoomFor, loadRoomOfMessage } from "../access/rooms";
 import { deleteFilesOf, removeBytes } from "../files/files";
 
 export interface AppendInput {
@@ -129,7 +129,7 @@ export async function publishUpdated(committed: Committed, messageId: string): P
 async function loadMessageFor(actor: Actor, messageId: string) {
   const message = await getDb().message.findUnique({ where: { id: messageId } });
   if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
-  const subject = await loadRoomFor(actor, message.roomId);
+  const subject = await loadRoomOfMessage(actor, message.roomId);
   return { ...subject, message };
 }
 

@@ -10,7 +10,7 @@ import { authorize, type Actor } from "../../policies";
 import { presentReactions } from "../../presenters/message";
 import { audience, publish } from "../../realtime";
 import { transaction } from "../../transaction";
-import { loadMembershipFor, loadRoomFor } from "../access/rooms";
+import { loadMembershipFor, loadRoomFor, loadRoomOfMessage } from "../access/rooms";
 import { recordAudit } from "../governance/audit";
 import { findMessages, presentedMessages } from "./reads";
 
@@ -19,7 +19,7 @@ const messageFacts = { id: true, roomId: true, seq: true, authorId: true, kind: 
 async function loadMessageFor(actor: Actor, messageId: string) {
   const message = await getDb().message.findUnique({ where: { id: messageId }, select: messageFacts });
   if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
-  return { ...(await loadRoomFor(actor, message.roomId)), message };
+  return { ...(await loadRoomOfMessage(actor, message.roomId)), message };
 }
 
 /** A message's reactions as they stand. */
@@ -115,6 +115,7 @@ export async function pinnedMessages(actor: Actor, input: { roomId: string }): P
 export async function markUnread(actor: Actor, input: { messageId: string }): Promise<{ roomId: string; readSeq: number }> {
   const message = await getDb().message.findUnique({ where: { id: input.messageId }, select: { roomId: true, seq: true } });
   if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
+  await loadRoomOfMessage(actor, message.roomId);
   const { membership } = await loadMembershipFor(actor, message.roomId);
   const readSeq = Math.min(membership.readSeq, message.seq - 1);
   const [, committed] = await transaction((tx) =>

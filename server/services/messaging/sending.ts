@@ -304,7 +304,7 @@ async function decide(roomId: string, batch: PendingSend[], facts: Facts): Promi
     }
     try {
       const membership = memberOf.get(actor.participantId) ?? null;
-      authorize(actor, "room.post", { room: visibleRoom(actor, room), membership });
+      authorize(actor, "room.post", { room: visibleRoom(actor, room, membership), membership });
       const prechecked = await pending.prechecked;
       if ("error" in prechecked) throw prechecked.error;
       if (prechecked.files.some((f) => attaching.has(f.id))) throw new AppError("CONFLICT", "Another message is attaching the same file");

@@ -14,7 +14,7 @@ import { recordAudit } from "../governance/audit";
 import { budgetPeriodStart, checkBudgets } from "./budgets";
 import { presentPrice, presentUsage, priceSelect } from "../../presenters/usage";
 import { processingRequester, requesterOf } from "../messaging/requesters";
-import { loadRoomFor } from "../access/rooms";
+import { loadRoomFor, loadRoomOfMessage } from "../access/rooms";
 import { addToRollups, type RollupSource } from "./rollups";
 
 export interface UsageReport {
@@ -100,6 +100,8 @@ async function recordUsage(actor: Actor, report: UsageReport): Promise<UsageView
       select: { id: true, roomId: true, requesterId: true, authorId: true, author: { select: { kind: true } } },
     });
     if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
+    // A message in a room the agent may not read is no message, whatever room the report names.
+    await loadRoomOfMessage(actor, message.roomId);
     if (roomId && roomId !== message.roomId) throw new AppError("INVALID_PAYLOAD", "The message is not in that room");
     roomId = message.roomId;
   }

@@ -37,7 +37,7 @@ import { authorize, can, type Actor } from "../../policies";
 import { presentTurn, presentTurnStep, turnInclude } from "../../presenters/turn";
 import { audience, publish, type Committed } from "../../realtime";
 import { transaction } from "../../transaction";
-import { loadMembershipFor, loadRoomFor } from "../access/rooms";
+import { loadMembershipFor, loadRoomFor, loadRoomOfMessage } from "../access/rooms";
 import { recordAudit } from "../governance/audit";
 import { recordReceipt } from "../messaging/delivery";
 
@@ -53,7 +53,8 @@ export async function startTurn(actor: Actor, input: z.output<typeof startTurnIn
   authorize(actor, "turn.run", { agentId: actor.participantId });
   const message = await getDb().message.findUnique({ where: { id: input.messageId }, select: { roomId: true, threadRootId: true } });
   if (!message) throw new AppError("MESSAGE_NOT_FOUND", "No such message");
-  await loadMembershipFor(actor, message.roomId); // NOT_A_MEMBER, ROOM_NOT_FOUND
+  await loadRoomOfMessage(actor, message.roomId); // a room it may not read: as if no such message
+  await loadMembershipFor(actor, message.roomId); // NOT_A_MEMBER
   const now = new Date();
   const reopen = { state: "running", error: null, endedAt: null, stopRequestedAt: null, stopRequestedById: null, updatedAt: now };
   const existing = await getDb().turn.findUnique({ where: { agentId_messageId: { agentId: actor.participantId, messageId: input.messageId } } });
@@ -236,7 +237,12 @@ export async function roomTurns(actor: Actor, input: z.output<typeof roomTurnsIn
     agents,
     membersMayStopTurns,
     // Any agent's: the steering rule for an agent the viewer does not own.
-    canStopAll: can(actor, "agent.steer", { agent: { id: "", ownerId: null }, membersMayStop: membersMayStopTurns, member: subject.membership !== null }),
+    canStopAll: can(actor, "agent.steer", {
+      agent: { id: "", ownerId: null },
+      membersMayStop: membersMayStopTurns,
+      member: subject.membership !== null,
+      roomWorkspaceId: subject.room.workspaceId,
+    }),
     canChangeStopping: can(actor, "room.configure", subject),
   };
 }
@@ -254,6 +260,7 @@ export async function stopTurn(actor: Actor, input: z.output<typeof turnIdInput>
     agent: { id: turn.agentId, ownerId: turn.agent.ownerId },
     membersMayStop: subject.room.membersMayStopTurns,
     member: subject.membership !== null,
+    roomWorkspaceId: subject.room.workspaceId,
   });
   if (turn.state !== "running") throw new AppError("CONFLICT", `This turn has already ended (${turn.state})`);
   if (turn.stopRequestedAt) return presentTurn(turn);

@@ -79,54 +79,61 @@ export async function reportTasks(actor: Actor, input: z.output<typeof reportTas
     keys.add(t.key);
   }
   const now = new Date();
-  const [result, committed] = await transaction(async (tx) => {
-    const existing = await tx.workTask.findMany({ where: { agentId: actor.participantId, sessionId: scope.sessionId } });
-    const byKey = new Map(existing.map((t) => [t.key, t]));
-    for (const t of reported) {
-      if (t.parentKey && !keys.has(t.parentKey) && !byKey.has(t.parentKey))
-        throw new AppError("INVALID_PAYLOAD", `tasks: parent "${t.parentKey}" of "${t.key}" is not a task of this session`);
-      if (t.parentKey === t.key) throw new AppError("INVALID_PAYLOAD", `tasks: "${t.key}" cannot be its own parent`);
-    }
-    const last = Math.max(-1, ...existing.map((t) => t.position));
-    const positionOf = (t: (typeof reported)[number]) => (input.complete ? t.position : (byKey.get(t.key)?.position ?? last + 1 + t.position));
-    const ids = new Map<string, string>([...byKey].map(([k, t]) => [k, t.id]));
-    for (const t of reported) if (!ids.has(t.key)) ids.set(t.key, newId());
-    const stored: string[] = [];
-    for (const t of reported) {
-      const before = byKey.get(t.key);
-      const id = ids.get(t.key)!;
-      const data = {
-        title: t.title,
-        status: t.status,
-        position: positionOf(t),
-        roomId: scope.roomId ?? before?.roomId ?? null,
-        threadRootId: scope.threadRootId ?? before?.threadRootId ?? null,
-        bindingId: scope.bindingId ?? before?.bindingId ?? null,
-        updatedAt: now,
-        startedAt: before?.startedAt ?? (t.status === "in_progress" || t.status === "completed" ? now : null),
-        completedAt: t.status === "completed" ? (before?.completedAt ?? now) : null,
-      };
-      if (before) await tx.workTask.update({ where: { id }, data });
-      else
-        await tx.workTask.create({
-          data: { id, workspaceId: actor.workspaceId, agentId: actor.participantId, sessionId: scope.sessionId, key: t.key, ...data },
-        });
-      stored.push(id);
-    }
-    // Parents once every row exists (a parent may come later in the list than its steps).
-    for (const t of reported) {
-      const parentId = t.parentKey ? ids.get(t.parentKey)! : null;
-      if (parentId !== (byKey.get(t.key)?.parentId ?? null)) await tx.workTask.update({ where: { id: ids.get(t.key)! }, data: { parentId } });
-    }
-    let gone: TaskView[] = [];
-    if (input.complete) {
-      const dropped = existing.filter((t) => !keys.has(t.key) && t.status !== "completed" && t.status !== "dropped");
-      if (dropped.length) await tx.workTask.updateMany({ where: { id: { in: dropped.map((t) => t.id) } }, data: { status: "dropped", updatedAt: now } });
-      gone = dropped.map((t) => presentTask({ ...t, status: "dropped", updatedAt: now }));
-    }
-    const rows = await tx.workTask.findMany({ where: { id: { in: stored } } });
-    const order = new Map(stored.map((id, i) => [id, i]));
-    return { tasks: rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(presentTask), gone };
+  // Two reports of one session at once (Claude Code's hooks fire together) may both create a key:
+  // the one that loses reads the winner's rows and applies itself over them.
+  const store = () =>
+    transaction(async (tx) => {
+      const existing = await tx.workTask.findMany({ where: { agentId: actor.participantId, sessionId: scope.sessionId } });
+      const byKey = new Map(existing.map((t) => [t.key, t]));
+      for (const t of reported) {
+        if (t.parentKey && !keys.has(t.parentKey) && !byKey.has(t.parentKey))
+          throw new AppError("INVALID_PAYLOAD", `tasks: parent "${t.parentKey}" of "${t.key}" is not a task of this session`);
+        if (t.parentKey === t.key) throw new AppError("INVALID_PAYLOAD", `tasks: "${t.key}" cannot be its own parent`);
+      }
+      const last = Math.max(-1, ...existing.map((t) => t.position));
+      const positionOf = (t: (typeof reported)[number]) => (input.complete ? t.position : (byKey.get(t.key)?.position ?? last + 1 + t.position));
+      const ids = new Map<string, string>([...byKey].map(([k, t]) => [k, t.id]));
+      for (const t of reported) if (!ids.has(t.key)) ids.set(t.key, newId());
+      const stored: string[] = [];
+      for (const t of reported) {
+        const before = byKey.get(t.key);
+        const id = ids.get(t.key)!;
+        const data = {
+          title: t.title,
+          status: t.status,
+          position: positionOf(t),
+          roomId: scope.roomId ?? before?.roomId ?? null,
+          threadRootId: scope.threadRootId ?? before?.threadRootId ?? null,
+          bindingId: scope.bindingId ?? before?.bindingId ?? null,
+          updatedAt: now,
+          startedAt: before?.startedAt ?? (t.status === "in_progress" || t.status === "completed" ? now : null),
+          completedAt: t.status === "completed" ? (before?.completedAt ?? now) : null,
+        };
+        if (before) await tx.workTask.update({ where: { id }, data });
+        else
+          await tx.workTask.create({
+            data: { id, workspaceId: actor.workspaceId, agentId: actor.participantId, sessionId: scope.sessionId, key: t.key, ...data },
+          });
+        stored.push(id);
+      }
+      // Parents once every row exists (a parent may come later in the list than its steps).
+      for (const t of reported) {
+        const parentId = t.parentKey ? ids.get(t.parentKey)! : null;
+        if (parentId !== (byKey.get(t.key)?.parentId ?? null)) await tx.workTask.update({ where: { id: ids.get(t.key)! }, data: { parentId } });
+      }
+      let gone: TaskView[] = [];
+      if (input.complete) {
+        const dropped = existing.filter((t) => !keys.has(t.key) && t.status !== "completed" && t.status !== "dropped");
+        if (dropped.length) await tx.workTask.updateMany({ where: { id: { in: dropped.map((t) => t.id) } }, data: { status: "dropped", updatedAt: now } });
+        gone = dropped.map((t) => presentTask({ ...t, status: "dropped", updatedAt: now }));
+      }
+      const rows = await tx.workTask.findMany({ where: { id: { in: stored } } });
+      const order = new Map(stored.map((id, i) => [id, i]));
+      return { tasks: rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map(presentTask), gone };
+    });
+  const [result, committed] = await store().catch((error: unknown) => {
+    if (isUniqueViolation(error)) return store();
+    throw error;
   });
   await changed(committed, actor, { what: "tasks", tasks: [...result.tasks, ...result.gone] });
   return { tasks: result.tasks, dropped: result.gone.length };
