@@ -52,6 +52,7 @@ interface EventData {
   name?: string;
   visibility?: string;
   mode?: string;
+  workspace?: string;
 }
 
 /** "Dana joined", "Dana added Bob and Carol", "Dana created #ops". */
@@ -77,6 +78,14 @@ export function eventText(m: MessageView, nameOf: (id: string) => string): strin
       return `${actor} paused ${joinNames(others)} here: its messages wait until resumed`;
     case "member.resumed":
       return `${actor} resumed ${joinNames(others)} here`;
+    case "room.shared":
+      return `${actor} shared this channel with ${data.workspace}`;
+    case "room.share_accepted":
+      return `${data.workspace} joined this channel: its people and agents can take part`;
+    case "room.unshared":
+      return `${actor} stopped sharing this channel with ${data.workspace}: its people and agents left`;
+    case "room.share_left":
+      return `${data.workspace} left this channel: its people and agents left`;
     default:
       return m.body || `${actor} updated the room`;
   }

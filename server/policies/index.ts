@@ -421,6 +421,19 @@ const rules = {
     const own = ownSettings(actor, s);
     return own === true ? mayWrite(actor) : own;
   },
+  /**
+   * Sharing a channel of one's own workspace with a connected one, or no longer: its owner or an
+   * admin; where the workspace's side asks that an admin approve each shared room, an admin only.
+   */
+  "room.share": (actor: Actor, s: RoomSubject & { adminsOnly: boolean }): Decision => {
+    if (!sameWorkspace(actor, s.room)) return deny("ROOM_NOT_FOUND", "No such room");
+    if (s.room.kind !== "channel") return deny("FORBIDDEN", "Only channels are shared with other workspaces");
+    if (s.room.archivedAt) return deny("ROOM_ARCHIVED", "The channel is archived");
+    if (isHumanAdmin(actor)) return true;
+    if (s.adminsOnly) return deny("FORBIDDEN", "An admin of your workspace shares channels with this workspace");
+    if (actor.kind === "human" && s.membership?.role === "owner") return true;
+    return deny("FORBIDDEN", "Only the channel's owner or an admin shares it");
+  },
   /** A workspace's connections with other workspaces (invite, accept, choose, disconnect): its owners and admins. */
   "workspace_connection.manage": (actor: Actor, s: { workspaceId: string }): Decision =>
     actor.workspaceId === s.workspaceId && isHumanAdmin(actor) ? true : deny("FORBIDDEN", "Only owners and admins manage connections with other workspaces"),

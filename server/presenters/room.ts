@@ -26,6 +26,7 @@ export function presentRoom(
   members: { participantId: string; displayName: string }[],
   viewerId: string,
   memberCount = members.length,
+  shared: RoomView["shared"] = null,
 ): RoomView {
   const others = members.filter((m) => m.participantId !== viewerId);
   const named = (others.length ? others : members).slice(0, TITLE_NAMES);
@@ -45,6 +46,7 @@ export function presentRoom(
     lastSeq: room.lastSeq,
     memberCount,
     archivedAt: room.archivedAt?.toISOString() ?? null,
+    shared,
   };
 }
 

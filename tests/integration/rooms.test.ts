@@ -98,11 +98,12 @@ describe.each(dialects)("rooms on %s", (dialect) => {
       () => ben.api.rooms.join.mutate({ roomId: room.id }),
       () => ben.api.messages.history.query({ roomId: room.id, limit: 10 }),
       () => ben.api.messages.sync.query({ roomId: room.id, afterSeq: 0, limit: 10 }),
-      () => ben.api.messages.thread.query({ messageId: msg.id }),
       () => ben.api.rooms.invite.mutate({ roomId: room.id, participantIds: [ben.participantId] }),
     ]) {
       expect(await errorCode(call())).toBe("ROOM_NOT_FOUND");
     }
+    // A message named by its id, in a room one may not see, is no message at all.
+    expect(await errorCode(ben.api.messages.thread.query({ messageId: msg.id }))).toBe("MESSAGE_NOT_FOUND");
     const b = await ben.socket();
     const live = collect(b, "message:new");
     await ana.api.rooms.invite.mutate({ roomId: room.id, participantIds: [ben.participantId] });

@@ -585,6 +585,11 @@ export interface RoomView {
   memberCount: number;
   /** Archived: read-only, out of the sidebar, listed in Browse channels; null while in use. */
   archivedAt: string | null;
+  /**
+   * A channel shared between workspaces (sdk/workspace-connections.ts): the workspace it belongs to, and
+   * those it is shared with now. Null for a room of one workspace.
+   */
+  shared: { home: { id: string; name: string }; with: { id: string; name: string }[] } | null;
 }
 
 /** What the viewer may do in a room (tRPC `rooms.get`), decided by the server's policies. */
@@ -615,6 +620,8 @@ export interface ChannelView {
   joined: boolean;
   /** Archived: read-only; it may be opened and read, not joined. */
   archived: boolean;
+  /** A channel of another, connected workspace shared with yours: that workspace; null for your own. */
+  sharedFrom: { id: string; name: string } | null;
 }
 
 /** A room as one member sees its delivery: mode and server-side cursors. */

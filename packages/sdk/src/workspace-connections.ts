@@ -102,3 +102,24 @@ export interface ConnectionPreview {
   expiresAt: string;
   theirs: ConnectionSideView;
 }
+
+/** Share a channel of your workspace with a connected one (tRPC `workspaceConnections.share`), or stop (`unshare`). */
+export const shareRoomInput = z.strictObject({ roomId: id, workspaceId: id });
+/** The guest side's admin approves or declines a channel shared with their workspace. */
+export const decideShareInput = z.strictObject({ roomId: id, approve: z.boolean() });
+/** The guest side's admin takes their workspace out of a shared channel. */
+export const leaveShareInput = z.strictObject({ roomId: id });
+
+/** A channel shared between two workspaces, as one of their admins sees it. */
+export interface RoomShareView {
+  roomId: string;
+  name: string;
+  topic: string;
+  /** Your workspace's channel, shared with `workspace`; false: `workspace`'s channel, shared with yours. */
+  ours: boolean;
+  workspace: { id: string; name: string };
+  /** `pending`: waiting for the guest side's admin. */
+  status: "pending" | "active";
+  sharedBy: string;
+  since: string;
+}

@@ -16,15 +16,33 @@ const ROOMS_PER_QUERY = 500;
 
 /** `rooms` as `viewerId` sees them, in the same order. */
 export async function roomViews(rooms: CountedRoom[], viewerId: string): Promise<RoomView[]> {
-  const titles = await titleMembers(rooms);
-  return rooms.map((room) => presentRoom(room, titles.get(room.id) ?? [], viewerId, room._count.members));
+  const [titles, shared] = await Promise.all([titleMembers(rooms), sharedChannels(rooms)]);
+  return rooms.map((room) => presentRoom(room, titles.get(room.id) ?? [], viewerId, room._count.members, shared.get(room.id) ?? null));
 }
 
 /** One room as each of `viewerIds` sees it (its rows read once for all of them). */
 export async function roomViewsFor(roomId: string, viewerIds: string[]): Promise<RoomView[]> {
   const room = await getDb().room.findUniqueOrThrow({ where: { id: roomId }, include: withMemberCount });
-  const titles = await titleMembers([room]);
-  return viewerIds.map((viewerId) => presentRoom(room, titles.get(room.id) ?? [], viewerId, room._count.members));
+  const [titles, shared] = await Promise.all([titleMembers([room]), sharedChannels([room])]);
+  return viewerIds.map((viewerId) => presentRoom(room, titles.get(room.id) ?? [], viewerId, room._count.members, shared.get(room.id) ?? null));
+}
+
+/** For each channel among `rooms` shared with other workspaces now: its own workspace and those. One query. */
+async function sharedChannels(rooms: { id: string; kind: string }[]): Promise<Map<string, NonNullable<RoomView["shared"]>>> {
+  const ids = rooms.filter((r) => r.kind === "channel").map((r) => r.id);
+  const byRoom = new Map<string, NonNullable<RoomView["shared"]>>();
+  if (ids.length === 0) return byRoom;
+  const shares = await getDb().roomShare.findMany({
+    where: { roomId: { in: ids }, status: "active", connection: { status: "active" } },
+    select: { roomId: true, workspace: { select: { id: true, name: true } }, room: { select: { workspace: { select: { id: true, name: true } } } } },
+    orderBy: { createdAt: "asc" },
+  });
+  for (const share of shares) {
+    const entry = byRoom.get(share.roomId);
+    if (entry) entry.with.push(share.workspace);
+    else byRoom.set(share.roomId, { home: share.room.workspace, with: [share.workspace] });
+  }
+  return byRoom;
 }
 
 export async function roomView(roomId: string, viewerId: string): Promise<RoomView> {

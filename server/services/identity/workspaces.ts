@@ -1,6 +1,6 @@
 import { PARTICIPANTS_PAGE, type UpdateSettingsInput } from "@switchboard/sdk/admin";
 import type { MessageView } from "@switchboard/sdk/contract";
-import { getDb, type Tx } from "../../db";
+import { getDb, type Prisma, type Tx } from "../../db";
 import { newId } from "../../ids";
 import { authorize, type Actor } from "../../policies";
 import { participantSelect, presentParticipant } from "../../presenters/participant";
@@ -89,13 +89,34 @@ export async function listParticipants(actor: Actor, input: { query?: string; li
   const query = input.query?.trim();
   const matched = query
     ? await named(actor.workspaceId, query, input.limit ?? PARTICIPANTS_PAGE)
-    : await getDb().participant.findMany({
-        where: { workspaceId: actor.workspaceId },
-        select: participantSelect,
-        orderBy: [{ kind: "asc" }, { handle: "asc" }],
-      });
+    : [
+        ...(await getDb().participant.findMany({ where: { workspaceId: actor.workspaceId }, select: participantSelect, orderBy: ORDER })),
+        ...(await alongside(actor)),
+      ];
   const online = await onlineAmong(matched.map((p) => p.id));
-  return matched.map((p) => ({ ...presentParticipant(p), online: online.has(p.id) }));
+  return matched.map((p) => ({
+    ...presentParticipant(p),
+    online: online.has(p.id),
+    // Someone of another workspace (in a room shared with it): its name, shown beside theirs.
+    workspace: "workspace" in p ? (p.workspace as { id: string; name: string }) : null,
+  }));
+}
+
+const ORDER = [{ kind: "asc" }, { handle: "asc" }] as const satisfies Prisma.ParticipantOrderByWithRelationInput[];
+
+/**
+ * People and agents of other workspaces in a room with the actor (a channel shared across): named in
+ * its messages and member list like the workspace's own, with their workspace.
+ */
+function alongside(actor: Actor) {
+  return getDb().participant.findMany({
+    where: {
+      workspaceId: { not: actor.workspaceId },
+      roomMembers: { some: { room: { members: { some: { participantId: actor.participantId } } } } },
+    },
+    select: { ...participantSelect, workspace: { select: { id: true, name: true } } },
+    orderBy: ORDER,
+  });
 }
 
 /** The first `limit` participants whose handle or display name holds `text`. */

@@ -21,6 +21,29 @@ export async function workspaceParticipants(actor: Actor, ids: string[]) {
   return unique;
 }
 
+/**
+ * Whom a room may take in: participants of the actor's workspace, of the room's, and of the workspaces
+ * the room is shared with now. Anyone else is PARTICIPANT_NOT_FOUND, as an id nobody has. (Whether
+ * the actor may reach each of them is the connection rules', asked by the caller.)
+ */
+export async function roomParticipants(actor: Actor, room: { id: string; workspaceId: string }, ids: string[]): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  const rows = await getDb().participant.findMany({ where: { id: { in: unique } }, select: { id: true, workspaceId: true } });
+  const foreign = rows.filter((p) => p.workspaceId !== actor.workspaceId && p.workspaceId !== room.workspaceId);
+  const sharedWith = foreign.length
+    ? new Set(
+        (
+          await getDb().roomShare.findMany({
+            where: { roomId: room.id, status: "active", connection: { status: "active" } },
+            select: { workspaceId: true },
+          })
+        ).map((s) => s.workspaceId),
+      )
+    : new Set<string>();
+  if (rows.length !== unique.length || foreign.some((p) => !sharedWith.has(p.workspaceId))) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
+  return unique;
+}
+
 /** Adds members and records it as one room event; returns that event. Caller publishes. */
 export async function addMembers(tx: Tx, roomId: string, byId: string, ids: string[], type: "member.joined" | "member.added") {
   await tx.roomMember.createMany({ data: await newMemberships(tx, roomId, ids) });

@@ -78,12 +78,15 @@ export async function mentionsIn(actor: Actor, roomId: string, body: string): Pr
 export async function mentionedIn(actor: Actor, roomId: string, body: string): Promise<Mentioned> {
   const handles = mentionedHandles(body);
   // The same read as before: the two columns the outbox needs come with the rows at no extra cost.
-  const members = handles.length
+  // The room's members by handle; in a room shared across workspaces, where two have one handle, the
+  // author's own workspace's is meant.
+  const found = handles.length
     ? await getDb().participant.findMany({
-        where: { workspaceId: actor.workspaceId, handle: { in: handles }, roomMembers: { some: { roomId } } },
+        where: { handle: { in: handles }, roomMembers: { some: { roomId } } },
         select: { id: true, handle: true, kind: true, workspaceId: true, notifications: true },
       })
     : [];
+  const members = found.filter((m) => m.workspaceId === actor.workspaceId || !found.some((o) => o.handle === m.handle && o.workspaceId === actor.workspaceId));
   const named = resolveMentions(
     body,
     members.map((m) => ({ participantId: m.id, handle: m.handle })),

@@ -14,7 +14,9 @@ export type RoomChange =
   | { type: "room.created"; name: string; visibility: string }
   | { type: "member.joined" | "member.added" | "member.left"; participantIds: string[] }
   | { type: "member.mode_changed"; participantIds: string[]; mode: DeliveryMode }
-  | { type: "member.paused" | "member.resumed"; participantIds: string[] };
+  | { type: "member.paused" | "member.resumed"; participantIds: string[] }
+  /** Shared with another workspace (and, once it accepts, `active`), or no longer: `workspace` is its name. */
+  | { type: "room.shared" | "room.share_accepted" | "room.unshared" | "room.share_left"; workspace: string };
 
 /** Records `change`, made by `byId` in `tx`, as a room event: the room's version moves. Returns the event; the caller publishes it after commit. */
 export function bumpRoomVersion(tx: Tx, roomId: string, byId: string, change: RoomChange): Promise<MessageView> {

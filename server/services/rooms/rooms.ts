@@ -19,7 +19,7 @@ import { loadRoomFor } from "../access/rooms";
 import { resolveRoom } from "./references";
 import { roomView, roomViews, withMemberCount } from "../access/views";
 import { openDirectRoom } from "../membership/direct";
-import { addMembers, announceJoined, auditRoom, workspaceParticipants } from "../membership/members";
+import { addMembers, announceJoined, auditRoom, roomParticipants, workspaceParticipants } from "../membership/members";
 import { unreadCounts } from "./unread";
 
 export interface SidebarRoom extends RoomView {
@@ -61,11 +61,21 @@ export async function browseChannels(actor: Actor): Promise<ChannelView[]> {
   authorize(actor, "channel.browse", undefined);
   const rows = await getDb().room.findMany({
     where: {
-      workspaceId: actor.workspaceId,
       kind: "channel",
-      OR: [{ visibility: "public" }, { archivedAt: { not: null }, members: { some: { participantId: actor.participantId } } }],
+      OR: [
+        {
+          workspaceId: actor.workspaceId,
+          OR: [{ visibility: "public" }, { archivedAt: { not: null }, members: { some: { participantId: actor.participantId } } }],
+        },
+        // Public channels of connected workspaces shared with the actor's.
+        { visibility: "public", archivedAt: null, shares: { some: { workspaceId: actor.workspaceId, status: "active", connection: { status: "active" } } } },
+      ],
     },
-    include: { _count: { select: { members: true } }, members: { where: { participantId: actor.participantId }, select: { participantId: true } } },
+    include: {
+      _count: { select: { members: true } },
+      members: { where: { participantId: actor.participantId }, select: { participantId: true } },
+      workspace: { select: { id: true, name: true } },
+    },
     orderBy: { name: "asc" },
   });
   return rows.map((r) => ({
@@ -75,6 +85,7 @@ export async function browseChannels(actor: Actor): Promise<ChannelView[]> {
     memberCount: r._count.members,
     joined: r.members.length > 0,
     archived: r.archivedAt !== null,
+    sharedFrom: r.workspaceId === actor.workspaceId ? null : r.workspace,
   }));
 }
 
@@ -153,7 +164,7 @@ export async function joinRoom(actor: Actor, ref: string): Promise<RoomView> {
 export async function inviteToRoom(actor: Actor, roomId: string, participantIds: string[]): Promise<RoomView> {
   const subject = await loadRoomFor(actor, roomId);
   authorize(actor, "room.invite", subject);
-  const ids = await workspaceParticipants(actor, participantIds);
+  const ids = await roomParticipants(actor, subject.room, participantIds);
   await assertCanReach(actor, ids, roomId);
   const present = await getDb().roomMember.findMany({ where: { roomId, participantId: { in: ids } }, select: { participantId: true } });
   const fresh = ids.filter((id) => !present.some((p) => p.participantId === id));

@@ -147,7 +147,7 @@ export async function disconnect(actor: Actor, connectionId: string, address: st
       data: { status: "disconnected", endedAt: new Date(), endedById: actor.participantId, endedByWorkspaceId: actor.workspaceId },
     });
     if (count !== 1) throw new AppError("CONFLICT", "This connection was ended meanwhile");
-    const removed = await endShares(tx, row.id, actor.participantId);
+    const removed = await endShares(tx, row.id, actor.participantId, row.inviterId, row.accepterId!);
     const names = await workspaceNames(tx, [row.inviterId, row.accepterId!]);
     for (const workspaceId of [row.inviterId, row.accepterId!]) {
       await recordAudit(tx, {

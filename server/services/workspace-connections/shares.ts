@@ -2,10 +2,17 @@
 // the guest side's people and agents may be its members. When the share ends (the connection ended,
 // the owner stopped sharing, the guest side left), the guest side's members leave the room at once.
 import type { MessageView } from "@switchboard/sdk/contract";
-import type { Tx } from "../../db";
+import type { RoomShareView } from "@switchboard/sdk/workspace-connections";
+import { getDb, type Tx } from "../../db";
+import { AppError } from "../../errors";
+import { assertMayWrite, authorize, type Actor } from "../../policies";
 import { audience, publish, unsubscribeFromRoom, type Committed } from "../../realtime";
+import { transaction, TX_OPTIONS } from "../../transaction";
+import { loadRoomFor } from "../access/rooms";
+import { recordAudit } from "../governance/audit";
 import { fanOutNew } from "../messaging/delivery";
 import { bumpRoomVersion } from "../messaging/room-version";
+import { linkedWorkspaces } from "./links";
 
 /** A room whose guest-side members were removed: who, and the room event that says so. */
 export interface EndedShare {
@@ -15,15 +22,25 @@ export interface EndedShare {
 }
 
 /**
- * Ends every share of a connection in `tx`: each active or pending share is `ended`, and the members
- * of each room who belong to the guest workspace are removed (one room event each).
+ * Ends what a connection between `a` and `b` let in, in `tx`: each of its shares is `ended`, and every
+ * member of a room of one workspace who belongs to the other leaves it (one room event a room), shared
+ * channels and conversations across alike. Afterwards no membership crosses the two workspaces, which
+ * is what lets a membership alone admit someone of another workspace to a room (access/rooms.ts).
  */
-export async function endShares(tx: Tx, connectionId: string, byId: string): Promise<EndedShare[]> {
-  const shares = await tx.roomShare.findMany({ where: { connectionId, status: { in: ["pending", "active"] } }, select: { roomId: true, workspaceId: true } });
-  if (shares.length === 0) return [];
+export async function endShares(tx: Tx, connectionId: string, byId: string, a: string, b: string): Promise<EndedShare[]> {
   await tx.roomShare.updateMany({ where: { connectionId, status: { in: ["pending", "active"] } }, data: { status: "ended", updatedAt: new Date() } });
+  const crossing = await tx.roomMember.findMany({
+    where: {
+      OR: [
+        { room: { workspaceId: a }, participant: { workspaceId: b } },
+        { room: { workspaceId: b }, participant: { workspaceId: a } },
+      ],
+    },
+    select: { roomId: true, room: { select: { workspaceId: true } } },
+    distinct: ["roomId"],
+  });
   const ended: EndedShare[] = [];
-  for (const share of shares) ended.push(await removeGuests(tx, share.roomId, share.workspaceId, byId));
+  for (const { roomId, room } of crossing) ended.push(await removeGuests(tx, roomId, room.workspaceId === a ? b : a, byId));
   return ended;
 }
 
@@ -45,4 +62,173 @@ export async function announceSharesEnded(committed: Committed, ended: EndedShar
     unsubscribeFromRoom(removed, roomId);
     publish(committed, removed.map(audience.participant), "room:removed", { roomId });
   }
+}
+
+const shareNotFound = () => new AppError("NOT_FOUND", "No such shared channel");
+
+/**
+ * Shares a channel of the actor's workspace with a connected one (its owner or an admin; an admin
+ * only where this side asks for an admin's approval of each shared room). It is active at once, or
+ * waits for the other side's admin where that side asks to approve each one. Sharing again changes nothing.
+ */
+export async function shareRoom(actor: Actor, input: { roomId: string; workspaceId: string }, address: string | null = null): Promise<RoomShareView> {
+  const subject = await loadRoomFor(actor, input.roomId);
+  const link = (await linkedWorkspaces(actor.workspaceId)).get(input.workspaceId);
+  if (!link) throw new AppError("NOT_FOUND", "No connected workspace with that id");
+  const sides = await getDb().workspaceConnectionSide.findMany({ where: { connectionId: link.connectionId } });
+  const ours = sides.find((side) => side.workspaceId === actor.workspaceId);
+  const theirs = sides.find((side) => side.workspaceId === input.workspaceId);
+  authorize(actor, "room.share", { ...subject, adminsOnly: ours?.approveRooms ?? true });
+  assertMayWrite(actor);
+  const key = { roomId_workspaceId: { roomId: input.roomId, workspaceId: input.workspaceId } };
+  const existing = await getDb().roomShare.findUnique({ where: key });
+  if (existing && (existing.status === "active" || existing.status === "pending") && existing.connectionId === link.connectionId) {
+    return (await sharesFor(actor, { roomId: input.roomId }))[0];
+  }
+  const status = (theirs?.approveRooms ?? true) ? "pending" : "active";
+  const [event, committed] = await transaction(async (tx) => {
+    const data = { connectionId: link.connectionId, status, sharedById: actor.participantId, approvedById: null, updatedAt: new Date() } as const;
+    await tx.roomShare.upsert({ where: key, create: { roomId: input.roomId, workspaceId: input.workspaceId, ...data }, update: data });
+    await auditBoth(tx, actor, [actor.workspaceId, input.workspaceId], "room.shared", input.roomId, { workspace: link.workspace.name, status }, address);
+    return bumpRoomVersion(tx, input.roomId, actor.participantId, { type: "room.shared", workspace: link.workspace.name });
+  }, TX_OPTIONS);
+  await fanOutNew(committed, event);
+  return (await sharesFor(actor, { roomId: input.roomId })).find((share) => share.workspace.id === input.workspaceId)!;
+}
+
+/** The guest side's admin approves a channel shared with their workspace, or declines it. */
+export async function decideShare(actor: Actor, input: { roomId: string; approve: boolean }, address: string | null = null): Promise<RoomShareView | null> {
+  authorize(actor, "workspace_connection.manage", { workspaceId: actor.workspaceId });
+  assertMayWrite(actor);
+  const share = await guestShare(actor, input.roomId);
+  if (share.status !== "pending") throw new AppError("CONFLICT", "This channel is not waiting for an approval");
+  const [event, committed] = await transaction(async (tx) => {
+    const { count } = await tx.roomShare.updateMany({
+      where: { roomId: input.roomId, workspaceId: actor.workspaceId, status: "pending" },
+      data: input.approve ? { status: "active", approvedById: actor.participantId, updatedAt: new Date() } : { status: "ended", updatedAt: new Date() },
+    });
+    if (count !== 1) throw new AppError("CONFLICT", "This channel was decided meanwhile");
+    const name = share.guestName;
+    await auditBoth(
+      tx,
+      actor,
+      [actor.workspaceId, share.room.workspaceId],
+      input.approve ? "room.share_approved" : "room.share_declined",
+      input.roomId,
+      {},
+      address,
+    );
+    return input.approve ? bumpRoomVersion(tx, input.roomId, actor.participantId, { type: "room.share_accepted", workspace: name }) : null;
+  }, TX_OPTIONS);
+  if (event) await fanOutNew(committed, event);
+  return input.approve ? ((await sharesFor(actor, { roomId: input.roomId }))[0] ?? null) : null;
+}
+
+/** The guest side's admin takes their workspace out of a channel shared with it: its people and agents leave it. */
+export async function leaveShare(actor: Actor, input: { roomId: string }, address: string | null = null): Promise<void> {
+  authorize(actor, "workspace_connection.manage", { workspaceId: actor.workspaceId });
+  assertMayWrite(actor);
+  const share = await guestShare(actor, input.roomId);
+  await endShare(actor, input.roomId, actor.workspaceId, share.room.workspaceId, "left", { type: "room.share_left", workspace: share.guestName }, address);
+}
+
+/** The room's side (its owner or an admin) stops sharing a channel with a workspace: that workspace's people and agents leave it. */
+export async function unshareRoom(actor: Actor, input: { roomId: string; workspaceId: string }, address: string | null = null): Promise<void> {
+  const subject = await loadRoomFor(actor, input.roomId);
+  authorize(actor, "room.share", { ...subject, adminsOnly: false });
+  assertMayWrite(actor);
+  const share = await getDb().roomShare.findUnique({
+    where: { roomId_workspaceId: { roomId: input.roomId, workspaceId: input.workspaceId } },
+    include: { workspace: { select: { name: true } } },
+  });
+  if (!share || (share.status !== "active" && share.status !== "pending")) throw shareNotFound();
+  await endShare(actor, input.roomId, input.workspaceId, actor.workspaceId, "ended", { type: "room.unshared", workspace: share.workspace.name }, address);
+}
+
+async function endShare(
+  actor: Actor,
+  roomId: string,
+  guestWorkspaceId: string,
+  homeWorkspaceId: string,
+  status: "left" | "ended",
+  change: { type: "room.unshared" | "room.share_left"; workspace: string },
+  address: string | null,
+): Promise<void> {
+  const [ended, committed] = await transaction(async (tx) => {
+    const { count } = await tx.roomShare.updateMany({
+      where: { roomId, workspaceId: guestWorkspaceId, status: { in: ["pending", "active"] } },
+      data: { status, updatedAt: new Date() },
+    });
+    if (count !== 1) throw new AppError("CONFLICT", "This channel is no longer shared");
+    await auditBoth(tx, actor, [homeWorkspaceId, guestWorkspaceId], status === "left" ? "room.share_left" : "room.unshared", roomId, {}, address);
+    const event = await bumpRoomVersion(tx, roomId, actor.participantId, change);
+    return [{ ...(await removeGuests(tx, roomId, guestWorkspaceId, actor.participantId)) }, event] as const;
+  }, TX_OPTIONS);
+  await fanOutNew(committed, ended[1]);
+  await announceSharesEnded(committed, [ended[0]]);
+}
+
+/** A channel shared with the actor's workspace (any status), with the guest side's name; to others it does not exist. */
+async function guestShare(actor: Actor, roomId: string) {
+  const share = await getDb().roomShare.findUnique({
+    where: { roomId_workspaceId: { roomId, workspaceId: actor.workspaceId } },
+    include: { room: { select: { workspaceId: true } }, workspace: { select: { name: true } }, connection: { select: { status: true } } },
+  });
+  if (!share || share.connection.status !== "active") throw shareNotFound();
+  return { ...share, guestName: share.workspace.name };
+}
+
+async function auditBoth(tx: Tx, actor: Actor, workspaceIds: string[], action: string, roomId: string, data: Record<string, unknown>, address: string | null) {
+  for (const workspaceId of new Set(workspaceIds)) {
+    await recordAudit(tx, {
+      workspaceId,
+      actorId: actor.participantId,
+      action,
+      subjectType: "room",
+      subjectId: roomId,
+      data,
+      address: workspaceId === actor.workspaceId ? address : null,
+    });
+  }
+}
+
+/** The Connections tab's list of shared channels: the workspace's owners and admins. */
+export async function listShares(actor: Actor): Promise<RoomShareView[]> {
+  authorize(actor, "workspace_connection.manage", { workspaceId: actor.workspaceId });
+  return sharesFor(actor);
+}
+
+/**
+ * Channels the actor's workspace shares with connected ones, and those shared with it, while they
+ * are pending or active; `roomId`: that room's alone.
+ */
+async function sharesFor(actor: Actor, filter: { roomId?: string } = {}): Promise<RoomShareView[]> {
+  const rows = await getDb().roomShare.findMany({
+    where: {
+      status: { in: ["pending", "active"] },
+      connection: { status: "active" },
+      OR: [{ workspaceId: actor.workspaceId }, { room: { workspaceId: actor.workspaceId } }],
+      ...(filter.roomId ? { roomId: filter.roomId } : {}),
+    },
+    include: {
+      room: { select: { id: true, name: true, topic: true, workspace: { select: { id: true, name: true } } } },
+      workspace: { select: { id: true, name: true } },
+    },
+    orderBy: { createdAt: "desc" },
+  });
+  const sharers = await getDb().participant.findMany({ where: { id: { in: rows.map((r) => r.sharedById) } }, select: { id: true, displayName: true } });
+  const nameOf = new Map(sharers.map((p) => [p.id, p.displayName]));
+  return rows.map((row) => {
+    const ours = row.room.workspace.id === actor.workspaceId;
+    return {
+      roomId: row.room.id,
+      name: row.room.name ?? "",
+      topic: row.room.topic,
+      ours,
+      workspace: ours ? row.workspace : row.room.workspace,
+      status: row.status as RoomShareView["status"],
+      sharedBy: nameOf.get(row.sharedById) ?? "someone",
+      since: row.createdAt.toISOString(),
+    };
+  });
 }

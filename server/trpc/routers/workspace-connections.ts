@@ -1,5 +1,6 @@
 import * as c from "@switchboard/sdk/workspace-connections";
 import * as connections from "../../services/workspace-connections/connections";
+import * as shares from "../../services/workspace-connections/shares";
 import * as sides from "../../services/workspace-connections/sides";
 import { authedProcedure, router } from "../init";
 
@@ -17,5 +18,10 @@ export const workspaceConnectionsRouter = router({
   disconnect: authedProcedure
     .input(c.connectionIdInput)
     .mutation(({ ctx, input }) => connections.disconnect(ctx.actor, input.connectionId, ctx.address ?? null)),
+  shares: authedProcedure.query(({ ctx }) => shares.listShares(ctx.actor)),
+  share: authedProcedure.input(c.shareRoomInput).mutation(({ ctx, input }) => shares.shareRoom(ctx.actor, input, ctx.address ?? null)),
+  unshare: authedProcedure.input(c.shareRoomInput).mutation(({ ctx, input }) => shares.unshareRoom(ctx.actor, input, ctx.address ?? null)),
+  decideShare: authedProcedure.input(c.decideShareInput).mutation(({ ctx, input }) => shares.decideShare(ctx.actor, input, ctx.address ?? null)),
+  leaveShare: authedProcedure.input(c.leaveShareInput).mutation(({ ctx, input }) => shares.leaveShare(ctx.actor, input, ctx.address ?? null)),
   updateSide: authedProcedure.input(c.updateConnectionSideInput).mutation(({ ctx, input }) => sides.updateSide(ctx.actor, input, ctx.address ?? null)),
 });

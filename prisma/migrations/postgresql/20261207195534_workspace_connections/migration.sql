@@ -1,8 +1,8 @@
 -- CreateEnum
-CREATE TYPE "WorkspaceConnectionStatus" AS ENUM ('pending', 'active', 'disconnected', 'revoked');
+CREATE TYPE "WorkspaceConnectionStatus" AS ENUM ('active', 'disconnected', 'pending', 'revoked');
 
 -- CreateEnum
-CREATE TYPE "RoomShareStatus" AS ENUM ('pending', 'active', 'left', 'ended');
+CREATE TYPE "RoomShareStatus" AS ENUM ('active', 'ended', 'left', 'pending');
 
 -- AlterTable
 ALTER TABLE "Workspace" ADD COLUMN     "domain" TEXT,

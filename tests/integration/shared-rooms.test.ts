@@ -1,0 +1,109 @@
+// A channel shared between two connected workspaces: shared by an admin of its own, approved by the
+// other's, joined by the other's people, its agents invited under consent, messages and mentions as
+// in any room; disconnecting removes the other side at once (live), the owner keeps the room and its
+// history, the other side keeps nothing readable.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessageView } from "@switchboard/sdk/contract";
+import { collect, createAgent, dialects, errorCode, queryDb, waitFor, type ClientSocket, type Person, type TestServer } from "./harness";
+import { startWorkspace } from "./factories";
+
+describe.each(dialects)("channels shared between workspaces (%s)", (dialect) => {
+  let server: TestServer;
+  let ana: Person; // Acme's owner
+  let mo: Person; // an Acme member
+  let gus: Person; // Globex's owner
+  let atlas: Awaited<ReturnType<typeof createAgent>>; // Globex's assistant, Gus's
+  let gusSocket: ClientSocket;
+  let launch: { id: string };
+  let connectionId: string;
+  let globex: { id: string; name: string };
+
+  beforeAll(async () => {
+    const acme = await startWorkspace(dialect, { people: { ana: "owner", mo: "member" } });
+    ({ server } = acme);
+    ({ ana, mo } = acme.people);
+    gus = (await startWorkspace(dialect, { people: { gus: "owner" } })).people.gus;
+    atlas = await createAgent(gus, "atlas", { capabilities: ["scheduling"] });
+    const me = (await gus.api.workspace.me.query())!;
+    globex = { id: me.workspace.id, name: me.workspace.name };
+    const { code } = await ana.api.workspaceConnections.invite.mutate({ side: { directory: "agents", approveRooms: true } });
+    connectionId = (await gus.api.workspaceConnections.accept.mutate({ code, side: { directory: "agents", approveRooms: true } })).id;
+    launch = await ana.api.rooms.createChannel.mutate({
+      name: `launch-${randomUUID().slice(0, 6)}`,
+      visibility: "public",
+      topic: "",
+      memberIds: [mo.participantId],
+    });
+    await ana.api.messages.send.mutate({ roomId: launch.id, body: "Before sharing: Acme only", clientMsgId: randomUUID() });
+    gusSocket = await gus.socket();
+  });
+  afterAll(() => server.dispose());
+
+  const send = (who: Person, body: string) => who.api.messages.send.mutate({ roomId: launch.id, body, clientMsgId: randomUUID() }) as Promise<MessageView>;
+
+  it("is invisible to the other workspace until shared and approved", async () => {
+    expect(await errorCode(gus.api.rooms.get.query({ roomId: launch.id }))).toBe("ROOM_NOT_FOUND");
+    // Acme asks an admin's approval for each shared room: its member may not share.
+    expect(await errorCode(mo.api.workspaceConnections.share.mutate({ roomId: launch.id, workspaceId: globex.id }))).toBe("FORBIDDEN");
+    const shared = await ana.api.workspaceConnections.share.mutate({ roomId: launch.id, workspaceId: globex.id });
+    expect(shared).toMatchObject({ ours: true, status: "pending", workspace: { name: globex.name } });
+    // Globex asks its admin too: pending, not browsable yet.
+    expect((await gus.api.rooms.browse.query()).map((c) => c.id)).not.toContain(launch.id);
+    const incoming = await gus.api.workspaceConnections.shares.query();
+    expect(incoming.find((s) => s.roomId === launch.id)).toMatchObject({ ours: false, status: "pending" });
+    await gus.api.workspaceConnections.decideShare.mutate({ roomId: launch.id, approve: true });
+    const listed = (await gus.api.rooms.browse.query()).find((c) => c.id === launch.id);
+    expect(listed?.sharedFrom?.name).toBe((await ana.api.workspace.me.query())!.workspace.name);
+    expect((await ana.api.rooms.get.query({ roomId: launch.id })).shared).toMatchObject({ with: [{ id: globex.id }] });
+  });
+
+  it("lets the other workspace's people join, read its history and post; names cross with their workspace", async () => {
+    await gus.api.rooms.join.mutate({ roomId: launch.id });
+    const history = await gus.api.messages.history.query({ roomId: launch.id });
+    expect(history.messages.map((m) => m.body)).toContain("Before sharing: Acme only");
+    const hello = await send(gus, "Hello from Globex");
+    expect(hello.seq).toBeGreaterThan(0);
+    const seenByAna = await ana.api.messages.history.query({ roomId: launch.id });
+    expect(seenByAna.messages.map((m) => m.body)).toContain("Hello from Globex");
+    const gusSees = await gus.api.workspace.participants.query({});
+    expect(gusSees.find((p) => p.id === ana.participantId)?.workspace?.name).toBe((await ana.api.workspace.me.query())!.workspace.name);
+    // Globex's admin is a member here, not an admin: Acme's room's settings are not theirs.
+    expect(await errorCode(gus.api.rooms.update.mutate({ roomId: launch.id, topic: "ours now" }))).toBe("FORBIDDEN");
+  });
+
+  it("takes the other workspace's agent in only with consent, and delivers mentions to it", async () => {
+    expect(await errorCode(ana.api.rooms.invite.mutate({ roomId: launch.id, participantIds: [atlas.id] }))).toBe("NOT_CONNECTED");
+    const asked = await ana.api.connections.request.mutate({ participantId: atlas.id, message: "Join our launch channel" });
+    await gus.api.connections.respond.mutate({ connectionId: asked.id, decision: "accept" });
+    await ana.api.rooms.invite.mutate({ roomId: launch.id, participantIds: [atlas.id] });
+    const ask = await send(ana, "@atlas when can Gus meet next week?");
+    expect(ask.mentions).toContain(atlas.id);
+    // A room that is not shared takes nobody of Globex, connection or not.
+    const other = await ana.api.rooms.createChannel.mutate({ name: `quiet-${randomUUID().slice(0, 6)}`, visibility: "public", topic: "", memberIds: [] });
+    expect(await errorCode(ana.api.rooms.invite.mutate({ roomId: other.id, participantIds: [atlas.id] }))).toBe("PARTICIPANT_NOT_FOUND");
+  });
+
+  it("removes the other side at once when either admin disconnects; the owner keeps the room and its history", async () => {
+    const removed = collect(gusSocket, "room:removed");
+    await gus.api.workspaceConnections.disconnect.mutate({ connectionId });
+    await waitFor(() => removed.some((r) => r.roomId === launch.id), 5_000, "room:removed on Gus's socket");
+    expect(await errorCode(gus.api.rooms.get.query({ roomId: launch.id }))).toBe("ROOM_NOT_FOUND");
+    expect(await errorCode(gus.api.messages.history.query({ roomId: launch.id }))).toBe("ROOM_NOT_FOUND");
+    expect(await errorCode(send(gus, "still here?"))).toBe("ROOM_NOT_FOUND");
+    const members = await queryDb<{ participantId: string }>(server, `SELECT "participantId" FROM "RoomMember" WHERE "roomId" = $1`, [launch.id]);
+    expect(members.map((m) => m.participantId).sort()).toEqual([ana.participantId, mo.participantId].sort());
+    const kept = await ana.api.messages.history.query({ roomId: launch.id });
+    expect(kept.messages.map((m) => m.body)).toEqual(expect.arrayContaining(["Before sharing: Acme only", "Hello from Globex"]));
+    expect((await ana.api.rooms.get.query({ roomId: launch.id })).shared).toBeNull();
+    expect((await gus.api.rooms.browse.query()).map((c) => c.id)).not.toContain(launch.id);
+    for (const person of [ana, gus]) {
+      const actions = await queryDb<{ action: string }>(
+        server,
+        `SELECT e."action" FROM "AuditEvent" e JOIN "Participant" p ON p."workspaceId" = e."workspaceId" WHERE p."id" = $1 AND e."subjectId" = $2`,
+        [person.participantId, launch.id],
+      );
+      expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(["room.shared", "room.share_approved"]));
+    }
+  });
+});
