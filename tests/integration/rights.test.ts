@@ -109,7 +109,8 @@ describe.runIf(dialects.includes("postgresql"))("rights follow roles across two 
   let owner: Person;
 
   beforeAll(async () => {
-    const redis = { REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: `sb-test-${randomUUID()}` };
+    // Open sign-up: the last test makes a second workspace on the same two processes.
+    const redis = { REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", REDIS_KEY_PREFIX: `sb-test-${randomUUID()}`, WORKSPACE_SIGNUP: "open" };
     a = await startTestServer("postgresql", redis);
     b = await startTestServer("postgresql", redis, { peerOf: a });
     owner = await signUpPerson(a, { handle: "olga" });
@@ -135,5 +136,25 @@ describe.runIf(dialects.includes("postgresql"))("rights follow roles across two 
     await owner.api.admin.setRole.mutate({ participantId: dana.participantId, role: "guest" }); // on process A
     const took = await Promise.all(sockets.map((socket) => refusedWithin(socket, lobby, 1000)));
     for (const ms of took) expect(ms).toBeLessThan(1000);
+  });
+
+  it("takes another workspace's people out of a shared channel on both processes within a second of a disconnect", async () => {
+    // Olga's workspace shares #launch with Globex (on process A); Gus of Globex is in it, with sockets on both.
+    const gus = await signUpPerson(b, { handle: "gus" });
+    const globex = (await gus.api.workspace.me.query())!.workspace.id;
+    const { code } = await owner.api.workspaceConnections.invite.mutate({ side: { approveRooms: false } });
+    const { id: connectionId } = await gus.api.workspaceConnections.accept.mutate({ code, side: { approveRooms: false } });
+    const launch = (await owner.api.rooms.createChannel.mutate({ name: "launch", visibility: "public" })).id;
+    await owner.api.workspaceConnections.share.mutate({ roomId: launch, workspaceId: globex });
+    await gus.api.rooms.join.mutate({ roomId: launch });
+    const sockets = await Promise.all([openSocket(a.url, gus.cookie), openSocket(b.url, gus.cookie)]);
+    for (const socket of sockets) expect(await preview(socket, launch)).toBe("OK");
+    const removed = sockets.map((socket) => new Promise<number>((resolve) => socket.on("room:removed", () => resolve(Date.now()))));
+
+    const start = Date.now();
+    await owner.api.workspaceConnections.disconnect.mutate({ connectionId }); // on process A
+    for (const at of await Promise.all(removed)) expect(at - start).toBeLessThan(1000);
+    // And refused at once after, on both.
+    for (const socket of sockets) expect(await preview(socket, launch)).toBe("ROOM_NOT_FOUND");
   });
 });
