@@ -1,5 +1,5 @@
 "use client";
-// Workspace settings (name, whether people may talk without a connection request), the limits that keep
+// Workspace settings (name, whether people may talk without a connection request, its domain), the limits that keep
 // agents and people in check (message rates and bursts, the loop guard), the component map of the Work
 // page, and the owner's own exemption.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -13,6 +13,7 @@ import { toast } from "@/components/ui/toast";
 import { LIMIT_BOUNDS, WORKSPACE_NAME_MAX } from "@switchboard/sdk/admin";
 import { Card } from "./card";
 import { ComponentMapCard } from "./component-map-card";
+import { DomainCard } from "./domain-card";
 import type { WorkspaceLimits } from "./types";
 import { useRouter } from "@/components/nav/workspace-routing";
 
@@ -40,6 +41,7 @@ export function SettingsTab() {
       ) : (
         <LimitsForm key={JSON.stringify(limits.data)} limits={limits.data} />
       )}
+      <DomainCard />
       <ComponentMapCard />
       <RateExemption />
     </div>

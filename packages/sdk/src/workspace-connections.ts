@@ -123,3 +123,25 @@ export interface RoomShareView {
   sharedBy: string;
   since: string;
 }
+
+/** A domain name a workspace says is its own (acme.com): letters, digits and hyphens, at least one dot. */
+export const DOMAIN_MAX = 253;
+export const setDomainInput = z.strictObject({
+  domain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(DOMAIN_MAX)
+    .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "a domain name, such as acme.com")
+    .nullable(),
+});
+
+/** A workspace's domain as its admins see it: the TXT record that proves it, and whether it is verified. */
+export interface WorkspaceDomainView {
+  domain: string | null;
+  /** Publish this TXT record, then ask to verify. */
+  record: { name: string; value: string } | null;
+  verifiedAt: string | null;
+  /** How: the TXT record found ("dns"), or an operator of this deployment ("operator"). */
+  verifiedBy: "dns" | "operator" | null;
+}

@@ -1,5 +1,6 @@
 import * as c from "@switchboard/sdk/workspace-connections";
 import * as connections from "../../services/workspace-connections/connections";
+import * as domains from "../../services/workspace-connections/domains";
 import * as shares from "../../services/workspace-connections/shares";
 import * as sides from "../../services/workspace-connections/sides";
 import { authedProcedure, router } from "../init";
@@ -23,5 +24,9 @@ export const workspaceConnectionsRouter = router({
   unshare: authedProcedure.input(c.shareRoomInput).mutation(({ ctx, input }) => shares.unshareRoom(ctx.actor, input, ctx.address ?? null)),
   decideShare: authedProcedure.input(c.decideShareInput).mutation(({ ctx, input }) => shares.decideShare(ctx.actor, input, ctx.address ?? null)),
   leaveShare: authedProcedure.input(c.leaveShareInput).mutation(({ ctx, input }) => shares.leaveShare(ctx.actor, input, ctx.address ?? null)),
+  /** The workspace's domain, shown to connected workspaces once verified. */
+  domain: authedProcedure.query(({ ctx }) => domains.workspaceDomain(ctx.actor)),
+  setDomain: authedProcedure.input(c.setDomainInput).mutation(({ ctx, input }) => domains.setDomain(ctx.actor, input.domain)),
+  verifyDomain: authedProcedure.mutation(({ ctx }) => domains.verifyDomain(ctx.actor)),
   updateSide: authedProcedure.input(c.updateConnectionSideInput).mutation(({ ctx, input }) => sides.updateSide(ctx.actor, input, ctx.address ?? null)),
 });
