@@ -297,8 +297,11 @@ const rules = {
   "channel.create": (actor: Actor): Decision => (actor.role === "guest" ? deny("FORBIDDEN", "Guests cannot create channels") : true),
   /** The list of public channels to join: what `room.read` lets one preview, so not for guests. */
   "channel.browse": (actor: Actor): Decision => (actor.role === "guest" ? deny("FORBIDDEN", "Guests join channels by invitation") : true),
-  "direct.open": (actor: Actor, s: { participants: { workspaceId: string }[] }): Decision =>
-    s.participants.every((p) => p.workspaceId === actor.workspaceId) ? true : deny("PARTICIPANT_NOT_FOUND", "No such participant"),
+  /** A conversation's people: of the actor's workspace, or of one connected with it now (`linkedWorkspaceIds`). */
+  "direct.open": (actor: Actor, s: { participants: { workspaceId: string }[]; linkedWorkspaceIds: string[] }): Decision =>
+    s.participants.every((p) => p.workspaceId === actor.workspaceId || s.linkedWorkspaceIds.includes(p.workspaceId))
+      ? true
+      : deny("PARTICIPANT_NOT_FOUND", "No such participant"),
   "invite.create": (actor: Actor, s: { role: string }): Decision =>
     isHumanAdmin(actor) ? managesRole(actor, s.role) : deny("FORBIDDEN", "Only owners and admins can create invite links"),
   /** Listing and revoking invite links: owners and admins, like creating them. */

@@ -127,6 +127,7 @@ describe.each(dialects)("consent across connected workspaces (%s)", (dialect) =>
   let gus: Person; // Globex's owner, who owns the assistant @atlas
   let atlas: Awaited<ReturnType<typeof createAgent>>;
   let connectionId: string;
+  let dmId: string;
 
   beforeAll(async () => {
     const acme = await startWorkspace(dialect, { people: { ana: "owner" } });
@@ -167,6 +168,9 @@ describe.each(dialects)("consent across connected workspaces (%s)", (dialect) =>
     const accepted = await gus.api.connections.respond.mutate({ connectionId: asked.id, decision: "accept" });
     expect(accepted.status).toBe("accepted");
     expect((await ana.api.directory.search.query({ text: "atlas" }))[0].connection).toBe("connected");
+    // A direct conversation across the two, found again from either side.
+    dmId = (await ana.api.rooms.openDirect.mutate({ participantIds: [atlas.id] })).id;
+    expect((await ana.api.rooms.openDirect.mutate({ participantIds: [atlas.id] })).id).toBe(dmId);
     for (const person of [ana, gus]) {
       const actions = await queryDb<{ action: string }>(
         server,
@@ -177,10 +181,13 @@ describe.each(dialects)("consent across connected workspaces (%s)", (dialect) =>
     }
   });
 
-  it("hides the other side again once disconnected: not found, not askable", async () => {
+  it("hides the other side again once disconnected: not found, not askable, out of the conversation", async () => {
     await gus.api.workspaceConnections.disconnect.mutate({ connectionId });
     expect(await found(ana, "atlas")).toEqual([]);
     expect(await errorCode(ana.api.connections.request.mutate({ participantId: atlas.id }))).toBe("PARTICIPANT_NOT_FOUND");
+    expect(await errorCode(ana.api.rooms.openDirect.mutate({ participantIds: [atlas.id] }))).toBe("PARTICIPANT_NOT_FOUND");
+    const members = await queryDb<{ participantId: string }>(server, `SELECT "participantId" FROM "RoomMember" WHERE "roomId" = $1`, [dmId]);
+    expect(members.map((m) => m.participantId)).toEqual([ana.participantId]);
   });
 });
 

@@ -8,19 +8,20 @@ import type { Actor } from "../../policies";
 import { assertCanReach } from "../access/reach";
 import { roomView } from "../access/views";
 import { transaction, TX_OPTIONS, type Committed } from "../../transaction";
-import { addMembers, announceAdded, announceJoined, newMemberships, subscribeNewMembers, workspaceParticipants } from "./members";
+import { addMembers, announceAdded, announceJoined, conversationParticipants, newMemberships, subscribeNewMembers } from "./members";
 
 /**
  * Opens (or finds) the direct conversation between the actor and `participantIds`. `beforeCreate`
  * runs only when the conversation is new, with whom it reaches (the approvals gate, for rooms.openDirect).
  */
 export async function openDirectRoom(actor: Actor, participantIds: string[], beforeCreate?: (reaches: string[]) => Promise<void>): Promise<RoomView> {
-  const ids = await workspaceParticipants(actor, [actor.participantId, ...participantIds]);
+  const { ids, workspaceIds } = await conversationParticipants(actor, [actor.participantId, ...participantIds]);
   await assertCanReach(actor, ids);
   const sorted = [...ids].sort();
   const directKey = sorted.join(",");
   const db = getDb();
-  const existing = await db.room.findUnique({ where: { workspaceId_directKey: { workspaceId: actor.workspaceId, directKey } } });
+  // A conversation across workspaces belongs to whichever side opened it first: found from either.
+  const existing = await db.room.findFirst({ where: { directKey, workspaceId: { in: workspaceIds } }, orderBy: { createdAt: "asc" } });
   if (existing) return reopen(actor, existing.id);
   const reaches = sorted.filter((id) => id !== actor.participantId);
   await beforeCreate?.(reaches);

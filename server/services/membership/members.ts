@@ -12,13 +12,29 @@ import { roomViewsFor } from "../access/views";
 import { recordAudit } from "../governance/audit";
 import { defaultMode, fanOutNew, followsWholeRoom, memberships } from "../messaging/delivery";
 import { bumpRoomVersion } from "../messaging/room-version";
+import { linkedWorkspaces } from "../workspace-connections/links";
 
 export async function workspaceParticipants(actor: Actor, ids: string[]) {
   const unique = [...new Set(ids)];
   const rows = await getDb().participant.findMany({ where: { id: { in: unique } }, select: { id: true, workspaceId: true } });
   if (rows.length !== unique.length) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
-  authorize(actor, "direct.open", { participants: rows });
+  authorize(actor, "direct.open", { participants: rows, linkedWorkspaceIds: [] });
   return unique;
+}
+
+/**
+ * Whom a direct conversation may hold: the actor's workspace's participants, and those of workspaces
+ * connected with it now (whether the actor may reach each is the connection rules', asked by the
+ * caller). Answers the workspaces the conversation spans too.
+ */
+export async function conversationParticipants(actor: Actor, ids: string[]): Promise<{ ids: string[]; workspaceIds: string[] }> {
+  const unique = [...new Set(ids)];
+  const rows = await getDb().participant.findMany({ where: { id: { in: unique } }, select: { id: true, workspaceId: true } });
+  if (rows.length !== unique.length) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
+  const foreign = rows.some((p) => p.workspaceId !== actor.workspaceId);
+  const linkedWorkspaceIds = foreign ? [...(await linkedWorkspaces(actor.workspaceId)).keys()] : [];
+  authorize(actor, "direct.open", { participants: rows, linkedWorkspaceIds });
+  return { ids: unique, workspaceIds: [...new Set([actor.workspaceId, ...rows.map((p) => p.workspaceId)])] };
 }
 
 /**
