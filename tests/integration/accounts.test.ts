@@ -108,6 +108,13 @@ describe.each(dialects)("accounts and invites on %s", (dialect) => {
     expect(Number(invite.uses)).toBe(2);
   });
 
+  it("refuses the owner another workspace where sign-up is invite-only (the default), saying so", async () => {
+    const refused = owner.api.workspaces.create.mutate({ name: "Second", handle: "olive", displayName: "Olive" });
+    expect(await errorCode(refused)).toBe("FORBIDDEN");
+    await expect(owner.api.workspaces.create.mutate({ name: "Second", handle: "olive", displayName: "Olive" })).rejects.toThrow(/only by invite/);
+    expect((await owner.api.workspaces.mine.query()).length).toBe(1);
+  });
+
   it("answers UNAUTHENTICATED without a session and for a forged one", async () => {
     const anon = apiClient(server.url);
     expect(await anon.workspace.me.query()).toBeNull();

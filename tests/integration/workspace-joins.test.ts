@@ -4,20 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorkspace, type Workspace } from "./factories";
-import {
-  apiClient,
-  closeSockets,
-  collect,
-  dialects,
-  errorCode,
-  queryDb,
-  signUpPerson,
-  sqlDate,
-  startTestServer,
-  waitFor,
-  type Person,
-  type TestServer,
-} from "./harness";
+import { apiClient, closeSockets, collect, dialects, errorCode, queryDb, sqlDate, waitFor, type Person, type TestServer } from "./harness";
 
 const usesOf = async (server: TestServer, inviteId: string) =>
   Number((await queryDb<{ uses: number | string }>(server, `SELECT uses FROM "Invite" WHERE id = $1`, [inviteId]))[0].uses);
@@ -151,23 +138,5 @@ describe.each(dialects)("an account in several workspaces on %s", (dialect) => {
     } finally {
       await queryDb(b.server, `UPDATE "Participant" SET status = 'active' WHERE id = $1`, [inB.participantId]);
     }
-  });
-});
-
-// Invite-only is the default: the server's first sign-up creates its one workspace, and nobody another.
-describe("creating another workspace where sign-up is invite-only", () => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer(dialects[0]);
-  });
-  afterAll(() => server?.dispose());
-
-  it("is refused, saying the operator allows only invites", async () => {
-    const solo = await signUpPerson(server, { handle: "solo" });
-    const refused = solo.api.workspaces.create.mutate({ name: "Second", handle: "solo", displayName: "Solo" });
-    expect(await errorCode(refused)).toBe("FORBIDDEN");
-    await expect(solo.api.workspaces.create.mutate({ name: "Second", handle: "solo", displayName: "Solo" })).rejects.toThrow(/only by invite/);
-    expect((await solo.api.workspaces.mine.query()).length).toBe(1);
   });
 });
