@@ -11,7 +11,7 @@ import { e2eDataDir } from "./tests/e2e/data-dir";
 // Measured in CI (2026-12-07): the first server's specs about 7.8 min, the second's 3.6 min before the
 // last three moved over (turns, turns-frameworks, xss: about 55 s; they make their own people and rooms,
 // and run after the second server's other specs, which look at whole pages).
-const SECOND = ["accessibility", "alerts", "files", "phone", "profile", "reactions", "turns", "turns-frameworks", "xss", "workspaces"].map(
+const SECOND = ["accessibility", "alerts", "files", "phone", "profile", "reactions", "shared-channels", "turns", "turns-frameworks", "xss", "workspaces"].map(
   (name) => `**/${name}.spec.ts`,
 );
 // The second server lets anyone create a workspace (WORKSPACE_SIGNUP=open), for workspaces.spec.ts; its

@@ -18,6 +18,7 @@ import { SecretBox } from "@/components/ui/secret-box";
 import { EmptyState, ErrorState, SkeletonRows } from "@/components/ui/states";
 import { dateTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
+import { SharedChannels, useRefreshShares } from "./shared-channels";
 
 const DIRECTORY_LABEL: Record<DirectoryExposure, string> = {
   everyone: "Everyone: people and agents",
@@ -44,6 +45,7 @@ export function ConnectionsTab() {
         <AcceptInvite />
       </div>
       <ConnectionList />
+      <SharedChannels />
     </div>
   );
 }
@@ -319,7 +321,12 @@ function ConnectionList() {
 
 function ConnectionRow({ connection: c }: { connection: WorkspaceConnectionView }) {
   const trpc = useTRPC();
-  const refresh = useInvalidateConnections();
+  const refreshConnections = useInvalidateConnections();
+  const refreshShares = useRefreshShares();
+  const refresh = () => {
+    refreshConnections();
+    refreshShares();
+  };
   const [confirming, setConfirming] = useState(false);
   const [editing, setEditing] = useState(false);
   const [side, setSide] = useState<ConnectionSideView>(c.ours);

@@ -24,6 +24,7 @@ import { useWorkStatuses } from "@/components/work/use-work-statuses";
 import { WorkStateChip } from "@/components/work/work-state";
 import { ConnectDialog } from "./connect-dialog";
 import { currentStatus, EMOJI_FONT, type ProfileStatus } from "@/components/profile/status-emoji";
+import { WorkspaceTag } from "@/components/workspace/workspace-marks";
 
 type Kind = "" | "human" | "agent";
 
@@ -216,6 +217,7 @@ function DirectoryRow({
             </span>
             <KindBadge kind={entry.kind} />
             <span className="text-sm text-zinc-500">@{entry.handle}</span>
+            <WorkspaceTag workspace={entry.workspace} testId="entry-workspace" />
             <EntryStatus status={entry} />
             <PresenceBadge online={online} />
             {entry.kind === "agent" && <LifecycleBadge lifecycle={entry.status === "suspended" ? "suspended" : "active"} quiet />}

@@ -4,7 +4,9 @@ import type { ReactNode } from "react";
 import type { ConnectionView } from "@switchboard/sdk/contract";
 import { frameworkLabel } from "@/components/agents/labels";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
+import { BuildingIcon, CheckCircleIcon } from "@/components/ui/icons";
 import { Pill, Tag, type Tone } from "@/components/ui/pill";
+import { WorkspaceTag } from "@/components/workspace/workspace-marks";
 import { dateTime, relativeTime, shortDate } from "@/components/ui/time";
 
 type Side = ConnectionView["requester"];
@@ -16,6 +18,7 @@ export function Who({ side, meId, size = 20 }: { side: Side; meId: string; size?
       <Avatar id={side.id} name={side.displayName} kind={side.kind} size={size} />
       <span className="truncate font-medium text-zinc-900">{you ? "you" : side.displayName}</span>
       {!you && <span className="truncate text-zinc-500">@{side.handle}</span>}
+      {!you && <WorkspaceTag workspace={side.workspace} />}
     </span>
   );
 }
@@ -95,6 +98,19 @@ export function RequesterBlock({ side }: { side: Side }) {
           <KindBadge kind={side.kind} />
           <span className="text-sm text-zinc-500">@{side.handle}</span>
         </div>
+        {side.workspace && (
+          <p className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-violet-800" data-testid="requester-workspace">
+            <BuildingIcon size={13} className="shrink-0" />
+            <span>
+              From another workspace: <strong className="font-semibold">{side.workspace.name}</strong>
+            </span>
+            {side.workspace.verifiedDomain && (
+              <span className="inline-flex items-center gap-1 font-medium text-emerald-700" title="Verified domain" data-testid="requester-verified-domain">
+                <CheckCircleIcon size={12} /> {side.workspace.verifiedDomain}
+              </span>
+            )}
+          </p>
+        )}
         <div className="mt-0.5 text-xs text-zinc-500" data-testid="requester-owner">
           {side.kind === "agent" ? (
             <>

@@ -14,6 +14,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
 import { MessageIcon, SettingsIcon } from "@/components/ui/icons";
 import { currentStatus, EMOJI_FONT, untilLabel } from "./status-emoji";
+import { WorkspaceTag } from "@/components/workspace/workspace-marks";
 import { Link, useRouter } from "@/components/nav/workspace-routing";
 
 let openId: string | null = null;
@@ -104,7 +105,10 @@ function ProfileBody({ id, onClose }: { id: string; onClose: () => void }) {
             </span>
             <KindBadge kind={p.kind} />
           </div>
-          <div className="text-sm text-zinc-500">@{p.handle}</div>
+          <div className="flex items-center gap-1.5 text-sm text-zinc-500">
+            @{p.handle}
+            <WorkspaceTag workspace={p.workspace} testId="profile-card-workspace" />
+          </div>
           {p.status === "suspended" && <div className="text-xs font-medium text-rose-700">Suspended</div>}
         </div>
       </div>

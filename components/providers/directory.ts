@@ -6,7 +6,8 @@ import { useCallback, useEffect, useMemo, useRef } from "react";
 import type { ParticipantView } from "@switchboard/sdk/contract";
 import { useTRPC } from "./trpc";
 
-export type DirectoryEntry = ParticipantView & { online: boolean };
+/** `workspace`: set for someone of another workspace (in a channel shared with it), null for the viewer's own. */
+export type DirectoryEntry = ParticipantView & { online: boolean; workspace: { id: string; name: string } | null };
 
 /** `fresh`: refetch on mount (pickers, so someone who joined a minute ago is listed). */
 export function useDirectory({ fresh = false }: { fresh?: boolean } = {}) {

@@ -14,7 +14,13 @@ import { useRouter } from "@/components/nav/workspace-routing";
 
 export function BrowseChannelsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <Dialog open={open} onClose={onClose} title="Browse channels" description="Public channels in this workspace." testId="browse-dialog">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Browse channels"
+      description="Public channels of this workspace, and those connected workspaces share with it."
+      testId="browse-dialog"
+    >
       {open && <BrowseBody onClose={onClose} />}
     </Dialog>
   );
@@ -78,6 +84,11 @@ function BrowseBody({ onClose }: { onClose: () => void }) {
                 <span className="flex items-center gap-1 text-sm font-semibold text-zinc-900">
                   <HashIcon size={14} className="text-zinc-400" />
                   {c.name}
+                  {c.sharedFrom && (
+                    <Pill tone="violet" className="ml-1" testId="browse-shared-from" title={`Shared with your workspace by ${c.sharedFrom.name}`}>
+                      From {c.sharedFrom.name}
+                    </Pill>
+                  )}
                 </span>
                 <span className="block truncate text-xs text-zinc-500">
                   {c.memberCount} member{c.memberCount === 1 ? "" : "s"}

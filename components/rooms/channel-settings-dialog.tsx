@@ -1,6 +1,7 @@
 "use client";
 // A channel's settings after creation, for its owner and admins (`can.update`): its name, its topic,
-// and archiving it (read-only, out of the sidebar, still in Browse channels) or bringing it back.
+// sharing it with connected workspaces (channel-sharing.tsx), and archiving it (read-only, out of the
+// sidebar, still in Browse channels) or bringing it back.
 // Each change is posted in the channel by the server; the room's view comes back as `room:updated`.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
@@ -12,6 +13,7 @@ import { errorMessage } from "@/components/ui/errors";
 import { Field, FormError, TextInput } from "@/components/ui/field";
 import { HashIcon } from "@/components/ui/icons";
 import { toast } from "@/components/ui/toast";
+import { ChannelSharing } from "./channel-sharing";
 import { toChannelName } from "./create-channel-dialog";
 
 export function ChannelSettingsDialog({ room, open, onClose }: { room: RoomView; open: boolean; onClose: () => void }) {
@@ -94,6 +96,7 @@ function SettingsForm({ room, onClose }: { room: RoomView; onClose: () => void }
           </div>
         )}
       </form>
+      {!archived && <ChannelSharing room={room} />}
       <div className="flex flex-wrap items-center gap-3 border-t border-zinc-100 pt-4">
         <div className="min-w-0 flex-1 text-sm">
           <div className="font-medium text-zinc-900">{archived ? "Unarchive this channel" : "Archive this channel"}</div>

@@ -91,6 +91,13 @@ export function eventText(m: MessageView, nameOf: (id: string) => string): strin
   }
 }
 
+const SHARING_CHANGES = new Set(["room.shared", "room.share_accepted", "room.unshared", "room.share_left"]);
+
+/** A room event that changes with which workspaces a channel is shared: the room's view ("Shared with …") is stale. */
+export function changesSharing(m: Pick<MessageView, "kind" | "data">): boolean {
+  return m.kind !== "text" && SHARING_CHANGES.has(((m.data ?? {}) as EventData).type ?? "");
+}
+
 export function replyLabel(n: number): string {
   return n === 1 ? "1 reply" : `${n} replies`;
 }

@@ -10,6 +10,7 @@ import { useTRPC } from "@/components/providers/trpc";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { ProfileTrigger } from "@/components/profile/profile-card";
 import { StatusEmoji } from "@/components/profile/status-emoji";
+import { ParticipantWorkspaceTag } from "@/components/workspace/workspace-marks";
 import { Button, Spinner } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { errorMessage } from "@/components/ui/errors";
@@ -109,9 +110,12 @@ export function MembersPanel({ room, canInvite, onClose }: { room: RoomView; can
                     <StatusEmoji status={m.participant} />
                     {m.participant.status === "suspended" && <LifecycleBadge lifecycle="suspended" />}
                   </div>
-                  <div className="truncate text-xs text-zinc-500">
-                    @{m.participant.handle}
-                    {m.role === "owner" && room.kind === "channel" ? " · owner" : ""}
+                  <div className="flex min-w-0 items-center gap-1.5 text-xs text-zinc-500">
+                    <span className="truncate">
+                      @{m.participant.handle}
+                      {m.role === "owner" && room.kind === "channel" ? " · owner" : ""}
+                    </span>
+                    <ParticipantWorkspaceTag id={m.participant.id} />
                   </div>
                   {m.waitingFor && (
                     <div className="mt-0.5 truncate text-xs text-amber-700" data-testid="member-waiting-for">

@@ -6,6 +6,7 @@ import type { ErrorShape, MessageView, ReceiptView } from "@switchboard/sdk/cont
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { ProfileTrigger } from "@/components/profile/profile-card";
 import { ParticipantStatus } from "@/components/profile/status-emoji";
+import { ParticipantWorkspaceTag } from "@/components/workspace/workspace-marks";
 import { ParticipantAvatar } from "@/components/profile/participant-avatar";
 import { AlertIcon, LinkIcon, MessageIcon, PencilIcon, RefreshIcon, TrashIcon, UsersIcon, XIcon } from "@/components/ui/icons";
 import { toast } from "@/components/ui/toast";
@@ -223,6 +224,7 @@ function TextMessage({
               <span data-testid="message-author">{m.author.displayName}</span>
             </ProfileTrigger>
             <KindBadge kind={m.author.kind} className="translate-y-[-1px]" />
+            <ParticipantWorkspaceTag id={m.author.id} className="translate-y-[-1px]" />
             <ParticipantStatus id={m.author.id} />
             <time className="text-xs text-zinc-500" dateTime={m.createdAt} title={fullTimeLabel(m.createdAt)}>
               {timeLabel(m.createdAt)}

@@ -8,7 +8,8 @@ import { RoomBindings } from "@/components/bindings/room-bindings";
 import { useSocket } from "@/components/providers/socket-provider";
 import { Avatar, KindBadge } from "@/components/ui/avatar";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { DoorIcon, HashIcon, LockIcon, MenuIcon, SettingsIcon, UsersIcon } from "@/components/ui/icons";
+import { DoorIcon, HashIcon, LockIcon, MenuIcon, SettingsIcon, SharedIcon, UsersIcon } from "@/components/ui/icons";
+import { useSharedLabel } from "@/components/workspace/workspace-marks";
 import { Pill } from "@/components/ui/pill";
 import { StatusEmoji } from "@/components/profile/status-emoji";
 import { ChannelSettingsDialog } from "./channel-settings-dialog";
@@ -46,6 +47,7 @@ export function RoomHeader({
   const [settingsOpen, setSettingsOpen] = useState(false);
   const { presence } = useSocket();
   const openNav = useOpenNav();
+  const sharedLabel = useSharedLabel(room.shared);
   const channel = room.kind === "channel";
   const isPrivate = room.visibility === "private";
   return (
@@ -74,6 +76,12 @@ export function RoomHeader({
           <span className="truncate">{room.title}</span>
           {peer && <KindBadge kind={peer.participant.kind} />}
           {peer && <StatusEmoji status={peer.participant} className="text-base" />}
+          {sharedLabel && (
+            <Pill tone="violet" testId="room-shared" title={sharedLabel}>
+              <SharedIcon size={12} className="mr-1 inline align-[-2px]" />
+              {sharedLabel}
+            </Pill>
+          )}
           {room.archivedAt && (
             <Pill tone="amber" testId="room-archived">
               Archived
@@ -128,7 +136,7 @@ export function RoomHeader({
             type="button"
             onClick={() => setSettingsOpen(true)}
             data-testid="channel-settings"
-            title="Channel settings: name, topic, archive"
+            title="Channel settings: name, topic, sharing, archive"
             aria-label="Channel settings"
             className="inline-flex h-8 items-center rounded-md px-2 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
           >

@@ -29,6 +29,7 @@ import { ThreadPanel } from "./thread-panel";
 import { useRevealMessage } from "./reveal-message";
 import { TypingLine } from "./typing-line";
 import { UnreachedNotice } from "./unreached-notice";
+import { changesSharing } from "./format";
 import { Link, useRouter } from "@/components/nav/workspace-routing";
 
 type RoomDetails = RoomView & { joined: boolean; readSeq: number; can: RoomCan };
@@ -88,8 +89,18 @@ function RoomLoaded({ room }: { room: RoomDetails }) {
   useEffect(() => {
     store.setSocket(socket);
     if (!socket) return;
-    const onNew = (p: { roomId: string; message: MessageView }) => p.roomId === room.id && store.receiveLive(p.message, true);
-    const onBatch = (p: { roomId: string; messages: MessageView[] }) => store.receiveBatch(p.roomId, p.messages);
+    // Shared with another workspace, or no longer: the header says so from the room's view (the sidebar refetches its own).
+    const sharingChanged = (roomId: string, messages: MessageView[]) => {
+      if (roomId === room.id && messages.some(changesSharing)) void queryClient.invalidateQueries({ queryKey: trpc.rooms.get.queryKey({ roomId: room.id }) });
+    };
+    const onNew = (p: { roomId: string; message: MessageView }) => {
+      if (p.roomId === room.id) store.receiveLive(p.message, true);
+      sharingChanged(p.roomId, [p.message]);
+    };
+    const onBatch = (p: { roomId: string; messages: MessageView[] }) => {
+      store.receiveBatch(p.roomId, p.messages);
+      sharingChanged(p.roomId, p.messages);
+    };
     const onUpdated = (p: { roomId: string; message: MessageView }) => p.roomId === room.id && store.receiveLive(p.message, false);
     const onTyping = (p: { roomId: string; threadRootId: string | null; participantId: string }) => store.receiveTyping(p);
     const onMembers = (p: { roomId: string }) => {

@@ -44,6 +44,8 @@ import { useWorkspaceShortcuts } from "@/components/keyboard/use-workspace-short
 import { useWorkStatuses } from "@/components/work/use-work-statuses";
 import { WorkStateDot } from "@/components/work/work-state";
 import { Link, usePathname } from "@/components/nav/workspace-routing";
+import { SharedMark } from "@/components/workspace/workspace-marks";
+import { changesSharing } from "./format";
 
 type SidebarRoom = RoomView & { unread: number; mentions: number; readSeq: number };
 type DialogName = "browse" | "create" | "direct" | "invite" | "switcher" | "shortcuts" | "workspace" | null;
@@ -75,6 +77,7 @@ export function Sidebar() {
   });
   const onNewMessage = (roomId: string, message: MessageView) => {
     if (!cache.has(roomId)) return void cache.refetch();
+    if (changesSharing(message)) void cache.refetch(); // "Shared with …" / "From …" beside its name
     const viewing = roomId === activeRoomId && document.visibilityState === "visible";
     if (viewing || message.author.id === me.id) return;
     cache.bump(roomId, message.seq, {
@@ -306,6 +309,7 @@ function RoomLink({
       >
         {icon}
         <span className="min-w-0 flex-1 truncate">{room.title}</span>
+        <SharedMark shared={room.shared} className="opacity-70" />
         {peer && <StatusEmoji status={peer} />}
         <WorkStateDot status={work} online={peer?.kind === "agent" ? online : undefined} />
         {mentions > 0 && (

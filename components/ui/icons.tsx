@@ -261,3 +261,17 @@ export const KeyboardIcon = (p: IconProps) => (
     <path d="M6 10h.01M10 10h.01M14 10h.01M18 10h.01M7 14h10" />
   </Icon>
 );
+/** A channel shared between workspaces: two linked rings. */
+export const SharedIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="8.5" cy="12" r="5.5" />
+    <circle cx="15.5" cy="12" r="5.5" />
+  </Icon>
+);
+/** Another workspace: a building. */
+export const BuildingIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="4" y="2" width="16" height="20" rx="2" />
+    <path d="M9 22v-4h6v4M8 6h.01M16 6h.01M12 6h.01M12 10h.01M12 14h.01M16 10h.01M16 14h.01M8 10h.01M8 14h.01" />
+  </Icon>
+);

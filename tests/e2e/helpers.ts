@@ -33,6 +33,19 @@ export async function expectInGeneral(page: Page) {
   await expect(page.getByTestId("room-title")).toHaveText("general");
 }
 
+/** Signs up creating a workspace of one's own (where sign-up is open, or the first), and lands in its #general. */
+export async function signUpCreating(page: Page, person: Person, workspace: string) {
+  await page.goto("/signup");
+  await fillSignUp(page, person);
+  await page.getByTestId("signup-workspace").fill(workspace);
+  await page.getByTestId("signup-submit").click();
+  await expectInGeneral(page);
+  await expect(page.getByTestId("workspace-name")).toHaveText(workspace);
+}
+
+/** The workspace a page is in, from its URL (/w/<id>/…). */
+export const workspaceIdOf = (page: Page): string => new URL(page.url()).pathname.split("/")[2];
+
 /**
  * The first person creates the workspace; if it already exists (tests run alone), they sign in. Asked of
  * the API the sign-up page asks, so that signing in does not load that page first. A person signed in once

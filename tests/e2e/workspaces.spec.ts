@@ -2,25 +2,11 @@
 // (the URL names each, the rail shows each one's unread messages); a person of one joins another by an
 // invite link, signed in; and the admins of two workspaces connect them with a code, each side saying
 // what it allows. Runs on the second server, where anyone may create a workspace (playwright.config.ts).
-import { expect, test, type Page } from "@playwright/test";
-import { expectInGeneral, send, type Person } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { expectInGeneral, send, signUpCreating, workspaceIdOf, type Person } from "./helpers";
 
 const wes: Person = { name: "Wes Adeyemi", handle: "wes", email: "wes@northwind.example", password: "wes-password-12" };
 const ula: Person = { name: "Ula Berg", handle: "ula", email: "ula@globex.example", password: "ula-password-123" };
-
-async function signUpCreating(page: Page, person: Person, workspace: string) {
-  await page.goto("/signup");
-  await page.getByTestId("signup-name").fill(person.name);
-  await page.getByTestId("signup-handle").fill(person.handle);
-  await page.getByTestId("signup-email").fill(person.email);
-  await page.getByTestId("signup-password").fill(person.password);
-  await page.getByTestId("signup-workspace").fill(workspace);
-  await page.getByTestId("signup-submit").click();
-  await expectInGeneral(page);
-  await expect(page.getByTestId("workspace-name")).toHaveText(workspace);
-}
-
-const workspaceIdOf = (page: Page): string => new URL(page.url()).pathname.split("/")[2];
 
 test("a person in two workspaces switches between them, joins another by invite, and connects two of them", async ({ browser }) => {
   const wesContext = await browser.newContext();
