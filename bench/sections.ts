@@ -18,6 +18,7 @@ export const OTHER_BENCHMARKS = [
   { key: "stop", section: "stop" },
   { key: "activity", section: "activity" },
   { key: "search", section: "search" },
+  { key: "workspaces", section: "workspaces" },
 ] as const;
 const JSON_FILE = path.join(ROOT, "bench/results.json");
 const MD_FILE = path.join(ROOT, "bench/RESULTS.md");

@@ -147,7 +147,7 @@ async function dialectRun(dialect: Dialect, baselineDir: string) {
         medianBefore: median(w2.before),
         medianAfter: median(w2.after),
         ratio: round(median(w2.after) / median(w2.before), 3),
-        serverCpuMsPerMsg: { before: median(cpu.before), after: median(cpu.after) },
+        serverCpuMsPerMsg: { before: round(median(cpu.before), 3), after: round(median(cpu.after), 3) },
       },
       W3: {
         rate: round(rate, 0),
