@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SwitchboardClient, type MessageView } from "@switchboard/sdk";
-import { closeAgentClients, createAgent, dialects, errorCode, FAST_PASSES, signUpPerson, waitFor, type Person, type TestServer } from "./harness";
+import { closeAgentClients, createAgent, dialects, errorCode, FAST_PASSES, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 
 describe("A2A between two deployments", () => {

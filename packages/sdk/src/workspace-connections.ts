@@ -127,12 +127,12 @@ export interface RoomShareView {
 /** A domain name a workspace says is its own (acme.com): letters, digits and hyphens, at least one dot. */
 export const DOMAIN_MAX = 253;
 export const setDomainInput = z.strictObject({
+  /** Compared in lower case. */
   domain: z
     .string()
     .trim()
-    .toLowerCase()
     .max(DOMAIN_MAX)
-    .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "a domain name, such as acme.com")
+    .regex(/^([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/, "a domain name, such as acme.com")
     .nullable(),
 });
 

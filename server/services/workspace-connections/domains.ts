@@ -19,8 +19,9 @@ export async function workspaceDomain(actor: Actor): Promise<WorkspaceDomainView
 }
 
 /** Names the workspace's domain (or none), with a new token to publish; unverified until checked. */
-export async function setDomain(actor: Actor, domain: string | null): Promise<WorkspaceDomainView> {
+export async function setDomain(actor: Actor, named: string | null): Promise<WorkspaceDomainView> {
   authorize(actor, "workspace.configure", { workspaceId: actor.workspaceId });
+  const domain = named?.toLowerCase() ?? null;
   assertMayWrite(actor);
   const row = await getDb().$transaction(async (tx) => {
     const updated = await tx.workspace.update({
