@@ -125,7 +125,9 @@ test("a phone shows every page within its width; usage filters fold; the kill sw
 
     // ---- Admin, each tab; a table wider than the phone scrolls in place, with a cue.
     await page.goto("/admin");
-    for (const tab of ["members", "invites", "agents", "settings", "audit"]) {
+    // Once hydrated, one console (under load, a streamed copy of the page may linger a moment).
+    await expect(page.getByRole("tablist", { name: "Admin sections" })).toHaveCount(1);
+    for (const tab of ["members", "invites", "connections", "agents", "settings", "audit"]) {
       await page.locator(`#admin-${tab}`).tap();
       await expect(page.locator(`#admin-${tab}`)).toHaveAttribute("aria-selected", "true");
       await expect(page.getByRole("tabpanel")).not.toBeEmpty();
