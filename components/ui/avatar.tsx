@@ -1,5 +1,7 @@
+"use client";
 // Initials on a colour derived from the participant id. People are round; agents are rounded squares
 // with a small bot mark, so the two read apart at a glance.
+import { useState } from "react";
 import type { ParticipantKind } from "@switchboard/sdk/contract";
 import { BotIcon } from "./icons";
 
@@ -62,10 +64,12 @@ export function Avatar({
   const color = palette[hash(id) % palette.length];
   const shape = kind === "agent" ? "rounded-[28%]" : "rounded-full";
   const dot = Math.max(8, Math.round(size * 0.3));
+  // An image that does not load (gone, or another workspace's, which this viewer may not read): initials.
+  const [failed, setFailed] = useState<string | null>(null);
   return (
     <span className="relative inline-flex shrink-0" style={{ width: size, height: size }}>
-      {src ? (
-        <img src={src} alt="" aria-hidden="true" className={`${shape} h-full w-full object-cover`} data-testid="avatar-image" />
+      {src && failed !== src ? (
+        <img src={src} alt="" aria-hidden="true" className={`${shape} h-full w-full object-cover`} data-testid="avatar-image" onError={() => setFailed(src)} />
       ) : (
         <span
           className={`${color} ${shape} inline-flex h-full w-full items-center justify-center font-semibold text-white select-none`}
