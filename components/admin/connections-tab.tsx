@@ -7,6 +7,7 @@ import { useSearchParams } from "next/navigation";
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import type { ConnectionSideView, DirectoryExposure, OtherSideRight, WorkspaceConnectionView } from "@switchboard/sdk/workspace-connections";
 import { useDirectory } from "@/components/providers/directory";
+import { useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 import { Button, Spinner } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -38,6 +39,7 @@ const STATUS: Record<WorkspaceConnectionView["status"], { label: string; tone: T
 const DEFAULT_SIDE: ConnectionSideView = { directory: "agents", listedIds: [], otherMay: "post", approveRooms: true };
 
 export function ConnectionsTab() {
+  useLiveConnections();
   return (
     <div className="space-y-8">
       <div className="grid gap-6 lg:grid-cols-2">
@@ -60,6 +62,16 @@ function Panel({ id, title, description, children }: { id: string; title: string
       {children}
     </section>
   );
+}
+
+/** What the other side does (accepts, disconnects, shares or approves a channel) shows here as it happens. */
+function useLiveConnections() {
+  const refreshConnections = useInvalidateConnections();
+  const refreshShares = useRefreshShares();
+  useSocketEvent("workspace:connections", () => {
+    refreshConnections();
+    refreshShares();
+  });
 }
 
 function useInvalidateConnections() {

@@ -46,7 +46,10 @@ describe.each(dialects)("channels shared between workspaces (%s)", (dialect) => 
     expect(await errorCode(gus.api.rooms.get.query({ roomId: launch.id }))).toBe("ROOM_NOT_FOUND");
     // Acme asks an admin's approval for each shared room: its member may not share.
     expect(await errorCode(mo.api.workspaceConnections.share.mutate({ roomId: launch.id, workspaceId: globex.id }))).toBe("FORBIDDEN");
+    const told = collect(gusSocket, "workspace:connections");
     const shared = await ana.api.workspaceConnections.share.mutate({ roomId: launch.id, workspaceId: globex.id });
+    // Globex's admins are told at once, so their Connections tab shows the channel waiting.
+    await waitFor(() => told.some((t) => t.change === "room_shared" && t.connectionId === connectionId), 5_000, "workspace:connections on Gus's socket");
     expect(shared).toMatchObject({ ours: true, status: "pending", workspace: { name: globex.name } });
     // Globex asks its admin too: pending, not browsable yet.
     expect((await gus.api.rooms.browse.query()).map((c) => c.id)).not.toContain(launch.id);

@@ -718,10 +718,18 @@ export interface ServerToClientEvents {
    * its owner. Paused, it is handed none of the room's messages; resumed, it is handed what waited.
    */
   "agent:paused": (p: { roomId: string; agentId: string; paused: PauseView | null }) => void;
+  /**
+   * To the owners and admins of both sides: a workspace connection, or a channel shared across it,
+   * changed (the Connections tab reads them again with `workspaceConnections.list` and `.shares`).
+   */
+  "workspace:connections": (p: { connectionId: string; change: WorkspaceConnectionChange }) => void;
   /** To an agent: a person stopped its turn on `messageId`; end it (`turn:end` with state "stopped"). */
   "turn:interrupt": (p: { turnId: string; roomId: string; messageId: string; by: { id: string; handle: string } }) => void;
   error: (p: ErrorShape & { event?: string }) => void;
 }
+
+/** What changed of a workspace connection (`workspace:connections`). */
+export type WorkspaceConnectionChange = "accepted" | "side_changed" | "revoked" | "disconnected" | "room_shared" | "share_decided" | "share_ended";
 
 export interface ReplayPage {
   roomId: string;

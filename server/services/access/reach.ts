@@ -6,7 +6,7 @@
 import { getDb, type Prisma } from "../../db";
 import { AppError } from "../../errors";
 import { authorize, can, connectionStanding, type Actor } from "../../policies";
-import { acrossFacts } from "../workspace-connections/links";
+import { acrossFacts, type LinkedWorkspace } from "../workspace-connections/links";
 
 export const pairKey = (a: string, b: string) => [a, b].sort().join(":");
 
@@ -17,7 +17,7 @@ export type Party = Prisma.ParticipantGetPayload<{ select: typeof partySelect }>
  * What the connection rules decide on between the actor and each of `ids` (the actor itself
  * included, as a pair with itself): at most three queries, however many ids.
  */
-export async function pairsWith(actor: Actor, ids: string[]) {
+export async function pairsWith(actor: Actor, ids: string[], linked?: Map<string, LinkedWorkspace>) {
   const db = getDb();
   const others = [...new Set(ids)];
   const [parties, edges] = await Promise.all([
@@ -33,7 +33,7 @@ export async function pairsWith(actor: Actor, ids: string[]) {
   const ws = people ? await db.workspace.findUnique({ where: { id: actor.workspaceId }, select: { peopleTalkFreely: true } }) : null;
   const edgeOf = new Map(edges.map((e) => [e.liveKey!, e]));
   // Someone of another workspace: whether the two are connected, and the other side lets this one find them.
-  const across = await acrossFacts(actor.workspaceId, parties);
+  const across = await acrossFacts(actor.workspaceId, parties, linked);
   const pairs = new Map(
     others.flatMap((id) => {
       const other = byId.get(id);
@@ -71,7 +71,11 @@ export async function reachable(actor: Actor, ids: string[], roomId: string): Pr
 }
 
 /** The viewer's standing with each participant, for the directory. */
-export async function standings(actor: Actor, ids: string[]): Promise<Map<string, "self" | "connected" | "pending" | "blocked" | "none">> {
-  const { pairs } = await pairsWith(actor, ids);
+export async function standings(
+  actor: Actor,
+  ids: string[],
+  linked?: Map<string, LinkedWorkspace>,
+): Promise<Map<string, "self" | "connected" | "pending" | "blocked" | "none">> {
+  const { pairs } = await pairsWith(actor, ids, linked);
   return new Map(ids.map((id) => [id, id === actor.participantId ? "self" : connectionStanding(pairs.get(id) ?? null)]));
 }

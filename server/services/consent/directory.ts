@@ -33,7 +33,7 @@ export async function findParticipants(actor: Actor, query: DirectoryQuery): Pro
   });
   const matched = inOrder(found, rows).map((row) => ({ row, view: presentParticipant(row) }));
   const ids = matched.map(({ view }) => view.id);
-  const [online, standing, waiting] = await Promise.all([onlineAmong(ids), standings(actor, ids), waitingFor(ids)]);
+  const [online, standing, waiting] = await Promise.all([onlineAmong(ids), standings(actor, ids, linked), waitingFor(ids)]);
   return matched.map(({ row, view }) => ({
     ...view,
     owner: row.owner,

@@ -16,6 +16,7 @@ import { newId, newPrefix, newSecret, sha256 } from "../../ids";
 import { assertMayWrite, authorize, type Actor } from "../../policies";
 import { connectionInclude, connectionStatus, presentConnection, presentPeer, presentSide } from "../../presenters/workspace-connection";
 import { transaction } from "../../transaction";
+import { announceConnection } from "./announce";
 import { recordAudit } from "../governance/audit";
 import { announceSharesEnded, endShares } from "./shares";
 
@@ -68,7 +69,7 @@ export async function previewConnection(actor: Actor, code: string): Promise<Con
 export async function acceptConnection(actor: Actor, input: AcceptConnectionInput, address: string | null = null): Promise<WorkspaceConnectionView> {
   authorize(actor, "workspace_connection.manage", { workspaceId: actor.workspaceId });
   assertMayWrite(actor);
-  const id = await getDb().$transaction(async (tx) => {
+  const [{ id, inviterId }, committed] = await transaction(async (tx) => {
     const row = await usableInvite(tx, actor, input.code);
     const already = await tx.workspaceConnection.findFirst({
       where: {
@@ -101,8 +102,9 @@ export async function acceptConnection(actor: Actor, input: AcceptConnectionInpu
         address: workspaceId === actor.workspaceId ? address : null,
       });
     }
-    return row.id;
+    return { id: row.id, inviterId: row.inviterId };
   });
+  announceConnection(committed, id, [inviterId, actor.workspaceId], "accepted");
   return connectionView(id, actor.workspaceId);
 }
 
@@ -113,7 +115,7 @@ export async function revokeConnectionInvite(actor: Actor, connectionId: string,
   if (row.inviterId !== actor.workspaceId || connectionStatus(row) !== "pending") {
     throw new AppError("CONFLICT", "Only an invite that waits can be withdrawn, by the workspace that made it");
   }
-  await getDb().$transaction(async (tx) => {
+  const [, committed] = await transaction(async (tx) => {
     const { count } = await tx.workspaceConnection.updateMany({
       where: { id: row.id, status: "pending" },
       data: { status: "revoked", endedAt: new Date(), endedById: actor.participantId, endedByWorkspaceId: actor.workspaceId },
@@ -128,6 +130,7 @@ export async function revokeConnectionInvite(actor: Actor, connectionId: string,
       address,
     });
   });
+  announceConnection(committed, row.id, [actor.workspaceId], "revoked");
   return connectionView(row.id, actor.workspaceId);
 }
 
@@ -163,6 +166,7 @@ export async function disconnect(actor: Actor, connectionId: string, address: st
     return removed;
   });
   await announceSharesEnded(committed, ended);
+  announceConnection(committed, row.id, [row.inviterId, row.accepterId!], "disconnected");
   return connectionView(row.id, actor.workspaceId);
 }
 

@@ -57,12 +57,16 @@ export function exposes(link: LinkedWorkspace, p: { id: string; kind: string }):
 /**
  * What stands between the actor's workspace and each participant of another: whether the two
  * workspaces are connected now, and whether the other side lets the actor's side find them. Own
- * workspace's participants are left out.
+ * workspace's participants are left out. `known`: the connections, when the caller read them already.
  */
-export async function acrossFacts(workspaceId: string, others: { id: string; kind: string; workspaceId: string }[]): Promise<Map<string, Across>> {
+export async function acrossFacts(
+  workspaceId: string,
+  others: { id: string; kind: string; workspaceId: string }[],
+  known?: Map<string, LinkedWorkspace>,
+): Promise<Map<string, Across>> {
   const foreign = others.filter((p) => p.workspaceId !== workspaceId);
   if (foreign.length === 0) return new Map();
-  const linked = await linkedWorkspaces(workspaceId);
+  const linked = known ?? (await linkedWorkspaces(workspaceId));
   return new Map(
     foreign.map((p) => {
       const link = linked.get(p.workspaceId);

@@ -12,6 +12,7 @@ import { loadRoomFor } from "../access/rooms";
 import { recordAudit } from "../governance/audit";
 import { fanOutNew } from "../messaging/delivery";
 import { bumpRoomVersion } from "../messaging/room-version";
+import { announceConnection } from "./announce";
 import { linkedWorkspaces } from "./links";
 
 /** A room whose guest-side members were removed: who, and the room event that says so. */
@@ -93,6 +94,7 @@ export async function shareRoom(actor: Actor, input: { roomId: string; workspace
     return bumpRoomVersion(tx, input.roomId, actor.participantId, { type: "room.shared", workspace: link.workspace.name });
   }, TX_OPTIONS);
   await fanOutNew(committed, event);
+  announceConnection(committed, link.connectionId, [actor.workspaceId, input.workspaceId], "room_shared");
   return (await sharesFor(actor, { roomId: input.roomId })).find((share) => share.workspace.id === input.workspaceId)!;
 }
 
@@ -121,6 +123,7 @@ export async function decideShare(actor: Actor, input: { roomId: string; approve
     return input.approve ? bumpRoomVersion(tx, input.roomId, actor.participantId, { type: "room.share_accepted", workspace: name }) : null;
   }, TX_OPTIONS);
   if (event) await fanOutNew(committed, event);
+  announceConnection(committed, share.connectionId, [actor.workspaceId, share.room.workspaceId], "share_decided");
   return input.approve ? ((await sharesFor(actor, { roomId: input.roomId }))[0] ?? null) : null;
 }
 
@@ -154,6 +157,10 @@ async function endShare(
   change: { type: "room.unshared" | "room.share_left"; workspace: string },
   address: string | null,
 ): Promise<void> {
+  const share = await getDb().roomShare.findUnique({
+    where: { roomId_workspaceId: { roomId, workspaceId: guestWorkspaceId } },
+    select: { connectionId: true },
+  });
   const [ended, committed] = await transaction(async (tx) => {
     const { count } = await tx.roomShare.updateMany({
       where: { roomId, workspaceId: guestWorkspaceId, status: { in: ["pending", "active"] } },
@@ -166,6 +173,7 @@ async function endShare(
   }, TX_OPTIONS);
   await fanOutNew(committed, ended[1]);
   await announceSharesEnded(committed, [ended[0]]);
+  if (share) announceConnection(committed, share.connectionId, [homeWorkspaceId, guestWorkspaceId], "share_ended");
 }
 
 /** A channel shared with the actor's workspace (any status), with the guest side's name; to others it does not exist. */

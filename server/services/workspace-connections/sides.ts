@@ -3,12 +3,13 @@
 // shared across need this side's admin's approval. A change is in both sides' audit logs: it changes
 // what the other side sees.
 import type { ConnectionSideInput, UpdateConnectionSideInput, WorkspaceConnectionView } from "@switchboard/sdk/workspace-connections";
-import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { assertMayWrite, type Actor } from "../../policies";
 import { presentSide } from "../../presenters/workspace-connection";
 import { recordAudit } from "../governance/audit";
 import { connectionStatus } from "../../presenters/workspace-connection";
+import { transaction } from "../../transaction";
+import { announceConnection } from "./announce";
 import { assertOwnParticipants, connectionView, loadFor } from "./connections";
 
 export async function updateSide(actor: Actor, input: UpdateConnectionSideInput, address: string | null = null): Promise<WorkspaceConnectionView> {
@@ -17,13 +18,13 @@ export async function updateSide(actor: Actor, input: UpdateConnectionSideInput,
   assertMayWrite(actor);
   const status = connectionStatus(row);
   if (status !== "active" && status !== "pending") throw new AppError("CONFLICT", "This connection has ended");
-  await getDb().$transaction(async (tx) => {
+  const peerId = row.inviterId === actor.workspaceId ? row.accepterId : row.inviterId;
+  const [, committed] = await transaction(async (tx) => {
     await assertOwnParticipants(tx, actor.workspaceId, side);
     const updated = await tx.workspaceConnectionSide.update({
       where: { connectionId_workspaceId: { connectionId, workspaceId: actor.workspaceId } },
       data: { ...definedOnly(side), updatedAt: new Date() },
     });
-    const peerId = row.inviterId === actor.workspaceId ? row.accepterId : row.inviterId;
     for (const workspaceId of peerId ? [actor.workspaceId, peerId] : [actor.workspaceId]) {
       await recordAudit(tx, {
         workspaceId,
@@ -36,6 +37,7 @@ export async function updateSide(actor: Actor, input: UpdateConnectionSideInput,
       });
     }
   });
+  announceConnection(committed, connectionId, peerId ? [actor.workspaceId, peerId] : [actor.workspaceId], "side_changed");
   return connectionView(connectionId, actor.workspaceId);
 }
 
