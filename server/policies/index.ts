@@ -297,7 +297,11 @@ const rules = {
   "channel.create": (actor: Actor): Decision => (actor.role === "guest" ? deny("FORBIDDEN", "Guests cannot create channels") : true),
   /** The list of public channels to join: what `room.read` lets one preview, so not for guests. */
   "channel.browse": (actor: Actor): Decision => (actor.role === "guest" ? deny("FORBIDDEN", "Guests join channels by invitation") : true),
-  /** A conversation's people: of the actor's workspace, or of one connected with it now (`linkedWorkspaceIds`). */
+  /**
+   * Whom a conversation or a room may take in: people and agents of the actor's workspace, or of the
+   * other workspaces it may reach there now (`linkedWorkspaceIds`: connected ones for a conversation; the
+   * room's own and those it is shared with, for a room).
+   */
   "direct.open": (actor: Actor, s: { participants: { workspaceId: string }[]; linkedWorkspaceIds: string[] }): Decision =>
     s.participants.every((p) => p.workspaceId === actor.workspaceId || s.linkedWorkspaceIds.includes(p.workspaceId))
       ? true

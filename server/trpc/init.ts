@@ -3,7 +3,7 @@ import superjson from "superjson";
 import { ZodError } from "zod";
 import { AppError, ERROR_CODES, toErrorShape, type ErrorShape } from "../errors";
 import { assertMayWrite } from "../policies";
-import { countRequest, MUTATIONS } from "../services/governance/request-limits";
+import { countAccountRequest, countRequest, MUTATIONS } from "../services/governance/request-limits";
 import type { Context } from "./context";
 import { trpcErrorOf } from "./errors";
 
@@ -57,5 +57,21 @@ export const authedProcedure = publicProcedure
   // Before the input is parsed: every mutation costs the server something, valid or not.
   .use(async ({ ctx, type, next }) => {
     if (type === "mutation") await countRequest(MUTATIONS, ctx.actor, "tRPC mutations");
+    return next();
+  });
+
+/**
+ * The signed-in account itself, whichever workspace the request acts in, or none: joining or creating a
+ * workspace is done before the account has a person there. An access token acts in its own workspace
+ * alone, so it cannot.
+ */
+export const accountProcedure = publicProcedure
+  .use(({ ctx, next }) => {
+    if (ctx.accountId) return next({ ctx: { ...ctx, accountId: ctx.accountId } });
+    if (ctx.actor) throw trpcErrorOf(new AppError("FORBIDDEN", "An access token acts in its own workspace only: sign in to join or create another"));
+    throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first" });
+  })
+  .use(async ({ ctx, type, next }) => {
+    if (type === "mutation") await countAccountRequest(MUTATIONS, ctx.accountId, "tRPC mutations");
     return next();
   });

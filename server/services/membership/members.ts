@@ -14,50 +14,41 @@ import { defaultMode, fanOutNew, followsWholeRoom, memberships } from "../messag
 import { bumpRoomVersion } from "../messaging/room-version";
 import { linkedWorkspaces } from "../workspace-connections/links";
 
-export async function workspaceParticipants(actor: Actor, ids: string[]) {
-  const unique = [...new Set(ids)];
-  const rows = await getDb().participant.findMany({ where: { id: { in: unique } }, select: { id: true, workspaceId: true } });
-  if (rows.length !== unique.length) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
-  authorize(actor, "direct.open", { participants: rows, linkedWorkspaceIds: [] });
-  return unique;
+/** Participants of the actor's workspace only (a new channel's first members). */
+export async function workspaceParticipants(actor: Actor, ids: string[]): Promise<string[]> {
+  return (await participantsReaching(actor, ids, async () => [])).ids;
 }
 
 /**
  * Whom a direct conversation may hold: the actor's workspace's participants, and those of workspaces
- * connected with it now (whether the actor may reach each is the connection rules', asked by the
- * caller). Answers the workspaces the conversation spans too.
+ * connected with it now. Answers the workspaces the conversation spans too.
  */
 export async function conversationParticipants(actor: Actor, ids: string[]): Promise<{ ids: string[]; workspaceIds: string[] }> {
-  const unique = [...new Set(ids)];
-  const rows = await getDb().participant.findMany({ where: { id: { in: unique } }, select: { id: true, workspaceId: true } });
-  if (rows.length !== unique.length) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
-  const foreign = rows.some((p) => p.workspaceId !== actor.workspaceId);
-  const linkedWorkspaceIds = foreign ? [...(await linkedWorkspaces(actor.workspaceId)).keys()] : [];
-  authorize(actor, "direct.open", { participants: rows, linkedWorkspaceIds });
+  const { ids: unique, rows } = await participantsReaching(actor, ids, async () => [...(await linkedWorkspaces(actor.workspaceId)).keys()]);
   return { ids: unique, workspaceIds: [...new Set([actor.workspaceId, ...rows.map((p) => p.workspaceId)])] };
 }
 
-/**
- * Whom a room may take in: participants of the actor's workspace, of the room's, and of the workspaces
- * the room is shared with now. Anyone else is PARTICIPANT_NOT_FOUND, as an id nobody has. (Whether
- * the actor may reach each of them is the connection rules', asked by the caller.)
- */
+/** Whom a room may take in: participants of the actor's workspace, of the room's, and of the workspaces the room is shared with now. */
 export async function roomParticipants(actor: Actor, room: { id: string; workspaceId: string }, ids: string[]): Promise<string[]> {
+  const shared = async () =>
+    (await getDb().roomShare.findMany({ where: { roomId: room.id, status: "active", connection: { status: "active" } }, select: { workspaceId: true } })).map(
+      (s) => s.workspaceId,
+    );
+  return (await participantsReaching(actor, ids, async () => [room.workspaceId, ...(await shared())])).ids;
+}
+
+/**
+ * The participants `ids` name, each of the actor's workspace or of one `otherWorkspaces` gives (read
+ * only when someone is of another); anyone else is PARTICIPANT_NOT_FOUND, as an id nobody has (the
+ * `direct.open` rule). Whether the actor may reach each of them is the connection rules', asked by the caller.
+ */
+async function participantsReaching(actor: Actor, ids: string[], otherWorkspaces: () => Promise<string[]>) {
   const unique = [...new Set(ids)];
   const rows = await getDb().participant.findMany({ where: { id: { in: unique } }, select: { id: true, workspaceId: true } });
-  const foreign = rows.filter((p) => p.workspaceId !== actor.workspaceId && p.workspaceId !== room.workspaceId);
-  const sharedWith = foreign.length
-    ? new Set(
-        (
-          await getDb().roomShare.findMany({
-            where: { roomId: room.id, status: "active", connection: { status: "active" } },
-            select: { workspaceId: true },
-          })
-        ).map((s) => s.workspaceId),
-      )
-    : new Set<string>();
-  if (rows.length !== unique.length || foreign.some((p) => !sharedWith.has(p.workspaceId))) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
-  return unique;
+  if (rows.length !== unique.length) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
+  const linkedWorkspaceIds = rows.some((p) => p.workspaceId !== actor.workspaceId) ? await otherWorkspaces() : [];
+  authorize(actor, "direct.open", { participants: rows, linkedWorkspaceIds });
+  return { ids: unique, rows };
 }
 
 /** Adds members and records it as one room event; returns that event. Caller publishes. */

@@ -46,7 +46,7 @@ export async function createConnectionInvite(actor: Actor, input: CreateConnecti
       action: "workspace_connection.invited",
       subjectType: "workspace_connection",
       subjectId: id,
-      data: { expiresAt: expiresAt.toISOString(), side: presentSide({ workspaceId: actor.workspaceId, ...withDefaults(input.side) }) },
+      data: { expiresAt: expiresAt.toISOString(), side: presentSide({ workspaceId: actor.workspaceId, ...sideData(input.side) }) },
       address,
     });
   });
@@ -182,15 +182,6 @@ export async function listConnections(actor: Actor): Promise<WorkspaceConnection
   return rows.map((row) => presentConnection(row, actor.workspaceId));
 }
 
-/** The workspaces this one is connected with now (an active connection), by id: whom sharing and the directory may reach. */
-export async function connectedWorkspaces(workspaceId: string): Promise<Map<string, { connectionId: string }>> {
-  const rows = await getDb().workspaceConnection.findMany({
-    where: { status: "active", OR: [{ inviterId: workspaceId }, { accepterId: workspaceId }] },
-    select: { id: true, inviterId: true, accepterId: true },
-  });
-  return new Map(rows.map((r) => [r.inviterId === workspaceId ? r.accepterId! : r.inviterId, { connectionId: r.id }]));
-}
-
 /** A connection one of whose sides the actor administers; to anyone else it does not exist. */
 export async function loadFor(actor: Actor, connectionId: string) {
   authorize(actor, "workspace_connection.manage", { workspaceId: actor.workspaceId });
@@ -219,17 +210,13 @@ async function workspaceNames(tx: Tx, ids: string[]): Promise<Map<string, string
   return new Map(rows.map((w) => [w.id, w.name]));
 }
 
-const withDefaults = (side: ConnectionSideInput) => ({
+/** A side's choices as stored; absent ones take their defaults. */
+const sideData = (side: ConnectionSideInput) => ({
   directory: side.directory ?? "agents",
   listedIds: side.listedIds ?? [],
   otherMay: side.otherMay ?? "post",
   approveRooms: side.approveRooms ?? true,
 });
-
-/** A side's choices as stored; absent ones take their defaults. */
-export function sideData(side: ConnectionSideInput) {
-  return withDefaults(side);
-}
 
 /** `listedIds` name participants of the side's own workspace only; anything else is refused, naming none. */
 export async function assertOwnParticipants(tx: Tx, workspaceId: string, side: ConnectionSideInput): Promise<void> {

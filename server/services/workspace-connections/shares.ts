@@ -83,9 +83,8 @@ export async function shareRoom(actor: Actor, input: { roomId: string; workspace
   assertMayWrite(actor);
   const key = { roomId_workspaceId: { roomId: input.roomId, workspaceId: input.workspaceId } };
   const existing = await getDb().roomShare.findUnique({ where: key });
-  if (existing && (existing.status === "active" || existing.status === "pending") && existing.connectionId === link.connectionId) {
-    return (await sharesFor(actor, { roomId: input.roomId }))[0];
-  }
+  const shareOf = async () => (await sharesFor(actor, { roomId: input.roomId })).find((share) => share.workspace.id === input.workspaceId)!;
+  if (existing && (existing.status === "active" || existing.status === "pending") && existing.connectionId === link.connectionId) return shareOf();
   const status = (theirs?.approveRooms ?? true) ? "pending" : "active";
   const [event, committed] = await transaction(async (tx) => {
     const data = { connectionId: link.connectionId, status, sharedById: actor.participantId, approvedById: null, updatedAt: new Date() } as const;
@@ -95,7 +94,7 @@ export async function shareRoom(actor: Actor, input: { roomId: string; workspace
   }, TX_OPTIONS);
   await fanOutNew(committed, event);
   announceConnection(committed, link.connectionId, [actor.workspaceId, input.workspaceId], "room_shared");
-  return (await sharesFor(actor, { roomId: input.roomId })).find((share) => share.workspace.id === input.workspaceId)!;
+  return shareOf();
 }
 
 /** The guest side's admin approves a channel shared with their workspace, or declines it. */
@@ -169,10 +168,10 @@ async function endShare(
     if (count !== 1) throw new AppError("CONFLICT", "This channel is no longer shared");
     await auditBoth(tx, actor, [homeWorkspaceId, guestWorkspaceId], status === "left" ? "room.share_left" : "room.unshared", roomId, {}, address);
     const event = await bumpRoomVersion(tx, roomId, actor.participantId, change);
-    return [{ ...(await removeGuests(tx, roomId, guestWorkspaceId, actor.participantId)) }, event] as const;
+    return { event, removed: await removeGuests(tx, roomId, guestWorkspaceId, actor.participantId) };
   }, TX_OPTIONS);
-  await fanOutNew(committed, ended[1]);
-  await announceSharesEnded(committed, [ended[0]]);
+  await fanOutNew(committed, ended.event);
+  await announceSharesEnded(committed, [ended.removed]);
   if (share) announceConnection(committed, share.connectionId, [homeWorkspaceId, guestWorkspaceId], "share_ended");
 }
 

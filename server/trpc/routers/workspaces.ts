@@ -1,26 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import * as w from "@switchboard/sdk/workspaces";
-import { AppError } from "../../errors";
-import { countAccountRequest, MUTATIONS } from "../../services/governance/request-limits";
 import * as joins from "../../services/identity/workspace-joins";
-import { publicProcedure, router } from "../init";
-import { trpcErrorOf } from "../errors";
-
-/**
- * The signed-in account itself, whichever workspace the request acts in, or none: joining or creating a
- * workspace is done before the account has a person there. An access token acts in its own workspace
- * alone, so it cannot.
- */
-const accountProcedure = publicProcedure
-  .use(({ ctx, next }) => {
-    if (ctx.accountId) return next({ ctx: { ...ctx, accountId: ctx.accountId } });
-    if (ctx.actor) throw trpcErrorOf(new AppError("FORBIDDEN", "An access token acts in its own workspace only: sign in to join or create another"));
-    throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first" });
-  })
-  .use(async ({ ctx, type, next }) => {
-    if (type === "mutation") await countAccountRequest(MUTATIONS, ctx.accountId, "tRPC mutations");
-    return next();
-  });
+import { accountProcedure, publicProcedure, router } from "../init";
 
 /** The workspaces a person belongs to, and joining or creating another. */
 export const workspacesRouter = router({
