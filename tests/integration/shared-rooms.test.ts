@@ -40,10 +40,12 @@ describe.each(dialects)("channels shared between workspaces (%s)", (dialect) => 
   });
   afterAll(() => server.dispose());
 
+  const found = async (who: Person, query: string) => (await who.api.search.messages.query({ query })).hits.map((h) => h.message.body);
   const send = (who: Person, body: string) => who.api.messages.send.mutate({ roomId: launch.id, body, clientMsgId: randomUUID() }) as Promise<MessageView>;
 
   it("is invisible to the other workspace until shared and approved", async () => {
     expect(await errorCode(gus.api.rooms.get.query({ roomId: launch.id }))).toBe("ROOM_NOT_FOUND");
+    expect(await found(gus, "before sharing")).toEqual([]);
     // Acme asks an admin's approval for each shared room: its member may not share.
     expect(await errorCode(mo.api.workspaceConnections.share.mutate({ roomId: launch.id, workspaceId: globex.id }))).toBe("FORBIDDEN");
     const told = collect(gusSocket, "workspace:connections");
@@ -58,6 +60,8 @@ describe.each(dialects)("channels shared between workspaces (%s)", (dialect) => 
     await gus.api.workspaceConnections.decideShare.mutate({ roomId: launch.id, approve: true });
     const listed = (await gus.api.rooms.browse.query()).find((c) => c.id === launch.id);
     expect(listed?.sharedFrom?.name).toBe((await ana.api.workspace.me.query())!.workspace.name);
+    // Its people may search it as one of their own public channels, before they join.
+    expect(await found(gus, "before sharing")).toEqual(["Before sharing: Acme only"]);
     expect((await ana.api.rooms.get.query({ roomId: launch.id })).shared).toMatchObject({ with: [{ id: globex.id }] });
   });
 
@@ -67,6 +71,10 @@ describe.each(dialects)("channels shared between workspaces (%s)", (dialect) => 
     expect(history.messages.map((m) => m.body)).toContain("Before sharing: Acme only");
     const hello = await send(gus, "Hello from Globex");
     expect(hello.seq).toBeGreaterThan(0);
+    // By its name and its people's handles too, as the other workspace's own would be named.
+    const name = (await ana.api.rooms.get.query({ roomId: launch.id })).name;
+    expect(await found(gus, `in:#${name} from:@ana`)).toEqual(["Before sharing: Acme only"]);
+    expect(await found(ana, `in:#${name} from:@gus`)).toEqual(["Hello from Globex"]);
     const seenByAna = await ana.api.messages.history.query({ roomId: launch.id });
     expect(seenByAna.messages.map((m) => m.body)).toContain("Hello from Globex");
     const gusSees = await gus.api.workspace.participants.query({});
@@ -100,6 +108,8 @@ describe.each(dialects)("channels shared between workspaces (%s)", (dialect) => 
     expect(kept.messages.map((m) => m.body)).toEqual(expect.arrayContaining(["Before sharing: Acme only", "Hello from Globex"]));
     expect((await ana.api.rooms.get.query({ roomId: launch.id })).shared).toBeNull();
     expect((await gus.api.rooms.browse.query()).map((c) => c.id)).not.toContain(launch.id);
+    expect(await found(gus, "before sharing")).toEqual([]);
+    expect(await errorCode(found(gus, "from:@ana"))).toBe("PARTICIPANT_NOT_FOUND");
     for (const person of [ana, gus]) {
       const actions = await queryDb<{ action: string }>(
         server,

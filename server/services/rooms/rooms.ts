@@ -17,6 +17,7 @@ import { bumpRoomVersion } from "../messaging/room-version";
 import { transaction, TX_OPTIONS } from "../../transaction";
 import { loadRoomFor } from "../access/rooms";
 import { resolveRoom } from "./references";
+import { sharedNowWith } from "../workspace-connections/links";
 import { roomView, roomViews, withMemberCount } from "../access/views";
 import { openDirectRoom } from "../membership/direct";
 import { addMembers, announceJoined, auditRoom, roomParticipants, workspaceParticipants } from "../membership/members";
@@ -68,7 +69,7 @@ export async function browseChannels(actor: Actor): Promise<ChannelView[]> {
           OR: [{ visibility: "public" }, { archivedAt: { not: null }, members: { some: { participantId: actor.participantId } } }],
         },
         // Public channels of connected workspaces shared with the actor's.
-        { visibility: "public", archivedAt: null, shares: { some: { workspaceId: actor.workspaceId, status: "active", connection: { status: "active" } } } },
+        { visibility: "public", archivedAt: null, ...sharedNowWith(actor.workspaceId) },
       ],
     },
     include: {

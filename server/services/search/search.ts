@@ -1,5 +1,6 @@
 // Message search over what the searcher may read: the rooms it is a member of and, for anyone but a
-// guest, the workspace's public channels (the `room.read` rule, read in one query). The words go to
+// guest, the workspace's public channels and those shared with it (the `room.read` rule, read in one
+// query). The words go to
 // each database's full-text index, kept by the database in the same transaction as every write
 // (prisma/migrations/*/..._message_search): SQLite's FTS5 (porter stemming) ranked by bm25,
 // PostgreSQL's tsvector ('english') ranked by ts_rank_cd. Operators narrow it in the same query;
@@ -16,6 +17,7 @@ import { loadRoomFor } from "../access/rooms";
 import { roomViews, withMemberCount } from "../access/views";
 import { presentedMessages } from "../messaging/reads";
 import { resolveParticipant, resolveRoom } from "../rooms/references";
+import { sharedNowWith } from "../workspace-connections/links";
 
 export async function searchMessages(actor: Actor, input: z.output<typeof searchMessagesInput>): Promise<SearchResult> {
   let query: ParsedQuery;
@@ -86,16 +88,22 @@ export async function searchMessages(actor: Actor, input: z.output<typeof search
 const table = (name: string) => Prisma.raw(sqlTable(name));
 
 /**
- * The rooms `room.read` lets the actor read, in one query: its memberships, and the workspace's
- * public channels unless it is a guest.
+ * The rooms `room.read` lets the actor read, in one query: its memberships (a shared room of another
+ * workspace among them: a membership across exists only while the two are connected), and, unless it
+ * is a guest, its workspace's public channels and those another workspace shares with it now.
  */
 async function readableRooms(actor: Actor): Promise<string[]> {
+  const publicChannel = { kind: "channel" as const, visibility: "public" as const };
   const rooms = await getDb().room.findMany({
     where: {
-      workspaceId: actor.workspaceId,
       OR: [
         { members: { some: { participantId: actor.participantId } } },
-        ...(actor.role === "guest" ? [] : [{ kind: "channel" as const, visibility: "public" as const }]),
+        ...(actor.role === "guest"
+          ? []
+          : [
+              { workspaceId: actor.workspaceId, ...publicChannel },
+              { ...publicChannel, ...sharedNowWith(actor.workspaceId) },
+            ]),
       ],
     },
     select: { id: true },

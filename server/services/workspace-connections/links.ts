@@ -111,3 +111,8 @@ export async function sharingWith(roomId: string, roomWorkspaceId: string, guest
   ]);
   return { shared: share?.status === "active" && share.connection.status === "active", guestsMayInvite: side?.otherMay === "invite" };
 }
+
+/** Rooms shared with a workspace now (approved, over an active connection), as a filter of `room.findMany`. */
+export const sharedNowWith = (workspaceId: string) => ({
+  shares: { some: { workspaceId, status: "active" as const, connection: { status: "active" as const } } },
+});
