@@ -119,4 +119,23 @@ describe.each(dialects)("channels shared between workspaces (%s)", (dialect) => 
       expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(["room.shared", "room.share_approved"]));
     }
   });
+  it("never lets a join outlive a disconnect racing it", async () => {
+    for (let round = 0; round < 8; round++) {
+      const { code } = await ana.api.workspaceConnections.invite.mutate({ side: { directory: "agents", approveRooms: false } });
+      const { id } = await gus.api.workspaceConnections.accept.mutate({ code, side: { directory: "agents", approveRooms: false } });
+      const room = await ana.api.rooms.createChannel.mutate({ name: `race-${randomUUID().slice(0, 6)}`, visibility: "public", topic: "", memberIds: [] });
+      await ana.api.workspaceConnections.share.mutate({ roomId: room.id, workspaceId: globex.id });
+      const [joined] = await Promise.allSettled([
+        gus.api.rooms.join.mutate({ roomId: room.id }),
+        ana.api.workspaceConnections.disconnect.mutate({ connectionId: id }),
+      ]);
+      if (joined.status === "rejected") expect(await errorCode(Promise.reject(joined.reason))).toBe("ROOM_NOT_FOUND");
+      const crossing = await queryDb<{ participantId: string }>(
+        server,
+        `SELECT "participantId" FROM "RoomMember" WHERE "roomId" = $1 AND "participantId" = $2`,
+        [room.id, gus.participantId],
+      );
+      expect(crossing, `round ${round}: Gus is still in the room after the disconnect`).toEqual([]);
+    }
+  });
 });

@@ -13,6 +13,7 @@ import { recordAudit } from "../governance/audit";
 import { defaultMode, fanOutNew, followsWholeRoom, memberships } from "../messaging/delivery";
 import { bumpRoomVersion } from "../messaging/room-version";
 import { linkedWorkspaces } from "../workspace-connections/links";
+import { holdCrossings } from "../workspace-connections/shares";
 
 /** Participants of the actor's workspace only (a new channel's first members). */
 export async function workspaceParticipants(actor: Actor, ids: string[]): Promise<string[]> {
@@ -63,10 +64,21 @@ export async function auditRoom(tx: Tx, roomId: string, actorId: string, action:
   await recordAudit(tx, { workspaceId, actorId, action, subjectType: "room", subjectId: roomId, data });
 }
 
-/** Membership rows with each participant's default delivery mode. */
+/**
+ * Membership rows with each participant's default delivery mode. Participants of another workspace
+ * than the room's come in only while what lets them in holds, checked in `tx` (holdCrossings).
+ */
 export async function newMemberships(tx: Tx, roomId: string, ids: string[]) {
-  const kinds = await tx.participant.findMany({ where: { id: { in: ids } }, select: { id: true, kind: true } });
-  return kinds.map((p) => ({ roomId, participantId: p.id, deliveryMode: defaultMode(p.kind) }));
+  const [room, participants] = await Promise.all([
+    tx.room.findUniqueOrThrow({ where: { id: roomId }, select: { id: true, workspaceId: true, kind: true } }),
+    tx.participant.findMany({ where: { id: { in: ids } }, select: { id: true, kind: true, workspaceId: true } }),
+  ]);
+  await holdCrossings(
+    tx,
+    room,
+    participants.map((p) => p.workspaceId),
+  );
+  return participants.map((p) => ({ roomId, participantId: p.id, deliveryMode: defaultMode(p.kind) }));
 }
 
 /** Subscribes the new members' sockets that follow the whole room (people, agents in `all` mode). */

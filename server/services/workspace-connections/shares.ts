@@ -54,6 +54,37 @@ export async function removeGuests(tx: Tx, roomId: string, guestWorkspaceId: str
   return { roomId, removed, event };
 }
 
+/**
+ * In the transaction that admits participants of other workspaces to a room: holds what lets each of
+ * those workspaces in (the channel's share with it; for a conversation, the connection of the two
+ * workspaces) by writing its row unchanged. A disconnect or an unshare racing the admission writes the
+ * same row, so it either waits for this commit and then removes them (endShares, removeGuests), or
+ * committed first and nothing is held: the admission fails. So no membership outlives what let it in.
+ */
+export async function holdCrossings(tx: Tx, room: { id: string; workspaceId: string; kind: string }, guestWorkspaceIds: string[]): Promise<void> {
+  for (const guest of new Set(guestWorkspaceIds.filter((id) => id !== room.workspaceId))) {
+    if (room.kind === "channel") {
+      const held = await tx.roomShare.updateMany({
+        where: { roomId: room.id, workspaceId: guest, status: "active", connection: { status: "active" } },
+        data: { status: "active" },
+      });
+      if (held.count === 0) throw new AppError("ROOM_NOT_FOUND", "No such room");
+    } else {
+      const held = await tx.workspaceConnection.updateMany({
+        where: {
+          status: "active",
+          OR: [
+            { inviterId: room.workspaceId, accepterId: guest },
+            { inviterId: guest, accepterId: room.workspaceId },
+          ],
+        },
+        data: { status: "active" },
+      });
+      if (held.count === 0) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
+    }
+  }
+}
+
 /** After the commit: the rooms' members see who left, and the removed lose the rooms on every process. */
 export async function announceSharesEnded(committed: Committed, ended: EndedShare[]): Promise<void> {
   for (const { roomId, removed, event } of ended) {
