@@ -1,8 +1,9 @@
 "use client";
 // A channel's sharing with connected workspaces, in its settings: share it with one (it may wait for
-// that workspace's admin), see with whom it is shared, stop sharing. The connected workspaces are the
-// admins' to list (workspaceConnections.list): a channel owner who is not one sees with whom the
-// channel is shared and is told whom to ask. The server decides each share; a refusal shows its message.
+// that workspace's admin), see with whom it is shared, stop sharing. Its owner or an admin sees it
+// all (workspaceConnections.roomSharing); where this workspace asks that an admin share each channel,
+// an owner who is not one is told whom to ask. Anyone else sees with whom it is shared. The server
+// decides each share; a refusal shows its message.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { RoomView } from "@switchboard/sdk/contract";
@@ -23,12 +24,12 @@ export function ChannelSharing({ room }: { room: RoomView }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { workspace } = useViewer();
-  const connections = useQuery({ ...trpc.workspaceConnections.list.queryOptions(), retry: false });
-  // Admins see this room's shares waiting too; anyone else, those the room's view says are active.
-  const adminShares = useQuery({ ...trpc.workspaceConnections.shares.queryOptions(), enabled: connections.isSuccess, retry: false });
+  const home = !room.shared || room.shared.home.id === workspace.id;
+  const sharing = useQuery({ ...trpc.workspaceConnections.roomSharing.queryOptions({ roomId: room.id }), enabled: home, retry: false });
   const [picked, setPicked] = useState("");
   const [stopping, setStopping] = useState<Share["workspace"] | null>(null);
   const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: trpc.workspaceConnections.roomSharing.queryKey({ roomId: room.id }) });
     void queryClient.invalidateQueries({ queryKey: trpc.workspaceConnections.shares.queryKey() });
     void queryClient.invalidateQueries({ queryKey: trpc.rooms.get.queryKey({ roomId: room.id }) });
     void queryClient.invalidateQueries({ queryKey: trpc.rooms.mine.queryKey() });
@@ -53,14 +54,16 @@ export function ChannelSharing({ room }: { room: RoomView }) {
   );
 
   // A channel of another workspace, shared with this one, is its owners' to share.
-  if (room.shared && room.shared.home.id !== workspace.id) return null;
+  if (!home) return null;
 
-  const shares: Share[] = adminShares.data
-    ? adminShares.data.filter((s) => s.ours && s.roomId === room.id)
-    : (room.shared?.with ?? []).map((w) => ({ status: "active" as const, workspace: w }));
-  const sharedWith = new Set(shares.map((s) => s.workspace.id));
-  const peers = (connections.data ?? []).flatMap((c) => (c.status === "active" && c.peer && !sharedWith.has(c.peer.id) ? [c.peer] : []));
-  const notAdmin = connections.error && appErrorOf(connections.error).code === "FORBIDDEN";
+  // Its owner and admins see shares waiting too; anyone else, those the room's view says are active.
+  const mayManage = sharing.isSuccess;
+  const shares: Share[] = sharing.data?.shares ?? (room.shared?.with ?? []).map((w) => ({ status: "active" as const, workspace: w }));
+  const targets = sharing.data?.targets ?? [];
+  const shareable = targets.filter((t) => t.mayShare);
+  const askAdmin = targets.filter((t) => !t.mayShare);
+  const forbidden = sharing.error && appErrorOf(sharing.error).code === "FORBIDDEN";
+  if (forbidden && shares.length === 0) return null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (picked && !share.isPending) share.mutate({ roomId: room.id, workspaceId: picked });
@@ -86,48 +89,59 @@ export function ChannelSharing({ room }: { room: RoomView }) {
               <Pill tone={s.status === "pending" ? "amber" : "emerald"} testId="channel-share-status">
                 {s.status === "pending" ? `Waiting for ${s.workspace.name}'s admin` : "Shared"}
               </Pill>
-              <Button size="sm" variant="ghost" onClick={() => setStopping(s.workspace)} data-testid="channel-share-stop">
-                Stop sharing
-              </Button>
+              {mayManage && (
+                <Button size="sm" variant="ghost" onClick={() => setStopping(s.workspace)} data-testid="channel-share-stop">
+                  Stop sharing
+                </Button>
+              )}
             </li>
           ))}
         </ul>
       )}
-      {connections.isPending ? (
+      {sharing.isPending ? (
         <p className="text-sm text-zinc-500">Loading connected workspaces…</p>
-      ) : notAdmin ? (
-        <p className="rounded-md bg-zinc-50 px-3 py-2 text-sm text-zinc-600 ring-1 ring-zinc-200" data-testid="channel-share-ask-admin">
-          Connections with other workspaces are managed by the admins of {workspace.name}: ask one to share #{room.name} with a connected workspace.
+      ) : forbidden ? (
+        <p className="text-sm text-zinc-500" data-testid="channel-share-owner-only">
+          Only the channel&apos;s owner or an admin of {workspace.name} shares it with other workspaces.
         </p>
-      ) : connections.error ? (
-        <FormError message={errorMessage(connections.error)} />
-      ) : peers.length === 0 ? (
+      ) : sharing.error ? (
+        <FormError message={errorMessage(sharing.error)} />
+      ) : targets.length === 0 ? (
         <p className="text-sm text-zinc-500" data-testid="channel-share-no-peers">
           {shares.length > 0
             ? "It is shared with every workspace yours is connected with."
-            : "Your workspace is not connected with another yet: connect one under Admin → Connections."}
+            : "Your workspace is not connected with another yet: an admin connects one under Admin → Connections."}
         </p>
       ) : (
-        <form onSubmit={submit} className="flex gap-2" data-testid="channel-share-form">
-          <select
-            className={inputClass}
-            value={picked}
-            onChange={(e) => setPicked(e.target.value)}
-            aria-label="Workspace to share with"
-            data-testid="channel-share-workspace"
-          >
-            <option value="">Pick a connected workspace…</option>
-            {peers.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-                {p.verifiedDomain ? ` (${p.verifiedDomain})` : ""}
-              </option>
-            ))}
-          </select>
-          <Button type="submit" className="shrink-0" disabled={!picked || share.isPending} data-testid="channel-share-submit">
-            {share.isPending && <Spinner />} Share
-          </Button>
-        </form>
+        <>
+          {shareable.length > 0 && (
+            <form onSubmit={submit} className="flex gap-2" data-testid="channel-share-form">
+              <select
+                className={inputClass}
+                value={picked}
+                onChange={(e) => setPicked(e.target.value)}
+                aria-label="Workspace to share with"
+                data-testid="channel-share-workspace"
+              >
+                <option value="">Pick a connected workspace…</option>
+                {shareable.map(({ workspace: w }) => (
+                  <option key={w.id} value={w.id}>
+                    {w.name}
+                    {w.verifiedDomain ? ` (${w.verifiedDomain})` : ""}
+                  </option>
+                ))}
+              </select>
+              <Button type="submit" className="shrink-0" disabled={!picked || share.isPending} data-testid="channel-share-submit">
+                {share.isPending && <Spinner />} Share
+              </Button>
+            </form>
+          )}
+          {askAdmin.length > 0 && (
+            <p className="rounded-md bg-zinc-50 px-3 py-2 text-sm text-zinc-600 ring-1 ring-zinc-200" data-testid="channel-share-ask-admin">
+              {workspace.name} asks that an admin share each channel with {askAdmin.map((t) => t.workspace.name).join(", ")}: ask one to share #{room.name}.
+            </p>
+          )}
+        </>
       )}
       <FormError message={share.error ? errorMessage(share.error) : null} testId="channel-share-error" />
       <StopSharingDialog

@@ -147,7 +147,7 @@ test("an agent of one company asks another company's assistant in a shared chann
     await expect(a.locator(`[data-testid="member"][data-handle="${atlasHandle}"]`)).toHaveCount(0);
     await expect(messageWithText(a, REPORT)).toBeVisible();
 
-    // A channel owner who is not an admin cannot see the workspace's connections: told whom to ask.
+    // A channel owner who is not an admin, where Acme asks that an admin share each channel: told whom to ask.
     const link = await createInviteLink(a);
     const m = await (await browser.newContext()).newPage();
     await m.goto(link);
@@ -160,7 +160,7 @@ test("an agent of one company asks another company's assistant in a shared chann
     const mine = await trpc<RoomView>(m, "rooms.createChannel", { name: `mo-${run}`, visibility: "public", topic: "", memberIds: [] });
     await m.goto(`/w/${acme}/r/${mine.id}`);
     await m.getByTestId("channel-settings").click();
-    await expect(m.getByTestId("channel-share-ask-admin")).toContainText(`admins of ${ACME}`);
+    await expect(m.getByTestId("channel-share-ask-admin")).toContainText(`${ACME} asks that an admin share each channel with ${CONTOSO}`);
     await expect(m.getByTestId("channel-share-form")).toHaveCount(0);
 
     console.log(`shared-channels demo: ${Math.round(performance.now() - started)} ms`);

@@ -119,6 +119,34 @@ describe.each(dialects)("channels shared between workspaces (%s)", (dialect) => 
       expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(["room.shared", "room.share_approved"]));
     }
   });
+  it("lets a channel's owner who is not an admin share it, where their side does not ask for an admin", async () => {
+    const { code } = await ana.api.workspaceConnections.invite.mutate({ side: { directory: "agents", approveRooms: true } });
+    const { id } = await gus.api.workspaceConnections.accept.mutate({ code, side: { directory: "agents", approveRooms: false } });
+    const mine = await mo.api.rooms.createChannel.mutate({
+      name: `mo-${randomUUID().slice(0, 6)}`,
+      visibility: "public",
+      topic: "",
+      memberIds: [ana.participantId],
+    });
+    // Acme asks that an admin share each channel: Mo is told, and refused.
+    expect(await mo.api.workspaceConnections.roomSharing.query({ roomId: mine.id })).toEqual({
+      shares: [],
+      targets: [{ workspace: { id: globex.id, name: globex.name, verifiedDomain: null }, mayShare: false }],
+    });
+    expect(await errorCode(mo.api.workspaceConnections.share.mutate({ roomId: mine.id, workspaceId: globex.id }))).toBe("FORBIDDEN");
+    await ana.api.workspaceConnections.updateSide.mutate({ connectionId: id, directory: "agents", approveRooms: false });
+    expect((await mo.api.workspaceConnections.roomSharing.query({ roomId: mine.id })).targets).toEqual([expect.objectContaining({ mayShare: true })]);
+    await mo.api.workspaceConnections.share.mutate({ roomId: mine.id, workspaceId: globex.id });
+    expect(await mo.api.workspaceConnections.roomSharing.query({ roomId: mine.id })).toMatchObject({
+      shares: [{ workspace: { id: globex.id }, status: "active", ours: true }],
+      targets: [],
+    });
+    // Its members who are neither its owner nor an admin, and the other side, see no more than the room says.
+    expect(await errorCode(mo.api.workspaceConnections.roomSharing.query({ roomId: launch.id }))).toBe("FORBIDDEN");
+    expect(await errorCode(gus.api.workspaceConnections.roomSharing.query({ roomId: mine.id }))).toBe("ROOM_NOT_FOUND");
+    await gus.api.workspaceConnections.disconnect.mutate({ connectionId: id });
+  });
+
   it("never lets a join outlive a disconnect racing it", async () => {
     for (let round = 0; round < 8; round++) {
       const { code } = await ana.api.workspaceConnections.invite.mutate({ side: { directory: "agents", approveRooms: false } });

@@ -124,6 +124,18 @@ export interface RoomShareView {
   since: string;
 }
 
+/** A channel's sharing, as its settings show it to its owner or an admin (tRPC `workspaceConnections.roomSharing`). */
+export const roomSharingInput = z.strictObject({ roomId: id });
+export interface RoomSharingView {
+  /** With whom it is shared, or waits to be. */
+  shares: RoomShareView[];
+  /**
+   * The connected workspaces it is not shared with. `mayShare` false: this workspace's side asks that
+   * an admin share each channel with that one, and the viewer is not an admin.
+   */
+  targets: { workspace: PeerWorkspaceView; mayShare: boolean }[];
+}
+
 /** A domain name a workspace says is its own (acme.com): letters, digits and hyphens, at least one dot. */
 export const DOMAIN_MAX = 253;
 export const setDomainInput = z.strictObject({

@@ -2,10 +2,10 @@
 // the guest side's people and agents may be its members. When the share ends (the connection ended,
 // the owner stopped sharing, the guest side left), the guest side's members leave the room at once.
 import type { MessageView } from "@switchboard/sdk/contract";
-import type { RoomShareView } from "@switchboard/sdk/workspace-connections";
+import type { RoomShareView, RoomSharingView } from "@switchboard/sdk/workspace-connections";
 import { getDb, type Tx } from "../../db";
 import { AppError } from "../../errors";
-import { assertMayWrite, authorize, type Actor } from "../../policies";
+import { assertMayWrite, authorize, can, type Actor } from "../../policies";
 import { audience, publish, unsubscribeFromRoom, type Committed } from "../../realtime";
 import { transaction, TX_OPTIONS } from "../../transaction";
 import { loadRoomFor } from "../access/rooms";
@@ -228,6 +228,27 @@ async function auditBoth(tx: Tx, actor: Actor, workspaceIds: string[], action: s
       address: workspaceId === actor.workspaceId ? address : null,
     });
   }
+}
+
+/**
+ * A channel's sharing, for its settings: with whom it is shared or waits to be, and each other
+ * connected workspace, with whether the actor may share it there. Its owner or an admin.
+ */
+export async function roomSharing(actor: Actor, roomId: string): Promise<RoomSharingView> {
+  const subject = await loadRoomFor(actor, roomId);
+  authorize(actor, "room.share", { ...subject, adminsOnly: false });
+  const [shares, linked] = await Promise.all([sharesFor(actor, { roomId }), linkedWorkspaces(actor.workspaceId)]);
+  const ourSides = await getDb().workspaceConnectionSide.findMany({
+    where: { workspaceId: actor.workspaceId, connectionId: { in: [...linked.values()].map((l) => l.connectionId) } },
+    select: { connectionId: true, approveRooms: true },
+  });
+  const adminsOnly = new Map(ourSides.map((side) => [side.connectionId, side.approveRooms]));
+  const sharedWith = new Set(shares.map((share) => share.workspace.id));
+  const targets = [...linked.values()]
+    .filter((link) => !sharedWith.has(link.workspace.id))
+    .map((link) => ({ workspace: link.workspace, mayShare: can(actor, "room.share", { ...subject, adminsOnly: adminsOnly.get(link.connectionId) ?? true }) }))
+    .sort((a, b) => a.workspace.name.localeCompare(b.workspace.name));
+  return { shares, targets };
 }
 
 /** The Connections tab's list of shared channels: the workspace's owners and admins. */

@@ -20,6 +20,7 @@ export const workspaceConnectionsRouter = router({
     .input(c.connectionIdInput)
     .mutation(({ ctx, input }) => connections.disconnect(ctx.actor, input.connectionId, ctx.address ?? null)),
   shares: authedProcedure.query(({ ctx }) => shares.listShares(ctx.actor)),
+  roomSharing: authedProcedure.input(c.roomSharingInput).query(({ ctx, input }) => shares.roomSharing(ctx.actor, input.roomId)),
   share: authedProcedure.input(c.shareRoomInput).mutation(({ ctx, input }) => shares.shareRoom(ctx.actor, input, ctx.address ?? null)),
   unshare: authedProcedure.input(c.shareRoomInput).mutation(({ ctx, input }) => shares.unshareRoom(ctx.actor, input, ctx.address ?? null)),
   decideShare: authedProcedure.input(c.decideShareInput).mutation(({ ctx, input }) => shares.decideShare(ctx.actor, input, ctx.address ?? null)),
