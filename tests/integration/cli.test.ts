@@ -556,6 +556,28 @@ describe.each([dialects[0]])("the switchboard CLI on %s", (dialect) => {
     expect(asAgent.code).toBe(3);
     expect(asAgent.stderr).toContain("switchboard login");
   });
+  it("login --workspace signs in to another of the person's workspaces, by name, kept as a profile of its own", async () => {
+    const { cleo } = (await startWorkspace(dialect, { people: { cleo: "owner" } })).people;
+    await cleo.api.workspace.updateSettings.mutate({ name: `Cleo Works ${randomUUID().slice(0, 6)}` });
+    const other = (await cleo.api.workspace.me.query())!.workspace;
+    const invite = await cleo.api.workspace.createInvite.mutate({ maxUses: 1 });
+    const joined = await ana.api.workspaces.joinByInvite.mutate({ token: invite.token, handle: "ana", displayName: "Ana" });
+    const dir = path.join(home, "two-workspaces");
+    const login = (workspace: string) =>
+      cliWithStdin(["login", "--url", server.url, "--email", ana.email, "--password-stdin", "--workspace", workspace, "--json"], "correct horse battery\n", {
+        SWITCHBOARD_CONFIG_DIR: dir,
+      });
+    const signedIn = await login(other.name.toUpperCase());
+    expect(signedIn.code, signedIn.stderr).toBe(0);
+    const profile = `ana@${origin}#${other.name.toLowerCase().replace(/\s+/g, "-")}`;
+    expect(JSON.parse(signedIn.stdout)).toMatchObject({ profile, workspace: { id: other.id, name: other.name }, participant: { id: joined.participantId } });
+    const who = JSON.parse((await ok(["whoami", "--json"], { env: { SWITCHBOARD_CONFIG_DIR: dir } })).stdout) as { workspaceId: string };
+    expect(who.workspaceId).toBe(other.id);
+    // A workspace the person is not in is refused, and no token is made.
+    const outside = await login("No Such Workspace");
+    expect(outside.code).toBe(4);
+    expect(outside.stderr).toContain("FORBIDDEN");
+  });
 });
 
 /** Files under `dir` (except `skip`) whose content holds `secret`. */

@@ -47,8 +47,12 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
 export const configFile = (env: NodeJS.ProcessEnv = process.env) => path.join(configDir(env), "config.json");
 const positionsFile = (env: NodeJS.ProcessEnv = process.env) => path.join(configDir(env), "positions.json");
 
-/** A profile's name: `handle@origin`, e.g. `ana-claude@http://127.0.0.1:3000`. */
-export const profileName = (origin: string, handle: string) => `${handle}@${origin}`;
+/**
+ * A profile's name: `handle@origin`, e.g. `ana-claude@http://127.0.0.1:3000`; with the workspace a
+ * person named at login, `handle@origin#workspace` (`kim@http://127.0.0.1:3000#northwind`).
+ */
+export const profileName = (origin: string, handle: string, workspace?: string) =>
+  `${handle}@${origin}${workspace ? `#${workspace.toLowerCase().replace(/\s+/g, "-")}` : ""}`;
 
 /** The origin of a server URL given on the command line or in the environment. */
 export function serverOrigin(url: string): string {

@@ -267,8 +267,8 @@ export const createAccessTokenInput = z.strictObject({
 export const passwordTokenInput = createAccessTokenInput.extend({
   email: z.string().trim().email().max(EMAIL_MAX),
   password: z.string().min(1).max(PASSWORD_MAX),
-  /** Which of the person's workspaces the token acts in; absent: the first they joined. */
-  workspaceId: id.optional(),
+  /** Which of the person's workspaces the token acts in, by id or name (any case); absent: the first they joined. */
+  workspace: z.string().trim().min(1).max(80).optional(),
 });
 export const accessTokenIdInput = z.strictObject({ tokenId: id });
 

@@ -48,21 +48,36 @@ export function createAccessToken(actor: Actor, input: NewAccessToken, address: 
 }
 
 /**
- * POST /api/v1/tokens (the CLI's login): the person's email and password for a token. The checks are
- * sign-in's own (`checkCredentials`): the address's limit before the password is hashed, the email's
- * failures, the same time for unknown emails, and the attempt audited.
+ * POST /api/v1/tokens (the CLI's login): the person's email and password for a token, acting in the
+ * workspace named by id or name (absent: the first they joined). The checks are sign-in's own
+ * (`checkCredentials`): the address's limit before the password is hashed, the email's failures, the
+ * same time for unknown emails, and the attempt audited.
  */
 export async function createAccessTokenWithPassword(
-  input: NewAccessToken & { email: string; password: string; workspaceId?: string },
+  input: NewAccessToken & { email: string; password: string; workspace?: string },
   address: string | null = null,
-): Promise<IssuedAccessToken> {
-  const { email, password, workspaceId, ...token } = input;
+): Promise<IssuedAccessToken & { workspace: { id: string; name: string } }> {
+  const { email, password, workspace, ...token } = input;
   const account = await checkCredentials(email, password, address);
   if (!account) throw new AppError("UNAUTHENTICATED", "Wrong email or password");
-  const actor = await actorForAccount(account.id, workspaceId);
-  if (!actor && workspaceId) throw new AppError("FORBIDDEN", "You are not an active member of that workspace");
+  const workspaceId = workspace ? await workspaceNamed(account.id, workspace) : null;
+  const actor = workspace && !workspaceId ? null : await actorForAccount(account.id, workspaceId);
+  if (!actor && workspace) throw new AppError("FORBIDDEN", "You are not an active member of that workspace");
   if (!actor) throw new AppError("UNAUTHENTICATED", "Wrong email or password");
-  return issue(actor, token, address, "password");
+  const issued = await issue(actor, token, address, "password");
+  const { id, name } = await getDb().workspace.findUniqueOrThrow({ where: { id: actor.workspaceId }, select: { id: true, name: true } });
+  return { ...issued, workspace: { id, name } };
+}
+
+/** Of an account's workspaces, the one with this id, else the one with this name in any case; null: none. */
+async function workspaceNamed(accountId: string, ref: string): Promise<string | null> {
+  const theirs = (await getDb().member.findMany({ where: { accountId }, select: { workspace: { select: { id: true, name: true } } } })).map((m) => m.workspace);
+  const byId = theirs.find((w) => w.id === ref);
+  if (byId) return byId.id;
+  const named = theirs.filter((w) => w.name.toLowerCase() === ref.toLowerCase());
+  if (named.length > 1)
+    throw new AppError("INVALID_PAYLOAD", `workspace: ${named.length} of your workspaces are named ${ref}: give its id (${named.map((w) => w.id).join(", ")})`);
+  return named[0]?.id ?? null;
 }
 
 async function issue(actor: Actor, input: NewAccessToken, address: string | null, via: "session" | "access_token" | "password"): Promise<IssuedAccessToken> {

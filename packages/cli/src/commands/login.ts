@@ -1,6 +1,7 @@
 // `switchboard login`: a person trades their email and password for a personal access token (POST
 // /api/v1/tokens), kept as a profile in the config dir, so that the CLI (and `switchboard mcp`) act as
-// them. The password is read from the terminal without echo, or from stdin with --password-stdin.
+// them, in one of their workspaces (--workspace, by name or id; else the first they joined). The
+// password is read from the terminal without echo, or from stdin with --password-stdin.
 import { hostname } from "node:os";
 import type { Command } from "commander";
 import type { AccessTokenView } from "@switchboard/sdk/contract";
@@ -20,47 +21,49 @@ export function registerLogin(program: Command): void {
     .option("--name <name>", "the token's name, shown under Settings → Access tokens", `switchboard CLI on ${hostname()}`)
     .option("--scope <scope>", "read or write", "write")
     .option("--expires-in-days <days>", "1 to 365, or never", "90")
+    .option("--workspace <name or id>", "which of your workspaces it acts in (default: the first you joined)")
     .option("--password-stdin", "read the password from stdin instead of asking")
-    .action(async (local: { email: string; name: string; scope: string; expiresInDays: string; passwordStdin?: boolean }, command: Command) => {
-      const opts = optionsOf(command);
-      if (!opts.url)
-        throw new CliError(EXIT.USAGE, "Which server? Pass --url.", {
-          hint: "switchboard login --url https://switchboard.example.com --email you@example.com",
-        });
-      const { scope, expiresInDays } = tokenOptions(local);
-      const origin = serverOrigin(opts.url);
-      const password = local.passwordStdin ? (await readStdin()).replace(/\r?\n$/, "") : await askHidden(`Password for ${local.email}: `);
-      if (!password) throw new CliError(EXIT.USAGE, "No password given.");
-      const { token, accessToken } = await postJson<{ token: string; accessToken: AccessTokenView }>(origin, "/api/v1/tokens", {
-        email: local.email,
-        password,
-        name: local.name,
-        scope,
-        expiresInDays,
-      });
-      const { withSession } = await import("../session");
-      const who = await withSession({ url: origin, secret: token, kind: "person", source: { type: "env", variable: "SWITCHBOARD_TOKEN" } }, async (s) => ({
-        me: s.me,
-        workspaceId: s.workspaceId,
-      }));
-      const config = loadConfig();
-      const name = profileName(origin, who.me.handle);
-      config.profiles[name] = {
-        url: origin,
-        handle: who.me.handle,
-        kind: "person",
-        participantId: who.me.id,
-        workspaceId: who.workspaceId,
-        apiKey: token,
-        createdAt: new Date().toISOString(),
-      };
-      config.default = name;
-      saveConfig(config);
-      new Output(!!opts.json).record(
-        { profile: name, participant: who.me, accessToken },
-        `Signed in as @${who.me.handle} on ${origin}: token "${accessToken.name}" (${accessToken.scope}, ${accessToken.expiresAt ? `expires ${accessToken.expiresAt.slice(0, 10)}` : "no expiry"}) kept as profile ${name}, now the default.`,
-      );
-    });
+    .action(
+      async (local: { email: string; name: string; scope: string; expiresInDays: string; workspace?: string; passwordStdin?: boolean }, command: Command) => {
+        const opts = optionsOf(command);
+        if (!opts.url)
+          throw new CliError(EXIT.USAGE, "Which server? Pass --url.", {
+            hint: "switchboard login --url https://switchboard.example.com --email you@example.com",
+          });
+        const { scope, expiresInDays } = tokenOptions(local);
+        const origin = serverOrigin(opts.url);
+        const password = local.passwordStdin ? (await readStdin()).replace(/\r?\n$/, "") : await askHidden(`Password for ${local.email}: `);
+        if (!password) throw new CliError(EXIT.USAGE, "No password given.");
+        const { token, accessToken, workspace } = await postJson<{ token: string; accessToken: AccessTokenView; workspace: { id: string; name: string } }>(
+          origin,
+          "/api/v1/tokens",
+          { email: local.email, password, name: local.name, scope, expiresInDays, ...(local.workspace ? { workspace: local.workspace } : {}) },
+        );
+        const { withSession } = await import("../session");
+        const who = await withSession({ url: origin, secret: token, kind: "person", source: { type: "env", variable: "SWITCHBOARD_TOKEN" } }, async (s) => ({
+          me: s.me,
+          workspaceId: s.workspaceId,
+        }));
+        const config = loadConfig();
+        // Named for its workspace too when one was asked for, so each workspace keeps its own profile.
+        const name = profileName(origin, who.me.handle, local.workspace ? workspace.name : undefined);
+        config.profiles[name] = {
+          url: origin,
+          handle: who.me.handle,
+          kind: "person",
+          participantId: who.me.id,
+          workspaceId: who.workspaceId,
+          apiKey: token,
+          createdAt: new Date().toISOString(),
+        };
+        config.default = name;
+        saveConfig(config);
+        new Output(!!opts.json).record(
+          { profile: name, participant: who.me, workspace, accessToken },
+          `Signed in as @${who.me.handle} in ${workspace.name} on ${origin}: token "${accessToken.name}" (${accessToken.scope}, ${accessToken.expiresAt ? `expires ${accessToken.expiresAt.slice(0, 10)}` : "no expiry"}) kept as profile ${name}, now the default.`,
+        );
+      },
+    );
 }
 
 async function readStdin(): Promise<string> {
