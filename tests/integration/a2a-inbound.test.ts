@@ -513,3 +513,22 @@ describe.each(dialects)("A2A: a Switchboard agent served over A2A (%s)", (dialec
     );
   });
 });
+
+describe("A2A: one handle served by two workspaces of a deployment", () => {
+  it("finds the caller's own workspace's agent, and asks an anonymous card fetch for a credential", async () => {
+    const handle = `twin-${randomUUID().slice(0, 6)}`;
+    const workspaces = await Promise.all([0, 1].map((i) => startWorkspace(dialects[0], { people: { [`own${i}`]: "owner" } })));
+    const owners = workspaces.map((w, i) => w.people[`own${i}`]);
+    const agents = await Promise.all(owners.map((owner) => createAgent(owner, handle)));
+    await Promise.all(owners.map((owner, i) => owner.api.agents.setA2aServed.mutate({ agentId: agents[i].id, served: true })));
+    const url = `${workspaces[0].server.url}/a2a/${handle}/.well-known/agent-card.json`;
+    const anonymous = await fetch(url, { headers: { "A2A-Version": "1.0" } });
+    expect(anonymous.status).toBe(404);
+    expect(((await anonymous.json()) as { error: { message: string } }).error.message).toContain("with a credential of its workspace");
+    for (const owner of owners) {
+      const { token } = await owner.api.tokens.create.mutate({ name: "a2a", scope: "read" });
+      const card = await fetch(url, { headers: { "A2A-Version": "1.0", Authorization: `Bearer ${token}` } });
+      expect(card.status).toBe(200);
+    }
+  });
+});

@@ -45,8 +45,8 @@ export interface ServedAgent {
 
 /**
  * The agent served at `/a2a/<handle>`: in the caller's workspace when there is a caller; without one
- * (an agent card fetched anonymously), the one served agent with that handle. AGENT_NOT_FOUND when
- * it is not served, or is suspended.
+ * (an agent card fetched anonymously), the one served agent with that handle, if only one workspace
+ * serves one. PARTICIPANT_NOT_FOUND when it is not served, or is suspended.
  */
 export async function servedAgent(handle: string, workspaceId?: string): Promise<ServedAgent> {
   const rows = await getDb().participant.findMany({
@@ -54,7 +54,9 @@ export async function servedAgent(handle: string, workspaceId?: string): Promise
     select: { id: true, workspaceId: true, handle: true, displayName: true, description: true, capabilities: true },
     take: 2,
   });
-  if (rows.length !== 1) throw new AppError("PARTICIPANT_NOT_FOUND", `No agent @${handle} is served over A2A here`);
+  if (rows.length > 1)
+    throw new AppError("PARTICIPANT_NOT_FOUND", `More than one workspace here serves an agent @${handle}: fetch its card with a credential of its workspace`);
+  if (rows.length === 0) throw new AppError("PARTICIPANT_NOT_FOUND", `No agent @${handle} is served over A2A here`);
   const [row] = rows;
   return { ...row, capabilities: Array.isArray(row.capabilities) ? row.capabilities.filter((c): c is string => typeof c === "string") : [] };
 }
