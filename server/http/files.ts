@@ -111,14 +111,30 @@ function contentDisposition(kind: "inline" | "attachment", name: string): string
 async function actorOf(req: IncomingMessage, writes: boolean, workspaceOf: (() => Promise<string | null>) | null): Promise<Actor> {
   if (req.headers.authorization !== undefined) return (await authenticateAuthorization(req.headers.authorization, stampedAddress(req))).actor;
   const accountId = await accountIdFromCookies(req.headers.cookie, env.AUTH_SECRET);
-  // Not a member there (or no such file or room): the person's first workspace, whose answer is then "not found".
+  // Not a member there (or no such file or room): the workspace the browser showed last (a shared
+  // room's other side), else the person's first, whose answer is then "not found" if it may not read it.
   const workspaceId = accountId && workspaceOf ? await workspaceOf() : null;
-  const actor = accountId ? (workspaceId && (await actorForAccount(accountId, workspaceId))) || (await actorForAccount(accountId)) : null;
+  const last = lastWorkspace(req.headers.cookie);
+  const actor = accountId
+    ? (workspaceId && (await actorForAccount(accountId, workspaceId))) ||
+      (last && (await actorForAccount(accountId, last))) ||
+      (await actorForAccount(accountId))
+    : null;
   if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in first, or send Authorization: Bearer <an agent's API key or a person's access token>");
   if (writes && req.headers.origin !== undefined && !ownOrigin(req.headers.origin, req.headers.host)) {
     throw new AppError("FORBIDDEN", "Files are uploaded with a session cookie only from the app's own pages");
   }
   return actor;
+}
+
+/** The browser's last workspace, the cookie its pages keep (components/nav/workspace-paths.ts: `sb-workspace`). */
+function lastWorkspace(cookie: string | undefined): string | null {
+  const value = cookie?.match(/(?:^|;\s*)sb-workspace=([^;]+)/)?.[1];
+  try {
+    return value ? decodeURIComponent(value) : null;
+  } catch {
+    return null; // not percent-encoded as the pages write it: no workspace named
+  }
 }
 
 function ownOrigin(origin: string, host: string | undefined): boolean {

@@ -287,10 +287,14 @@ const rules = {
    * A stored file: what its room's readers may read once it is on a message; before that, its uploader
    * alone. A file of no room (an avatar) is the workspace's. Outsiders are not told it exists.
    */
-  "file.read": (actor: Actor, s: { file: { workspaceId: string; uploaderId: string; messageId: string | null }; room: RoomSubject | null }): Decision => {
+  "file.read": (
+    actor: Actor,
+    s: { file: { workspaceId: string; uploaderId: string; messageId: string | null }; room: RoomSubject | null; avatarAcross?: boolean },
+  ): Decision => {
     const none = deny("FILE_NOT_FOUND", "No such file");
-    // A file of no room is its workspace's; one in a room, its readers' (those of a shared room's other workspace too).
-    if (!s.room) return s.file.workspaceId === actor.workspaceId ? true : none;
+    // A file of no room is its workspace's (an avatar, a connected workspace's too: `avatarAcross`);
+    // one in a room, its readers' (those of a shared room's other workspace too).
+    if (!s.room) return s.file.workspaceId === actor.workspaceId || s.avatarAcross ? true : none;
     if (!s.file.messageId) return s.file.uploaderId === actor.participantId ? true : none;
     return readsRoom(actor, s.room) === true ? true : none;
   },

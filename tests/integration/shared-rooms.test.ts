@@ -40,6 +40,17 @@ describe.each(dialects)("channels shared between workspaces (%s)", (dialect) => 
   });
   afterAll(() => server.dispose());
 
+  /** A 1×1 PNG. */
+  const PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+  const asPerson = (who: Person) => ({ cookie: who.cookie, origin: new URL(server.url).origin });
+  const download = (who: Person, url: string) => fetch(`${server.url}${url}`, { headers: asPerson(who) });
+  async function attach(who: Person, name: string, body: string): Promise<string> {
+    const query = new URLSearchParams({ roomId: launch.id, name });
+    const res = await fetch(`${server.url}/api/files?${query}`, { method: "POST", headers: asPerson(who), body });
+    const { data } = (await res.json()) as { data: { id: string; url: string } };
+    await who.api.messages.send.mutate({ roomId: launch.id, body: `here is ${name}`, clientMsgId: randomUUID(), fileIds: [data.id] });
+    return data.url;
+  }
   const found = async (who: Person, query: string) => (await who.api.search.messages.query({ query })).hits.map((h) => h.message.body);
   const send = (who: Person, body: string) => who.api.messages.send.mutate({ roomId: launch.id, body, clientMsgId: randomUUID() }) as Promise<MessageView>;
 
@@ -71,10 +82,17 @@ describe.each(dialects)("channels shared between workspaces (%s)", (dialect) => 
     expect(history.messages.map((m) => m.body)).toContain("Before sharing: Acme only");
     const hello = await send(gus, "Hello from Globex");
     expect(hello.seq).toBeGreaterThan(0);
+    // Files either side attaches there are the room's: both read them. So are the other side's avatars.
+    const theirs = await attach(gus, "globex-notes.txt", "from Globex");
+    const ours = await attach(ana, "acme-plan.txt", "from Acme");
+    expect(await (await download(ana, theirs)).text()).toBe("from Globex");
+    expect(await (await download(gus, ours)).text()).toBe("from Acme");
+    const avatar = (await gus.api.profile.setAvatar.mutate({ contentBase64: PIXEL_PNG })).avatarUrl!;
+    expect((await download(ana, avatar)).status).toBe(200);
     // By its name and its people's handles too, as the other workspace's own would be named.
     const name = (await ana.api.rooms.get.query({ roomId: launch.id })).name;
-    expect(await found(gus, `in:#${name} from:@ana`)).toEqual(["Before sharing: Acme only"]);
-    expect(await found(ana, `in:#${name} from:@gus`)).toEqual(["Hello from Globex"]);
+    expect(await found(gus, `in:#${name} from:@ana sharing`)).toEqual(["Before sharing: Acme only"]);
+    expect(await found(ana, `in:#${name} from:@gus hello`)).toEqual(["Hello from Globex"]);
     const seenByAna = await ana.api.messages.history.query({ roomId: launch.id });
     expect(seenByAna.messages.map((m) => m.body)).toContain("Hello from Globex");
     const gusSees = await gus.api.workspace.participants.query({});
@@ -110,6 +128,13 @@ describe.each(dialects)("channels shared between workspaces (%s)", (dialect) => 
     expect((await gus.api.rooms.browse.query()).map((c) => c.id)).not.toContain(launch.id);
     expect(await found(gus, "before sharing")).toEqual([]);
     expect(await errorCode(found(gus, "from:@ana"))).toBe("PARTICIPANT_NOT_FOUND");
+    // Its files stay the room's, so Gus reads none of them; his avatar is Globex's own again.
+    const files = await queryDb<{ id: string; workspaceId: string }>(server, `SELECT "id", "workspaceId" FROM "StoredFile" WHERE "roomId" = $1`, [launch.id]);
+    expect(files.length).toBe(2);
+    for (const file of files) expect((await download(gus, `/api/files/${file.id}`)).status).toBe(404);
+    const gusAvatar = (await gus.api.workspace.participants.query({})).find((p) => p.id === gus.participantId)!.avatarUrl!;
+    expect((await download(ana, gusAvatar)).status).toBe(404);
+    expect((await download(gus, gusAvatar)).status).toBe(200);
     for (const person of [ana, gus]) {
       const actions = await queryDb<{ action: string }>(
         server,

@@ -16,6 +16,7 @@ import { presentFile, type FileRow } from "../../presenters/file";
 import { fileStorage, type FileStorage } from "../../storage";
 import { sweepEvery } from "../../sweeper";
 import { loadRoomFor } from "../access/rooms";
+import { linkedWorkspaces } from "../workspace-connections/links";
 import { sanitizeName, sniff, SNIFF_BYTES } from "./sniff";
 
 export interface UploadInput {
@@ -92,13 +93,28 @@ export const uploadSmallFile = (actor: Actor, input: UploadFileInput): Promise<F
 export async function openFile(actor: Actor, fileId: string): Promise<{ file: FileView; body: Readable }> {
   const file = await getDb().storedFile.findUnique({ where: { id: fileId } });
   if (!file) throw new AppError("FILE_NOT_FOUND", "No such file");
-  const room = file.roomId && file.workspaceId === actor.workspaceId ? await loadRoomFor(actor, file.roomId) : null;
-  authorize(actor, "file.read", { file, room });
+  // A file in a room is its readers' (a shared room's other workspace's too); one in no room, its
+  // workspace's, and an avatar also connected workspaces'.
+  const room = file.roomId
+    ? await loadRoomFor(actor, file.roomId).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === "ROOM_NOT_FOUND") return null;
+        throw error;
+      })
+    : null;
+  if (file.roomId && !room) throw new AppError("FILE_NOT_FOUND", "No such file");
+  authorize(actor, "file.read", { file, room, avatarAcross: !file.roomId && (await isAvatarAcross(actor, file)) });
   const gone = () => new AppError("FILE_GONE", "This file was deleted");
   if (file.deletedAt) throw gone();
   const body = await fileStorage().get(file.storageKey);
   if (!body) throw gone();
   return { file: presentFile(file), body };
+}
+
+/** Whether a file of another workspace is one of its participants' avatars, and that workspace is connected with the actor's now. */
+async function isAvatarAcross(actor: Actor, file: { id: string; workspaceId: string }): Promise<boolean> {
+  if (file.workspaceId === actor.workspaceId) return false;
+  const owner = await getDb().participant.findFirst({ where: { avatarFileId: file.id, workspaceId: file.workspaceId }, select: { id: true } });
+  return !!owner && (await linkedWorkspaces(actor.workspaceId)).has(file.workspaceId);
 }
 
 /** A file's bytes read whole, when there are at most `max` of them (else `null` content). */
@@ -192,7 +208,11 @@ export async function sweepFiles(storage: FileStorage = fileStorage(), now = new
   return removed;
 }
 
-/** The workspace a file belongs to, or null: which of a person's participants a cookie download acts as. */
+/**
+ * Which of a person's participants a cookie download acts as, or null: the workspace of the file's
+ * room (a shared room's, whoever uploaded it), else the file's own.
+ */
 export async function workspaceOfFile(fileId: string): Promise<string | null> {
-  return (await getDb().storedFile.findUnique({ where: { id: fileId }, select: { workspaceId: true } }))?.workspaceId ?? null;
+  const file = await getDb().storedFile.findUnique({ where: { id: fileId }, select: { workspaceId: true, room: { select: { workspaceId: true } } } });
+  return file?.room?.workspaceId ?? file?.workspaceId ?? null;
 }
