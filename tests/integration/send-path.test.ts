@@ -168,9 +168,22 @@ describe.runIf(dialects.includes("postgresql"))("a mention of someone who leaves
     const room = await ana.api.rooms.createChannel.mutate({ name: "leaving", visibility: "private", memberIds: [bo.participantId] });
     const socket = await ana.socket();
     const [lock, watch] = await Promise.all([pgClient(server), pgClient(server)]);
-    // Asked outside the lock's transaction, which would see one snapshot of the activity throughout.
+    // Asked outside the lock's transaction, which would see one snapshot of the activity throughout: the
+    // backends waiting behind the lock's, directly or behind another waiter (other tests' waits, on
+    // the same database at the same time, are not counted).
+    const lockPid = Number((await lock.query("SELECT pg_backend_pid() AS pid")).rows[0].pid);
     const waiting = async () =>
-      Number((await watch.query(`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE "wait_event_type" = 'Lock' AND "datname" = current_database()`)).rows[0].n);
+      Number(
+        (
+          await watch.query(
+            `WITH RECURSIVE behind(pid) AS (
+               SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))
+               UNION SELECT a.pid FROM pg_stat_activity a JOIN behind b ON b.pid = ANY(pg_blocking_pids(a.pid))
+             ) SELECT COUNT(*) AS n FROM behind`,
+            [lockPid],
+          )
+        ).rows[0].n,
+      );
     try {
       // The room's row held: bo's leaving waits for it first, then the send mentioning @bo (found on
       // arrival, while bo is still a member). PostgreSQL hands the row to its waiters in turn, so bo
