@@ -16,7 +16,8 @@ function useLiveList(key: QueryKey, includeClosed: boolean, concerns: (b: Bindin
   const apply = (binding: BindingView) => {
     if (!concerns(binding)) return;
     const list = queryClient.getQueryData<BindingForViewer[]>(key);
-    if (!list) return;
+    // Still loading: what the fetch under way read may be older than this, so it is asked again.
+    if (!list) return void queryClient.invalidateQueries({ queryKey: key, exact: true });
     const next = applyBinding(list, binding, includeClosed);
     if (next === "refetch") void queryClient.invalidateQueries({ queryKey: key, exact: true });
     else if (next !== "unchanged") queryClient.setQueryData(key, next);
