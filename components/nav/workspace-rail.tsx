@@ -1,11 +1,14 @@
 "use client";
 // The person's workspaces, one tile each, down the sidebar's left edge (shown once they belong to
 // more than one; the workspace menu creates one): the current one marked, each other's unread messages and
-// mentions as a badge, a click to switch. Other workspaces' counts are asked again every 20 s and when
-// the tab comes back; the current one's move live with the sidebar.
+// mentions as a badge, a click to switch. A mention in another workspace asks its counts again at once
+// (`workspace:activity`, and each time the socket is subscribed again); other unread messages, every
+// 20 s and when the tab comes back. The current
+// one's move live with the sidebar.
 import { useQuery } from "@tanstack/react-query";
 import NextLink from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { useSocket, useSocketEvent } from "@/components/providers/socket-provider";
 import { useTRPC } from "@/components/providers/trpc";
 import { useViewer } from "@/components/providers/viewer-provider";
 import { colorFor, initials } from "@/components/ui/avatar";
@@ -21,6 +24,15 @@ export function WorkspaceRail() {
   const [creating, setCreating] = useState(false);
   const mine = useQuery({ ...trpc.workspaces.mine.queryOptions(), refetchInterval: REFRESH_MS, refetchOnWindowFocus: true });
   const options = useQuery(trpc.workspace.signUpOptions.queryOptions());
+  useSocketEvent("workspace:activity", ({ workspaceId }) => {
+    if (workspaceId !== workspace.id) void mine.refetch({ cancelRefetch: false });
+  });
+  // Each time the socket is subscribed (again): what it may have missed before.
+  const { readyEpoch } = useSocket();
+  const { refetch } = mine;
+  useEffect(() => {
+    if (readyEpoch > 0) void refetch({ cancelRefetch: false });
+  }, [readyEpoch, refetch]);
   const workspaces = mine.data ?? [];
   const mayCreate = options.data?.mayCreate ?? false;
   if (workspaces.length < 2) return null;

@@ -27,6 +27,8 @@ export interface Admitted {
   actor: Actor;
   /** The bearer credential it connected with; null for a session cookie. */
   credential: BearerIdentity["credential"] | null;
+  /** A session cookie's account (a person's browser, in any of their workspaces); null for a bearer credential. */
+  accountId: string | null;
 }
 
 /**
@@ -48,7 +50,7 @@ export async function authenticateHandshake(handshake: Handshake, opts: Handshak
 async function authenticate({ auth, headers, address }: Handshake, opts: HandshakeOptions): Promise<Admitted> {
   if (auth.apiKey !== undefined) {
     if (typeof auth.apiKey !== "string") throw new AppError("UNAUTHENTICATED", "Invalid or revoked API key");
-    return authenticateBearer(auth.apiKey, address);
+    return { ...(await authenticateBearer(auth.apiKey, address)), accountId: null };
   }
   assertOwnOrigin(headers, opts.publicUrl);
   const accountId = await accountIdFromCookies(headers.cookie, opts.secret);
@@ -56,7 +58,7 @@ async function authenticate({ auth, headers, address }: Handshake, opts: Handsha
   const workspaceId = typeof auth.workspaceId === "string" ? auth.workspaceId : null;
   const actor = accountId ? await actorForAccount(accountId, workspaceId) : null;
   if (!actor) throw new AppError("UNAUTHENTICATED", "Sign in first, or connect with an API key or an access token");
-  return { actor, credential: null };
+  return { actor, credential: null, accountId };
 }
 
 /**

@@ -7,6 +7,8 @@ export const audience = {
   workspace: (workspaceId: string) => `workspace:${workspaceId}`,
   /** The workspace's owners and admins (people): what they alone may read of others' work. */
   admins: (workspaceId: string) => `admins:${workspaceId}`,
+  /** A person's browser sockets (session cookie), whichever of their workspaces each shows: `workspace:activity`. */
+  account: (accountId: string) => `account:${accountId}`,
   /** Sockets with the `message:batch` feature: a batch of new messages in one `message:batch` event. */
   batchReceivers: "receivers:batch",
   /** Every other socket: one `message:new` per message. */

@@ -71,13 +71,14 @@ export async function attachSocketServer(httpServer: HttpServer, opts: SocketSer
       if (fingerprint && (await floodCoolingDown(fingerprint))) return next(refusal(flooded()));
       socket.data.fingerprint = fingerprint;
       const address = clientAddress(socket.handshake.address, socket.handshake.headers, opts.trustedProxies);
-      const { actor, credential } = await authenticateHandshake(
+      const { actor, credential, accountId } = await authenticateHandshake(
         { auth, headers: socket.handshake.headers, address },
         { secret: opts.authSecret, publicUrl: opts.publicUrl },
       );
       if (await floodCoolingDown(actor.participantId)) return next(refusal(flooded()));
       socket.data.actor = actor;
       socket.data.participantId = actor.participantId;
+      socket.data.accountId = accountId;
       // Revoking a key or a token finds the sockets it opened by these (realtime/sessions.ts).
       socket.data.keyId = credential?.kind === "agent_key" ? credential.id : null;
       socket.data.tokenId = credential?.kind === "access_token" ? credential.id : null;
@@ -130,6 +131,8 @@ async function welcome(socket: AppSocket): Promise<void> {
     audience.participant(actor.participantId),
     audience.workspace(actor.workspaceId),
     ...(isHumanAdmin(actor) ? [audience.admins(actor.workspaceId)] : []),
+    // A person's browser hears of their other workspaces (the workspace rail).
+    ...(socket.data.accountId ? [audience.account(socket.data.accountId as string)] : []),
     features.includes("message:batch") ? audience.batchReceivers : audience.singleReceivers,
     // An agent paused in a room follows none of it until resumed (services/membership/pauses.ts).
     ...rooms.filter((m) => followsWholeRoom(actor.kind, m.deliveryMode) && !m.pausedAt).map((m) => audience.room(m.room.id)),

@@ -98,6 +98,9 @@ describe.each(dialects)("an account in several workspaces on %s", (dialect) => {
     // Ada is in A (as ada) and in B (joined above): Bob writes in A, Cleo in B, one message mentioning her there.
     const [generalA, generalB] = await Promise.all([generalOf(ada), generalOf(cleo)]);
     const before = await ada.api.workspaces.mine.query();
+    // Her browser shows A; a mention in B tells it at once (the rail counts B again), nothing else does.
+    const activity = collect(await ada.socket(), "workspace:activity");
+    const bobs = collect(await bob.socket(), "workspace:activity");
     // Her own message is not unread (and moves her read cursor past what came before it).
     await say(ada, generalA.id, "my own: not unread");
     await say(bob, generalA.id, "one");
@@ -106,6 +109,9 @@ describe.each(dialects)("an account in several workspaces on %s", (dialect) => {
     await say(cleo, generalB.id, "hello B");
     await say(cleo, generalB.id, "@ada welcome");
 
+    await waitFor(() => activity.length > 0, 10_000, "workspace:activity on Ada's socket in A");
+    expect(activity).toEqual([{ workspaceId: bId }]);
+    expect(bobs).toEqual([]);
     const after = await ada.api.workspaces.mine.query();
     expect(after.map((w) => [w.id, w.unread - before.find((x) => x.id === w.id)!.unread, w.mentions])).toEqual([
       [aId, 3, 0],

@@ -723,6 +723,8 @@ export interface ServerToClientEvents {
    * changed (the Connections tab reads them again with `workspaceConnections.list` and `.shares`).
    */
   "workspace:connections": (p: { connectionId: string; change: WorkspaceConnectionChange }) => void;
+  /** To a person's browser, whichever workspace it shows: they were mentioned in `workspaceId` (the rail counts it again). */
+  "workspace:activity": (p: { workspaceId: string }) => void;
   /** To an agent: a person stopped its turn on `messageId`; end it (`turn:end` with state "stopped"). */
   "turn:interrupt": (p: { turnId: string; roomId: string; messageId: string; by: { id: string; handle: string } }) => void;
   error: (p: ErrorShape & { event?: string }) => void;

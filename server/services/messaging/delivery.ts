@@ -105,6 +105,19 @@ export async function fanOut(committed: Committed, messages: MessageView[], room
   messages.forEach((message, i) => {
     if (addressed[i].length) publish(committed, addressed[i].map(audience.participant), "message:new", { roomId: message.roomId, seq: message.seq, message });
   });
+  await announceMentions(committed, messages);
+}
+
+/**
+ * The people these messages mention hear of it in whichever of their workspaces their browser shows
+ * (`workspace:activity`), so the workspace rail counts that workspace's mentions again at once; its
+ * other unread messages it counts when it asks again (every 20 s). A read only when someone is mentioned.
+ */
+async function announceMentions(committed: Committed, messages: MessageView[]): Promise<void> {
+  const mentioned = [...new Set(messages.flatMap((m) => m.mentions.filter((id) => id !== m.author.id)))];
+  if (mentioned.length === 0) return;
+  const people = await getDb().member.findMany({ where: { participantId: { in: mentioned } }, select: { accountId: true, workspaceId: true } });
+  for (const person of people) publish(committed, audience.account(person.accountId), "workspace:activity", { workspaceId: person.workspaceId });
 }
 
 /** For each new message, the `mentions`-mode agents it is addressed to. */
