@@ -4,6 +4,7 @@
 // history, the other side keeps nothing readable.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SwitchboardClient } from "@switchboard/sdk";
 import type { MessageView } from "@switchboard/sdk/contract";
 import { collect, createAgent, dialects, errorCode, queryDb, waitFor, type ClientSocket, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
@@ -108,6 +109,18 @@ describe.each(dialects)("channels shared between workspaces (%s)", (dialect) => 
     await ana.api.rooms.invite.mutate({ roomId: launch.id, participantIds: [atlas.id] });
     const ask = await send(ana, "@atlas when can Gus meet next week?");
     expect(ask.mentions).toContain(atlas.id);
+    // What answering costs is Globex's: its usage, priced by its table, in its dashboards alone.
+    const client = new SwitchboardClient({ url: server.url, apiKey: atlas.apiKey });
+    try {
+      await client.connect();
+      await client.reportUsage({ model: "claude-sonnet-4-5", inputTokens: 1200, outputTokens: 300, messageId: ask.id });
+    } finally {
+      await client.close();
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const costIn = async (who: Person) => (await who.api.usage.room.query({ roomId: launch.id, from: today, to: today })).totals;
+    expect(await costIn(gus)).toMatchObject({ calls: 1, inputTokens: 1200, outputTokens: 300 });
+    expect(await costIn(ana)).toMatchObject({ calls: 0, inputTokens: 0 });
     // A room that is not shared takes nobody of Globex, connection or not.
     const other = await ana.api.rooms.createChannel.mutate({ name: `quiet-${randomUUID().slice(0, 6)}`, visibility: "public", topic: "", memberIds: [] });
     expect(await errorCode(ana.api.rooms.invite.mutate({ roomId: other.id, participantIds: [atlas.id] }))).toBe("PARTICIPANT_NOT_FOUND");
