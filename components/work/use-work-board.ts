@@ -46,8 +46,9 @@ export function useWorkBoard(sinceHours: number) {
       return { ...old, agents: old.agents.map((a) => (a.agent.id === next.participantId ? { ...a, status: next } : a)) };
     });
     // An agent made since the board was fetched (a Claude Code session's first hook says only
-    // "working"); people, whose statuses hold without a TTL, are not on the board.
-    if (unknown && next.until) refetch();
+    // "working"); people, whose statuses hold without a TTL, are not on the board. A read under way
+    // may have started before this status changed, and would put the older one back: read again after it.
+    if ((unknown && next.until) || queryClient.isFetching(trpc.work.board.pathFilter()) > 0) refetch();
   });
   // An agent suspended or created shows on the board.
   useSocketEvent("participant:updated", ({ participant }) => {
