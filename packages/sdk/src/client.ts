@@ -428,9 +428,23 @@ export class SwitchboardClient {
     );
   }
 
+  /**
+   * Tells the server the room's cursor, and keeps the answer among the work close() waits for: an ack
+   * still on its way when the connection closes could be dropped with it, and a restart with no local
+   * state would then see those messages again.
+   */
   private flushAck(roomId: string): void {
     const seq = this.cursors.get(roomId);
-    if (seq !== undefined && this.socket?.connected) this.socket.emit("delivery:ack", { roomId, seq });
+    if (seq === undefined || !this.socket?.connected) return;
+    const sent = this.socket
+      .timeout(this.options.requestTimeoutMs)
+      .emitWithAck("delivery:ack", { roomId, seq })
+      .then(
+        () => undefined,
+        () => undefined, // the next ack, or the replay after a reconnect, covers it
+      );
+    this.background.add(sent);
+    void sent.finally(() => this.background.delete(sent));
   }
 
   /** Sends a message; retries (same clientMsgId, so never twice) until acked or a final error. */

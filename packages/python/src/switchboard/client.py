@@ -683,13 +683,18 @@ class SwitchboardClient:
         self._track(asyncio.ensure_future(self._flush_ack(room_id)))
 
     async def _flush_ack(self, room_id: str) -> None:
+        """Tells the server the room's cursor and waits for its answer, so that close() (which
+        waits for these) does not drop an ack still on its way: a restart with no local state
+        would see those messages again."""
         seq = self.cursors.get(room_id)
         if seq is None or not self._live:
             return  # the next session replays from the server's cursor; ours skips what is done
         try:
-            await self._sio.emit("delivery:ack", {"roomId": room_id, "seq": seq})
+            await self._emit_with_ack(
+                "delivery:ack", {"roomId": room_id, "seq": seq}, self.request_timeout
+            )
         except Exception as error:
-            log.info("switchboard: delivery ack for room %s not sent: %s", room_id, error)
+            log.info("switchboard: delivery ack for room %s not answered: %s", room_id, error)
 
     def _track(self, work: "asyncio.Future[Any]") -> None:
         self._background.add(work)
@@ -1495,7 +1500,6 @@ class SwitchboardClient:
         self._ack_timers.clear()
         self.cursors.flush()
         self._closed = True
-        await asyncio.sleep(0.02)  # let the last acks leave
         if self._supervisor is not None:
             self._supervisor.cancel()
         await self._drop_transport()
