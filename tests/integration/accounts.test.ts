@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiClient, dialects, errorCode, queryDb, signUpPerson, startTestServer, waitFor, type Person, type TestServer } from "./harness";
 import { startWorkspace } from "./factories";
 
@@ -166,6 +166,12 @@ describe("sign-up open to new workspaces (WORKSPACE_SIGNUP=open)", () => {
 // Auth.js runs inside Next.js, so this server serves the pages too (in development mode: no build
 // needed). The limit lives in the process (or Redis), not in the database: one dialect is enough.
 // The server trusts one proxy, so a test can sign in from an address of its own (X-Forwarded-For).
+// The limits' tests sign in twenty to sixty times in turn, each attempt hashing a password (unknown
+// emails too, to take the same time), on a development server: a few seconds on a quiet machine, more
+// than a minute on one busy with the rest of the suite. What is checked is the limits, not the speed.
+// (vi.setConfig holds for the whole file.)
+vi.setConfig({ testTimeout: 180_000 });
+
 describe("sign-in limits over HTTP, as a browser signs in", () => {
   let server: TestServer;
   let sam: Person;

@@ -5,7 +5,7 @@
 // answered, what waits in its buffer is dropped (neither run nor answered, so a send there is not
 // stored), and a single cut-off lets it reconnect at once. Real
 // Socket.IO clients (a browser-like cookie socket, raw agent sockets) against the real server.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Ack, MessageView } from "@switchboard/sdk/contract";
 import { BUFFER_FULL_RETRY_MS, EVENT_LIMITS, READ_PAUSE_MS, REFUSALS_BEFORE_PAUSE } from "../../server/services/governance/request-limits";
 import {
@@ -24,11 +24,21 @@ import {
 import { startWorkspace } from "./factories";
 
 const BURST = 1000;
+/**
+ * How long a send of a burst may wait for its answer: each is answered in turn, behind the ones before
+ * it, so the last waits for the whole burst, which takes a few seconds on a quiet machine and several
+ * times that on one busy with the rest of the suite. The tests check that every one is answered, not how fast.
+ */
+const BURST_ANSWER_MS = 50_000;
+// A test sends two bursts at most.
+vi.setConfig({ testTimeout: 2 * BURST_ANSWER_MS + 20_000 });
 
 /** `n` sends to `roomId` emitted in one go, none waiting for an answer; resolves with every ack, in send order. */
 function pipelined(socket: ClientSocket, roomId: string, prefix: string, n = BURST): Promise<Ack<MessageView>[]> {
   return Promise.all(
-    Array.from({ length: n }, (_, i) => emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body: `${prefix} ${i}`, clientMsgId: `${prefix}-${i}` })),
+    Array.from({ length: n }, (_, i) =>
+      emitAck<Ack<MessageView>>(socket, "message:send", { roomId, body: `${prefix} ${i}`, clientMsgId: `${prefix}-${i}` }, BURST_ANSWER_MS),
+    ),
   );
 }
 

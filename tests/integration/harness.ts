@@ -399,8 +399,8 @@ export const unwrap = <T>(reply: Ack<T>): T => {
 };
 
 /** Emits an acked event and resolves with the ack. */
-export function emitAck<T>(socket: ClientSocket, event: string, payload: unknown): Promise<T> {
-  return (socket.timeout(15_000).emitWithAck as (e: string, p: unknown) => Promise<T>)(event, payload);
+export function emitAck<T>(socket: ClientSocket, event: string, payload: unknown, timeoutMs = 15_000): Promise<T> {
+  return (socket.timeout(timeoutMs).emitWithAck as (e: string, p: unknown) => Promise<T>)(event, payload);
 }
 
 /** Collects every event of one name, for later assertions. */
