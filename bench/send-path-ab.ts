@@ -184,7 +184,7 @@ function render(results: { baseline: string; head: string; date: string; dialect
   const cell = (name: string, f: (r: DialectResult) => [string, string]) => (d(name) ? f(d(name)) : ["–", "–"]);
   const row = (label: string, f: (r: DialectResult) => [string, string]) =>
     lines.push(`| ${label} | ${[...cell("sqlite", f), ...cell("postgresql", f)].join(" | ")} |`);
-  row("W2 msgs/s to all, median of rounds", (r) => [String(r.W2.medianBefore), String(r.W2.medianAfter)]);
+  row("W2 msgs/s to all, median of rounds", (r) => [String(Math.round(r.W2.medianBefore * 100) / 100), String(Math.round(r.W2.medianAfter * 100) / 100)]);
   row("W2 each round", (r) => [r.W2.before.join(", "), r.W2.after.join(", ")]);
   row("**W2 after / before**", (r) => ["", `**${r.W2.ratio}**`]);
   row("W2 server CPU per message, ms (median)", (r) => [String(r.W2.serverCpuMsPerMsg.before), String(r.W2.serverCpuMsPerMsg.after)]);
