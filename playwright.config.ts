@@ -44,10 +44,7 @@ export default defineConfig({
     name: server.name,
     ...server.match,
     workers: 1,
-    // Reduced motion, as people may ask for it (app/globals.css stills every animation then): a pulsing
-    // dot or a spinner left running repaints its page all the time, and on a machine without a GPU
-    // each open page's animations cost the browser a core's share while the tests wait.
-    use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, baseURL: server.baseURL, reducedMotion: "reduce" as const },
+    use: { ...devices["Desktop Chrome"], viewport: { width: 1440, height: 900 }, baseURL: server.baseURL },
   })),
   webServer: servers.map(({ port, baseURL, dataDir, signUp }) => ({
     // A fresh database and data directory on every run; the first sign-up creates the workspace.

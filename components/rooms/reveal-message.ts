@@ -10,6 +10,8 @@ import type { RoomSnapshot, RoomStore } from "./room-store";
 /** How far back a link reaches by paging (50 messages a page). */
 const MAX_PAGES = 40;
 const HIGHLIGHT_MS = 4000;
+/** How often, while highlighted, the row is looked for again. */
+const HIGHLIGHT_CHECK_MS = 100;
 
 /** The id of the linked message once it is loaded in the timeline (null: none, or it is a thread reply). */
 export function useRevealMessage(store: RoomStore): string | null {
@@ -45,13 +47,27 @@ export function useRevealMessage(store: RoomStore): string | null {
   return loaded;
 }
 
-/** The message's rendered row (the last one, should it be in the timeline and a thread), centred and highlighted. */
+/**
+ * The message's rendered row (the last one, should it be in the timeline and a thread), centred and
+ * highlighted for a few seconds. The row may not be rendered yet (a slow device), or be rendered again
+ * meanwhile (the virtualized list recreates rows as it settles), so it is looked for again until the
+ * highlight ends, and each row rendered for it meanwhile is highlighted.
+ */
 export function highlightRendered(messageId: string): void {
-  const shown = [...document.querySelectorAll<HTMLElement>(`[data-testid="message"][data-message-id="${CSS.escape(messageId)}"]`)].at(-1);
-  if (!shown) return;
-  shown.scrollIntoView({ block: "center" });
-  shown.dataset.highlighted = "true";
-  setTimeout(() => delete shown.dataset.highlighted, HIGHLIGHT_MS);
+  const selector = `[data-testid="message"][data-message-id="${CSS.escape(messageId)}"]`;
+  const started = performance.now();
+  let centred = false;
+  const mark = () => {
+    const shown = [...document.querySelectorAll<HTMLElement>(selector)].at(-1);
+    if (shown && !centred) {
+      shown.scrollIntoView({ block: "center" });
+      centred = true;
+    }
+    if (shown) shown.dataset.highlighted = "true";
+    if (performance.now() - started < HIGHLIGHT_MS) return void setTimeout(mark, HIGHLIGHT_CHECK_MS);
+    for (const row of document.querySelectorAll<HTMLElement>(selector)) delete row.dataset.highlighted;
+  };
+  mark();
 }
 
 const nextFrames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));

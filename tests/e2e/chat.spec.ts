@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { expect, test, type BrowserContext } from "./fixtures";
 import { io } from "socket.io-client";
-import { createInviteLink, messageBodies, messageWithText, people, send, signUpFirstOrSignIn, signUpWithInvite, timeline } from "./helpers";
+import { clickHoverAction, createInviteLink, messageBodies, messageWithText, people, send, signUpFirstOrSignIn, signUpWithInvite, timeline } from "./helpers";
 import type { Ack, MessageView } from "@switchboard/sdk/contract";
 
 test("people chat live in a private channel, in one order, with threads and no access for outsiders", async ({ browser }) => {
@@ -76,13 +76,11 @@ test("people chat live in a private channel, in one order, with threads and no a
 
   // A thread: B opens it first, A replies, B sees the reply arrive in the panel.
   const root = "Morning Bob! Ready to plan the launch?";
-  await messageWithText(b, root).hover();
-  await messageWithText(b, root).getByTestId("action-reply").click();
+  await clickHoverAction(messageWithText(b, root), "action-reply");
   await expect(b.getByTestId("thread-panel")).toBeVisible();
   await expect(b.getByTestId("thread-root")).toContainText(root);
 
-  await messageWithText(a, root).hover();
-  await messageWithText(a, root).getByTestId("action-reply").click();
+  await clickHoverAction(messageWithText(a, root), "action-reply");
   await send(a, "Thread: protocol page outline is in the doc.", "thread-composer");
   await expect(b.getByTestId("thread-replies")).toContainText("Thread: protocol page outline is in the doc.");
   await expect(messageWithText(b, root).getByTestId("thread-summary")).toHaveText(/1 reply/);
@@ -145,8 +143,7 @@ test("people chat live in a private channel, in one order, with threads and no a
   await send(a, "Posted by mistake");
   await expect(bLaunchPlan).toHaveAttribute("data-unread", "1");
   const mistake = messageWithText(a, "Posted by mistake");
-  await mistake.hover();
-  await mistake.getByTestId("action-delete").click();
+  await clickHoverAction(mistake, "action-delete");
   await a.getByTestId("confirm-delete").click();
   await expect(bLaunchPlan).toHaveAttribute("data-unread", "0");
 

@@ -137,6 +137,18 @@ export function messageWithText(page: Page, text: string): Locator {
     .filter({ has: page.getByTestId("message-body").getByText(text, { exact: true }) });
 }
 
+/**
+ * Clicks one of a row's actions that show on hover (a message's reply, react, delete...). It hovers the
+ * row again until the action shows and takes the click: the list may move under the mouse between the
+ * two (a message arriving, a page loading above), and a hidden action would be waited for forever.
+ */
+export async function clickHoverAction(row: Locator, action: string): Promise<void> {
+  await expect(async () => {
+    await row.hover();
+    await row.getByTestId(action).click({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
 /** Calls a tRPC procedure with the page's session cookie (setup steps the UI is not under test for). */
 export async function trpc<T>(page: Page, path: string, input: unknown, kind: "query" | "mutation" = "mutation"): Promise<T> {
   const response =

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { expect, test } from "./fixtures";
 import type { MessageView, RoomView } from "@switchboard/sdk/contract";
-import { createInviteLink, people, signUpFirstOrSignIn, signUpWithInvite, trpc, type Person } from "./helpers";
+import { clickHoverAction, createInviteLink, people, type Person, signUpFirstOrSignIn, signUpWithInvite, trpc } from "./helpers";
 
 const run = randomUUID().slice(0, 6);
 const rosa: Person = { name: "Rosa Diaz", handle: "rosa", email: "rosa@example.com", password: "rosa-password-12" };
@@ -30,8 +30,7 @@ test("reactions and pins are live for the room, and mark unread brings the badge
 
   // Rosa reacts from the message's toolbar and the picker.
   const rosaLunch = r.locator(`[data-testid="message"][data-message-id="${lunch.id}"]`);
-  await rosaLunch.hover();
-  await rosaLunch.getByTestId("action-react").click();
+  await clickHoverAction(rosaLunch, "action-react");
   await expect(r.getByTestId("emoji-picker")).toBeVisible();
   await r.locator('[data-testid="emoji-option"][data-emoji="🎉"]').click();
   await expect(rosaLunch.locator('[data-testid="reaction"][data-emoji="🎉"]')).toHaveAttribute("data-mine", "true");
@@ -45,8 +44,7 @@ test("reactions and pins are live for the room, and mark unread brings the badge
   await expect(party.getByTestId("reaction-count")).toHaveText("2");
   await expect(rosaLunch.locator('[data-testid="reaction"][data-emoji="🎉"] [data-testid="reaction-count"]')).toHaveText("2");
   // Any emoji may be typed; one that is not an emoji is refused in the field.
-  await aliceLunch.hover();
-  await aliceLunch.getByTestId("action-react").click();
+  await clickHoverAction(aliceLunch, "action-react");
   await a.getByTestId("emoji-input").fill("ok");
   await a.getByTestId("emoji-input").press("Enter");
   await expect(a.getByTestId("emoji-picker").getByRole("alert")).toHaveText("Type one emoji");
@@ -56,8 +54,7 @@ test("reactions and pins are live for the room, and mark unread brings the badge
 
   // Alice pins the plan: the header's count shows in both browsers, and Rosa's list jumps to it.
   const alicePlan = a.locator(`[data-testid="message"][data-message-id="${plan.id}"]`);
-  await alicePlan.hover();
-  await alicePlan.getByTestId("action-pin").click();
+  await clickHoverAction(alicePlan, "action-pin");
   await expect(alicePlan.getByTestId("pinned-marker")).toHaveText("Pinned by you");
   await expect(a.getByTestId("pinned-count")).toHaveText("1");
   await expect(r.getByTestId("pinned-count")).toHaveText("1");
@@ -78,8 +75,7 @@ test("reactions and pins are live for the room, and mark unread brings the badge
   // with the new-messages line there, while she stays in the room.
   const rosaSidebarRoom = r.locator(`[data-testid="sidebar-room"][data-room-id="${room.id}"]`);
   await expect(rosaSidebarRoom.getByTestId("unread-count")).toHaveCount(0);
-  await rosaLunch.hover();
-  await rosaLunch.getByTestId("action-mark-unread").click();
+  await clickHoverAction(rosaLunch, "action-mark-unread");
   await expect(rosaSidebarRoom.getByTestId("unread-count")).toHaveText("2");
   await expect(r.getByTestId("new-messages-line")).toBeVisible();
   // Activity that is not a new message (Alice unpins, live, with the keyboard's P) does not mark it read.

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { expect, test } from "./fixtures";
 import type { MessageView, RoomView } from "@switchboard/sdk/contract";
-import { people, signUpFirstOrSignIn, trpc } from "./helpers";
+import { clickHoverAction, people, signUpFirstOrSignIn, trpc } from "./helpers";
 
 const run = randomUUID().slice(0, 6);
 
@@ -57,8 +57,7 @@ test("search finds messages by their words, and each opens where it was said, hi
   await page.evaluate(() => {
     navigator.clipboard.writeText = async (text: string) => void document.body.setAttribute("data-copied", text);
   });
-  await shown.hover();
-  await shown.getByTestId("action-copy-link").click();
+  await clickHoverAction(shown, "action-copy-link");
   await expect(page.getByText("Link copied")).toBeVisible();
   await expect(page.locator("body")).toHaveAttribute("data-copied", new RegExp(`/r/${room.id}\\?message=${old.id}$`));
 

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
 import type { MessageView } from "@switchboard/sdk/contract";
-import { messageWithText, people, send, signUpFirstOrSignIn, trpc } from "./helpers";
+import { clickHoverAction, messageWithText, people, send, signUpFirstOrSignIn, trpc } from "./helpers";
 
 test("a long thread shows its newest replies first and earlier ones on demand", async ({ page }) => {
   await signUpFirstOrSignIn(page, people.alice);
@@ -15,8 +15,7 @@ test("a long thread shows its newest replies first and earlier ones on demand", 
   const replies = Array.from({ length: 55 }, (_, i) => `reply ${String(i + 1).padStart(2, "0")}`);
   for (const body of replies) await trpc(page, "messages.send", { roomId, body, clientMsgId: randomUUID(), threadRootId: root.id });
 
-  await messageWithText(page, rootText).hover();
-  await messageWithText(page, rootText).getByTestId("action-reply").click();
+  await clickHoverAction(messageWithText(page, rootText), "action-reply");
   const panel = page.getByTestId("thread-panel");
   const bodies = page.getByTestId("thread-replies").getByTestId("message-body");
   await expect(bodies).toHaveText(replies.slice(5));

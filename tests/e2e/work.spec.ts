@@ -12,7 +12,7 @@ import path from "node:path";
 import { expect, test, type Page } from "./fixtures";
 import { SwitchboardClient } from "@switchboard/sdk";
 import type { RoomView } from "@switchboard/sdk/contract";
-import { createInviteLink, people, send, signUpFirstOrSignIn, signUpWithInvite, trpc, type Person } from "./helpers";
+import { clickHoverAction, createInviteLink, people, type Person, send, signUpFirstOrSignIn, signUpWithInvite, trpc } from "./helpers";
 
 const SHOTS = "docs/screenshots";
 const run = Date.now().toString(36).slice(-6);
@@ -473,8 +473,7 @@ test("who drove a pull request: people's and the agent's parts, share, timeline,
     // ---- A task's timeline, from its card on the Work page; and back to who drove it.
     await a.goto("/work");
     const task = rangerCard.locator('[data-testid="task"]').filter({ hasText: "Fix the session refresh race" });
-    await task.hover();
-    await task.getByTestId("task-timeline-link").click();
+    await clickHoverAction(task, "task-timeline-link");
     await a.waitForURL(/\/work\/timeline\?taskId=/);
     await expect(a.getByTestId("timeline-scope")).toHaveAttribute("data-kind", "task");
     await expect(a.getByTestId("timeline-title")).toHaveText("Fix the session refresh race");
