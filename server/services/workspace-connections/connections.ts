@@ -19,6 +19,7 @@ import { transaction } from "../../transaction";
 import { announceConnection } from "./announce";
 import { recordAudit } from "../governance/audit";
 import { announceSharesEnded, endShares } from "./shares";
+import { connectedNow } from "./links";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const CONNECTION_CODE_PREFIX = "sbc_";
@@ -72,13 +73,7 @@ export async function acceptConnection(actor: Actor, input: AcceptConnectionInpu
   const [{ id, inviterId }, committed] = await transaction(async (tx) => {
     const row = await usableInvite(tx, actor, input.code);
     const already = await tx.workspaceConnection.findFirst({
-      where: {
-        status: "active",
-        OR: [
-          { inviterId: row.inviterId, accepterId: actor.workspaceId },
-          { inviterId: actor.workspaceId, accepterId: row.inviterId },
-        ],
-      },
+      where: connectedNow(row.inviterId, actor.workspaceId),
       select: { id: true },
     });
     if (already) throw new AppError("CONFLICT", `This workspace is already connected with ${row.inviter.name}`);

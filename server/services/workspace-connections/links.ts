@@ -98,19 +98,22 @@ export async function sharingWith(roomId: string, roomWorkspaceId: string, guest
     getDb().workspaceConnectionSide.findFirst({
       where: {
         workspaceId: roomWorkspaceId,
-        connection: {
-          status: "active",
-          OR: [
-            { inviterId: roomWorkspaceId, accepterId: guestWorkspaceId },
-            { inviterId: guestWorkspaceId, accepterId: roomWorkspaceId },
-          ],
-        },
+        connection: connectedNow(roomWorkspaceId, guestWorkspaceId),
       },
       select: { otherMay: true },
     }),
   ]);
   return { shared: share?.status === "active" && share.connection.status === "active", guestsMayInvite: side?.otherMay === "invite" };
 }
+
+/** The active connection between two workspaces, whichever invited the other, as a filter of `workspaceConnection`. */
+export const connectedNow = (a: string, b: string) => ({
+  status: "active" as const,
+  OR: [
+    { inviterId: a, accepterId: b },
+    { inviterId: b, accepterId: a },
+  ],
+});
 
 /** Rooms shared with a workspace now (approved, over an active connection), as a filter of `room.findMany`. */
 export const sharedNowWith = (workspaceId: string) => ({

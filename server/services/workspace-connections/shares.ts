@@ -13,7 +13,7 @@ import { recordAudit } from "../governance/audit";
 import { fanOutNew } from "../messaging/delivery";
 import { bumpRoomVersion } from "../messaging/room-version";
 import { announceConnection } from "./announce";
-import { linkedWorkspaces } from "./links";
+import { connectedNow, linkedWorkspaces } from "./links";
 
 /** A room whose guest-side members were removed: who, and the room event that says so. */
 export interface EndedShare {
@@ -71,13 +71,7 @@ export async function holdCrossings(tx: Tx, room: { id: string; workspaceId: str
       if (held.count === 0) throw new AppError("ROOM_NOT_FOUND", "No such room");
     } else {
       const held = await tx.workspaceConnection.updateMany({
-        where: {
-          status: "active",
-          OR: [
-            { inviterId: room.workspaceId, accepterId: guest },
-            { inviterId: guest, accepterId: room.workspaceId },
-          ],
-        },
+        where: connectedNow(room.workspaceId, guest),
         data: { status: "active" },
       });
       if (held.count === 0) throw new AppError("PARTICIPANT_NOT_FOUND", "No such participant");
